@@ -1,0 +1,274 @@
+package model
+
+import (
+	"sort"
+)
+
+// ChangeType is cdkd diff's resource change type. There is no REPLACE: a
+// replacement is an UPDATE with a property that requires replacement.
+type ChangeType string
+
+const (
+	ChangeCreate ChangeType = "CREATE"
+	ChangeUpdate ChangeType = "UPDATE"
+	ChangeDelete ChangeType = "DELETE"
+)
+
+// OutputChangeType is cdkd diff's output change type.
+type OutputChangeType string
+
+const (
+	OutputAdd    OutputChangeType = "ADD"
+	OutputModify OutputChangeType = "MODIFY"
+	OutputRemove OutputChangeType = "REMOVE"
+)
+
+// Action is what a reviewer cares about: replace is split out of update
+// because it destroys the resource.
+type Action string
+
+const (
+	ActionCreate  Action = "create"
+	ActionUpdate  Action = "update"
+	ActionReplace Action = "replace"
+	ActionDelete  Action = "delete"
+)
+
+// SecretKind says why a position is hidden. Empty means not secret.
+type SecretKind string
+
+const (
+	SecretNone SecretKind = ""
+	// SecretNoEcho marks a position that reads a NoEcho parameter.
+	SecretNoEcho SecretKind = "NoEcho"
+	// SecretReference marks a position filled by a {{resolve:...}} secret reference.
+	SecretReference SecretKind = "secret"
+)
+
+// Diff is one `cdkd diff --json` run: one node per target stack.
+type Diff struct {
+	Stacks []StackDiff `json:"stacks"`
+}
+
+// StackDiff is one stack's changes. Children are nested stacks (--recursive).
+type StackDiff struct {
+	Stack         string           `json:"stack"`
+	Region        string           `json:"region"`
+	Changes       []ResourceChange `json:"changes"`
+	OutputChanges []OutputChange   `json:"outputChanges"`
+	Children      []StackDiff      `json:"children,omitempty"`
+	// NoEchoReaders are the logical ids of UNCHANGED resources that read a
+	// NoEcho parameter: cdkd cannot tell whether that value changed. This is a
+	// note for reviewers, never a change.
+	NoEchoReaders []string `json:"noEchoReaders,omitempty"`
+}
+
+// ResourceChange is one changed resource.
+type ResourceChange struct {
+	LogicalID        string            `json:"logicalId"`
+	ChangeType       ChangeType        `json:"changeType"`
+	ResourceType     string            `json:"resourceType"`
+	PropertyChanges  []PropertyChange  `json:"propertyChanges,omitempty"`
+	AttributeChanges []AttributeChange `json:"attributeChanges,omitempty"`
+	CCAPI            []string          `json:"ccApi,omitempty"`
+}
+
+// PropertyChange is one changed property path. Old or New is absent (not null)
+// when the property did not exist on that side.
+type PropertyChange struct {
+	Path                  string     `json:"path"`
+	Old                   Value      `json:"oldValue,omitzero"`
+	New                   Value      `json:"newValue,omitzero"`
+	RequiresReplacement   bool       `json:"requiresReplacement"`
+	ReplacementPropagated *bool      `json:"replacementPropagated,omitempty"`
+	Secret                SecretKind `json:"secret,omitempty"`
+}
+
+// AttributeChange is a DeletionPolicy or UpdateReplacePolicy change.
+type AttributeChange struct {
+	Attribute string `json:"attribute"`
+	Old       Value  `json:"oldValue,omitzero"`
+	New       Value  `json:"newValue,omitzero"`
+}
+
+// OutputChange is one changed stack output (an exported output gives two rows).
+type OutputChange struct {
+	Name             string           `json:"name"`
+	ChangeType       OutputChangeType `json:"changeType"`
+	Old              Value            `json:"oldValue,omitzero"`
+	New              Value            `json:"newValue,omitzero"`
+	OldValueRedacted bool             `json:"oldValueRedacted,omitempty"`
+	Export           bool             `json:"export"`
+	Secret           SecretKind       `json:"secret,omitempty"`
+}
+
+// Action classifies the change for reviewers.
+func (c ResourceChange) Action() Action {
+	switch c.ChangeType {
+	case ChangeCreate:
+		return ActionCreate
+	case ChangeDelete:
+		return ActionDelete
+	}
+	if c.Replaces() {
+		return ActionReplace
+	}
+	return ActionUpdate
+}
+
+// Replaces reports an UPDATE that destroys and recreates the resource.
+func (c ResourceChange) Replaces() bool {
+	if c.ChangeType != ChangeUpdate {
+		return false
+	}
+	for _, p := range c.PropertyChanges {
+		if p.RequiresReplacement {
+			return true
+		}
+	}
+	return false
+}
+
+// ReplacingPaths lists the property paths that force a replacement.
+func (c ResourceChange) ReplacingPaths() []string {
+	var out []string
+	for _, p := range c.PropertyChanges {
+		if p.RequiresReplacement {
+			out = append(out, p.Path)
+		}
+	}
+	return out
+}
+
+// Destructive reports a change that loses the existing resource.
+func (c ResourceChange) Destructive() bool {
+	a := c.Action()
+	return a == ActionDelete || a == ActionReplace
+}
+
+// Counts are the totals a headline and the action's outputs show.
+// Update counts in-place updates only; replacements are counted apart.
+type Counts struct {
+	Create        int `json:"create"`
+	Update        int `json:"update"`
+	Replace       int `json:"replace"`
+	Delete        int `json:"delete"`
+	OutputsAdd    int `json:"outputsAdd"`
+	OutputsModify int `json:"outputsModify"`
+	OutputsRemove int `json:"outputsRemove"`
+}
+
+// Resources is the number of changed resources.
+func (c Counts) Resources() int { return c.Create + c.Update + c.Replace + c.Delete }
+
+// Outputs is the number of changed outputs.
+func (c Counts) Outputs() int { return c.OutputsAdd + c.OutputsModify + c.OutputsRemove }
+
+// Any reports whether anything changes.
+func (c Counts) Any() bool { return c.Resources()+c.Outputs() > 0 }
+
+func (c *Counts) add(o Counts) {
+	c.Create += o.Create
+	c.Update += o.Update
+	c.Replace += o.Replace
+	c.Delete += o.Delete
+	c.OutputsAdd += o.OutputsAdd
+	c.OutputsModify += o.OutputsModify
+	c.OutputsRemove += o.OutputsRemove
+}
+
+// OwnCounts counts this stack alone, without nested stacks.
+func (s StackDiff) OwnCounts() Counts {
+	var c Counts
+	for _, ch := range s.Changes {
+		switch ch.Action() {
+		case ActionCreate:
+			c.Create++
+		case ActionUpdate:
+			c.Update++
+		case ActionReplace:
+			c.Replace++
+		case ActionDelete:
+			c.Delete++
+		}
+	}
+	for _, o := range s.OutputChanges {
+		switch o.ChangeType {
+		case OutputAdd:
+			c.OutputsAdd++
+		case OutputModify:
+			c.OutputsModify++
+		case OutputRemove:
+			c.OutputsRemove++
+		}
+	}
+	return c
+}
+
+// Counts counts this stack and its nested stacks.
+func (s StackDiff) Counts() Counts {
+	c := s.OwnCounts()
+	for _, ch := range s.Children {
+		c.add(ch.Counts())
+	}
+	return c
+}
+
+// Totals counts every stack of the run.
+func (d Diff) Totals() Counts {
+	var c Counts
+	for _, s := range d.Stacks {
+		c.add(s.Counts())
+	}
+	return c
+}
+
+// HasChanges reports whether the next deploy would change anything. NoEcho
+// notes never count.
+func (d Diff) HasChanges() bool { return d.Totals().Any() }
+
+// Sort puts every list in a stable order so reports and digests do not depend
+// on cdkd's iteration order.
+func (d *Diff) Sort() {
+	sortStacks(d.Stacks)
+}
+
+func sortStacks(stacks []StackDiff) {
+	sort.SliceStable(stacks, func(i, j int) bool {
+		if stacks[i].Stack != stacks[j].Stack {
+			return stacks[i].Stack < stacks[j].Stack
+		}
+		return stacks[i].Region < stacks[j].Region
+	})
+	for i := range stacks {
+		s := &stacks[i]
+		sort.SliceStable(s.Changes, func(a, b int) bool { return s.Changes[a].LogicalID < s.Changes[b].LogicalID })
+		for k := range s.Changes {
+			pc := s.Changes[k].PropertyChanges
+			sort.SliceStable(pc, func(a, b int) bool { return pc[a].Path < pc[b].Path })
+			ac := s.Changes[k].AttributeChanges
+			sort.SliceStable(ac, func(a, b int) bool { return ac[a].Attribute < ac[b].Attribute })
+			sort.Strings(s.Changes[k].CCAPI)
+		}
+		sort.SliceStable(s.OutputChanges, func(a, b int) bool { return s.OutputChanges[a].Name < s.OutputChanges[b].Name })
+		sort.Strings(s.NoEchoReaders)
+		sortStacks(s.Children)
+	}
+}
+
+// Walk calls fn for every stack, nested ones after their parent, with the
+// display path of the stack ("Parent/Child").
+func (d Diff) Walk(fn func(path string, s StackDiff)) {
+	var walk func(prefix string, stacks []StackDiff)
+	walk = func(prefix string, stacks []StackDiff) {
+		for _, s := range stacks {
+			p := s.Stack
+			if prefix != "" {
+				p = prefix + "/" + s.Stack
+			}
+			fn(p, s)
+			walk(p, s.Children)
+		}
+	}
+	walk("", d.Stacks)
+}

@@ -1,0 +1,75 @@
+// Package model holds cdkd-action's domain types: what cdkd reported, in a shape
+// the reporters and the deploy gate can reason about. Nothing here does I/O.
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// Value is one JSON value from cdkd. cdkd drops JavaScript's undefined, so a
+// removed property has no newValue key at all, while null is a real value:
+// the zero Value means "absent" and Raw "null" means null.
+type Value struct {
+	Raw json.RawMessage
+}
+
+// JSONValue wraps already-encoded JSON; it is how tests and decoders build values.
+func JSONValue(raw string) Value { return Value{Raw: json.RawMessage(raw)} }
+
+// StringValue is a present JSON string.
+func StringValue(s string) Value {
+	b, _ := json.Marshal(s)
+	return Value{Raw: b}
+}
+
+// Present reports whether the key existed in cdkd's output.
+func (v Value) Present() bool { return v.Raw != nil }
+
+// IsZero lets `omitzero` drop absent values when a report is written back out.
+func (v Value) IsZero() bool { return v.Raw == nil }
+
+// IsNull reports an explicit JSON null.
+func (v Value) IsNull() bool { return bytes.Equal(bytes.TrimSpace(v.Raw), []byte("null")) }
+
+// UnmarshalJSON keeps a private copy of the raw bytes, null included.
+func (v *Value) UnmarshalJSON(b []byte) error {
+	v.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// MarshalJSON writes the value back unchanged (absent values are dropped by omitzero).
+func (v Value) MarshalJSON() ([]byte, error) {
+	if v.Raw == nil {
+		return []byte("null"), nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, v.Raw); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Text renders the value for humans: a JSON string without its quotes, anything
+// else as compact JSON, and "" when absent.
+func (v Value) Text() string {
+	if v.Raw == nil {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(v.Raw, &s); err == nil {
+		return s
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, v.Raw); err != nil {
+		return strconv.Quote(string(v.Raw))
+	}
+	return buf.String()
+}
+
+// Masked is the placeholder every secret position renders as.
+const Masked = "***"
+
+// MaskedValue is what a secret position holds after position-based redaction.
+func MaskedValue() Value { return StringValue(Masked) }
