@@ -1,0 +1,25 @@
+package zzdeps
+
+import (
+	_ "github.com/aws/aws-sdk-go-v2/aws"
+	_ "github.com/aws/aws-sdk-go-v2/config"
+	_ "github.com/aws/aws-sdk-go-v2/credentials"
+	_ "github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	_ "github.com/aws/aws-sdk-go-v2/service/s3"
+	_ "github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	_ "github.com/aws/aws-sdk-go-v2/service/ssm"
+	_ "github.com/aws/aws-sdk-go-v2/service/sts"
+	_ "github.com/aws/smithy-go"
+	_ "github.com/getkin/kin-openapi/openapi3"
+	_ "github.com/getkin/kin-openapi/openapi3filter"
+	_ "github.com/getkin/kin-openapi/routers/gorillamux"
+	_ "github.com/google/go-github/v62/github"
+	_ "github.com/hashicorp/go-multierror"
+	_ "github.com/sethvargo/go-githubactions"
+	_ "github.com/sivchari/kumo"
+	_ "gotest.tools/v3/assert"
+	_ "gotest.tools/v3/golden"
+	_ "gotest.tools/v3/assert/cmp"
+	_ "gotest.tools/v3/fs"
+	_ "gotest.tools/v3/env"
+)
