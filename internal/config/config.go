@@ -1,0 +1,262 @@
+// Package config turns the action's inputs (the runner's INPUT_* variables,
+// action.yml's defaults and command-line flags) into a validated Config.
+// Every rejection is one sentence naming the input and what it expects.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// Command is what the action runs.
+type Command string
+
+const (
+	CommandDiff   Command = "diff"
+	CommandDeploy Command = "deploy"
+	CommandDrift  Command = "drift"
+)
+
+// CommentMode says how the sticky PR comment is written.
+type CommentMode string
+
+const (
+	CommentUpdate   CommentMode = "update"
+	CommentRecreate CommentMode = "recreate"
+	CommentOff      CommentMode = "off"
+)
+
+// Config is everything one run needs to know from its inputs.
+type Config struct {
+	Command          Command
+	Stacks           []string
+	All              bool
+	App              string
+	Context          []string // "key=value", each passed as -c
+	WorkingDirectory string
+	StateBucket      string
+	StatePrefix      string
+	RoleARN          string
+	GitHubToken      string
+	Comment          CommentMode
+	Label            string
+	CheckRun         bool
+	FailOnChanges    bool
+	FromJSON         string
+	CdkdPath         string
+	ResolveSecrets   bool
+	MaskValues       []string
+	MaskEnv          []string
+
+	// Local renders Markdown to stdout and makes no API call.
+	Local bool
+}
+
+// InputError is a bad input: which one and what was expected.
+type InputError struct {
+	Input string
+	Msg   string
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("input %s: %s", e.Input, e.Msg) }
+
+// IsInputError reports whether err is a bad-input error (exit code 2).
+func IsInputError(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
+}
+
+func bad(input, format string, args ...any) error {
+	return &InputError{Input: input, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Load reads inputs from the environment the runner prepares (INPUT_*),
+// applies action.yml's defaults to absent ones, then lets command-line flags
+// of the same names override them (`--stacks=A --local`).
+func Load(getenv func(string) string, args []string) (Config, error) {
+	specs, err := Specs()
+	if err != nil {
+		return Config{}, err
+	}
+	values := make(map[string]string, len(specs))
+	fs := flag.NewFlagSet("cdkd-action", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	flags := make(map[string]*string, len(specs))
+	for _, s := range specs {
+		v, ok := lookup(getenv, s.Name)
+		if !ok {
+			v = s.Default
+		}
+		values[s.Name] = v
+		flags[s.Name] = fs.String(s.Name, v, s.Description)
+	}
+	local := fs.Bool("local", false, "render Markdown to stdout and make no API call")
+	if err := fs.Parse(args); err != nil {
+		return Config{}, &InputError{Input: "command line", Msg: flagError(err)}
+	}
+	if fs.NArg() > 0 {
+		return Config{}, &InputError{Input: "command line", Msg: fmt.Sprintf("unexpected argument %q; inputs are given as --name=value", fs.Arg(0))}
+	}
+	for name, p := range flags {
+		values[name] = *p
+	}
+
+	c := Config{
+		Command:          Command(strings.TrimSpace(values["command"])),
+		Stacks:           strings.Fields(values["stacks"]),
+		App:              strings.TrimSpace(values["app"]),
+		WorkingDirectory: strings.TrimSpace(values["working-directory"]),
+		StateBucket:      strings.TrimSpace(values["state-bucket"]),
+		StatePrefix:      strings.TrimSpace(values["state-prefix"]),
+		RoleARN:          strings.TrimSpace(values["role-arn"]),
+		GitHubToken:      strings.TrimSpace(values["github-token"]),
+		Comment:          CommentMode(strings.TrimSpace(values["comment"])),
+		Label:            strings.TrimSpace(values["label"]),
+		FromJSON:         strings.TrimSpace(values["from-json"]),
+		CdkdPath:         strings.TrimSpace(values["cdkd-path"]),
+		MaskValues:       lines(values["mask-values"]),
+		MaskEnv:          strings.Fields(values["mask-env"]),
+		Local:            *local,
+	}
+	if c.GitHubToken == "" {
+		c.GitHubToken = getenv("GITHUB_TOKEN")
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{
+		{"all", &c.All}, {"check-run", &c.CheckRun}, {"fail-on-changes", &c.FailOnChanges},
+		{"resolve-secrets", &c.ResolveSecrets},
+	} {
+		v, err := ParseBool(b.name, values[b.name])
+		if err != nil {
+			return Config{}, err
+		}
+		*b.dst = v
+	}
+	if c.Context, err = parseContext(values["context"]); err != nil {
+		return Config{}, err
+	}
+	return c, c.validate()
+}
+
+func (c Config) validate() error {
+	switch c.Command {
+	case CommandDiff, CommandDeploy, CommandDrift:
+	default:
+		return bad("command", "expected diff, deploy or drift, got %q", c.Command)
+	}
+	for _, s := range c.Stacks {
+		if strings.HasPrefix(s, "-") {
+			return bad("stacks", "stack names cannot start with '-', got %q", s)
+		}
+	}
+	if c.All && len(c.Stacks) > 0 {
+		return bad("stacks", "set either stacks or all: true, not both")
+	}
+	switch c.Comment {
+	case CommentUpdate, CommentRecreate, CommentOff:
+	default:
+		return bad("comment", "expected update, recreate or off, got %q", c.Comment)
+	}
+	if strings.ContainsAny(c.Label, "\r\n") || len(c.Label) > 100 {
+		return bad("label", "expected one line of at most 100 characters")
+	}
+	if c.CdkdPath == "" && c.FromJSON == "" {
+		return bad("cdkd-path", "expected the cdkd executable, got an empty value")
+	}
+	if c.StatePrefix == "" {
+		return bad("state-prefix", "expected a key prefix such as cdkd, got an empty value")
+	}
+	if c.WorkingDirectory == "" {
+		return bad("working-directory", "expected a directory, got an empty value")
+	}
+	if fi, err := os.Stat(c.WorkingDirectory); err != nil || !fi.IsDir() {
+		return bad("working-directory", "expected an existing directory, got %q", c.WorkingDirectory)
+	}
+	if c.FromJSON != "" {
+		if fi, err := os.Stat(c.FromJSON); err != nil || fi.IsDir() {
+			return bad("from-json", "expected a file holding cdkd diff --json output, got %q (not a readable file)", c.FromJSON)
+		}
+		if c.Command != CommandDiff {
+			return bad("from-json", "only works with command: diff")
+		}
+	}
+	for _, name := range c.MaskEnv {
+		if !envNamePattern.MatchString(name) {
+			return bad("mask-env", "expected environment variable names, got %q", name)
+		}
+	}
+	if c.RoleARN != "" && !strings.HasPrefix(c.RoleARN, "arn:") {
+		return bad("role-arn", "expected an IAM role ARN (arn:aws:iam::ACCOUNT:role/NAME), got %q", c.RoleARN)
+	}
+	return nil
+}
+
+var (
+	envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	contextKey     = regexp.MustCompile(`^[^\s=]+$`)
+)
+
+// flagError rewords the flag package's errors as one sentence.
+func flagError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Sprintf("%s is not an input of this action (inputs are given as --name=value)", name)
+	}
+	return msg
+}
+
+// lookup reads one input the way the runner passes it.
+func lookup(getenv func(string) string, name string) (string, bool) {
+	v := getenv(envName(name))
+	if v == "" {
+		// The runner sets every declared input, so empty and absent are the
+		// same to us: both take the default.
+		return "", false
+	}
+	return v, true
+}
+
+// ParseBool accepts YAML 1.2 core booleans, as the runner's inputs are.
+func ParseBool(input, v string) (bool, error) {
+	switch strings.TrimSpace(v) {
+	case "true", "True", "TRUE":
+		return true, nil
+	case "false", "False", "FALSE":
+		return false, nil
+	}
+	return false, bad(input, "expected true or false, got %q", v)
+}
+
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func parseContext(s string) ([]string, error) {
+	var out []string
+	for _, l := range lines(s) {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
+		if !ok || !contextKey.MatchString(k) {
+			return nil, bad("context", "expected one key=value per line, got %q", l)
+		}
+		out = append(out, k+"="+v)
+	}
+	return out, nil
+}
