@@ -1,0 +1,22 @@
+// Command cdkd-action runs cdkd in GitHub Actions (or locally) and reports
+// what it found. All logic lives in internal/app.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/cdkd-action/cdkd-action/internal/app"
+)
+
+func main() {
+	// The runner cancels a job with SIGINT, then SIGTERM: both cancel the
+	// context, which forwards SIGINT to cdkd so it can release its lock.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	a := &app.App{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Args: os.Args[1:]}
+	code := a.Run(ctx)
+	stop()
+	os.Exit(int(code))
+}

@@ -1,0 +1,131 @@
+// Package ghctx reads what the runner tells an action about the run: the
+// repository, the event and its pull request, and where the API is.
+package ghctx
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Context is the run as the action sees it.
+type Context struct {
+	// Actions is true inside GitHub Actions (GITHUB_ACTIONS=true).
+	Actions    bool
+	Owner      string
+	Repo       string
+	EventName  string
+	SHA        string // GITHUB_SHA: the commit the workflow runs on
+	HeadSHA    string // the pull request's head commit, else SHA
+	PR         *PullRequest
+	ServerURL  string
+	APIURL     string
+	RunID      string
+	RunURL     string
+	RunnerTemp string
+	Actor      string
+}
+
+// PullRequest is the part of a pull_request event payload the action uses.
+type PullRequest struct {
+	Number  int
+	HeadSHA string
+	BaseRef string
+	Labels  []string
+	// Fork is set when the head lives in another repository: its token
+	// usually cannot write comments or check runs.
+	Fork bool
+}
+
+type eventPayload struct {
+	Number      int `json:"number"`
+	PullRequest *struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA  string `json:"sha"`
+			Repo *struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"head"`
+		Base struct {
+			Ref  string `json:"ref"`
+			Repo *struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"base"`
+		Labels []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
+	} `json:"pull_request"`
+}
+
+// Load reads the runner's GITHUB_* variables and the event payload.
+func Load(getenv func(string) string) (Context, error) {
+	c := Context{
+		Actions:    getenv("GITHUB_ACTIONS") == "true",
+		EventName:  getenv("GITHUB_EVENT_NAME"),
+		SHA:        getenv("GITHUB_SHA"),
+		ServerURL:  orDefault(getenv("GITHUB_SERVER_URL"), "https://github.com"),
+		APIURL:     orDefault(getenv("GITHUB_API_URL"), "https://api.github.com"),
+		RunID:      getenv("GITHUB_RUN_ID"),
+		RunnerTemp: getenv("RUNNER_TEMP"),
+		Actor:      getenv("GITHUB_ACTOR"),
+	}
+	if repo := getenv("GITHUB_REPOSITORY"); repo != "" {
+		owner, name, ok := strings.Cut(repo, "/")
+		if !ok || owner == "" || name == "" {
+			return c, fmt.Errorf("GITHUB_REPOSITORY %q is not owner/name", repo)
+		}
+		c.Owner, c.Repo = owner, name
+	}
+	if c.RunID != "" && c.Owner != "" {
+		c.RunURL = fmt.Sprintf("%s/%s/%s/actions/runs/%s", strings.TrimRight(c.ServerURL, "/"), c.Owner, c.Repo, c.RunID)
+	}
+	c.HeadSHA = c.SHA
+	if path := getenv("GITHUB_EVENT_PATH"); path != "" {
+		if err := c.readEvent(path); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+func (c *Context) readEvent(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read event payload %s: %w", path, err)
+	}
+	var p eventPayload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return fmt.Errorf("decode event payload %s: %w", path, err)
+	}
+	if p.PullRequest == nil {
+		return nil
+	}
+	pr := &PullRequest{Number: p.PullRequest.Number, HeadSHA: p.PullRequest.Head.SHA, BaseRef: p.PullRequest.Base.Ref}
+	if pr.Number == 0 {
+		pr.Number = p.Number
+	}
+	for _, l := range p.PullRequest.Labels {
+		pr.Labels = append(pr.Labels, l.Name)
+	}
+	if h, b := p.PullRequest.Head.Repo, p.PullRequest.Base.Repo; h != nil && b != nil && h.FullName != b.FullName {
+		pr.Fork = true
+	}
+	c.PR = pr
+	if pr.HeadSHA != "" {
+		c.HeadSHA = pr.HeadSHA
+	}
+	return nil
+}
+
+// Repository is "owner/name".
+func (c Context) Repository() string { return c.Owner + "/" + c.Repo }
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}

@@ -1,0 +1,53 @@
+package ghctx
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gotest.tools/v3/assert"
+)
+
+func TestLoadPullRequestEvent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "event.json")
+	assert.NilError(t, os.WriteFile(path, []byte(`{
+	  "action": "synchronize", "number": 7,
+	  "pull_request": {"number": 7, "head": {"sha": "abc123", "repo": {"full_name": "someone/fork"}},
+	    "base": {"ref": "main", "repo": {"full_name": "acme/infra"}},
+	    "labels": [{"name": "cdkd:allow-destructive"}]}
+	}`), 0o600))
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "acme/infra", "GITHUB_SHA": "merge999",
+		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": path, "GITHUB_RUN_ID": "42",
+	}
+	c, err := Load(func(k string) string { return env[k] })
+	assert.NilError(t, err)
+	assert.Equal(t, c.Owner, "acme")
+	assert.Equal(t, c.Repo, "infra")
+	assert.Equal(t, c.HeadSHA, "abc123", "a PR's head, not the merge commit GITHUB_SHA")
+	assert.Equal(t, c.SHA, "merge999")
+	assert.Equal(t, c.RunURL, "https://github.com/acme/infra/actions/runs/42")
+	assert.Equal(t, c.PR.Number, 7)
+	assert.Equal(t, c.PR.Fork, true)
+	assert.DeepEqual(t, c.PR.Labels, []string{"cdkd:allow-destructive"})
+}
+
+func TestLoadPushEventHasNoPR(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "event.json")
+	assert.NilError(t, os.WriteFile(path, []byte(`{"ref":"refs/heads/main","after":"def"}`), 0o600))
+	env := map[string]string{"GITHUB_REPOSITORY": "acme/infra", "GITHUB_SHA": "def", "GITHUB_EVENT_PATH": path}
+	c, err := Load(func(k string) string { return env[k] })
+	assert.NilError(t, err)
+	assert.Assert(t, c.PR == nil)
+	assert.Equal(t, c.HeadSHA, "def")
+}
+
+func TestBadRepository(t *testing.T) {
+	_, err := Load(func(k string) string {
+		if k == "GITHUB_REPOSITORY" {
+			return "noslash"
+		}
+		return ""
+	})
+	assert.ErrorContains(t, err, `GITHUB_REPOSITORY "noslash" is not owner/name`)
+}
