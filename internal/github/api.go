@@ -1,0 +1,26 @@
+package github
+
+import "context"
+
+// API is every GitHub call the action makes. The app depends on it rather
+// than on *Client so that its tests can use fakes.
+type API interface {
+	CommentsAPI
+
+	AuthenticatedLogin(ctx context.Context) (string, error)
+
+	CreateCheckRun(ctx context.Context, owner, repo string, cr CheckRun) (CheckRunRef, error)
+	UpdateCheckRun(ctx context.Context, owner, repo string, id int64, cr CheckRun) (CheckRunRef, error)
+
+	GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error)
+	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error)
+
+	ListIssues(ctx context.Context, owner, repo string, opts ListIssuesOptions) ([]Issue, error)
+	CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (Issue, error)
+	EditIssue(ctx context.Context, owner, repo string, number int, e IssueEdit) (Issue, error)
+
+	CreateDeployment(ctx context.Context, owner, repo string, d DeploymentRequest) (int64, error)
+	CreateDeploymentStatus(ctx context.Context, owner, repo string, id int64, state, environmentURL, logURL, description string) error
+}
+
+var _ API = (*Client)(nil)

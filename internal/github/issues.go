@@ -1,0 +1,95 @@
+package github
+
+import (
+	"context"
+	"fmt"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// Issue is a tracking issue, such as the one the drift check keeps open.
+type Issue struct {
+	Number      int
+	Title       string
+	Body        string
+	State       string
+	HTMLURL     string
+	AuthorLogin string
+}
+
+func issueFrom(i *gh.Issue) Issue {
+	return Issue{
+		Number:      i.GetNumber(),
+		Title:       i.GetTitle(),
+		Body:        i.GetBody(),
+		State:       i.GetState(),
+		HTMLURL:     i.GetHTMLURL(),
+		AuthorLogin: i.GetUser().GetLogin(),
+	}
+}
+
+// ListIssuesOptions filters ListIssues. State is "open", "closed" or "all"
+// (GitHub's default is "open"); an issue must carry every label in Labels.
+type ListIssuesOptions struct {
+	State   string
+	Labels  []string
+	Creator string
+}
+
+// IssueEdit changes an issue; nil fields are left as they are.
+type IssueEdit struct {
+	Title *string
+	Body  *string
+	State *string
+}
+
+// ListIssues lists a repository's issues across all pages. GitHub's issue
+// listing also returns pull requests; they are left out.
+func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssuesOptions) ([]Issue, error) {
+	opts := &gh.IssueListByRepoOptions{
+		State:       o.State,
+		Labels:      o.Labels,
+		Creator:     o.Creator,
+		ListOptions: listOptions(),
+	}
+	var out []Issue
+	for {
+		page, resp, err := c.gh.Issues.ListByRepo(ctx, owner, repo, opts)
+		if err != nil {
+			return nil, fmt.Errorf("list issues in %s/%s: %w", owner, repo, err)
+		}
+		for _, i := range page {
+			if i.IsPullRequest() {
+				continue
+			}
+			out = append(out, issueFrom(i))
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// CreateIssue opens an issue.
+func (c *Client) CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (Issue, error) {
+	req := &gh.IssueRequest{Title: &title, Body: &body}
+	if len(labels) > 0 {
+		req.Labels = &labels
+	}
+	i, _, err := c.gh.Issues.Create(ctx, owner, repo, req)
+	if err != nil {
+		return Issue{}, fmt.Errorf("create issue %q in %s/%s: %w", title, owner, repo, err)
+	}
+	return issueFrom(i), nil
+}
+
+// EditIssue changes an issue's title, body or state.
+func (c *Client) EditIssue(ctx context.Context, owner, repo string, number int, e IssueEdit) (Issue, error) {
+	req := &gh.IssueRequest{Title: e.Title, Body: e.Body, State: e.State}
+	i, _, err := c.gh.Issues.Edit(ctx, owner, repo, number, req)
+	if err != nil {
+		return Issue{}, fmt.Errorf("edit issue %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return issueFrom(i), nil
+}

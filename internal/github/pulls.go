@@ -1,0 +1,67 @@
+package github
+
+import (
+	"context"
+	"fmt"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// PullRequest is what the action needs to know about a pull request: whether
+// it is the one being reviewed or deployed, and at which commit.
+type PullRequest struct {
+	Number         int
+	State          string // "open" or "closed"
+	HeadSHA        string
+	BaseRef        string
+	MergeCommitSHA string
+	HTMLURL        string
+	Merged         bool
+	Labels         []string
+}
+
+func pullRequestFrom(p *gh.PullRequest) PullRequest {
+	pr := PullRequest{
+		Number:         p.GetNumber(),
+		State:          p.GetState(),
+		HeadSHA:        p.GetHead().GetSHA(),
+		BaseRef:        p.GetBase().GetRef(),
+		MergeCommitSHA: p.GetMergeCommitSHA(),
+		HTMLURL:        p.GetHTMLURL(),
+		// Listings omit "merged"; a merge time says the same thing.
+		Merged: p.GetMerged() || p.MergedAt != nil,
+	}
+	for _, l := range p.Labels {
+		pr.Labels = append(pr.Labels, l.GetName())
+	}
+	return pr
+}
+
+// GetPullRequest reads one pull request.
+func (c *Client) GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error) {
+	p, _, err := c.gh.PullRequests.Get(ctx, owner, repo, number)
+	if err != nil {
+		return PullRequest{}, fmt.Errorf("get pull request %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return pullRequestFrom(p), nil
+}
+
+// PullRequestsForCommit lists the pull requests containing a commit, which is
+// how a push to the default branch finds the pull request that was reviewed.
+func (c *Client) PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error) {
+	opts := listOptions()
+	var out []PullRequest
+	for {
+		page, resp, err := c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &opts)
+		if err != nil {
+			return nil, fmt.Errorf("list pull requests for commit %s in %s/%s: %w", sha, owner, repo, err)
+		}
+		for _, p := range page {
+			out = append(out, pullRequestFrom(p))
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}

@@ -1,0 +1,202 @@
+package github
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxCommentChars is GitHub's limit on a comment body. Reporters render
+// within it; Upsert refuses a longer body rather than let GitHub answer 422.
+const MaxCommentChars = 65536
+
+// CommentsAPI is the part of the GitHub API a sticky comment needs;
+// *Client implements it.
+type CommentsAPI interface {
+	ListIssueComments(ctx context.Context, owner, repo string, number int) ([]Comment, error)
+	CreateIssueComment(ctx context.Context, owner, repo string, number int, body string) (Comment, error)
+	EditIssueComment(ctx context.Context, owner, repo string, id int64, body string) (Comment, error)
+	DeleteIssueComment(ctx context.Context, owner, repo string, id int64) error
+}
+
+// StickyTarget names one sticky comment: the issue or pull request it lives
+// on, its kind and label (from the header), and the login that writes it.
+// Only comments by Author count as ours: anyone can paste our header.
+type StickyTarget struct {
+	Owner  string
+	Repo   string
+	Number int
+	Kind   string
+	Label  string
+	Author string
+}
+
+// Mode is how Upsert replaces an existing comment.
+type Mode string
+
+const (
+	// ModeUpdate edits the comment in place, keeping its position.
+	ModeUpdate Mode = "update"
+	// ModeRecreate posts a new comment and deletes the old one, moving the
+	// report to the bottom of the conversation.
+	ModeRecreate Mode = "recreate"
+)
+
+// Upsert actions.
+const (
+	ActionCreated   = "created"
+	ActionUpdated   = "updated"
+	ActionUnchanged = "unchanged"
+	ActionRecreated = "recreated"
+)
+
+// StickyResult says which comment now holds the report and what was done.
+// Ignored lists comments carrying our header for this kind and label but
+// written by someone else: possible spoofs, never edited or trusted.
+type StickyResult struct {
+	URL     string
+	ID      int64
+	Action  string
+	Ignored []Comment
+}
+
+// Upsert makes body (which must start with the header for t's kind and
+// label) the one comment of ours for t. It reads all pages of comments.
+//
+// In ModeUpdate it edits our newest comment in place, or skips the write when
+// the body is byte-identical, or creates one when there is none. In
+// ModeRecreate it creates the new comment first and then deletes the old, so
+// a failure never leaves the pull request without its reviewed report.
+// Either way, older duplicates of ours (left by racing runs) are deleted.
+// If deleting a duplicate fails, the result still describes the comment
+// written, and the error says what is left.
+func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, mode Mode) (StickyResult, error) {
+	if err := checkTarget(t); err != nil {
+		return StickyResult{}, err
+	}
+	what := fmt.Sprintf("upsert %s comment %q on %s/%s#%d", t.Kind, t.Label, t.Owner, t.Repo, t.Number)
+	if h, ok := ParseHeader(body); !ok || h.Kind != t.Kind || h.Label != t.Label {
+		return StickyResult{}, fmt.Errorf("%s: body does not start with its cdkd-action header", what)
+	}
+	if n := utf8.RuneCountInString(body); n > MaxCommentChars {
+		return StickyResult{}, fmt.Errorf("%s: body has %d characters, more than GitHub's %d", what, n, MaxCommentChars)
+	}
+	if mode == "" {
+		mode = ModeUpdate
+	}
+	if mode != ModeUpdate && mode != ModeRecreate {
+		return StickyResult{}, fmt.Errorf("%s: unknown mode %q", what, mode)
+	}
+
+	ours, ignored, err := match(ctx, api, t)
+	if err != nil {
+		return StickyResult{}, fmt.Errorf("%s: %w", what, err)
+	}
+	res := StickyResult{Ignored: ignored}
+
+	var stale []Comment // ours, to delete once the report is in place
+	create := true
+	switch {
+	case len(ours) == 0:
+		res.Action = ActionCreated
+	case mode == ModeRecreate:
+		res.Action, stale = ActionRecreated, ours
+	default:
+		newest := ours[len(ours)-1]
+		stale = ours[:len(ours)-1]
+		if newest.Body == body {
+			res.Action, res.ID, res.URL = ActionUnchanged, newest.ID, newest.HTMLURL
+			create = false
+			break
+		}
+		c, err := api.EditIssueComment(ctx, t.Owner, t.Repo, newest.ID, body)
+		switch {
+		case err == nil:
+			res.Action, res.ID, res.URL = ActionUpdated, c.ID, c.HTMLURL
+			create = false
+		case IsNotFound(err):
+			// Deleted since we listed it (a racing recreate): post anew.
+			res.Action = ActionCreated
+		default:
+			return res, fmt.Errorf("%s: %w", what, err)
+		}
+	}
+	if create {
+		c, err := api.CreateIssueComment(ctx, t.Owner, t.Repo, t.Number, body)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", what, err)
+		}
+		res.ID, res.URL = c.ID, c.HTMLURL
+	}
+
+	var errs []error
+	for _, c := range stale {
+		if err := api.DeleteIssueComment(ctx, t.Owner, t.Repo, c.ID); err != nil && !IsNotFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return res, fmt.Errorf("%s: remove older comments: %w", what, err)
+	}
+	return res, nil
+}
+
+// Find returns our newest comment for t's kind and label and its header (nil
+// when there is none), plus the look-alikes by other authors. Deploy uses it
+// to read which SHA and digest were reviewed.
+func Find(ctx context.Context, api CommentsAPI, t StickyTarget) (*Comment, Header, []Comment, error) {
+	if err := checkTarget(t); err != nil {
+		return nil, Header{}, nil, err
+	}
+	ours, ignored, err := match(ctx, api, t)
+	if err != nil {
+		return nil, Header{}, nil, fmt.Errorf("find %s comment %q on %s/%s#%d: %w", t.Kind, t.Label, t.Owner, t.Repo, t.Number, err)
+	}
+	if len(ours) == 0 {
+		return nil, Header{}, ignored, nil
+	}
+	c := ours[len(ours)-1]
+	h, _ := ParseHeader(c.Body)
+	return &c, h, ignored, nil
+}
+
+func checkTarget(t StickyTarget) error {
+	switch {
+	case t.Owner == "" || t.Repo == "" || t.Number <= 0:
+		return fmt.Errorf("sticky comment target %s/%s#%d is incomplete", t.Owner, t.Repo, t.Number)
+	case t.Kind == "":
+		return errors.New("sticky comment target has no kind")
+	case t.Author == "":
+		// Without an author, anyone's comment with our header would count.
+		return errors.New("sticky comment target has no author")
+	}
+	return nil
+}
+
+// match splits the comments carrying the header for t's kind and label into
+// ours (by t.Author, oldest first) and others'.
+func match(ctx context.Context, api CommentsAPI, t StickyTarget) (ours, others []Comment, err error) {
+	all, err := api.ListIssueComments(ctx, t.Owner, t.Repo, t.Number)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range all {
+		h, ok := ParseHeader(c.Body)
+		if !ok || h.Kind != t.Kind || h.Label != t.Label {
+			continue
+		}
+		// Logins are case-insensitive on GitHub.
+		if strings.EqualFold(c.AuthorLogin, t.Author) {
+			ours = append(ours, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	// Comment IDs grow with time; the listing's order is not relied upon.
+	slices.SortStableFunc(ours, func(a, b Comment) int { return cmp.Compare(a.ID, b.ID) })
+	return ours, others, nil
+}
