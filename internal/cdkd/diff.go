@@ -1,0 +1,265 @@
+package cdkd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// errNoJSON is the decode error for an empty stdout.
+var errNoJSON = errors.New("cdkd printed no JSON")
+
+// Private shapes of `cdkd diff --json`. Required fields are pointers so a
+// missing key can be told apart from a zero value; unknown fields are ignored.
+type diffNodeJSON struct {
+	Stack         *string         `json:"stack"`
+	Region        string          `json:"region"`
+	Changes       *[]changeJSON   `json:"changes"`
+	OutputChanges []outputJSON    `json:"outputChanges"`
+	Children      []diffNodeJSON  `json:"children"`
+	NoEchoReaders json.RawMessage `json:"noEchoReaders"`
+}
+
+type changeJSON struct {
+	LogicalID        *string                 `json:"logicalId"`
+	ChangeType       *string                 `json:"changeType"`
+	ResourceType     *string                 `json:"resourceType"`
+	PropertyChanges  []propertyJSON          `json:"propertyChanges"`
+	AttributeChanges []model.AttributeChange `json:"attributeChanges"`
+	CCAPI            []string                `json:"ccApi"`
+}
+
+type propertyJSON struct {
+	Path                  *string     `json:"path"`
+	Old                   model.Value `json:"oldValue"`
+	New                   model.Value `json:"newValue"`
+	RequiresReplacement   bool        `json:"requiresReplacement"`
+	ReplacementPropagated *bool       `json:"replacementPropagated"`
+}
+
+type outputJSON struct {
+	Name             *string     `json:"name"`
+	ChangeType       *string     `json:"changeType"`
+	Old              model.Value `json:"oldValue"`
+	New              model.Value `json:"newValue"`
+	OldValueRedacted bool        `json:"oldValueRedacted"`
+	Export           bool        `json:"export"`
+}
+
+// DecodeDiff parses `cdkd diff --json` stdout. Unknown fields are tolerated;
+// a missing required field is an error naming the field and the stack. An
+// absent value stays absent and a null stays null (model.Value). The result is
+// sorted.
+func DecodeDiff(b []byte) (model.Diff, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return model.Diff{}, errNoJSON
+	}
+	var nodes []diffNodeJSON
+	if err := json.Unmarshal(b, &nodes); err != nil {
+		return model.Diff{}, fmt.Errorf("decode cdkd diff JSON: %w", err)
+	}
+	if nodes == nil {
+		return model.Diff{}, errors.New("decode cdkd diff JSON: expected a list of stacks, got null")
+	}
+	stacks, err := convertDiffNodes(nodes, "")
+	if err != nil {
+		return model.Diff{}, fmt.Errorf("decode cdkd diff JSON: %w", err)
+	}
+	d := model.Diff{Stacks: stacks}
+	d.Sort()
+	return d, nil
+}
+
+func convertDiffNodes(nodes []diffNodeJSON, parent string) ([]model.StackDiff, error) {
+	out := make([]model.StackDiff, 0, len(nodes))
+	for i, n := range nodes {
+		if n.Stack == nil || *n.Stack == "" {
+			where := fmt.Sprintf("stack #%d", i+1)
+			if parent != "" {
+				where = fmt.Sprintf("nested stack #%d of %q", i+1, parent)
+			}
+			return nil, fmt.Errorf("%s: missing %q", where, "stack")
+		}
+		name := *n.Stack
+		if parent != "" {
+			name = parent + "/" + name
+		}
+		if n.Changes == nil {
+			return nil, fmt.Errorf("stack %q: missing %q", name, "changes")
+		}
+		s := model.StackDiff{Stack: *n.Stack, Region: n.Region}
+		for j, c := range *n.Changes {
+			rc, skip, err := convertChange(c)
+			if err != nil {
+				return nil, fmt.Errorf("stack %q: change #%d: %w", name, j+1, err)
+			}
+			if !skip {
+				s.Changes = append(s.Changes, rc)
+			}
+		}
+		for j, o := range n.OutputChanges {
+			oc, err := convertOutput(o)
+			if err != nil {
+				return nil, fmt.Errorf("stack %q: output change #%d: %w", name, j+1, err)
+			}
+			s.OutputChanges = append(s.OutputChanges, oc)
+		}
+		s.NoEchoReaders = noEchoReaders(n.NoEchoReaders)
+		children, err := convertDiffNodes(n.Children, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(children) > 0 {
+			s.Children = children
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// convertChange validates one resource change. NO_CHANGE rows, which cdkd
+// omits today, are skipped rather than rejected: they change nothing.
+func convertChange(c changeJSON) (rc model.ResourceChange, skip bool, err error) {
+	if c.LogicalID == nil || *c.LogicalID == "" {
+		return rc, false, fmt.Errorf("missing %q", "logicalId")
+	}
+	id := *c.LogicalID
+	if c.ChangeType == nil {
+		return rc, false, fmt.Errorf("resource %q: missing %q", id, "changeType")
+	}
+	ct := model.ChangeType(*c.ChangeType)
+	switch ct {
+	case model.ChangeCreate, model.ChangeUpdate, model.ChangeDelete:
+	case "NO_CHANGE":
+		return rc, true, nil
+	default:
+		return rc, false, fmt.Errorf("resource %q: unknown changeType %q", id, *c.ChangeType)
+	}
+	if c.ResourceType == nil || *c.ResourceType == "" {
+		return rc, false, fmt.Errorf("resource %q: missing %q", id, "resourceType")
+	}
+	rc = model.ResourceChange{
+		LogicalID:        id,
+		ChangeType:       ct,
+		ResourceType:     *c.ResourceType,
+		AttributeChanges: c.AttributeChanges,
+		CCAPI:            c.CCAPI,
+	}
+	for k, p := range c.PropertyChanges {
+		if p.Path == nil {
+			return rc, false, fmt.Errorf("resource %q: property change #%d: missing %q", id, k+1, "path")
+		}
+		rc.PropertyChanges = append(rc.PropertyChanges, model.PropertyChange{
+			Path:                  *p.Path,
+			Old:                   p.Old,
+			New:                   p.New,
+			RequiresReplacement:   p.RequiresReplacement,
+			ReplacementPropagated: p.ReplacementPropagated,
+		})
+	}
+	for k, a := range rc.AttributeChanges {
+		if a.Attribute == "" {
+			return rc, false, fmt.Errorf("resource %q: attribute change #%d: missing %q", id, k+1, "attribute")
+		}
+	}
+	return rc, false, nil
+}
+
+func convertOutput(o outputJSON) (model.OutputChange, error) {
+	if o.Name == nil || *o.Name == "" {
+		return model.OutputChange{}, fmt.Errorf("missing %q", "name")
+	}
+	if o.ChangeType == nil {
+		return model.OutputChange{}, fmt.Errorf("output %q: missing %q", *o.Name, "changeType")
+	}
+	ct := model.OutputChangeType(*o.ChangeType)
+	switch ct {
+	case model.OutputAdd, model.OutputModify, model.OutputRemove:
+	default:
+		return model.OutputChange{}, fmt.Errorf("output %q: unknown changeType %q", *o.Name, *o.ChangeType)
+	}
+	return model.OutputChange{
+		Name:             *o.Name,
+		ChangeType:       ct,
+		Old:              o.Old,
+		New:              o.New,
+		OldValueRedacted: o.OldValueRedacted,
+		Export:           o.Export,
+	}, nil
+}
+
+// noEchoReaders reads the seeds' per-stack NoEcho note when it is a list of
+// logical ids (or of objects with a logicalId). It is a note, not a change,
+// so any other shape is ignored rather than failing the whole diff.
+func noEchoReaders(raw json.RawMessage) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	var ids []string
+	if json.Unmarshal(raw, &ids) == nil {
+		return nonEmpty(ids)
+	}
+	var objs []struct {
+		LogicalID string `json:"logicalId"`
+	}
+	if json.Unmarshal(raw, &objs) == nil {
+		for _, o := range objs {
+			ids = append(ids, o.LogicalID)
+		}
+		return nonEmpty(ids)
+	}
+	return nil
+}
+
+func nonEmpty(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ClassifyDiff gives a diff run its meaning. Exit 0 with JSON is the answer;
+// exit 1 with JSON is the answer too (`--fail` found changes). Exit 1 without
+// parseable JSON is a crash whose reason is cdkd's last error line, never "no
+// changes". Any other exit, or exit 0 without JSON, is an error. Errors are
+// *Error.
+func ClassifyDiff(res Result) (model.Diff, error) {
+	if res.Cancelled {
+		return model.Diff{}, newError(res, crashReason(res), nil)
+	}
+	switch res.ExitCode {
+	case 0:
+		d, err := DecodeDiff(res.Stdout)
+		if err != nil {
+			return model.Diff{}, newError(res, decodeReason(err), err)
+		}
+		return d, nil
+	case 1:
+		// With --fail, exit 1 follows the JSON; without JSON it is a crash.
+		d, err := DecodeDiff(res.Stdout)
+		if err == nil {
+			return d, nil
+		}
+		if errors.Is(err, errNoJSON) {
+			err = nil
+		}
+		return model.Diff{}, newError(res, crashReason(res), err)
+	default:
+		return model.Diff{}, newError(res, crashReason(res), nil)
+	}
+}
+
+// decodeReason turns a decode error into the report's one sentence.
+func decodeReason(err error) string {
+	if errors.Is(err, errNoJSON) {
+		return errNoJSON.Error()
+	}
+	return "could not read cdkd's JSON output: " + err.Error()
+}

@@ -1,0 +1,246 @@
+package cdkd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// Private shapes of `cdkd drift --json`, today's and the seeds'. The four
+// groups every version prints are required: a renamed group silently read
+// as empty would turn "could not tell" into "clean".
+type stackDriftJSON struct {
+	Stack        *string            `json:"stack"`
+	Region       string             `json:"region"`
+	Drifted      *[]driftedJSON     `json:"drifted"`
+	Clean        *[]resourceJSON    `json:"clean"`
+	NotSupported *[]resourceJSON    `json:"notSupported"`
+	Skipped      []resourceJSON     `json:"skipped"`
+	NotCompared  *[]notComparedJSON `json:"notCompared"`
+}
+
+type resourceJSON struct {
+	LogicalID *string `json:"logicalId"`
+	Type      string  `json:"type"`
+}
+
+type driftedJSON struct {
+	resourceJSON
+	Changes              []driftChangeJSON `json:"changes"`
+	ReferencesUnresolved bool              `json:"referencesUnresolved"`
+}
+
+type driftChangeJSON struct {
+	Path  *string     `json:"path"`
+	State model.Value `json:"stateValue"`
+	AWS   model.Value `json:"awsValue"`
+}
+
+type notComparedJSON struct {
+	resourceJSON
+	ReferencesUnresolved bool   `json:"referencesUnresolved"`
+	Cause                string `json:"cause"`
+}
+
+// DriftRun is a drift run that produced a report. ExitCode keeps cdkd's
+// verdict (0 clean, 1 drift, 2 incomplete comparison in detection mode).
+type DriftRun struct {
+	Drift    model.Drift
+	ExitCode int
+}
+
+// DecodeDrift parses `cdkd drift --json` stdout. `skipped` and
+// `notCompared[].cause` are optional (today's cdkd vs the seeds'); an unknown
+// cause is kept verbatim. Stacks are sorted by name and region.
+func DecodeDrift(b []byte) (model.Drift, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return model.Drift{}, errNoJSON
+	}
+	var nodes []stackDriftJSON
+	if err := json.Unmarshal(b, &nodes); err != nil {
+		return model.Drift{}, fmt.Errorf("decode cdkd drift JSON: %w", err)
+	}
+	if nodes == nil {
+		return model.Drift{}, errors.New("decode cdkd drift JSON: expected a list of stacks, got null")
+	}
+	d := model.Drift{Stacks: make([]model.StackDrift, 0, len(nodes))}
+	for i, n := range nodes {
+		s, err := convertStackDrift(n, i)
+		if err != nil {
+			return model.Drift{}, fmt.Errorf("decode cdkd drift JSON: %w", err)
+		}
+		d.Stacks = append(d.Stacks, s)
+	}
+	sortDrift(&d)
+	return d, nil
+}
+
+func convertStackDrift(n stackDriftJSON, i int) (model.StackDrift, error) {
+	if n.Stack == nil || *n.Stack == "" {
+		return model.StackDrift{}, fmt.Errorf("stack #%d: missing %q", i+1, "stack")
+	}
+	name := *n.Stack
+	for _, f := range []struct {
+		name    string
+		present bool
+	}{
+		{"drifted", n.Drifted != nil},
+		{"clean", n.Clean != nil},
+		{"notSupported", n.NotSupported != nil},
+		{"notCompared", n.NotCompared != nil},
+	} {
+		if !f.present {
+			return model.StackDrift{}, fmt.Errorf("stack %q: missing %q", name, f.name)
+		}
+	}
+	s := model.StackDrift{Stack: name, Region: n.Region}
+	var err error
+	for j, r := range *n.Drifted {
+		res, e := r.resource(name, "drifted", j)
+		if e != nil {
+			return s, e
+		}
+		dr := model.DriftedResource{Resource: res, ReferencesUnresolved: r.ReferencesUnresolved}
+		for k, c := range r.Changes {
+			if c.Path == nil {
+				return s, fmt.Errorf("stack %q: drifted resource %q: change #%d: missing %q", name, res.LogicalID, k+1, "path")
+			}
+			dr.Changes = append(dr.Changes, model.DriftChange{Path: *c.Path, State: c.State, AWS: c.AWS})
+		}
+		s.Drifted = append(s.Drifted, dr)
+	}
+	if s.Clean, err = resources(*n.Clean, name, "clean"); err != nil {
+		return s, err
+	}
+	if s.NotSupported, err = resources(*n.NotSupported, name, "notSupported"); err != nil {
+		return s, err
+	}
+	if s.Skipped, err = resources(n.Skipped, name, "skipped"); err != nil {
+		return s, err
+	}
+	for j, r := range *n.NotCompared {
+		res, e := r.resource(name, "notCompared", j)
+		if e != nil {
+			return s, e
+		}
+		s.NotCompared = append(s.NotCompared, model.NotCompared{
+			Resource:             res,
+			ReferencesUnresolved: r.ReferencesUnresolved,
+			Cause:                model.NotComparedCause(r.Cause),
+		})
+	}
+	return s, nil
+}
+
+func (r resourceJSON) resource(stack, group string, i int) (model.Resource, error) {
+	if r.LogicalID == nil || *r.LogicalID == "" {
+		return model.Resource{}, fmt.Errorf("stack %q: %s #%d: missing %q", stack, group, i+1, "logicalId")
+	}
+	return model.Resource{LogicalID: *r.LogicalID, Type: r.Type}, nil
+}
+
+func resources(in []resourceJSON, stack, group string) ([]model.Resource, error) {
+	var out []model.Resource
+	for i, r := range in {
+		res, err := r.resource(stack, group, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// ClassifyDrift gives a drift run its meaning. Exit 0, 1 or 2 with JSON is a
+// report (1 with JSON is drift). Exit 1 without JSON is a crash — today's
+// cdkd aborts the whole run on one failed read — and is "could not check",
+// never drift and never clean. Errors are *Error.
+func ClassifyDrift(res Result) (DriftRun, error) {
+	if res.Cancelled {
+		return DriftRun{}, newError(res, crashReason(res), nil)
+	}
+	switch res.ExitCode {
+	case 0, 1, 2:
+	default:
+		return DriftRun{}, newError(res, crashReason(res), nil)
+	}
+	d, err := DecodeDrift(res.Stdout)
+	if err != nil {
+		if res.ExitCode == 0 {
+			return DriftRun{}, newError(res, decodeReason(err), err)
+		}
+		if errors.Is(err, errNoJSON) {
+			err = nil
+		}
+		return DriftRun{}, newError(res, crashReason(res), err)
+	}
+	return DriftRun{Drift: d, ExitCode: res.ExitCode}, nil
+}
+
+// InferNotComparedCauses fills in the cause today's cdkd does not report,
+// where a detection-mode exit code (no --accept/--revert) decides it:
+//   - exit 0 promises nothing was refused and no read failed, so every
+//     cause-less entry is a permanent unresolvedToken;
+//   - exit 2 with no drift means something was refused (today's cdkd aborts
+//     on a failed read instead), which names the entry only when there is
+//     exactly one cause-less entry.
+//
+// Otherwise causes stay unreported. Inferred causes are marked CauseInferred.
+func InferNotComparedCauses(d *model.Drift, exitCode int) {
+	var unreported []*model.NotCompared
+	drifted := false
+	for i := range d.Stacks {
+		s := &d.Stacks[i]
+		if len(s.Drifted) > 0 {
+			drifted = true
+		}
+		for j := range s.NotCompared {
+			if s.NotCompared[j].Cause == model.CauseUnreported {
+				unreported = append(unreported, &s.NotCompared[j])
+			}
+		}
+	}
+	set := func(nc *model.NotCompared, c model.NotComparedCause) {
+		nc.Cause = c
+		nc.CauseInferred = true
+	}
+	switch {
+	case exitCode == 0:
+		for _, nc := range unreported {
+			set(nc, model.CauseUnresolvedToken)
+		}
+	case exitCode == 2 && !drifted && len(unreported) == 1:
+		set(unreported[0], model.CauseRefused)
+	}
+}
+
+// sortDrift orders stacks and each group by id, so reports do not depend on
+// cdkd's iteration order.
+func sortDrift(d *model.Drift) {
+	sortSlice(d.Stacks, func(a, b model.StackDrift) bool {
+		if a.Stack != b.Stack {
+			return a.Stack < b.Stack
+		}
+		return a.Region < b.Region
+	})
+	for i := range d.Stacks {
+		s := &d.Stacks[i]
+		sortSlice(s.Drifted, func(a, b model.DriftedResource) bool { return a.LogicalID < b.LogicalID })
+		for j := range s.Drifted {
+			sortSlice(s.Drifted[j].Changes, func(a, b model.DriftChange) bool { return a.Path < b.Path })
+		}
+		byID := func(a, b model.Resource) bool { return a.LogicalID < b.LogicalID }
+		sortSlice(s.Clean, byID)
+		sortSlice(s.NotSupported, byID)
+		sortSlice(s.Skipped, byID)
+		sortSlice(s.NotCompared, func(a, b model.NotCompared) bool { return a.LogicalID < b.LogicalID })
+	}
+}
+
+func sortSlice[T any](s []T, less func(a, b T) bool) {
+	sort.SliceStable(s, func(i, j int) bool { return less(s[i], s[j]) })
+}

@@ -1,0 +1,50 @@
+package cdkd
+
+import "fmt"
+
+// Error is a cdkd run that did not produce a usable answer: it crashed, was
+// cancelled, or printed something that is not the promised JSON. It keeps
+// what cdkd printed so the report can show it. Reason, Raw and StderrTail
+// are cdkd's own words and may carry secrets (today's cdkd prints NoEcho
+// values in plaintext): mask them before they leave the process.
+type Error struct {
+	// Command is the cdkd command, e.g. "diff" or "state show".
+	Command  string
+	ExitCode int
+	// Reason is one sentence: cdkd's own error line when it gave one.
+	Reason string
+	// Raw is cdkd's stdout as printed.
+	Raw []byte
+	// StderrTail is the end of cdkd's stderr, ANSI-stripped.
+	StderrTail []string
+	// Err is the underlying decode error, when there is one.
+	Err error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("cdkd %s failed (exit %d): %s", e.Command, e.ExitCode, e.Reason)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func newError(res Result, reason string, err error) *Error {
+	if reason == "" {
+		reason = fmt.Sprintf("cdkd exited with code %d and printed no error message", res.ExitCode)
+	}
+	return &Error{
+		Command:    commandName(res.Args),
+		ExitCode:   res.ExitCode,
+		Reason:     reason,
+		Raw:        res.Stdout,
+		StderrTail: res.StderrTail,
+		Err:        err,
+	}
+}
+
+// crashReason explains a run that printed no usable payload.
+func crashReason(res Result) string {
+	if res.Cancelled {
+		return "the run was cancelled before cdkd finished"
+	}
+	return LastErrorLine(res.StderrTail)
+}

@@ -1,0 +1,258 @@
+package cdkd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults for Runner fields left zero.
+const (
+	DefaultPath      = "cdkd"
+	DefaultKillGrace = 8 * time.Second
+	DefaultTailLines = 20
+)
+
+// ErrNotFound is wrapped by Run when the cdkd binary cannot be found.
+var ErrNotFound = errors.New("cdkd not found")
+
+// Runner starts cdkd processes. The zero value runs "cdkd" from PATH in the
+// current directory with the current environment.
+type Runner struct {
+	// Path is the cdkd binary: a path, or a name looked up in PATH.
+	Path string
+	// Dir is the working directory ("" means the current one).
+	Dir string
+	// EnvBase replaces os.Environ() as the inherited environment when non-nil.
+	EnvBase []string
+	// Env is added to the environment. CDKD_NO_LIVE=1 is always added last:
+	// cdkd's live renderer redraws lines, which a CI log cannot show.
+	Env []string
+	// Stderr receives cdkd's stderr as it arrives, one Write per complete
+	// line (newline included), so a line-based masker never sees half a
+	// secret. The caller wraps it with masking.
+	Stderr io.Writer
+	// Stdout, when set, receives a live copy of stdout the same way (deploy's
+	// human text). Stdout is always captured in Result as well.
+	Stdout io.Writer
+	// KeepANSI passes escape sequences through to Stderr and Stdout. By
+	// default they are stripped: a colour code in the middle of a value would
+	// hide it from a masker matching the plain text.
+	KeepANSI bool
+	// KillGrace is how long cdkd gets after SIGINT (sent as soon as the
+	// context is done) to release its lock and exit, before SIGKILL.
+	KillGrace time.Duration
+	// TailLines is how many non-empty stderr lines Result keeps.
+	TailLines int
+}
+
+// Result is what one cdkd process did. A non-zero exit is a result, not an
+// error: each command gives its exit codes a meaning (see the Classify
+// functions).
+type Result struct {
+	// Args are the arguments cdkd was given (without the binary).
+	Args []string
+	// Stdout is everything cdkd printed on stdout, as printed.
+	Stdout []byte
+	// StderrTail holds the last non-empty stderr lines, ANSI-stripped.
+	StderrTail []string
+	// ExitCode is cdkd's exit status; -1 when it was killed by a signal or
+	// never ran.
+	ExitCode  int
+	Duration  time.Duration
+	Cancelled bool
+}
+
+// Run starts cdkd with args and waits for it. It returns an error only when
+// cdkd could not be started or the context was cancelled; in the second case
+// the Result is still filled in (cdkd's exit code, its last words), so a
+// cancelled deploy can report whether it released its lock.
+func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
+	res := Result{Args: append([]string(nil), args...), ExitCode: -1}
+	name := commandName(args)
+	path, err := r.lookPath()
+	if err != nil {
+		return res, err
+	}
+	if err := ctx.Err(); err != nil {
+		res.Cancelled = true
+		return res, fmt.Errorf("run cdkd %s: %w", name, err)
+	}
+
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = r.Dir
+	cmd.Env = r.environ()
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = r.KillGrace
+	if cmd.WaitDelay <= 0 {
+		cmd.WaitDelay = DefaultKillGrace
+	}
+
+	var mu sync.Mutex // one live writer may serve both streams
+	forward := func(w io.Writer, line string) {
+		if w == nil {
+			return
+		}
+		if !r.KeepANSI {
+			line = StripANSI(line)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		_, _ = io.WriteString(w, line+"\n") // the live log is best effort
+	}
+
+	var stdout bytes.Buffer
+	outLines := &lineWriter{emit: func(line string) { forward(r.Stdout, line) }}
+	if r.Stdout != nil {
+		cmd.Stdout = io.MultiWriter(&stdout, outLines)
+	} else {
+		cmd.Stdout = &stdout
+	}
+	tail := tailBuffer{max: r.TailLines}
+	if tail.max <= 0 {
+		tail.max = DefaultTailLines
+	}
+	errLines := &lineWriter{emit: func(line string) {
+		tail.add(StripANSI(line))
+		forward(r.Stderr, line)
+	}}
+	cmd.Stderr = errLines
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			res.Cancelled = true
+			return res, fmt.Errorf("run cdkd %s: %w", name, ctx.Err())
+		}
+		return res, fmt.Errorf("start cdkd %s: %w", name, err)
+	}
+	waitErr := cmd.Wait()
+	res.Duration = time.Since(start)
+	outLines.flush()
+	errLines.flush()
+	res.Stdout = stdout.Bytes()
+	res.StderrTail = tail.lines()
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	if ctx.Err() != nil {
+		res.Cancelled = true
+		return res, fmt.Errorf("run cdkd %s: cancelled: %w", name, ctx.Err())
+	}
+	if cmd.ProcessState == nil {
+		return res, fmt.Errorf("wait for cdkd %s: %w", name, waitErr)
+	}
+	return res, nil
+}
+
+// Version runs `cdkd --version` and returns the version it prints, e.g.
+// "0.284.40".
+func (r *Runner) Version(ctx context.Context) (string, error) {
+	res, err := r.Run(ctx, VersionArgs()...)
+	if err != nil {
+		return "", err
+	}
+	if res.ExitCode != 0 {
+		return "", newError(res, LastErrorLine(res.StderrTail), nil)
+	}
+	var v string
+	for _, l := range plainLines(res.Stdout) {
+		if l = strings.TrimSpace(l); l != "" {
+			v = l
+		}
+	}
+	if v == "" {
+		return "", newError(res, "cdkd printed no version", nil)
+	}
+	return strings.TrimPrefix(v, "v"), nil
+}
+
+func (r *Runner) lookPath() (string, error) {
+	p := r.Path
+	if p == "" {
+		p = DefaultPath
+	}
+	found, err := exec.LookPath(p)
+	if err != nil {
+		return "", fmt.Errorf("%w at %q: install @go-to-k/cdkd or set cdkd-path (%v)", ErrNotFound, p, err)
+	}
+	return found, nil
+}
+
+func (r *Runner) environ() []string {
+	base := r.EnvBase
+	if base == nil {
+		base = os.Environ()
+	}
+	env := make([]string, 0, len(base)+len(r.Env)+1)
+	env = append(env, base...)
+	env = append(env, r.Env...)
+	// exec keeps the last value of a duplicated key, so this one wins.
+	return append(env, "CDKD_NO_LIVE=1")
+}
+
+// commandName names a cdkd invocation for messages: "diff", "state show".
+func commandName(args []string) string {
+	if len(args) == 0 {
+		return "(no command)"
+	}
+	if args[0] == "state" && len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+		return "state " + args[1]
+	}
+	return args[0]
+}
+
+// lineWriter turns a byte stream into complete lines. exec calls Write from
+// one goroutine per stream, and flush runs after Wait, so it needs no lock.
+type lineWriter struct {
+	buf  []byte
+	emit func(line string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.emit(strings.TrimSuffix(string(w.buf[:i]), "\r"))
+		w.buf = w.buf[i+1:]
+	}
+	if len(w.buf) == 0 {
+		w.buf = nil // let a large finished line be collected
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) flush() {
+	if len(w.buf) > 0 {
+		w.emit(strings.TrimSuffix(string(w.buf), "\r"))
+		w.buf = nil
+	}
+}
+
+// tailBuffer keeps the last max non-empty lines.
+type tailBuffer struct {
+	max int
+	buf []string
+}
+
+func (t *tailBuffer) add(line string) {
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	t.buf = append(t.buf, line)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0:0], t.buf[len(t.buf)-t.max:]...)
+	}
+}
+
+func (t *tailBuffer) lines() []string { return t.buf }

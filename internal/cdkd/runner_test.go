@@ -1,0 +1,350 @@
+package cdkd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+)
+
+// hangGuard bounds a wait so a broken test fails instead of hanging. It is
+// not a timing assertion: on a loaded machine everything here finishes in far
+// less.
+const hangGuard = 60 * time.Second
+
+// lines records live writes and checks each one is exactly one line.
+type lines struct {
+	t  *testing.T
+	mu sync.Mutex
+	ls []string
+	ch chan string
+}
+
+func newLines(t *testing.T) *lines { return &lines{t: t, ch: make(chan string, 100)} }
+
+func (l *lines) Write(p []byte) (int, error) {
+	s := string(p)
+	if strings.Count(s, "\n") != 1 || !strings.HasSuffix(s, "\n") {
+		l.t.Errorf("live write is not one line: %q", s)
+	}
+	s = strings.TrimSuffix(s, "\n")
+	l.mu.Lock()
+	l.ls = append(l.ls, s)
+	l.mu.Unlock()
+	select {
+	case l.ch <- s:
+	default:
+	}
+	return len(p), nil
+}
+
+func (l *lines) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.ls...)
+}
+
+// waitFor waits until a live line containing want arrives.
+func (l *lines) waitFor(t *testing.T, want string) {
+	t.Helper()
+	timeout := time.After(hangGuard)
+	for {
+		select {
+		case s := <-l.ch:
+			if strings.Contains(s, want) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no live line containing %q; got %q", want, l.all())
+		}
+	}
+}
+
+func stubRunner(stub *cdkdtest.Stub, extraEnv ...string) *Runner {
+	return &Runner{
+		Path:    stub.Path,
+		EnvBase: []string{"HOME=" + os.TempDir()},
+		Env:     append(stub.Env(), extraEnv...),
+	}
+}
+
+func TestRunDiffThroughStub(t *testing.T) {
+	args, err := DiffArgs(Common{All: true, App: "cdk.out", StateBucket: "bkt"})
+	assert.NilError(t, err)
+	stub := cdkdtest.New(t, cdkdtest.Invocation{
+		Args:       args,
+		Env:        map[string]string{"CDKD_NO_LIVE": "1", "AWS_REGION": "us-east-1"},
+		EnvUnset:   []string{"PATH"},
+		StdoutFile: samplePath(t, "16-diff-v2-json.stdout"),
+		Stderr:     "\x1b[33mwarning: emulator\x1b[0m\n",
+	})
+	live := newLines(t)
+	r := stubRunner(stub, "AWS_REGION=us-east-1", "CDKD_NO_LIVE=0")
+	r.Stderr = live
+	r.Dir = t.TempDir()
+
+	res, err := r.Run(context.Background(), args...)
+	assert.NilError(t, err)
+	assert.Equal(t, res.ExitCode, 0, "stderr: %q", res.StderrTail)
+	want, err := os.ReadFile(samplePath(t, "16-diff-v2-json.stdout"))
+	assert.NilError(t, err)
+	assert.Check(t, bytes.Equal(res.Stdout, want))
+	assert.DeepEqual(t, res.StderrTail, []string{"warning: emulator"})
+	assert.DeepEqual(t, live.all(), []string{"warning: emulator"})
+	assert.DeepEqual(t, res.Args, args)
+
+	d, err := ClassifyDiff(res)
+	assert.NilError(t, err)
+	assert.Equal(t, len(d.Stacks), 2)
+
+	calls := stub.Calls(t)
+	assert.Equal(t, len(calls), 1)
+	assert.DeepEqual(t, calls[0].Args, args)
+	assert.Equal(t, calls[0].Env["CDKD_NO_LIVE"], "1", "CDKD_NO_LIVE=1 wins over the caller's value")
+	wantDir, _ := filepath.EvalSymlinks(r.Dir)
+	gotDir, _ := filepath.EvalSymlinks(calls[0].Dir)
+	assert.Equal(t, gotDir, wantDir)
+	stub.AssertAllUsed(t)
+}
+
+func TestRunUnexpectedArgv(t *testing.T) {
+	stub := cdkdtest.New(t, cdkdtest.Invocation{Args: []string{"diff", "--all", "--json"}})
+	res, err := stubRunner(stub).Run(context.Background(), "drift", "--all", "--json")
+	assert.NilError(t, err, "a non-zero exit is a result, not an error")
+	assert.Equal(t, res.ExitCode, 99)
+	assert.Check(t, is.Contains(strings.Join(res.StderrTail, "\n"), `cdkdstub: unexpected argv ["drift" "--all" "--json"]`))
+	calls := stub.Calls(t)
+	assert.Equal(t, len(calls), 1)
+	assert.Equal(t, calls[0].Matched, -1)
+}
+
+func TestRunExitCodes(t *testing.T) {
+	for _, code := range []int{0, 1, 2, 130} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			stub := cdkdtest.New(t, cdkdtest.Invocation{
+				ArgsContain: []string{"deploy"},
+				Stderr:      "\x1b[31mError: exit " + strconv.Itoa(code) + "\x1b[0m\n",
+				Exit:        code,
+			})
+			res, err := stubRunner(stub).Run(context.Background(), "deploy", "--all", "-y")
+			assert.NilError(t, err)
+			assert.Equal(t, res.ExitCode, code)
+			assert.Check(t, !res.Cancelled)
+			assert.Equal(t, LastErrorLine(res.StderrTail), "Error: exit "+strconv.Itoa(code))
+		})
+	}
+}
+
+func TestRunStateful(t *testing.T) {
+	locked := "Error: 1 node(s) failed:\n  - stack:A: Failed to acquire lock for stack 'A' (us-east-1) after 4 attempts. Locked by: other, operation: deploy, expires in: 1m0s.\n"
+	args := []string{"deploy", "A", "-y"}
+	stub := cdkdtest.New(t,
+		cdkdtest.Invocation{Args: args, Stderr: locked, Exit: 1},
+		cdkdtest.Invocation{Args: args, Stdout: "\nDeployment Summary:\n  Stack: A\n  Created: 1\n"},
+	)
+	r := stubRunner(stub)
+
+	first, err := r.Run(context.Background(), args...)
+	assert.NilError(t, err)
+	run := ClassifyDeploy(first)
+	assert.Check(t, run.Lock != nil && run.Lock.Owner == "other")
+
+	second, err := r.Run(context.Background(), args...)
+	assert.NilError(t, err)
+	run = ClassifyDeploy(second)
+	assert.Check(t, run.OK)
+	assert.DeepEqual(t, run.Summaries, []StackSummary{{Stack: "A", Created: 1}})
+
+	third, err := r.Run(context.Background(), args...)
+	assert.NilError(t, err)
+	assert.Equal(t, third.ExitCode, 99, "each invocation answers once")
+	var matched []int
+	for _, c := range stub.Calls(t) {
+		matched = append(matched, c.Matched)
+	}
+	assert.DeepEqual(t, matched, []int{0, 1, -1})
+}
+
+func TestRunStreamsAndCancels(t *testing.T) {
+	stub := cdkdtest.New(t, cdkdtest.Invocation{
+		Args:        []string{"deploy", "StackA", "-y"},
+		StderrLines: []cdkdtest.Line{{Text: "\x1b[36mDeploying stack:\x1b[0m StackA"}},
+		DelayMs:     10 * 60 * 1000, // only SIGINT ends it
+		OnSigint:    &cdkdtest.Sigint{Stderr: "Interrupted: releasing lock for StackA\nReleased lock for StackA\n", Exit: 130},
+	})
+	live := newLines(t)
+	r := stubRunner(stub)
+	r.Stderr = live
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	type outcome struct {
+		res Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := r.Run(ctx, "deploy", "StackA", "-y")
+		done <- outcome{res, err}
+	}()
+
+	// The line arrives while cdkd is still running: streamed, not buffered.
+	live.waitFor(t, "Deploying stack: StackA")
+	select {
+	case o := <-done:
+		t.Fatalf("run finished before it was cancelled: %+v", o)
+	default:
+	}
+
+	cancel()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-time.After(hangGuard):
+		t.Fatal("run did not return after cancellation")
+	}
+	assert.Check(t, errors.Is(o.err, context.Canceled), "got %v", o.err)
+	assert.Check(t, o.res.Cancelled)
+	assert.Equal(t, o.res.ExitCode, 130, "SIGINT, not SIGKILL: cdkd got to release its lock")
+	assert.Check(t, is.Contains(o.res.StderrTail, "Released lock for StackA"))
+	assert.Check(t, is.Contains(live.all(), "Released lock for StackA"))
+	run := ClassifyDeploy(o.res)
+	assert.Check(t, run.Cancelled && !run.OK)
+}
+
+func TestRunKillsAfterGrace(t *testing.T) {
+	stub := cdkdtest.New(t, cdkdtest.Invocation{
+		ArgsContain: []string{"deploy"},
+		StderrLines: []cdkdtest.Line{{Text: "ready"}},
+		DelayMs:     10 * 60 * 1000,
+		OnSigint:    &cdkdtest.Sigint{Ignore: true},
+	})
+	live := newLines(t)
+	r := stubRunner(stub)
+	r.Stderr = live
+	r.KillGrace = 100 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := r.Run(ctx, "deploy", "--all", "-y")
+		done <- res
+	}()
+	live.waitFor(t, "ready")
+	cancel()
+	select {
+	case res := <-done:
+		assert.Check(t, res.Cancelled)
+		assert.Equal(t, res.ExitCode, -1, "killed by a signal")
+	case <-time.After(hangGuard):
+		t.Fatal("run did not return: SIGKILL after the grace period did not happen")
+	}
+}
+
+func TestRunAlreadyCancelled(t *testing.T) {
+	stub := cdkdtest.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := stubRunner(stub).Run(ctx, "diff", "--json")
+	assert.Check(t, errors.Is(err, context.Canceled))
+	assert.Check(t, res.Cancelled)
+	assert.Equal(t, len(stub.Calls(t)), 0, "cdkd never started")
+}
+
+func TestRunMissingBinary(t *testing.T) {
+	for _, path := range []string{filepath.Join(t.TempDir(), "cdkd"), "cdkd-definitely-not-installed"} {
+		r := &Runner{Path: path, EnvBase: []string{"PATH=" + t.TempDir()}}
+		_, err := r.Run(context.Background(), "--version")
+		assert.Check(t, errors.Is(err, ErrNotFound), "got %v", err)
+		assert.Check(t, is.ErrorContains(err, `cdkd not found at "`+path+`": install @go-to-k/cdkd or set cdkd-path`))
+	}
+}
+
+func TestRunStdoutLiveCopy(t *testing.T) {
+	stub := cdkdtest.New(t, cdkdtest.Invocation{
+		Args:       []string{"deploy", "--all", "-y"},
+		StdoutFile: samplePath(t, "02-deploy-all.stdout"),
+		StderrFile: samplePath(t, "02-deploy-all.stderr"),
+	})
+	out, errs := newLines(t), newLines(t)
+	r := stubRunner(stub)
+	r.Stdout, r.Stderr = out, errs
+	res, err := r.Run(context.Background(), "deploy", "--all", "-y")
+	assert.NilError(t, err)
+
+	raw, err := os.ReadFile(samplePath(t, "02-deploy-all.stdout"))
+	assert.NilError(t, err)
+	assert.Check(t, bytes.Equal(res.Stdout, raw), "stdout is captured as printed")
+	plain, err := os.ReadFile(samplePath(t, "02-deploy-all.stdout.txt"))
+	assert.NilError(t, err)
+	assert.Equal(t, strings.Join(out.all(), "\n")+"\n", string(plain), "the live copy is ANSI-stripped, line by line")
+	assert.Equal(t, len(errs.all()), 8)
+
+	run := ClassifyDeploy(res)
+	assert.Check(t, run.OK)
+	assert.Equal(t, len(run.Summaries), 2)
+}
+
+func TestRunKeepANSI(t *testing.T) {
+	stub := cdkdtest.New(t, cdkdtest.Invocation{ArgsContain: []string{"diff"}, Stderr: "\x1b[31mred\x1b[0m\nno newline at end"})
+	live := newLines(t)
+	r := stubRunner(stub)
+	r.Stderr, r.KeepANSI = live, true
+	res, err := r.Run(context.Background(), "diff")
+	assert.NilError(t, err)
+	assert.DeepEqual(t, live.all(), []string{"\x1b[31mred\x1b[0m", "no newline at end"})
+	assert.DeepEqual(t, res.StderrTail, []string{"red", "no newline at end"}) // the tail is always stripped
+}
+
+func TestRunTailIsBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 50 {
+		b.WriteString("line " + string(rune('A'+i%26)) + "\n\n")
+	}
+	stub := cdkdtest.New(t, cdkdtest.Invocation{ArgsContain: []string{"diff"}, Stderr: b.String() + "Error: last\n", Exit: 1})
+	r := stubRunner(stub)
+	r.TailLines = 5
+	res, err := r.Run(context.Background(), "diff")
+	assert.NilError(t, err)
+	assert.Equal(t, len(res.StderrTail), 5)
+	assert.Equal(t, res.StderrTail[4], "Error: last")
+}
+
+func TestVersion(t *testing.T) {
+	tests := []struct {
+		name string
+		invs []cdkdtest.Invocation
+		want string
+		err  string
+	}{
+		{name: "stub default", want: "0.284.40"},
+		{name: "from the scenario", invs: []cdkdtest.Invocation{{Args: []string{"--version"}, Stdout: "\x1b[0mv0.300.1\n"}}, want: "0.300.1"},
+		{name: "failure", invs: []cdkdtest.Invocation{{Args: []string{"--version"}, Stderr: "Error: broken install\n", Exit: 1}}, err: "cdkd --version failed (exit 1): Error: broken install"},
+		{name: "silent", invs: []cdkdtest.Invocation{{Args: []string{"--version"}}}, err: "cdkd printed no version"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stub := cdkdtest.New(t, tc.invs...)
+			v, err := stubRunner(stub).Version(context.Background())
+			if tc.err != "" {
+				assert.ErrorContains(t, err, tc.err)
+				return
+			}
+			assert.NilError(t, err)
+			assert.Equal(t, v, tc.want)
+			stub.AssertAllUsed(t)
+		})
+	}
+}

@@ -1,0 +1,83 @@
+package cdkd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// StateShow is `cdkd state show <stack> --json`: the stack's state record and
+// its lock, if any. Every value is untrusted and may be secret (today's cdkd
+// stores NoEcho values in plaintext).
+type StateShow struct {
+	State StackState `json:"state"`
+	Lock  *Lock      `json:"lock"`
+}
+
+// StackState is a stack's state.json (schema 8 today, 11 in the seeds).
+type StackState struct {
+	Version      int                      `json:"version"`
+	StackName    string                   `json:"stackName"`
+	Region       string                   `json:"region"`
+	Resources    map[string]StateResource `json:"resources"`
+	Outputs      map[string]model.Value   `json:"outputs"`
+	LastModified int64                    `json:"lastModified"`
+}
+
+// StateResource is one resource record. Properties and attributes are kept
+// raw: cdkd-action only reads them to find secrets.
+type StateResource struct {
+	PhysicalID          string          `json:"physicalId"`
+	ResourceType        string          `json:"resourceType"`
+	Properties          json.RawMessage `json:"properties,omitempty"`
+	ObservedProperties  json.RawMessage `json:"observedProperties,omitempty"`
+	Attributes          json.RawMessage `json:"attributes,omitempty"`
+	Dependencies        []string        `json:"dependencies,omitempty"`
+	DeletionPolicy      string          `json:"deletionPolicy,omitempty"`
+	UpdateReplacePolicy string          `json:"updateReplacePolicy,omitempty"`
+	ProvisionedBy       string          `json:"provisionedBy,omitempty"`
+}
+
+// Lock is a stack's lock.json. Timestamps are Unix milliseconds.
+type Lock struct {
+	Owner     string `json:"owner"`
+	Operation string `json:"operation,omitempty"`
+	Timestamp int64  `json:"timestamp"`
+	ExpiresAt int64  `json:"expiresAt"`
+}
+
+// DecodeStateShow parses `cdkd state show <stack> --json`; state and its
+// stackName are required.
+func DecodeStateShow(b []byte) (StateShow, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return StateShow{}, errNoJSON
+	}
+	var raw struct {
+		State *StackState `json:"state"`
+		Lock  *Lock       `json:"lock"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return StateShow{}, fmt.Errorf("decode cdkd state show JSON: %w", err)
+	}
+	if raw.State == nil {
+		return StateShow{}, fmt.Errorf("decode cdkd state show JSON: missing %q", "state")
+	}
+	if raw.State.StackName == "" {
+		return StateShow{}, fmt.Errorf("decode cdkd state show JSON: state: missing %q", "stackName")
+	}
+	return StateShow{State: *raw.State, Lock: raw.Lock}, nil
+}
+
+// ClassifyStateShow reads a state show run; errors are *Error.
+func ClassifyStateShow(res Result) (StateShow, error) {
+	if err := payloadRun(res); err != nil {
+		return StateShow{}, err
+	}
+	s, err := DecodeStateShow(res.Stdout)
+	if err != nil {
+		return StateShow{}, newError(res, decodeReason(err), err)
+	}
+	return s, nil
+}
