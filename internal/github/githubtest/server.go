@@ -1,0 +1,565 @@
+// Package githubtest is a stateful, in-memory fake of the part of the GitHub
+// REST API that cdkd-action calls, for tests.
+//
+// Every request is validated against GitHub's own OpenAPI description of the
+// operation (vendored in openapi/, checked with kin-openapi) and against the
+// limits GitHub enforces. A request that fails gets the 422 GitHub would send
+// and is also reported with t.Errorf, so a client bug cannot hide behind
+// error handling that tolerates 422s. A request for an operation outside the
+// vendored subset gets a 404 and is reported too.
+//
+// The server is a real listening httptest.Server under a base path (default
+// /api/v3, as on GitHub Enterprise Server), so it serves other processes as
+// well (GITHUB_API_URL=srv.APIURL()) and a client that drops the base path
+// fails loudly.
+//
+//	srv := githubtest.New(t)
+//	srv.AddPullRequest(githubtest.PR{Number: 7, HeadSHA: sha})
+//	t.Setenv("GITHUB_API_URL", srv.APIURL()) // or pass it to the client
+//	// ... run the code under test ...
+//	got := srv.Comments(githubtest.DefaultOwner, githubtest.DefaultRepo, 7)
+//
+// State lives in memory behind one mutex; IDs and timestamps are
+// deterministic. Seeds (AddPullRequest, AddIssue, SeedComments) and
+// assertions (Comments, CheckRuns, Issues, PullRequests, Deployments,
+// Requests, Writes, Rejections) never go through HTTP and are not recorded.
+package githubtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Default identities and repository used when a test does not say otherwise.
+const (
+	// DefaultLogin is who a token not listed in Server.Tokens authenticates
+	// as: the identity behind GITHUB_TOKEN.
+	DefaultLogin = "github-actions[bot]"
+	// DefaultOwner and DefaultRepo are used for seeds that leave Owner and
+	// Repo empty.
+	DefaultOwner = "octo-org"
+	DefaultRepo  = "octo-repo"
+	// DefaultAuthor authors seeded pull requests and issues that name nobody.
+	DefaultAuthor = "octocat"
+	// DefaultBasePath is GitHub Enterprise Server's API prefix.
+	DefaultBasePath = "/api/v3"
+)
+
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	basePath     string
+	defaultLogin string
+	owner, repo  string
+	now          func() time.Time
+	allowInvalid bool
+}
+
+// WithBasePath serves the API under p instead of /api/v3. "" serves it at the
+// root, as api.github.com does.
+func WithBasePath(p string) Option {
+	return func(c *config) { c.basePath = "/" + strings.Trim(p, "/") }
+}
+
+// WithDefaultLogin sets who unlisted tokens authenticate as. "" makes only
+// the tokens in Server.Tokens valid; others get 401 Bad credentials.
+func WithDefaultLogin(login string) Option { return func(c *config) { c.defaultLogin = login } }
+
+// WithDefaultRepo sets the repository used by seeds that name none.
+func WithDefaultRepo(owner, repo string) Option {
+	return func(c *config) { c.owner, c.repo = owner, repo }
+}
+
+// WithClock replaces the server's clock (created_at, updated_at, ...). The
+// default is deterministic: it starts at 2024-01-02T03:04:05Z and advances one
+// second per reading, so responses are stable enough for golden files.
+func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+
+// AllowInvalid stops the server reporting invalid requests with t.Errorf; it
+// still answers them with 422 (or 404) and lists them in Server.Rejections.
+// For tests of how a client handles GitHub's validation errors.
+func AllowInvalid() Option { return func(c *config) { c.allowInvalid = true } }
+
+// Server is the fake. Its exported fields may be changed between requests;
+// the server reads them under its lock.
+type Server struct {
+	// URL is the web root (like GITHUB_SERVER_URL); html_url values point
+	// below it. The API is at APIURL().
+	URL string
+
+	// Tokens maps a token (as sent in "Authorization: Bearer <token>" or
+	// "token <token>") to the login it authenticates as. Tokens not listed
+	// authenticate as the default login.
+	Tokens map[string]string
+	// DenyWrites answers every non-GET request with 403 "Resource not
+	// accessible by integration", as GitHub does for GITHUB_TOKEN on pull
+	// requests from forks.
+	DenyWrites bool
+	// ForbidGetUser answers GET /user with 403 "Resource not accessible by
+	// integration", as GitHub does for GITHUB_TOKEN.
+	ForbidGetUser bool
+
+	t        testing.TB
+	spec     *apiSpec
+	httpSrv  *httptest.Server
+	basePath string
+	cfg      config
+
+	mu         sync.Mutex
+	requests   []Request
+	rejections []Rejection
+	faults     []*Fault
+	denied     map[string]bool
+	userIDs    map[string]int64
+	repos      map[string]*repoState
+	nextID     map[string]int64
+	checkRuns  []*CheckRun
+	clockTicks int
+}
+
+// New starts a fake GitHub on a loopback port and closes it when the test
+// ends. Invalid requests are reported to t.
+func New(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	spec, err := loadSpec()
+	if err != nil {
+		t.Fatalf("githubtest: %v", err)
+	}
+	cfg := config{
+		basePath:     DefaultBasePath,
+		defaultLogin: DefaultLogin,
+		owner:        DefaultOwner,
+		repo:         DefaultRepo,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.basePath == "/" {
+		cfg.basePath = ""
+	}
+	s := &Server{
+		Tokens:   map[string]string{},
+		t:        t,
+		spec:     spec,
+		basePath: cfg.basePath,
+		cfg:      cfg,
+		denied:   map[string]bool{},
+		userIDs:  map[string]int64{},
+		repos:    map[string]*repoState{},
+		nextID:   map[string]int64{},
+	}
+	s.httpSrv = httptest.NewServer(s)
+	s.URL = s.httpSrv.URL
+	// Close waits for requests in flight, so no handler reports to t after
+	// the test has finished.
+	t.Cleanup(s.Close)
+	return s
+}
+
+// APIURL is the API root without a trailing slash, exactly as GitHub sets
+// GITHUB_API_URL (for example http://127.0.0.1:PORT/api/v3).
+func (s *Server) APIURL() string { return s.URL + s.basePath }
+
+// Client returns an HTTP client for the server (no special transport is
+// needed; it is plain HTTP on loopback).
+func (s *Server) Client() *http.Client { return s.httpSrv.Client() }
+
+// Close stops the server, waiting for requests in flight. It is registered
+// with t.Cleanup by New; calling it earlier is allowed.
+func (s *Server) Close() { s.httpSrv.Close() }
+
+// SetToken maps token to login (see Server.Tokens).
+func (s *Server) SetToken(token, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Tokens == nil {
+		s.Tokens = map[string]string{}
+	}
+	s.Tokens[token] = login
+}
+
+// Deny answers the given operations (Op* constants) with 403 "Resource not
+// accessible by integration", as for a token without that permission.
+func (s *Server) Deny(operationIDs ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range operationIDs {
+		s.denied[id] = true
+	}
+}
+
+// Request is one request as the server received it.
+type Request struct {
+	Method string
+	// Path is the request path without the base path, e.g.
+	// /repos/o/r/issues/1/comments.
+	Path   string
+	Query  url.Values
+	Header http.Header
+	Body   string
+	// Operation is the operation ID matched (Op* constants), "" if none.
+	Operation string
+	// Login is who the request authenticated as, "" if nobody.
+	Login string
+	// Status is the status code the server answered with.
+	Status int
+}
+
+// Rejection is a request the server refused as invalid (422 or 404).
+type Rejection struct {
+	Method, Path, Operation string
+	Status                  int
+	Reason                  string
+}
+
+// Requests returns every request received so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.requests))
+	for i, r := range s.requests {
+		r.Query = cloneValues(r.Query)
+		r.Header = r.Header.Clone()
+		out[i] = r
+	}
+	return out
+}
+
+// Writes counts the non-GET requests received so far (including refused and
+// fault-injected ones).
+func (s *Server) Writes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.requests {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			n++
+		}
+	}
+	return n
+}
+
+// Rejections returns the requests refused as invalid, in order.
+func (s *Server) Rejections() []Rejection {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Rejection(nil), s.rejections...)
+}
+
+// Fault is a canned response given instead of the real one.
+type Fault struct {
+	// Times is how many matching requests get the fault.
+	Times int
+	// Method and Operation (an Op* constant) restrict which requests match;
+	// empty matches all.
+	Method    string
+	Operation string
+	Status    int
+	Headers   map[string]string
+	// Body is sent as is; empty sends {"message": <status text>}.
+	Body string
+}
+
+// FailNext answers the next n requests with status, headers and body
+// instead of serving them; for example 502, 429 with Retry-After: 0, or 403
+// with a secondary rate limit message. Requests are still validated first.
+func (s *Server) FailNext(n int, status int, headers map[string]string, body string) {
+	s.Inject(Fault{Times: n, Status: status, Headers: headers, Body: body})
+}
+
+// Inject queues a fault. Faults are consulted in the order injected.
+func (s *Server) Inject(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &f)
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	rec := Request{
+		Method: r.Method,
+		Path:   r.URL.Path,
+		Query:  r.URL.Query(),
+		Header: r.Header.Clone(),
+		Body:   string(body),
+	}
+	resp := s.serve(r, body, &rec)
+	rec.Status = resp.status
+
+	s.mu.Lock()
+	s.requests = append(s.requests, rec)
+	s.mu.Unlock()
+
+	resp.write(w)
+}
+
+// response is what a handler produces.
+type response struct {
+	status  int
+	headers map[string]string
+	body    []byte
+}
+
+func (r response) write(w http.ResponseWriter) {
+	for k, v := range r.headers {
+		w.Header().Set(k, v)
+	}
+	if len(r.body) > 0 && w.Header().Get("Content-Type") == "" {
+		if json.Valid(r.body) {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		} else {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		}
+	}
+	w.WriteHeader(r.status)
+	_, _ = w.Write(r.body)
+}
+
+func jsonResponse(status int, v any) response {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return response{status: http.StatusInternalServerError, body: []byte(err.Error())}
+	}
+	return response{status: status, body: buf.Bytes()}
+}
+
+// apiError builds GitHub's error body.
+func apiError(status int, message string, errs ...map[string]any) response {
+	body := map[string]any{
+		"message":           message,
+		"documentation_url": "https://docs.github.com/rest",
+		"status":            fmt.Sprint(status),
+	}
+	if len(errs) > 0 {
+		body["errors"] = errs
+	}
+	return jsonResponse(status, body)
+}
+
+func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
+	path, ok := s.stripBase(r.URL.Path)
+	if !ok {
+		return s.reject(rec, http.StatusNotFound, fmt.Sprintf("path is outside the API base path %q (absolute-URL bug?)", s.basePath))
+	}
+	rec.Path = path
+
+	routed := r.Clone(r.Context())
+	routed.URL.Path = path
+	routed.URL.RawPath = ""
+	route, params, err := s.spec.match(routed)
+	if err != nil {
+		return s.reject(rec, http.StatusNotFound, "no operation "+r.Method+" "+path+" in the vendored GitHub OpenAPI subset")
+	}
+	rec.Operation = route.Operation.OperationID
+
+	invalid := s.spec.validate(routed, route, params, body)
+	if invalid != "" {
+		s.report(rec, http.StatusUnprocessableEntity, invalid)
+	}
+
+	h := handlers[rec.Operation]
+	if h == nil {
+		return s.reject(rec, http.StatusNotFound, "operation "+rec.Operation+" has no handler in githubtest")
+	}
+	c := &call{s: s, r: r, path: path, params: params, body: body, rec: rec}
+	resp := s.dispatch(c, h, invalid)
+	if c.rejection != "" {
+		s.report(rec, resp.status, c.rejection)
+	}
+	return resp
+}
+
+// dispatch applies faults, validation, authentication and permissions, then
+// runs the handler, all under the server's lock.
+func (s *Server) dispatch(c *call, h handler, invalid string) response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	if f := s.takeFault(c.rec); f != nil {
+		return faultResponse(f)
+	}
+	if invalid != "" {
+		return apiError(http.StatusUnprocessableEntity, "Invalid request.\n\n"+invalid)
+	}
+	login, resp, ok := s.authenticate(c.r, c.rec.Operation)
+	if !ok {
+		return resp
+	}
+	c.login = login
+	c.rec.Login = login
+	if resp, denied := s.deny(c.r.Method, c.rec.Operation); denied {
+		return resp
+	}
+	return h(c)
+}
+
+func (s *Server) stripBase(p string) (string, bool) {
+	if s.basePath == "" {
+		return p, strings.HasPrefix(p, "/")
+	}
+	rest, ok := strings.CutPrefix(p, s.basePath)
+	if !ok || !strings.HasPrefix(rest, "/") {
+		return "", false
+	}
+	return rest, true
+}
+
+// reject reports and answers an invalid request. It must not be called with
+// s.mu held.
+func (s *Server) reject(rec *Request, status int, reason string) response {
+	s.report(rec, status, reason)
+	if status == http.StatusUnprocessableEntity {
+		return apiError(status, "Invalid request.\n\n"+reason)
+	}
+	return apiError(status, "Not Found")
+}
+
+// report records a rejection and, unless AllowInvalid, fails the test.
+func (s *Server) report(rec *Request, status int, reason string) {
+	s.mu.Lock()
+	s.rejections = append(s.rejections, Rejection{Method: rec.Method, Path: rec.Path, Operation: rec.Operation, Status: status, Reason: reason})
+	s.mu.Unlock()
+	if s.cfg.allowInvalid {
+		return
+	}
+	op := rec.Operation
+	if op == "" {
+		op = "unknown operation"
+	}
+	s.t.Errorf("githubtest: %s %s (%s) answered %d: %s", rec.Method, rec.Path, op, status, reason)
+}
+
+// takeFault consumes the first matching fault. Called with s.mu held.
+func (s *Server) takeFault(rec *Request) *Fault {
+	for i, f := range s.faults {
+		if f.Times <= 0 {
+			continue
+		}
+		if f.Method != "" && !strings.EqualFold(f.Method, rec.Method) {
+			continue
+		}
+		if f.Operation != "" && f.Operation != rec.Operation {
+			continue
+		}
+		f.Times--
+		taken := *f
+		if f.Times == 0 {
+			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+		}
+		return &taken
+	}
+	return nil
+}
+
+func faultResponse(f *Fault) response {
+	resp := response{status: f.Status, headers: f.Headers, body: []byte(f.Body)}
+	if f.Body == "" {
+		resp.body, _ = json.Marshal(map[string]string{"message": http.StatusText(f.Status)})
+	}
+	return resp
+}
+
+// authenticate resolves the request's token. Called with s.mu held.
+func (s *Server) authenticate(r *http.Request, op string) (string, response, bool) {
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		// Anonymous reads of public repositories work on GitHub; anything
+		// that needs an identity does not.
+		if r.Method == http.MethodGet && op != OpGetAuthenticatedUser {
+			return "", response{}, true
+		}
+		return "", apiError(http.StatusUnauthorized, "Requires authentication"), false
+	}
+	scheme, token, _ := strings.Cut(auth, " ")
+	if !strings.EqualFold(scheme, "bearer") && !strings.EqualFold(scheme, "token") || token == "" {
+		return "", apiError(http.StatusUnauthorized, "Bad credentials"), false
+	}
+	if login, ok := s.Tokens[token]; ok {
+		return login, response{}, true
+	}
+	if s.cfg.defaultLogin == "" {
+		return "", apiError(http.StatusUnauthorized, "Bad credentials"), false
+	}
+	return s.cfg.defaultLogin, response{}, true
+}
+
+// permissions names what GitHub says a denied operation needs, in the
+// X-Accepted-GitHub-Permissions header.
+var permissions = map[string]string{
+	OpCreateIssueComment:     "issues=write; pull_requests=write",
+	OpUpdateIssueComment:     "issues=write; pull_requests=write",
+	OpDeleteIssueComment:     "issues=write; pull_requests=write",
+	OpCreateCheckRun:         "checks=write",
+	OpUpdateCheckRun:         "checks=write",
+	OpCreateIssue:            "issues=write",
+	OpUpdateIssue:            "issues=write; pull_requests=write",
+	OpCreateDeployment:       "deployments=write",
+	OpCreateDeploymentStatus: "deployments=write",
+}
+
+// deny applies DenyWrites, ForbidGetUser and Deny. Called with s.mu held.
+func (s *Server) deny(method, op string) (response, bool) {
+	denied := s.denied[op] ||
+		(s.DenyWrites && method != http.MethodGet && method != http.MethodHead) ||
+		(s.ForbidGetUser && op == OpGetAuthenticatedUser)
+	if !denied {
+		return response{}, false
+	}
+	resp := apiError(http.StatusForbidden, "Resource not accessible by integration")
+	if p := permissions[op]; p != "" {
+		resp.headers = map[string]string{"X-Accepted-GitHub-Permissions": p}
+	}
+	return resp, true
+}
+
+// now reads the clock. Called with s.mu held.
+func (s *Server) now() time.Time {
+	if s.cfg.now != nil {
+		return s.cfg.now().UTC().Truncate(time.Second)
+	}
+	s.clockTicks++
+	return time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC).Add(time.Duration(s.clockTicks-1) * time.Second)
+}
+
+// id hands out IDs from a separate range per kind, so that an ID of one
+// kind used as another (a comment ID as a check run ID) is not found.
+// Called with s.mu held.
+func (s *Server) id(kind string) int64 {
+	s.nextID[kind]++
+	return idBases[kind] + s.nextID[kind]
+}
+
+// idBases are the first IDs minus one: comments are 100001, 100002, ...
+var idBases = map[string]int64{
+	"comment":           100000,
+	"check_run":         200000,
+	"deployment":        300000,
+	"deployment_status": 400000,
+	"issue":             500000,
+	"pull":              600000,
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}

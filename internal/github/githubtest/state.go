@@ -1,0 +1,481 @@
+package githubtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Comment is an issue or pull request comment as stored by the server.
+type Comment struct {
+	ID          int64
+	Owner, Repo string
+	IssueNumber int
+	Body        string
+	// Login is the author: the login of the token that created it.
+	Login                string
+	HTMLURL              string
+	CreatedAt, UpdatedAt time.Time
+}
+
+// PR is a pull request. Tests seed them with AddPullRequest; the fake has no
+// endpoint that creates one.
+type PR struct {
+	// Owner and Repo default to the server's default repository.
+	Owner, Repo string
+	// Number 0 takes the repository's next issue number.
+	Number int
+	Title  string
+	Body   string
+	// Login is the author; default DefaultAuthor.
+	Login string
+	// State is "open" (default) or "closed".
+	State   string
+	HeadSHA string
+	// HeadRef defaults to "feature-<number>", BaseRef to "main"; empty
+	// SHAs get made-up but stable values.
+	HeadRef        string
+	BaseSHA        string
+	BaseRef        string
+	MergeCommitSHA string
+	Merged         bool
+	Draft          bool
+	Labels         []string
+}
+
+// Issue is an issue (not a pull request) as stored by the server.
+type Issue struct {
+	// Owner and Repo default to the server's default repository in AddIssue.
+	Owner, Repo string
+	// Number 0 takes the repository's next issue number in AddIssue.
+	Number int
+	ID     int64
+	Title  string
+	Body   string
+	// Login is the author; default DefaultAuthor in AddIssue.
+	Login string
+	// State is "open" (default) or "closed".
+	State       string
+	StateReason string
+	Labels      []string
+	Assignees   []string
+	HTMLURL     string
+	// CreatedAt, UpdatedAt and ClosedAt are set by the server.
+	CreatedAt, UpdatedAt, ClosedAt time.Time
+}
+
+// CheckRun is a check run with everything that was sent for it.
+type CheckRun struct {
+	ID          int64
+	Owner, Repo string
+	Name        string
+	HeadSHA     string
+	Status      string
+	Conclusion  string
+	DetailsURL  string
+	ExternalID  string
+	StartedAt   time.Time
+	CompletedAt time.Time
+	Output      CheckRunOutput
+	// Annotations accumulate across the create and every update, as on
+	// GitHub.
+	Annotations []Annotation
+	HTMLURL     string
+	// Login is who created it.
+	Login string
+	// Updates counts the successful PATCH requests.
+	Updates int
+}
+
+// CheckRunOutput is the latest output of a check run.
+type CheckRunOutput struct {
+	Title, Summary, Text string
+}
+
+// Annotation is one check run annotation, with GitHub's JSON names.
+type Annotation struct {
+	Path            string `json:"path"`
+	StartLine       int    `json:"start_line"`
+	EndLine         int    `json:"end_line"`
+	StartColumn     int    `json:"start_column,omitempty"`
+	EndColumn       int    `json:"end_column,omitempty"`
+	AnnotationLevel string `json:"annotation_level"`
+	Message         string `json:"message"`
+	Title           string `json:"title,omitempty"`
+	RawDetails      string `json:"raw_details,omitempty"`
+}
+
+// Deployment is a deployment and the statuses posted for it.
+type Deployment struct {
+	ID          int64
+	Owner, Repo string
+	Ref         string
+	// SHA is the ref's head as the fake knows it: the ref itself when it is a
+	// full SHA, the head of a seeded pull request with that head ref, else a
+	// made-up but stable SHA.
+	SHA                   string
+	Task                  string
+	Environment           string
+	Description           string
+	Payload               json.RawMessage
+	AutoMerge             bool
+	RequiredContexts      []string // nil when not sent
+	TransientEnvironment  bool
+	ProductionEnvironment bool
+	Login                 string
+	CreatedAt             time.Time
+	Statuses              []DeploymentStatus
+}
+
+// DeploymentStatus is one status of a deployment.
+type DeploymentStatus struct {
+	ID             int64
+	State          string
+	Description    string
+	LogURL         string
+	TargetURL      string
+	EnvironmentURL string
+	Environment    string
+	// AutoInactive is true for the "inactive" statuses the server added
+	// itself because a later deployment to the environment succeeded.
+	AutoInactive bool
+	Login        string
+	CreatedAt    time.Time
+}
+
+// repoState is everything stored for one repository.
+type repoState struct {
+	owner, name string
+	lastNumber  int
+	items       map[int]*item // issues and pull requests share numbers
+	comments    []*Comment
+	deployments []*Deployment
+}
+
+// item is an issue or, when pr is set, a pull request.
+type item struct {
+	id          int64
+	number      int
+	title, body string
+	login       string
+	state       string
+	stateReason string
+	labels      []string
+	assignees   []string
+	created     time.Time
+	updated     time.Time
+	closed      time.Time
+	pr          *prData
+}
+
+type prData struct {
+	headSHA, headRef string
+	baseSHA, baseRef string
+	mergeCommitSHA   string
+	merged, draft    bool
+	mergedAt         time.Time
+}
+
+// repo returns the state of owner/repo, creating it. Owner and repository
+// names are case-insensitive on GitHub. Called with s.mu held.
+func (s *Server) repo(owner, name string) *repoState {
+	key := strings.ToLower(owner + "/" + name)
+	r := s.repos[key]
+	if r == nil {
+		r = &repoState{owner: owner, name: name, items: map[int]*item{}}
+		s.repos[key] = r
+	}
+	return r
+}
+
+func (s *Server) defaults(owner, repo string) (string, string) {
+	if owner == "" {
+		owner = s.cfg.owner
+	}
+	if repo == "" {
+		repo = s.cfg.repo
+	}
+	return owner, repo
+}
+
+// addItem stores it under its number (or the next free one). Called with
+// s.mu held.
+func (r *repoState) addItem(it *item) error {
+	if it.number == 0 {
+		it.number = r.lastNumber + 1
+	}
+	if _, taken := r.items[it.number]; taken {
+		return fmt.Errorf("%s/%s#%d already exists (issues and pull requests share numbers)", r.owner, r.name, it.number)
+	}
+	r.items[it.number] = it
+	r.lastNumber = max(r.lastNumber, it.number)
+	return nil
+}
+
+// AddPullRequest seeds a pull request and returns it with defaults filled in.
+func (s *Server) AddPullRequest(pr PR) PR {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr.Owner, pr.Repo = s.defaults(pr.Owner, pr.Repo)
+	if pr.Login == "" {
+		pr.Login = DefaultAuthor
+	}
+	if pr.State == "" {
+		pr.State = "open"
+		if pr.Merged {
+			pr.State = "closed"
+		}
+	}
+	if pr.BaseRef == "" {
+		pr.BaseRef = "main"
+	}
+	now := s.now()
+	it := &item{
+		id:     s.id("pull"),
+		number: pr.Number,
+		title:  pr.Title,
+		body:   pr.Body,
+		login:  pr.Login,
+		state:  pr.State,
+		labels: slices.Clone(pr.Labels),
+		pr: &prData{
+			headSHA: pr.HeadSHA, headRef: pr.HeadRef,
+			baseSHA: pr.BaseSHA, baseRef: pr.BaseRef,
+			mergeCommitSHA: pr.MergeCommitSHA,
+			merged:         pr.Merged, draft: pr.Draft,
+		},
+		created: now,
+		updated: now,
+	}
+	if pr.State == "closed" {
+		it.closed = now
+	}
+	if pr.Merged {
+		it.pr.mergedAt = now
+	}
+	r := s.repo(pr.Owner, pr.Repo)
+	if err := r.addItem(it); err != nil {
+		s.t.Fatalf("githubtest: AddPullRequest: %v", err)
+	}
+	if it.title == "" {
+		it.title = fmt.Sprintf("Pull request %d", it.number)
+	}
+	if it.pr.headRef == "" {
+		it.pr.headRef = fmt.Sprintf("feature-%d", it.number)
+	}
+	if it.pr.headSHA == "" {
+		it.pr.headSHA = madeUpSHA(fmt.Sprintf("%s/%s#%d head", r.owner, r.name, it.number))
+	}
+	if it.pr.baseSHA == "" {
+		it.pr.baseSHA = madeUpSHA(fmt.Sprintf("%s/%s#%d base", r.owner, r.name, it.number))
+	}
+	return s.prView(r, it)
+}
+
+// AddIssue seeds an issue and returns it with defaults filled in.
+func (s *Server) AddIssue(is Issue) Issue {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is.Owner, is.Repo = s.defaults(is.Owner, is.Repo)
+	if is.Login == "" {
+		is.Login = DefaultAuthor
+	}
+	if is.State == "" {
+		is.State = "open"
+	}
+	now := s.now()
+	it := &item{
+		id:          s.id("issue"),
+		number:      is.Number,
+		title:       is.Title,
+		body:        is.Body,
+		login:       is.Login,
+		state:       is.State,
+		stateReason: is.StateReason,
+		labels:      slices.Clone(is.Labels),
+		assignees:   slices.Clone(is.Assignees),
+		created:     now,
+		updated:     now,
+	}
+	if is.State == "closed" {
+		it.closed = now
+	}
+	r := s.repo(is.Owner, is.Repo)
+	if err := r.addItem(it); err != nil {
+		s.t.Fatalf("githubtest: AddIssue: %v", err)
+	}
+	return s.issueView(r, it)
+}
+
+// SeedComments adds comments by login to an existing issue or pull request,
+// as if posted before the test started, and returns them.
+func (s *Server) SeedComments(owner, repo string, number int, login string, bodies ...string) []Comment {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repo(owner, repo)
+	it := r.items[number]
+	if it == nil {
+		s.t.Fatalf("githubtest: SeedComments: %s/%s#%d does not exist; seed it with AddPullRequest or AddIssue first", owner, repo, number)
+		return nil
+	}
+	var out []Comment
+	for _, b := range bodies {
+		c := s.newComment(r, it, login, b)
+		out = append(out, *c)
+	}
+	return out
+}
+
+// newComment stores a comment. Called with s.mu held.
+func (s *Server) newComment(r *repoState, it *item, login, body string) *Comment {
+	now := s.now()
+	c := &Comment{
+		ID:          s.id("comment"),
+		Owner:       r.owner,
+		Repo:        r.name,
+		IssueNumber: it.number,
+		Body:        body,
+		Login:       login,
+		CreatedAt:   now,
+		UpdatedAt:   now,
+	}
+	c.HTMLURL = fmt.Sprintf("%s#issuecomment-%d", s.itemHTMLURL(r, it), c.ID)
+	r.comments = append(r.comments, c)
+	return c
+}
+
+func (s *Server) itemHTMLURL(r *repoState, it *item) string {
+	kind := "issues"
+	if it.pr != nil {
+		kind = "pull"
+	}
+	return fmt.Sprintf("%s/%s/%s/%s/%d", s.URL, r.owner, r.name, kind, it.number)
+}
+
+// Comments returns the comments on owner/repo#number, oldest first.
+func (s *Server) Comments(owner, repo string, number int) []Comment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Comment
+	for _, c := range s.repo(owner, repo).comments {
+		if c.IssueNumber == number {
+			out = append(out, *c)
+		}
+	}
+	return out
+}
+
+// CheckRuns returns every check run, in creation order.
+func (s *Server) CheckRuns() []CheckRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]CheckRun, len(s.checkRuns))
+	for i, cr := range s.checkRuns {
+		out[i] = *cr
+		out[i].Annotations = slices.Clone(cr.Annotations)
+	}
+	return out
+}
+
+// Issues returns every issue (not pull requests) of every repository, by
+// repository and number.
+func (s *Server) Issues() []Issue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Issue
+	for _, r := range s.sortedRepos() {
+		for _, it := range r.sortedItems() {
+			if it.pr == nil {
+				out = append(out, s.issueView(r, it))
+			}
+		}
+	}
+	return out
+}
+
+// PullRequests returns every pull request of every repository, by
+// repository and number.
+func (s *Server) PullRequests() []PR {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []PR
+	for _, r := range s.sortedRepos() {
+		for _, it := range r.sortedItems() {
+			if it.pr != nil {
+				out = append(out, s.prView(r, it))
+			}
+		}
+	}
+	return out
+}
+
+// Deployments returns every deployment with its statuses, in creation order.
+func (s *Server) Deployments() []Deployment {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Deployment
+	for _, r := range s.sortedRepos() {
+		for _, d := range r.deployments {
+			c := *d
+			c.Statuses = slices.Clone(d.Statuses)
+			c.RequiredContexts = slices.Clone(d.RequiredContexts)
+			c.Payload = slices.Clone(d.Payload)
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+func (s *Server) sortedRepos() []*repoState {
+	keys := make([]string, 0, len(s.repos))
+	for k := range s.repos {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]*repoState, len(keys))
+	for i, k := range keys {
+		out[i] = s.repos[k]
+	}
+	return out
+}
+
+func (r *repoState) sortedItems() []*item {
+	out := make([]*item, 0, len(r.items))
+	for _, it := range r.items {
+		out = append(out, it)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].number < out[j].number })
+	return out
+}
+
+func (s *Server) issueView(r *repoState, it *item) Issue {
+	return Issue{
+		Owner: r.owner, Repo: r.name,
+		Number: it.number, ID: it.id,
+		Title: it.title, Body: it.body, Login: it.login,
+		State: it.state, StateReason: it.stateReason,
+		Labels: slices.Clone(it.labels), Assignees: slices.Clone(it.assignees),
+		HTMLURL:   s.itemHTMLURL(r, it),
+		CreatedAt: it.created, UpdatedAt: it.updated, ClosedAt: it.closed,
+	}
+}
+
+func (s *Server) prView(r *repoState, it *item) PR {
+	return PR{
+		Owner: r.owner, Repo: r.name,
+		Number: it.number,
+		Title:  it.title, Body: it.body, Login: it.login, State: it.state,
+		HeadSHA: it.pr.headSHA, HeadRef: it.pr.headRef,
+		BaseSHA: it.pr.baseSHA, BaseRef: it.pr.baseRef,
+		MergeCommitSHA: it.pr.mergeCommitSHA,
+		Merged:         it.pr.merged, Draft: it.pr.draft,
+		Labels: slices.Clone(it.labels),
+	}
+}
