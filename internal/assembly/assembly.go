@@ -1,0 +1,388 @@
+// Package assembly reads a synthesized CDK cloud assembly (a cdk.out
+// directory) and finds where each template can put a secret into what cdkd
+// prints: the property or output POSITIONS that read a NoEcho parameter or a
+// {{resolve:...}} dynamic reference. Redacting by position hides a secret
+// even when its value is too short or too common to mask by value.
+package assembly
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/dynref"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// Assembly is every stack of a cloud assembly, Stage assemblies and nested
+// stacks included, sorted by name and region.
+type Assembly struct {
+	Stacks []Stack
+}
+
+// Stack is one stack's template, reduced to what redaction needs.
+type Stack struct {
+	// Name is cdkd's stack name: properties.stackName, else the artifact id.
+	// A nested stack (AWS::CloudFormation::Stack) is named like its cdkd
+	// state: "<parent>~<logicalId>".
+	Name string
+	// DisplayName is the construct path cdkd also accepts ("Stage/Api").
+	DisplayName string
+	// ArtifactID is the manifest's artifact id ("" for a nested stack).
+	ArtifactID string
+	// Parent is the parent stack's Name for a nested stack, else "".
+	Parent string
+	// Region and Account come from the artifact environment; "" when the
+	// stack is environment-agnostic.
+	Region, Account string
+	// TemplateFile is the template's path: the directory given to Load
+	// joined with the path the manifest names.
+	TemplateFile string
+
+	// NoEchoParams are the parameters declared NoEcho, sorted by name.
+	NoEchoParams []Parameter
+	// Outputs are the template's outputs, sorted by name.
+	Outputs []Output
+	// Positions are the places that read a NoEcho parameter or a dynamic
+	// reference, sorted.
+	Positions []Position
+	// References are the dynamic references the properties and outputs
+	// hold, one per position, sorted.
+	References []Reference
+}
+
+// Parameter is a NoEcho parameter. cdkd has no --parameters, so a NoEcho
+// value in a diff is its Default.
+type Parameter struct {
+	Name string
+	// Default is the template default as CloudFormation would pass it
+	// (numbers as written, lists comma-joined); nil when there is none.
+	Default *string
+}
+
+// Output is one template output, as cdkd names its rows in a diff.
+type Output struct {
+	Name string
+	// Exported is true when the output has an Export; Export is its name
+	// when known without deploying (see Position.Export).
+	Exported bool
+	Export   string
+}
+
+// Kind says whether a position is in a resource or an output.
+type Kind string
+
+const (
+	KindResource Kind = "resource"
+	KindOutput   Kind = "output"
+)
+
+// Position is one place whose printed value reads a secret.
+type Position struct {
+	Kind Kind
+	// LogicalID is the resource's logical id (KindResource).
+	LogicalID string
+	// Output is the output's logical name (KindOutput).
+	Output string
+	// Export is the output's export name when it is known without deploying
+	// (a literal, or built from pseudo parameters this package knows): cdkd
+	// prints an exported output a second time under this name.
+	Export string
+	// Path is the property path as cdkd prints it: keys joined by dots, list
+	// indexes as numbers ("Tags.0.Value"). For an output, "" is its Value and
+	// "Export.Name" its export name.
+	Path string
+	// Whole is true when the value at Path IS the secret (a Ref, a whole
+	// dynamic reference), false when the secret is embedded in or derived
+	// from it (Fn::Sub, Fn::Join, Fn::Base64, ...).
+	Whole bool
+	// Source is why the position is secret.
+	Source model.SecretKind
+	// Parameter names the NoEcho parameter read (Source NoEcho). In a nested
+	// stack it is the parent's parameter that was passed down.
+	Parameter string
+	// Reference is the {{resolve:...}} spelling (Source reference).
+	Reference string
+	// Service is the reference's service (Source reference).
+	Service dynref.Service
+	// Secure is false only for a plain {{resolve:ssm:...}} reference that
+	// nobody has confirmed to be a SecureString (see MarkSecureSSM): such a
+	// position is recorded but not treated as secret.
+	Secure bool
+}
+
+// Reference is one dynamic reference and the position it fills.
+type Reference struct {
+	dynref.Ref
+	Position Position
+	// Templated is true when part of the spelling comes from an intrinsic
+	// (CDK writes {"Fn::Join": ["", ["{{resolve:secretsmanager:", {"Ref":
+	// "Secret"}, ...]]}); those parts are shown as ${Name} in Raw and in the
+	// parsed fields, and must be resolved before the value can be looked up.
+	Templated bool
+}
+
+// IsAssembly reports whether dir holds a cloud assembly (manifest.json present).
+func IsAssembly(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// Load reads manifest.json, every stack artifact and, recursively, nested
+// cloud assemblies (CDK Stages) and nested stacks (AWS::CloudFormation::Stack
+// whose template CDK wrote next to the parent's).
+func Load(dir string) (*Assembly, error) {
+	l := loader{seen: map[string]bool{}}
+	if err := l.assembly(dir); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(l.stacks, func(a, b Stack) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Region, b.Region),
+			cmp.Compare(a.DisplayName, b.DisplayName))
+	})
+	return &Assembly{Stacks: l.stacks}, nil
+}
+
+// Stack finds a stack by cdkd's stack name or, failing that, by display path.
+func (a *Assembly) Stack(name string) (Stack, bool) {
+	for _, s := range a.Stacks {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	for _, s := range a.Stacks {
+		if s.DisplayName == name {
+			return s, true
+		}
+	}
+	return Stack{}, false
+}
+
+// StackIn finds a stack by name and region, as cdkd's reports name them. A
+// stack whose region the assembly does not know matches any region.
+func (a *Assembly) StackIn(name, region string) (Stack, bool) {
+	var fallback *Stack
+	for i, s := range a.Stacks {
+		if s.Name != name && s.DisplayName != name {
+			continue
+		}
+		if s.Region == region {
+			return s, true
+		}
+		if s.Region == "" && fallback == nil {
+			fallback = &a.Stacks[i]
+		}
+	}
+	if fallback != nil {
+		return *fallback, true
+	}
+	return Stack{}, false
+}
+
+// MarkSecureSSM asks, once per plain {{resolve:ssm:...}} spelling, whether
+// it names a SecureString, and makes the positions of those that do count as
+// secret. The caller resolves; this package does no I/O beyond reading files.
+func (a *Assembly) MarkSecureSSM(secure func(dynref.Ref) bool) {
+	decided := map[string]bool{}
+	for _, s := range a.Stacks {
+		for _, r := range s.References {
+			if r.Service != dynref.SSM {
+				continue
+			}
+			if _, ok := decided[r.Raw]; !ok {
+				decided[r.Raw] = secure(r.Ref)
+			}
+		}
+	}
+	for i := range a.Stacks {
+		s := &a.Stacks[i]
+		for j := range s.Positions {
+			p := &s.Positions[j]
+			if p.Service == dynref.SSM && decided[p.Reference] {
+				p.Secure = true
+			}
+		}
+		for j := range s.References {
+			r := &s.References[j]
+			if r.Service == dynref.SSM && decided[r.Raw] {
+				r.Position.Secure = true
+			}
+		}
+	}
+}
+
+type manifest struct {
+	Artifacts map[string]artifact `json:"artifacts"`
+}
+
+type artifact struct {
+	Type        string          `json:"type"`
+	Environment string          `json:"environment"`
+	DisplayName string          `json:"displayName"`
+	Properties  json.RawMessage `json:"properties"`
+}
+
+type stackProperties struct {
+	TemplateFile string `json:"templateFile"`
+	StackName    string `json:"stackName"`
+}
+
+type assemblyProperties struct {
+	DirectoryName string `json:"directoryName"`
+}
+
+// maxNesting bounds nested stacks within nested stacks; CloudFormation
+// itself allows five levels.
+const maxNesting = 16
+
+type loader struct {
+	seen   map[string]bool
+	stacks []Stack
+}
+
+func (l *loader) assembly(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("read manifest %s: %w", dir, err)
+	}
+	if l.seen[abs] {
+		return fmt.Errorf("read manifest %s: nested assembly refers back to itself", filepath.Join(dir, "manifest.json"))
+	}
+	l.seen[abs] = true
+
+	path := filepath.Join(dir, "manifest.json")
+	var m manifest
+	if err := decodeFile(path, &m); err != nil {
+		return fmt.Errorf("read manifest %s: %w", path, err)
+	}
+	ids := make([]string, 0, len(m.Artifacts))
+	for id := range m.Artifacts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		a := m.Artifacts[id]
+		switch a.Type {
+		case "aws:cloudformation:stack":
+			if err := l.stackArtifact(dir, path, id, a); err != nil {
+				return err
+			}
+		case "cdk:cloud-assembly":
+			var p assemblyProperties
+			if err := decodeProperties(a.Properties, &p); err != nil {
+				return fmt.Errorf("read manifest %s: artifact %s: %w", path, id, err)
+			}
+			if p.DirectoryName == "" {
+				return fmt.Errorf("read manifest %s: artifact %s: nested assembly without directoryName", path, id)
+			}
+			if err := l.assembly(filepath.Join(dir, p.DirectoryName)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (l *loader) stackArtifact(dir, manifestPath, id string, a artifact) error {
+	var p stackProperties
+	if err := decodeProperties(a.Properties, &p); err != nil {
+		return fmt.Errorf("read manifest %s: artifact %s: %w", manifestPath, id, err)
+	}
+	if p.TemplateFile == "" {
+		return fmt.Errorf("read manifest %s: stack %s has no templateFile", manifestPath, id)
+	}
+	account, region := parseEnvironment(a.Environment)
+	s := Stack{
+		Name:         cmp.Or(p.StackName, id),
+		DisplayName:  cmp.Or(a.DisplayName, p.StackName, id),
+		ArtifactID:   id,
+		Region:       region,
+		Account:      account,
+		TemplateFile: filepath.Join(dir, p.TemplateFile),
+	}
+	return l.stack(dir, s, nil, 0, nil)
+}
+
+// stack reads s.TemplateFile, traces it and then its nested stacks. passed
+// holds, for a nested stack, what its parent passes into each parameter.
+func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, chain []string) error {
+	tpl, err := readTemplate(s.TemplateFile)
+	if err != nil {
+		return err
+	}
+	t := newTracer(tpl, s, passed)
+	t.trace()
+	t.fill(&s)
+	l.stacks = append(l.stacks, s)
+
+	for _, n := range tpl.nestedStacks() {
+		child := filepath.Join(dir, n.assetPath)
+		if !filepath.IsLocal(n.assetPath) {
+			return fmt.Errorf("read template %s: nested stack %s: template path %q is outside the assembly",
+				s.TemplateFile, n.logicalID, n.assetPath)
+		}
+		if depth+1 > maxNesting || slices.Contains(chain, child) {
+			return fmt.Errorf("read template %s: nested stack %s: stacks nest too deep or in a cycle",
+				s.TemplateFile, n.logicalID)
+		}
+		c := Stack{
+			Name:         s.Name + "~" + n.logicalID,
+			Parent:       s.Name,
+			Region:       s.Region,
+			Account:      s.Account,
+			TemplateFile: child,
+		}
+		c.DisplayName = c.Name // cdkd shows nested stacks by their state name
+		if err := l.stack(dir, c, t.passedTo(n.logicalID), depth+1, append(chain, s.TemplateFile)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseEnvironment splits "aws://account/region"; CDK's unknown-account and
+// unknown-region placeholders become "".
+func parseEnvironment(env string) (account, region string) {
+	rest, ok := strings.CutPrefix(env, "aws://")
+	if !ok {
+		return "", ""
+	}
+	account, region, _ = strings.Cut(rest, "/")
+	if account == "unknown-account" {
+		account = ""
+	}
+	if region == "unknown-region" {
+		region = ""
+	}
+	return account, region
+}
+
+func decodeProperties(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("decode properties: %w", err)
+	}
+	return nil
+}
+
+func decodeFile(path string, v any) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("decode JSON: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package assembly
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// template holds the sections of a CloudFormation template that can print a
+// value. Everything is kept as decoded JSON (json.Number for numbers):
+// templates are untrusted and any section may have an unexpected shape.
+type template struct {
+	Parameters map[string]any `json:"Parameters"`
+	Resources  map[string]any `json:"Resources"`
+	Outputs    map[string]any `json:"Outputs"`
+}
+
+func readTemplate(path string) (*template, error) {
+	var t template
+	if err := decodeFile(path, &t); err != nil {
+		return nil, fmt.Errorf("read template %s: %w", path, err)
+	}
+	return &t, nil
+}
+
+func parseTemplate(data string) (*template, error) {
+	var t template
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("decode template: %w", err)
+	}
+	return &t, nil
+}
+
+// resource returns a resource's Type, Properties and Metadata, or ok=false
+// when the entry is not an object (a language-extension Fn::ForEach, say).
+func (t *template) resource(id string) (typ string, props any, meta map[string]any, ok bool) {
+	r, ok := t.Resources[id].(map[string]any)
+	if !ok {
+		return "", nil, nil, false
+	}
+	typ, _ = r["Type"].(string)
+	meta, _ = r["Metadata"].(map[string]any)
+	return typ, r["Properties"], meta, true
+}
+
+type nestedStack struct {
+	logicalID string
+	assetPath string
+}
+
+// nestedStacks lists the AWS::CloudFormation::Stack resources whose template
+// CDK wrote into the assembly (Metadata "aws:asset:path"), by logical id.
+func (t *template) nestedStacks() []nestedStack {
+	var out []nestedStack
+	for _, id := range slices.Sorted(maps.Keys(t.Resources)) {
+		typ, _, meta, ok := t.resource(id)
+		if !ok || typ != "AWS::CloudFormation::Stack" {
+			continue
+		}
+		if p, _ := meta["aws:asset:path"].(string); p != "" {
+			out = append(out, nestedStack{logicalID: id, assetPath: p})
+		}
+	}
+	return out
+}
+
+// noEcho reports a NoEcho flag, which templates spell as a bool or a string.
+func noEcho(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		return strings.EqualFold(x, "true")
+	}
+	return false
+}
+
+// stringify renders a parameter default the way CloudFormation passes it.
+func stringify(v any) (string, bool) {
+	switch x := v.(type) {
+	case nil:
+		return "", false
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), true
+	case bool:
+		return strconv.FormatBool(x), true
+	case []any:
+		parts := make([]string, 0, len(x))
+		for _, e := range x {
+			s, _ := stringify(e)
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, ","), true
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return "", false
+		}
+		return string(b), true
+	}
+}
