@@ -1,0 +1,63 @@
+package secrets
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// benchSet returns a Set of n random values and a text of about size bytes
+// of JSON-like log lines, with a value (or an encoding of one) on about one
+// line in fifty.
+func benchSet(n, size int) (*Set, string) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/+=!"
+	s := NewSet()
+	values := make([]string, n)
+	for i := range values {
+		b := make([]byte, 12+rng.IntN(28))
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		values[i] = string(b)
+		s.Add(values[i], fmt.Sprintf("value %d", i))
+	}
+	var text strings.Builder
+	for i := 0; text.Len() < size; i++ {
+		fmt.Fprintf(&text, `{"ts":"2025-01-01T00:00:%02dZ","stack":"StackA","resource":"MyBucket%d","property":"Properties.Tags[%d].Value","before":"some-old-value-%d","after":"some-new-value"}`, i%60, i, i%7, i)
+		if i%50 == 0 {
+			v := values[rng.IntN(n)]
+			text.WriteString(" secret=" + v + " b64=" + base64Of(v))
+		}
+		text.WriteByte('\n')
+	}
+	return s, text.String()
+}
+
+func BenchmarkRedact(b *testing.B) {
+	s, text := benchSet(200, 5<<20)
+	_ = s.Redact("warm up the matcher")
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		_ = s.Redact(text)
+	}
+}
+
+// BenchmarkBuild measures rebuilding the matcher after an Add.
+func BenchmarkBuild(b *testing.B) {
+	s, _ := benchSet(200, 0)
+	for b.Loop() {
+		s.m.Store(nil)
+		_ = s.matcher()
+	}
+}
+
+func TestBenchSetIsRedacted(t *testing.T) {
+	s, text := benchSet(20, 64<<10)
+	out := s.Redact(text)
+	if s.Contains(out) || !strings.Contains(out, "secret=*** b64=***") {
+		t.Fatalf("benchmark input not redacted as expected")
+	}
+}

@@ -1,0 +1,121 @@
+package secrets
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+)
+
+// maxPending bounds how much of an unterminated line LineWriter holds back.
+// Past it, LineWriter writes out what no pattern can still extend into.
+const maxPending = 64 << 10
+
+// ErrClosed is returned by a Write after Close.
+var ErrClosed = errors.New("secrets: write to closed LineWriter")
+
+// LineWriter redacts a stream line by line before passing it on, so that a
+// secret split across two Write calls is still masked (masking each Write on
+// its own lets such a secret escape). Complete lines are written as soon as
+// their '\n' arrives; a partial line waits for the rest, for Flush or for
+// Close. Safe for concurrent use.
+type LineWriter struct {
+	mu      sync.Mutex
+	dst     io.Writer
+	set     *Set
+	pending []byte
+	err     error // sticky: the first error from dst, or ErrClosed
+}
+
+// NewLineWriter returns a LineWriter that writes to dst what s leaves of the
+// stream. It redacts with the values registered at the time each line is
+// written.
+func NewLineWriter(dst io.Writer, s *Set) *LineWriter {
+	return &LineWriter{dst: dst, set: s}
+}
+
+// Write buffers p and writes out, redacted, every line it completes.
+func (w *LineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return 0, w.err
+	}
+	held := len(w.pending)
+	w.pending = append(w.pending, p...)
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
+		if err := w.emit(held + i + 1); err != nil {
+			return len(p), err
+		}
+	}
+	if len(w.pending) > maxPending {
+		if err := w.emitLongLine(); err != nil {
+			return len(p), err
+		}
+	}
+	return len(p), nil
+}
+
+// Flush writes out the partial line held back, redacted. Call it only where
+// the stream is known to break (a secret split by a Flush is not masked).
+func (w *LineWriter) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	return w.emit(len(w.pending))
+}
+
+// Close flushes the partial line held back. It does not close dst.
+func (w *LineWriter) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		if w.err == ErrClosed {
+			return nil
+		}
+		return w.err
+	}
+	err := w.emit(len(w.pending))
+	if err == nil {
+		w.err = ErrClosed
+	}
+	return err
+}
+
+// emit writes pending[:n] redacted and drops it from pending.
+func (w *LineWriter) emit(n int) error {
+	if n == 0 {
+		return nil
+	}
+	out := w.set.Redact(string(w.pending[:n]))
+	w.pending = w.pending[:copy(w.pending, w.pending[n:])]
+	written, err := io.WriteString(w.dst, out)
+	if err == nil && written < len(out) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		w.err = err
+	}
+	return err
+}
+
+// emitLongLine writes out the start of a long unterminated line, keeping
+// back enough that no occurrence is cut: every occurrence starting in what is
+// written ends within pending (pending keeps the longest pattern length minus
+// one byte), and the cut never falls inside an occurrence.
+func (w *LineWriter) emitLongLine() error {
+	m := w.set.matcher()
+	cut := len(w.pending) - max(m.maxLen-1, 0)
+	if cut <= 0 {
+		return nil
+	}
+	for _, sp := range m.find(string(w.pending), false) {
+		if sp.start < cut && cut < sp.end {
+			cut = sp.start
+			break
+		}
+	}
+	return w.emit(cut)
+}

@@ -1,0 +1,289 @@
+// Package secrets holds every secret value discovered for a run and the one
+// redactor that every outgoing byte of cdkd-action passes through.
+//
+// The runner masks values registered with ::add-mask:: in its own log, but
+// everything we post through the API (PR comments, check runs, issues, job
+// summary, report files) bypasses the runner, so the action must redact by
+// itself, and at least as thoroughly as the runner does.
+package secrets
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MinRedactRunes is the length, in runes after trimming surrounding
+// whitespace, below which a value is NOT redacted by value.
+//
+// Replacing a short value such as "a", "no" or "1" wherever it occurs would
+// shred every report. Such values are still registered with the runner
+// (MaskCommands returns every value) and Len counts them, but Redact and
+// Contains ignore them: a field known to hold a secret must be replaced by
+// position (the whole field, whatever its value) where it is rendered.
+const MinRedactRunes = 4
+
+// minPatternBytes is the shortest encoded form that Redact looks for. Shorter
+// encodings (for example the base64 of the last byte of a value) would match
+// ordinary text. It must stay >= 4: the matcher keys patterns by their first
+// four bytes, and a replacement ("***") must be shorter than what it replaces
+// for matcher.settle to terminate.
+const minPatternBytes = 4
+
+// Mask is what Redact writes in place of a secret; the same as the runner's.
+const Mask = "***"
+
+// Set holds every secret value discovered for this run. Safe for concurrent
+// use. The zero value is an empty set ready to use.
+type Set struct {
+	mu      sync.Mutex
+	entries map[string]*entry // keyed by the value as added
+
+	// m caches the matcher built from entries; nil when entries changed
+	// since it was built.
+	m atomic.Pointer[matcher]
+}
+
+type entry struct {
+	value   string
+	sources []string
+}
+
+// NewSet returns an empty Set.
+func NewSet() *Set { return &Set{} }
+
+// Add registers a value; source is a human description used only in
+// diagnostics (e.g. "NoEcho parameter StackA/DbPassword default"), never the
+// value. Empty and whitespace-only values are ignored and Add returns false;
+// adding a value again only records the extra source.
+func (s *Set) Add(value, source string) bool {
+	if strings.TrimSpace(value) == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.entries == nil {
+		s.entries = make(map[string]*entry)
+	}
+	e, ok := s.entries[value]
+	if !ok {
+		e = &entry{value: value}
+		s.entries[value] = e
+		s.m.Store(nil)
+	}
+	for _, have := range e.sources {
+		if have == source {
+			return true
+		}
+	}
+	e.sources = append(e.sources, source)
+	return true
+}
+
+// Len reports how many distinct values are registered, including those too
+// short to be redacted by value.
+func (s *Set) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.entries)
+}
+
+// Registration describes one registered value without revealing it.
+type Registration struct {
+	// Sources are the descriptions passed to Add for this value.
+	Sources []string
+	// ByValue is false when the value is shorter than MinRedactRunes: Redact
+	// ignores it and only position-based redaction protects it.
+	ByValue bool
+}
+
+// Registrations lists what is registered, for diagnostics, sorted by the
+// first source. It never includes the values.
+func (s *Set) Registrations() []Registration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Registration, 0, len(s.entries))
+	for _, e := range s.entries {
+		src := append([]string(nil), e.sources...)
+		out = append(out, Registration{Sources: src, ByValue: redactable(e.value)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return strings.Join(out[i].Sources, "\x00") < strings.Join(out[j].Sources, "\x00")
+	})
+	return out
+}
+
+// MaskCommands returns the strings to register with the runner's
+// ::add-mask::, in a deterministic order that does not depend on the order of
+// Add calls: each whole value (surrounding whitespace trimmed), sorted, each
+// followed by its meaningful lines when it spans several lines.
+//
+// The runner matches a registered value against one output line at a time and
+// registers an ::add-mask:: value whole, so a multi-line value only masks
+// output if its lines are registered too. Lines that are blank, shorter than
+// MinRedactRunes or made only of punctuation ("{", "},", "]") are skipped: the
+// runner masks every occurrence of what it is given, and "{" would mask every
+// brace of the log. Whole values are returned whatever their length.
+//
+// The strings are raw values: the caller escapes them for the workflow
+// command (%, CR and LF).
+func (s *Set) MaskCommands() []string {
+	s.mu.Lock()
+	values := make([]string, 0, len(s.entries))
+	for v := range s.entries {
+		values = append(values, strings.TrimSpace(v))
+	}
+	s.mu.Unlock()
+	sort.Strings(values)
+
+	seen := make(map[string]bool, len(values))
+	out := make([]string, 0, len(values))
+	emit := func(v string) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	for _, v := range values {
+		emit(v)
+		for _, line := range meaningfulLines(v) {
+			emit(line)
+		}
+	}
+	return out
+}
+
+// Redact replaces with Mask every registered value (of at least
+// MinRedactRunes) and every encoding of it that may reach an output, a
+// superset of what the runner masks: base64 (standard and URL-safe, padded or
+// not, at any alignment inside a larger blob), JSON string escaping (Go's
+// with and without HTML escaping, Newtonsoft's, ASCII-only, nested twice),
+// URL escaping (QueryEscape, PathEscape, EscapeDataString,
+// encodeURIComponent), XML/HTML entities, and shell and Markdown quoting.
+// The encodings function holds the exact list.
+// Each meaningful line of a multi-line value is redacted as a value of its
+// own. Overlapping and adjacent matches merge into one Mask, so neither a
+// value that is a prefix of another nor two overlapping values leave a tail.
+//
+// Redact is idempotent: Redact(Redact(x)) == Redact(x). Values are matched as
+// byte strings; a valid UTF-8 value only matches on character boundaries, so
+// valid UTF-8 text stays valid.
+func (s *Set) Redact(text string) string {
+	m := s.matcher()
+	spans := m.find(text, false)
+	if len(spans) == 0 {
+		return text
+	}
+	text = replaceSpans(text, spans)
+	// Every occurrence of the original text is gone; a new one can only
+	// form across an inserted Mask, which takes a pattern holding '*'.
+	if len(m.starByTail) > 0 {
+		text = m.settle(text)
+	}
+	return text
+}
+
+// RedactBytes is Redact for a byte slice. It returns b itself when nothing
+// had to be redacted.
+func (s *Set) RedactBytes(b []byte) []byte {
+	in := string(b)
+	out := s.Redact(in)
+	if len(out) == len(in) && out == in {
+		return b
+	}
+	return []byte(out)
+}
+
+// Contains reports whether text still holds any value or encoding that Redact
+// would replace. It is the last-line guard before posting and a test oracle.
+func (s *Set) Contains(text string) bool {
+	return len(s.matcher().find(text, true)) > 0
+}
+
+// matcher returns the matcher for the current entries, building it if the set
+// changed since the last build.
+func (s *Set) matcher() *matcher {
+	if m := s.m.Load(); m != nil {
+		return m
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.m.Load(); m != nil {
+		return m
+	}
+	values := make([]string, 0, len(s.entries))
+	for v := range s.entries {
+		values = append(values, v)
+	}
+	m := newMatcher(patternsFor(values))
+	s.m.Store(m)
+	return m
+}
+
+// patternsFor returns every string Redact looks for, given the registered
+// values.
+func patternsFor(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if !redactable(v) {
+			continue
+		}
+		forms := []string{v}
+		if t := strings.TrimSpace(v); t != v {
+			forms = append(forms, t)
+		}
+		forms = append(forms, meaningfulLines(v)...)
+		for _, f := range forms {
+			out = append(out, encodings(f)...)
+		}
+	}
+	return out
+}
+
+// redactable reports whether v is long enough to be redacted by value.
+func redactable(v string) bool {
+	return utf8.RuneCountInString(strings.TrimSpace(v)) >= MinRedactRunes
+}
+
+// meaningfulLines returns the trimmed lines of a multi-line value that are
+// worth registering on their own: at least MinRedactRunes long and holding at
+// least one letter or digit. A single-line value has none.
+func meaningfulLines(v string) []string {
+	v = strings.TrimSpace(v)
+	if !strings.ContainsAny(v, "\r\n") {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.FieldsFunc(v, func(r rune) bool { return r == '\r' || r == '\n' }) {
+		line = strings.TrimSpace(line)
+		if utf8.RuneCountInString(line) < MinRedactRunes {
+			continue
+		}
+		if strings.IndexFunc(line, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// replaceSpans replaces each span of text with Mask.
+func replaceSpans(text string, spans []span) string {
+	var b strings.Builder
+	removed := 0
+	for _, sp := range spans {
+		removed += sp.end - sp.start - len(Mask)
+	}
+	b.Grow(len(text) - removed)
+	prev := 0
+	for _, sp := range spans {
+		b.WriteString(text[prev:sp.start])
+		b.WriteString(Mask)
+		prev = sp.end
+	}
+	b.WriteString(text[prev:])
+	return b.String()
+}
