@@ -1,0 +1,740 @@
+package reporters
+
+import (
+	"cmp"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// DiffReport is one `cdkd diff` run as a reviewer sees it: the changes, or
+// why the run failed, and where it came from.
+type DiffReport struct {
+	Diff  model.Diff
+	Label string // "" or e.g. "prod": the title reads "cdkd diff (prod)"
+	// Footer facts; empty ones are left out.
+	HeadSHA     string
+	RunURL      string // the "view run" link; only http(s) URLs are linked
+	CdkdVersion string
+	Digest      string // shown shortened; the caller puts the full one in the hidden header
+	// FullReportHint is trusted Markdown saying where the full report is, shown
+	// when the report had to be shortened, e.g. "the job summary of
+	// [run 123](url) and the report JSON artifact".
+	FullReportHint string
+	// Error, when set, makes this a failure report: the reason, and the tail
+	// of cdkd's stderr in a collapsed section, instead of changes.
+	Error      string
+	StderrTail []string
+}
+
+// Degradation levels of a diff report, tried in order until one fits.
+const (
+	levelFull        = iota
+	levelCollapsed   // every <details> closed
+	levelShortValues // values cut to InlineMax characters
+	levelPaths       // property paths without values
+	levelResources   // one row per resource, no properties
+	levelStackCounts // one line of counts per stack
+	levelTotals      // the headline alone
+	diffLevels
+
+	// A failure report can only give up the stderr tail.
+	levelShortTail = 1
+	levelNoTail    = 2
+	errorLevels    = 3
+)
+
+const (
+	// openMax is the most changes a stack section may hold and still be open.
+	openMax = 15
+	// calloutMax is how many destructive changes the callout names when the
+	// budget is limited (levels up to levelPaths).
+	calloutMax = 50
+	labelMax   = 100
+	reasonMax  = 2000
+)
+
+// DiffMarkdown renders a diff report within budget. It never modifies r:
+// lists are sorted on a copy, so the output depends only on the report's
+// content, never on cdkd's iteration order.
+func DiffMarkdown(r DiffReport, b Budget) string {
+	levels, render, note := diffRenderer(r, b)
+	return Fit(b, levels, render, note)
+}
+
+// diffRenderer prepares what every level needs once, and returns the
+// number of levels and the function rendering one of them.
+func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), string) {
+	d := &diffData{r: &r, limited: b.Limited(), note: b.ShortenedNote(r.FullReportHint)}
+	if r.Error != "" {
+		return errorLevels, func(w *Writer, level int) {
+			x := diffWriter{diffData: d, w: w, level: level}
+			x.failure()
+		}, d.note
+	}
+	d.stacks = sortedCopy(r.Diff.Stacks)
+	sorted := model.Diff{Stacks: d.stacks}
+	d.totals = sorted.Totals()
+	d.destructive = make([]located, 0, d.totals.Replace+d.totals.Delete)
+	sorted.Walk(func(path string, s model.StackDiff) {
+		for i := range s.Changes {
+			if s.Changes[i].Destructive() {
+				d.destructive = append(d.destructive, located{path: path, change: &s.Changes[i]})
+			}
+		}
+	})
+	return diffLevels, func(w *Writer, level int) {
+		if level == levelCollapsed && d.collapseCannotFit(b) {
+			w.Abandon()
+			return
+		}
+		x := diffWriter{diffData: d, w: w, level: level}
+		x.diff()
+		if level == levelFull {
+			d.full = w
+		}
+	}, d.note
+}
+
+// diffData is what every level renders from, computed once.
+type diffData struct {
+	r           *DiffReport
+	stacks      []model.StackDiff
+	totals      model.Counts
+	destructive []located
+	limited     bool
+	note        string
+	full        *Writer // level 0, once rendered
+}
+
+// collapseCannotFit tells, from what level 0 wrote before giving up, that
+// level 1 cannot fit either, sparing a render: level 1 is level 0 with the
+// note added and every "<details open>" five bytes shorter.
+func (d *diffData) collapseCannotFit(b Budget) bool {
+	if d.full == nil || !d.full.Over() {
+		return false
+	}
+	saved := 5 * strings.Count(d.full.String(), "<details open>")
+	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved > b.MaxBytes) ||
+		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved > b.MaxChars)
+}
+
+type located struct {
+	path   string
+	change *model.ResourceChange
+}
+
+// diffWriter renders one level.
+type diffWriter struct {
+	*diffData
+	w     *Writer
+	level int
+}
+
+func (x *diffWriter) diff() {
+	x.title()
+	x.w.Block()
+	if x.totals.Any() {
+		x.w.Write("**Plan:** ", countsPhrase(x.totals, true), "\n")
+	} else {
+		x.w.WriteString("✅ **No changes.**\n")
+	}
+	if x.level > levelFull {
+		x.w.Block()
+		x.w.Write(x.note, "\n")
+	}
+	x.callout()
+	switch {
+	case x.level >= levelTotals:
+	case x.level == levelStackCounts:
+		x.stackCounts()
+	default:
+		x.stackSections(x.stacks, "")
+	}
+	x.footer()
+}
+
+func (x *diffWriter) title() {
+	x.w.WriteString("### cdkd diff")
+	if x.r.Label != "" {
+		label, _ := cutRunes(x.r.Label, labelMax)
+		x.w.Write(" (", Text(label), ")")
+	}
+	x.w.WriteString("\n")
+}
+
+// callout names what destroys resources, before anything else.
+func (x *diffWriter) callout() {
+	c := x.totals
+	if c.Replace+c.Delete == 0 {
+		return
+	}
+	var parts []string
+	if c.Replace > 0 {
+		parts = append(parts, strconv.Itoa(c.Replace)+" to replace")
+	}
+	if c.Delete > 0 {
+		parts = append(parts, strconv.Itoa(c.Delete)+" to delete")
+	}
+	x.w.Block()
+	x.w.Write("> ⚠️ **Destructive changes:** ", strings.Join(parts, ", "), "\n")
+	limit := len(x.destructive)
+	if x.limited {
+		switch {
+		case x.level <= levelPaths:
+			limit = calloutMax
+		case x.level == levelResources:
+			limit = 20
+		case x.level == levelStackCounts:
+			limit = 10
+		default:
+			limit = 0
+		}
+	}
+	for i, d := range x.destructive {
+		if x.w.Over() {
+			return
+		}
+		if i == limit {
+			if limit > 0 {
+				x.w.Write("> - … and ", strconv.Itoa(len(x.destructive)-limit), " more\n")
+			}
+			return
+		}
+		ch := d.change
+		x.w.Write("> - ", actionLabel(ch.Action()), " ", nameCode(ch.LogicalID), " (", nameCode(ch.ResourceType), ") in ", nameCode(d.path))
+		if ch.Action() == model.ActionReplace {
+			x.w.Write(", forced by ", codeList(ch.ReplacingPaths(), -1))
+		}
+		x.w.WriteString("\n")
+	}
+}
+
+// stackSections renders one section per stack with something to show, and
+// names the others on one line.
+func (x *diffWriter) stackSections(stacks []model.StackDiff, prefix string) {
+	var quiet []string
+	for i := range stacks {
+		if x.w.Over() {
+			return
+		}
+		s := &stacks[i]
+		path := joinPath(prefix, s.Stack)
+		if !s.Counts().Any() && !hasNotes(s) {
+			quiet = append(quiet, nameCode(path)+region(s.Region))
+			continue
+		}
+		x.stack(s, path)
+	}
+	if len(quiet) > 0 {
+		x.w.Block()
+		x.w.Write("**No changes:** ", strings.Join(quiet, ", "), "\n")
+	}
+}
+
+func (x *diffWriter) stack(s *model.StackDiff, path string) {
+	c := s.Counts()
+	summary := "<b>" + Text(shortName(path)) + "</b>"
+	if s.Region != "" {
+		summary += " · " + Text(shortName(s.Region))
+	}
+	summary += " · " + countsPhrase(c, false)
+	if len(s.NoEchoReaders) > 0 {
+		summary += " · ℹ️ NoEcho note"
+	}
+	x.w.Block()
+	x.w.WriteString(detailsOpen(summary, x.level == levelFull && c.Resources()+c.Outputs() <= openMax))
+	if len(s.Changes) == 0 && len(s.OutputChanges) == 0 {
+		x.w.Block()
+		if len(s.Children) > 0 {
+			x.w.WriteString("No changes to this stack's own resources.\n")
+		} else {
+			x.w.WriteString("No changes.\n")
+		}
+	}
+	x.resources(s.Changes)
+	x.outputs(s.OutputChanges)
+	x.noEchoNote(s.NoEchoReaders)
+	x.stackSections(s.Children, path)
+	x.w.Block()
+	x.w.WriteString("</details>\n")
+}
+
+func (x *diffWriter) resources(changes []model.ResourceChange) {
+	if x.level == levelResources {
+		if len(changes) > 0 {
+			x.w.Block()
+		}
+		for i := range changes {
+			if x.w.Over() {
+				return
+			}
+			x.w.Write("- ", resourceHead(&changes[i], true), "\n")
+		}
+		return
+	}
+	for i := range changes {
+		if x.w.Over() {
+			return
+		}
+		ch := &changes[i]
+		x.w.Block()
+		x.w.Write(resourceHead(ch, false), "\n")
+		for _, p := range ch.PropertyChanges {
+			x.property(p)
+		}
+		for _, a := range ch.AttributeChanges {
+			x.item("attribute "+nameCode(a.Attribute), []side{
+				{name: "Old", v: a.Old, absent: "(absent)"},
+				{name: "New", v: a.New, absent: "(removed)"},
+			}, "")
+		}
+	}
+}
+
+// resourceHead is a resource's line: action, logical id, type, and what
+// sends it through Cloud Control. withForcing adds the paths forcing a
+// replacement, for when properties are not listed.
+func resourceHead(ch *model.ResourceChange, withForcing bool) string {
+	head := actionLabel(ch.Action()) + " " + nameCode(ch.LogicalID) + " · " + nameCode(ch.ResourceType)
+	if withForcing && ch.Action() == model.ActionReplace {
+		head += " · forced by " + codeList(ch.ReplacingPaths(), -1)
+	}
+	if len(ch.CCAPI) > 0 {
+		head += " · via Cloud Control: " + codeList(ch.CCAPI, -1)
+	}
+	return head
+}
+
+func (x *diffWriter) property(p model.PropertyChange) {
+	var markers string
+	if p.Secret != model.SecretNone {
+		markers += " · 🔒 " + Text(string(p.Secret))
+	}
+	if p.RequiresReplacement {
+		markers += " · ⚠️ **requires replacement**"
+		if p.ReplacementPropagated != nil && *p.ReplacementPropagated {
+			markers += " (propagated)"
+		}
+	}
+	masked := p.Secret != model.SecretNone
+	x.item(nameCode(p.Path), []side{
+		{name: "Old", v: p.Old, absent: "(absent)", masked: masked},
+		{name: "New", v: p.New, absent: "(removed)", masked: masked},
+	}, markers)
+}
+
+func (x *diffWriter) outputs(outs []model.OutputChange) {
+	if len(outs) == 0 {
+		return
+	}
+	x.w.Block()
+	x.w.WriteString("**Outputs**\n")
+	for _, o := range outs {
+		if x.w.Over() {
+			return
+		}
+		var markers string
+		if o.Export {
+			markers += " · export"
+		}
+		if o.Secret != model.SecretNone {
+			markers += " · 🔒 " + Text(string(o.Secret))
+		}
+		masked := o.Secret != model.SecretNone
+		old := side{name: "Old", v: o.Old, absent: "(absent)", masked: masked, redacted: o.OldValueRedacted}
+		cur := side{name: "New", v: o.New, absent: "(removed)", masked: masked}
+		sides := []side{old, cur}
+		switch o.ChangeType {
+		case model.OutputAdd:
+			cur.name = "Value"
+			sides = []side{cur}
+		case model.OutputRemove:
+			old.name = "Was"
+			sides = []side{old}
+		}
+		x.item(outputLabel(o.ChangeType)+" "+nameCode(o.Name), sides, markers)
+	}
+}
+
+// side is one value of a change. A secret position is masked whatever it
+// holds: redaction by position, not by recognising the value.
+type side struct {
+	name     string
+	v        model.Value
+	absent   string // how a missing value reads
+	masked   bool
+	redacted bool // cdkd withheld the value
+}
+
+func (s side) show(short bool) Shown {
+	switch {
+	case s.redacted:
+		return Shown{Inline: "(redacted by cdkd)"}
+	case !s.v.Present():
+		return Shown{Inline: s.absent}
+	case s.masked:
+		return Shown{Inline: Code(model.Masked)}
+	}
+	return ShowValue(s.v, short)
+}
+
+// item renders one changed property, attribute or output as a list item:
+// short values inline ("old → new"), long ones in a collapsed section.
+func (x *diffWriter) item(head string, sides []side, markers string) {
+	if x.w.Over() {
+		return
+	}
+	if x.level >= levelPaths {
+		x.w.Write("- ", head, markers, "\n")
+		return
+	}
+	shown := make([]Shown, len(sides))
+	inline := true
+	for i, s := range sides {
+		shown[i] = s.show(x.level >= levelShortValues)
+		inline = inline && shown[i].Inline != ""
+	}
+	if inline {
+		x.w.Write("- ", head, ": ")
+		for i := range shown {
+			if i > 0 {
+				x.w.WriteString(" → ")
+			}
+			x.w.WriteString(shown[i].Inline)
+		}
+		x.w.Write(markers, "\n")
+		return
+	}
+	what := "old and new values"
+	if len(sides) == 1 {
+		what = "value"
+	}
+	x.w.Write("- ", head, markers, "\n")
+	x.w.Write("  <details><summary>", what, "</summary>\n\n")
+	for i, s := range sides {
+		if shown[i].Inline != "" {
+			x.w.Write("  ", s.name, ": ", shown[i].Inline, "\n\n")
+			continue
+		}
+		x.w.Write("  ", s.name, ":\n")
+		x.w.Fence(shown[i].Block, shown[i].Lang, "  ")
+		if shown[i].More > 0 {
+			x.w.Write("  … ", moreChars(shown[i].More), "\n")
+		}
+		x.w.WriteString("\n")
+	}
+	x.w.WriteString("  </details>\n\n")
+}
+
+// noEchoNote says which unchanged resources read a NoEcho parameter. It is a
+// note, never a change: it does not count anywhere.
+func (x *diffWriter) noEchoNote(readers []string) {
+	if len(readers) == 0 {
+		return
+	}
+	limit := -1
+	if x.level >= levelResources {
+		limit = 20
+	}
+	x.w.Block()
+	if len(readers) == 1 {
+		x.w.WriteString("ℹ️ 1 unchanged resource reads a NoEcho parameter")
+	} else {
+		x.w.Write("ℹ️ ", strconv.Itoa(len(readers)), " unchanged resources read a NoEcho parameter")
+	}
+	x.w.Write("; cdkd cannot tell whether its value changed: ", codeList(readers, limit), "\n")
+}
+
+func (x *diffWriter) stackCounts() {
+	x.w.Block()
+	quiet := 0
+	model.Diff{Stacks: x.stacks}.Walk(func(path string, s model.StackDiff) {
+		if x.w.Over() {
+			return
+		}
+		c := s.OwnCounts()
+		if !c.Any() {
+			quiet++
+			return
+		}
+		x.w.Write("- ", nameCode(path), region(s.Region), ": ", countsPhrase(c, false), "\n")
+	})
+	switch quiet {
+	case 0:
+	case 1:
+		x.w.WriteString("- 1 other stack: no changes\n")
+	default:
+		x.w.Write("- ", strconv.Itoa(quiet), " other stacks: no changes\n")
+	}
+}
+
+// failure renders a run that produced no diff.
+func (x *diffWriter) failure() {
+	x.title()
+	reason, _ := cutRunes(x.r.Error, reasonMax)
+	x.w.Block()
+	x.w.Write("❌ **cdkd diff failed:** ", Text(reason), "\n")
+	if x.level > levelFull {
+		x.w.Block()
+		x.w.Write(x.note, "\n")
+	}
+	lines, width := x.r.StderrTail, 1000
+	switch x.level {
+	case levelShortTail:
+		lines, width = lines[max(0, len(lines)-30):], 300
+	case levelNoTail:
+		lines = nil
+	}
+	if len(lines) > 0 {
+		var b strings.Builder
+		for _, l := range lines {
+			l, more := cutRunes(l, width)
+			b.WriteString(l)
+			if more > 0 {
+				b.WriteString(" … " + moreChars(more))
+			}
+			b.WriteString("\n")
+		}
+		what := "last line"
+		if len(lines) > 1 {
+			what = "last " + strconv.Itoa(len(lines)) + " lines"
+		}
+		x.w.Block()
+		x.w.Write(Details("cdkd's stderr ("+what+")", false, Fence(b.String(), "text")), "\n")
+	}
+	x.footer()
+}
+
+func (x *diffWriter) footer() {
+	var parts []string
+	if sha := x.r.HeadSHA; sha != "" {
+		sha, _ = cutRunes(sha, 7)
+		parts = append(parts, "head "+Code(sha))
+	}
+	if u := safeURL(x.r.RunURL); u != "" {
+		parts = append(parts, "[view run]("+u+")")
+	}
+	if v := x.r.CdkdVersion; v != "" {
+		v, _ = cutRunes(v, 40)
+		parts = append(parts, "cdkd "+Text(v))
+	}
+	if dg := x.r.Digest; dg != "" {
+		parts = append(parts, "digest "+Code(shortDigest(dg)))
+	}
+	if len(parts) > 0 {
+		x.w.Block()
+		x.w.Write("<sub>", strings.Join(parts, " · "), "</sub>\n")
+	}
+}
+
+// CountsText is the one-line totals used in check-run titles and log lines,
+// e.g. "1 to create, 2 to update · outputs: 1 to add".
+func CountsText(c model.Counts) string { return countsPhrase(c, false) }
+
+// countsPhrase reads "1 to create, 2 to update · outputs: 1 to add". With
+// allResources the four resource counts show even when zero.
+func countsPhrase(c model.Counts, allResources bool) string {
+	var res, outs []string
+	add := func(parts []string, n int, what string, always bool) []string {
+		if n > 0 || always {
+			parts = append(parts, strconv.Itoa(n)+" to "+what)
+		}
+		return parts
+	}
+	res = add(res, c.Create, "create", allResources)
+	res = add(res, c.Update, "update", allResources)
+	res = add(res, c.Replace, "replace", allResources)
+	res = add(res, c.Delete, "delete", allResources)
+	outs = add(outs, c.OutputsAdd, "add", false)
+	outs = add(outs, c.OutputsModify, "change", false)
+	outs = add(outs, c.OutputsRemove, "remove", false)
+	s := strings.Join(res, ", ")
+	if len(outs) > 0 {
+		if s != "" {
+			s += " · "
+		}
+		s += "outputs: " + strings.Join(outs, ", ")
+	}
+	if s == "" {
+		return "no changes"
+	}
+	return s
+}
+
+// actionLabel pairs an emoji with a word: the emoji alone says little to a
+// screen reader or a quick reader.
+func actionLabel(a model.Action) string {
+	switch a {
+	case model.ActionCreate:
+		return "➕ **create**"
+	case model.ActionUpdate:
+		return "🔄 **update**"
+	case model.ActionReplace:
+		return "♻️ **replace**"
+	case model.ActionDelete:
+		return "➖ **delete**"
+	}
+	return "**" + Text(string(a)) + "**"
+}
+
+func outputLabel(t model.OutputChangeType) string {
+	switch t {
+	case model.OutputAdd:
+		return "➕ **add**"
+	case model.OutputModify:
+		return "🔄 **change**"
+	case model.OutputRemove:
+		return "➖ **remove**"
+	}
+	return "**" + Text(string(t)) + "**"
+}
+
+// codeList renders names as code spans, at most limit of them (-1: all).
+func codeList(names []string, limit int) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i == limit {
+			b.WriteString(" and " + strconv.Itoa(len(names)-limit) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(nameCode(n))
+	}
+	return b.String()
+}
+
+// nameMax caps a name's length: CloudFormation allows 255 characters for a
+// logical id, and no name deserves more of a report than that.
+const nameMax = 300
+
+// shortName cuts an absurdly long name, saying so.
+func shortName(s string) string {
+	if len(s) <= nameMax {
+		return s
+	}
+	head, more := cutRunes(s, nameMax)
+	if more == 0 {
+		return s
+	}
+	return head + "… " + moreChars(more)
+}
+
+// nameCode shows a name as code.
+func nameCode(s string) string { return Code(shortName(s)) }
+
+func region(r string) string {
+	if r == "" {
+		return ""
+	}
+	return " (" + Text(shortName(r)) + ")"
+}
+
+func joinPath(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "/" + name
+}
+
+func hasNotes(s *model.StackDiff) bool {
+	if len(s.NoEchoReaders) > 0 {
+		return true
+	}
+	for i := range s.Children {
+		if hasNotes(&s.Children[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortDigest keeps the version and 12 hex digits: enough to compare by eye.
+func shortDigest(d string) string {
+	version, hex, ok := strings.Cut(d, ":")
+	if !ok {
+		d, _ = cutRunes(d, 16)
+		return d
+	}
+	hex, _ = cutRunes(hex, 12)
+	version, _ = cutRunes(version, 8)
+	return version + ":" + hex
+}
+
+// safeURL returns an http(s) URL that cannot break out of a Markdown link,
+// or "" when raw is not one.
+func safeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return ""
+	}
+	return strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", " ", "%20",
+		"\\", "%5C", "`", "%60", "\"", "%22").Replace(u.String())
+}
+
+// sortedCopy returns the stacks in model.Diff.Sort's order without touching
+// the caller's diff: as they are when already sorted (the pipeline sorts
+// them), else a sorted copy of every list. Values are shared: nothing here
+// modifies them.
+func sortedCopy(stacks []model.StackDiff) []model.StackDiff {
+	if stacksSorted(stacks) {
+		return stacks
+	}
+	d := model.Diff{Stacks: copyStacks(stacks)}
+	d.Sort()
+	return d.Stacks
+}
+
+// stacksSorted reports whether model.Diff.Sort would leave the stacks as
+// they are. It must follow that order exactly.
+func stacksSorted(stacks []model.StackDiff) bool {
+	if !slices.IsSortedFunc(stacks, func(a, b model.StackDiff) int {
+		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region))
+	}) {
+		return false
+	}
+	for i := range stacks {
+		s := &stacks[i]
+		if !slices.IsSortedFunc(s.Changes, func(a, b model.ResourceChange) int { return cmp.Compare(a.LogicalID, b.LogicalID) }) ||
+			!slices.IsSortedFunc(s.OutputChanges, func(a, b model.OutputChange) int { return cmp.Compare(a.Name, b.Name) }) ||
+			!slices.IsSorted(s.NoEchoReaders) || !stacksSorted(s.Children) {
+			return false
+		}
+		for k := range s.Changes {
+			ch := &s.Changes[k]
+			if !slices.IsSortedFunc(ch.PropertyChanges, func(a, b model.PropertyChange) int { return cmp.Compare(a.Path, b.Path) }) ||
+				!slices.IsSortedFunc(ch.AttributeChanges, func(a, b model.AttributeChange) int { return cmp.Compare(a.Attribute, b.Attribute) }) ||
+				!slices.IsSorted(ch.CCAPI) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func copyStacks(in []model.StackDiff) []model.StackDiff {
+	if in == nil {
+		return nil
+	}
+	out := make([]model.StackDiff, len(in))
+	for i, s := range in {
+		s.Changes = slices.Clone(s.Changes)
+		for k := range s.Changes {
+			ch := &s.Changes[k]
+			ch.PropertyChanges = slices.Clone(ch.PropertyChanges)
+			ch.AttributeChanges = slices.Clone(ch.AttributeChanges)
+			ch.CCAPI = slices.Clone(ch.CCAPI)
+		}
+		s.OutputChanges = slices.Clone(s.OutputChanges)
+		s.NoEchoReaders = slices.Clone(s.NoEchoReaders)
+		s.Children = copyStacks(s.Children)
+		out[i] = s
+	}
+	return out
+}

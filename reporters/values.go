@@ -1,0 +1,237 @@
+package reporters
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+const (
+	// InlineMax is the longest value, in characters, shown inline; longer
+	// ones go in a fenced block, or are cut to this length when shortening.
+	InlineMax = 80
+	// BlockMax is the longest value, in characters, shown in a fenced block.
+	BlockMax = 3000
+)
+
+// Shown is a value ready to print: Inline Markdown, or Block text for a
+// fence of language Lang with More characters cut off.
+type Shown struct {
+	Inline string
+	Block  string
+	Lang   string
+	More   int
+}
+
+// ShowValue renders a present value. Strings keep their JSON quotes inline,
+// so "5" and 5, or "" and an absent value, read differently. Values longer
+// than InlineMax characters, and strings of several lines, go in a block.
+// With short, the value is always inline, cut to InlineMax characters. Characters that could
+// hide or reorder text are shown as \uXXXX escapes.
+func ShowValue(v model.Value, short bool) Shown {
+	raw := bytes.TrimSpace(v.Raw)
+	compact := string(raw)
+	switch {
+	case len(raw) == 0:
+		return Shown{Inline: Code(compact)}
+	case raw[0] == '{' || raw[0] == '[':
+		compact = compactJSON(raw)
+	case raw[0] == '"' && bytes.Contains(raw, []byte(`\u00`)):
+		// Go's encoder writes "<" as \u003c: show what a reviewer would type.
+		var text string
+		if json.Unmarshal(raw, &text) == nil {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if enc.Encode(text) == nil {
+				compact = strings.TrimSuffix(buf.String(), "\n")
+			}
+		}
+	}
+	compact = visible(compact, false)
+	n := utf8.RuneCountInString(compact)
+	// A string of several lines (a script, a certificate) reads better as
+	// lines, however short.
+	multiline := raw[0] == '"' && hasNewlineEscape(compact)
+	if n <= InlineMax && (short || !multiline) {
+		return Shown{Inline: Code(compact)}
+	}
+	if short {
+		head, more := cutRunes(compact, InlineMax)
+		return Shown{Inline: Code(head) + "… " + moreChars(more)}
+	}
+	var s Shown
+	switch raw[0] {
+	case '"':
+		var text string
+		if json.Unmarshal(raw, &text) == nil {
+			s.Block = visible(text, true)
+		} else {
+			s.Block = compact
+		}
+	case '{', '[':
+		s.Block, s.Lang = visible(indentJSON(raw), true), "json"
+	default:
+		s.Block = compact
+	}
+	s.Block, s.More = cutRunes(s.Block, BlockMax)
+	return s
+}
+
+// moreChars says how much of a value was left out.
+func moreChars(n int) string {
+	if n == 1 {
+		return "(1 more character)"
+	}
+	return "(" + strconv.Itoa(n) + " more characters)"
+}
+
+// cutRunes keeps the first n characters of s and counts the rest.
+func cutRunes(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	i, k := 0, 0
+	for i < len(s) && k < n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		k++
+	}
+	if i == len(s) {
+		return s, 0
+	}
+	return s[:i], utf8.RuneCountInString(s[i:])
+}
+
+// visible replaces characters that could hide or reorder text with \uXXXX,
+// so a reviewer sees that they are there. keepLines keeps newlines and tabs.
+func visible(s string, keepLines bool) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	if keepLines {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch {
+		case keepLines && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case hidden(r), r == 0x2028, r == 0x2029:
+			b.WriteString(`\u`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// compactJSON drops the whitespace between tokens of valid JSON, which
+// every Value holds (it came from a decoder). It is json.Compact without the
+// validation, which costs more than the rest of a report.
+func compactJSON(raw []byte) string {
+	b := make([]byte, 0, len(raw))
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ', c == '\t', c == '\n', c == '\r':
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// indentJSON lays valid JSON out as json.Indent(dst, raw, "", "  ") does.
+func indentJSON(raw []byte) string {
+	compact := compactJSON(raw)
+	b := make([]byte, 0, len(compact)*2)
+	depth := 0
+	newline := func() {
+		b = append(b, '\n')
+		for range depth {
+			b = append(b, ' ', ' ')
+		}
+	}
+	inString, escaped := false, false
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			b = append(b, c)
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			b = append(b, c)
+		case '{', '[':
+			b = append(b, c)
+			if i+1 < len(compact) && (compact[i+1] == '}' || compact[i+1] == ']') {
+				b = append(b, compact[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			b = append(b, c)
+		case ',':
+			b = append(b, c)
+			newline()
+		case ':':
+			b = append(b, ':', ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// hasNewlineEscape reports a \n escape in a JSON string (not an escaped
+// backslash followed by "n").
+func hasNewlineEscape(s string) bool {
+	for i := 0; i < len(s)-1; i++ {
+		if s[i] == '\\' {
+			if s[i+1] == 'n' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
+}
