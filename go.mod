@@ -13,9 +13,8 @@ require (
 	github.com/aws/smithy-go v1.28.9
 	github.com/getkin/kin-openapi v0.133.0
 	github.com/google/go-github/v62 v62.0.0
-	github.com/hashicorp/go-multierror v1.1.1
-	github.com/sethvargo/go-githubactions v1.3.1
 	github.com/sivchari/kumo v0.33.1
+	gopkg.in/yaml.v3 v3.0.1
 	gotest.tools/v3 v3.5.2
 )
 
@@ -43,7 +42,6 @@ require (
 	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gorilla/mux v1.8.0 // indirect
-	github.com/hashicorp/errwrap v1.0.0 // indirect
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
@@ -63,7 +61,6 @@ require (
 	golang.org/x/exp v0.0.0-20220921023135-46d9e7742f1e // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.42.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 tool github.com/rhysd/actionlint/cmd/actionlint

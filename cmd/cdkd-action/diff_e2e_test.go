@@ -1,0 +1,263 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+)
+
+var sampleSecrets = []string{"hunter2-noecho-v1", "hunter2-noecho-v2", "s3cr3t-pw-from-sm", "securepw1"}
+
+func diffInvocation(t *testing.T, stdoutFile string) cdkdtest.Invocation {
+	return cdkdtest.Invocation{
+		Args:       []string{"diff", "--all", "--json"},
+		Env:        map[string]string{"CDKD_NO_LIVE": "1"},
+		StdoutFile: abs(t, stdoutFile),
+		StderrLines: []cdkdtest.Line{
+			{Text: "Failed to resolve create-only properties for AWS::SQS::Queue via cloudformation:DescribeType"},
+		},
+	}
+}
+
+// The sticky comment lifecycle: the first run creates it, a run with another
+// diff edits it in place, and a run with the same diff writes nothing.
+func TestDiffStickyCommentLifecycle(t *testing.T) {
+	w := newWorkspace(t)
+	stub := w.stub(
+		diffInvocation(t, "../../testdata/cdkd-samples/12-diff-v1-nochange-json.stdout"),
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+	)
+	inputs := map[string]string{"all": "true"}
+
+	first := w.run(inputs)
+	assert.Equal(t, first.code, 0, first.stdout)
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 1))
+	assert.Assert(t, is.Contains(comments[0].Body, "No changes"))
+	h, ok := github.ParseHeader(comments[0].Body)
+	assert.Assert(t, ok, "the comment starts with our hidden header")
+	assert.Equal(t, h.Kind, "diff")
+	assert.Equal(t, h.SHA, headSHA)
+	assert.Equal(t, h.Cdkd, "0.284.40")
+	assert.Assert(t, strings.HasPrefix(h.Digest, "v1:"))
+	assert.Equal(t, first.outputs["has-changes"], "false")
+	assert.Equal(t, first.outputs["comment-url"], comments[0].HTMLURL)
+	firstID := comments[0].ID
+
+	second := w.run(inputs)
+	assert.Equal(t, second.code, 0, second.stdout)
+	comments = w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 1))
+	assert.Equal(t, comments[0].ID, firstID, "edited in place, not reposted")
+	assert.Assert(t, is.Contains(comments[0].Body, "QueueName"))
+	assert.Equal(t, second.outputs["has-changes"], "true")
+	assert.Equal(t, second.outputs["to-create"], "1")
+	assert.Equal(t, second.outputs["to-update"], "3")
+	assert.Equal(t, second.outputs["to-replace"], "1")
+	assert.Equal(t, second.outputs["to-delete"], "1")
+	assert.Equal(t, second.outputs["outputs-changed"], "2")
+	h2, _ := github.ParseHeader(comments[0].Body)
+	assert.Assert(t, h2.Digest != h.Digest, "a different change set has a different digest")
+
+	writes := commentWrites(w.gh)
+	third := w.run(inputs)
+	assert.Equal(t, third.code, 0, third.stdout)
+	assert.Equal(t, commentWrites(w.gh), writes, "same diff: no comment write")
+	stub.AssertAllUsed(t)
+
+	runs := w.gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 3))
+	assert.Equal(t, runs[0].Name, "cdkd diff")
+	assert.Equal(t, runs[0].HeadSHA, headSHA)
+	assert.Equal(t, runs[0].Conclusion, "success")
+	assert.Equal(t, runs[1].Conclusion, "neutral")
+	assert.Assert(t, is.Contains(second.summary, "QueueName"), "the job summary carries the full report")
+}
+
+// A busy pull request: our comment sits on the third page of comments.
+func TestDiffFindsItsCommentAcrossPages(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+		diffInvocation(t, "../../testdata/cdkd-samples/12-diff-v1-nochange-json.stdout"),
+	)
+	var noise []string
+	for i := 0; i < 230; i++ {
+		noise = append(noise, fmt.Sprintf("comment %d", i))
+	}
+	w.gh.SeedComments(owner, repo, prNum, "octocat", noise...)
+	first := w.run(map[string]string{"all": "true"})
+	assert.Equal(t, first.code, 0, first.stdout)
+	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, prNum), 231))
+	second := w.run(map[string]string{"all": "true"})
+	assert.Equal(t, second.code, 0, second.stdout)
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 231), "found on page 3 and edited, not duplicated")
+	assert.Assert(t, is.Contains(comments[230].Body, "No changes"))
+}
+
+// Labels keep two diffs on one pull request apart.
+func TestDiffLabelsHaveTheirOwnCommentAndCheck(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+		diffInvocation(t, "../../testdata/cdkd-samples/12-diff-v1-nochange-json.stdout"),
+	)
+	assert.Equal(t, w.run(map[string]string{"all": "true", "label": "prod"}).code, 0)
+	assert.Equal(t, w.run(map[string]string{"all": "true", "label": "staging"}).code, 0)
+	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, prNum), 2))
+	runs := w.gh.CheckRuns()
+	assert.Equal(t, runs[0].Name, "cdkd diff (prod)")
+	assert.Equal(t, runs[1].Name, "cdkd diff (staging)")
+}
+
+func TestDiffFailOnChanges(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	res := w.run(map[string]string{"all": "true", "fail-on-changes": "true"})
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "changes")
+	assert.Equal(t, w.gh.CheckRuns()[0].Conclusion, "failure")
+}
+
+// cdkd exits 1 with no JSON: that is an error with cdkd's reason, never
+// "no changes", and it still reaches the summary, the check and the comment.
+func TestDiffCdkdCrashIsAnError(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(cdkdtest.Invocation{
+		Args:   []string{"diff", "--all", "--json"},
+		Stderr: "Synthesizing CDK app...\nError: Region is missing\n",
+		Exit:   1,
+	})
+	res := w.run(map[string]string{"all": "true"})
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "cdkd-failed")
+	assert.Assert(t, is.Contains(res.summary, "Region is missing"))
+	assert.Assert(t, !strings.Contains(res.summary, "No changes"))
+	run := w.gh.CheckRuns()[0]
+	assert.Equal(t, run.Conclusion, "failure")
+	assert.Assert(t, is.Contains(run.Output.Summary, "Region is missing"))
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 1))
+	h, _ := github.ParseHeader(comments[0].Body)
+	assert.Equal(t, h.Digest, "", "a failed diff carries no digest a deploy could trust")
+}
+
+func TestDiffMissingCdkd(t *testing.T) {
+	w := newWorkspace(t)
+	res := w.run(map[string]string{"all": "true", "cdkd-path": filepath.Join(w.dir, "no-such-cdkd")})
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Assert(t, is.Contains(res.summary, "cdkd not found"))
+	assert.Assert(t, is.Contains(res.stdout, "::error::cdkd not found"))
+}
+
+// Bad input: one sentence naming the input, the summary still written,
+// nothing posted.
+func TestDiffBadInput(t *testing.T) {
+	w := newWorkspace(t)
+	res := w.run(map[string]string{"comment": "sometimes"})
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, `::error::input comment: expected update, recreate or off, got "sometimes"`))
+	assert.Assert(t, is.Contains(res.summary, "input comment"))
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+	assert.Equal(t, w.gh.Writes(), 0)
+}
+
+// A fork's token cannot write: the report goes to the job summary with a
+// warning, and the step does not fail for that alone.
+func TestDiffForkWithoutWritePermission(t *testing.T) {
+	w := newWorkspace(t)
+	w.gh.DenyWrites = true
+	w.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	res := w.run(map[string]string{"all": "true"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "::warning::"))
+	assert.Assert(t, is.Contains(res.summary, "QueueName"))
+	assert.Equal(t, res.outputs["comment-url"], "")
+}
+
+// Transient API failures are retried.
+func TestDiffRetriesServerErrors(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	w.gh.FailNext(2, 502, nil, `{"message":"Bad Gateway"}`)
+	res := w.run(map[string]string{"all": "true"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, prNum), 1))
+}
+
+// An oversized diff stays within every GitHub limit and says where the full
+// report is. The fake API rejects (and fails the test on) any body over a limit.
+func TestDiffOversizedStaysWithinLimits(t *testing.T) {
+	w := newWorkspace(t)
+	path := filepath.Join(w.dir, "huge.json")
+	writeFile(t, path, hugeDiff(50, 400))
+	res := w.run(map[string]string{"from-json": path})
+	assert.Equal(t, res.code, 0, res.stdout)
+	body := w.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Assert(t, utf8.RuneCountInString(body) <= 65536)
+	assert.Assert(t, is.Contains(body, "shortened"))
+	run := w.gh.CheckRuns()[0]
+	assert.Assert(t, len(run.Output.Summary) <= 65535)
+	assert.Assert(t, len(res.summary) < 1<<20)
+	assert.Equal(t, res.outputs["to-update"], "20000")
+	report := readFile(t, res.outputs["report-json"])
+	var decoded struct {
+		Stacks []json.RawMessage `json:"stacks"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(report), &decoded))
+	assert.Equal(t, len(decoded.Stacks), 50, "the report JSON is complete")
+}
+
+// Local mode prints Markdown and calls no API, even inside Actions.
+func TestDiffLocalMode(t *testing.T) {
+	w := newWorkspace(t)
+	res := w.run(map[string]string{"from-json": abs(t, "../../testdata/fixtures/diff-v2.json"), "app": abs(t, "../../testdata/cdkd-samples/assembly-v1")}, "GITHUB_ACTIONS=false")
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "QueueName"))
+	assert.Equal(t, len(w.gh.Requests()), 0)
+	for _, s := range sampleSecrets {
+		assert.Assert(t, !strings.Contains(res.stdout, s), "secret %q leaked to stdout", s)
+	}
+}
+
+// hugeDiff generates stacks × resources UPDATEs with long values.
+func hugeDiff(stacks, resources int) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for s := 0; s < stacks; s++ {
+		if s > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"stack":"Stack%02d","region":"us-east-1","changes":[`, s)
+		for r := 0; r < resources; r++ {
+			if r > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"logicalId":"Res%04d","changeType":"UPDATE","resourceType":"AWS::SNS::Topic","propertyChanges":[{"path":"DisplayName","oldValue":"%s","newValue":"%s","requiresReplacement":false}]}`,
+				r, strings.Repeat("o", 120), strings.Repeat("n", 120))
+		}
+		b.WriteString(`],"outputChanges":[],"children":[]}`)
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary.path != "" {
+		os.RemoveAll(filepath.Dir(binary.path))
+	}
+	os.Exit(code)
+}

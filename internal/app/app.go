@@ -1,0 +1,282 @@
+// Package app wires cdkd-action together: inputs, secret discovery, cdkd,
+// reporters and sinks. It holds no domain logic of its own; each step lives
+// in the package named after it.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/internal/workflow"
+)
+
+// ExitCode is the action's exit status; each value has one meaning.
+type ExitCode int
+
+const (
+	// ExitOK: the run worked (changes or drift may exist and were reported).
+	ExitOK ExitCode = 0
+	// ExitChanges: changes or drift found and the inputs ask to fail on them.
+	ExitChanges ExitCode = 1
+	// ExitBadInput: an input or the environment is wrong; nothing ran.
+	ExitBadInput ExitCode = 2
+	// ExitFailure: cdkd or an API failed.
+	ExitFailure ExitCode = 3
+)
+
+// Deps are the edges the app talks to, injected so tests can use fakes.
+type Deps struct {
+	// GitHub builds the API client; nil means github.NewClient.
+	GitHub func(token, apiURL string, log *slog.Logger) (github.API, error)
+	// AWS builds the state reader and secret resolver; nil means the SDK's.
+	AWS func(ctx context.Context, s awsx.Settings) (discover.Deps, error)
+}
+
+// App is one invocation of the action.
+type App struct {
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Args   []string
+	Deps   Deps
+}
+
+// run is the state of one invocation, shared by the commands.
+type run struct {
+	app    *App
+	cfg    config.Config
+	gh     ghctx.Context
+	local  bool
+	set    *secrets.Set
+	out    *secrets.LineWriter // redacted log
+	log    *slog.Logger
+	runner *workflow.Runner // log commands, outputs and summary; text passes the redactor
+	raw    *workflow.Runner // add-mask only: must not be redacted
+	asm    *assembly.Assembly
+	api    github.API // nil in local mode or without a token
+
+	outputs map[string]string
+	// summaryWritten tracks that every path, failures included, wrote one.
+	summaryWritten bool
+}
+
+// Run executes the action and returns its exit code.
+func (a *App) Run(ctx context.Context) ExitCode {
+	set := secrets.NewSet()
+	out := secrets.NewLineWriter(a.Stdout, set)
+	defer out.Close()
+	r := &run{
+		app:     a,
+		set:     set,
+		out:     out,
+		raw:     workflow.New(a.Stdout, a.Getenv),
+		outputs: map[string]string{},
+	}
+	r.runner = workflow.New(out, a.Getenv)
+	r.log = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	code := r.main(ctx)
+	r.writeOutputs()
+	return code
+}
+
+func (r *run) main(ctx context.Context) ExitCode {
+	cfg, err := config.Load(r.app.Getenv, r.app.Args)
+	if err != nil {
+		return r.fail("bad-input", err, ExitBadInput, nil)
+	}
+	r.cfg = cfg
+	if r.gh, err = ghctx.Load(r.app.Getenv); err != nil {
+		return r.fail("bad-input", err, ExitBadInput, nil)
+	}
+	r.local = cfg.Local || !r.gh.Actions
+
+	if err := r.discover(ctx); err != nil {
+		return r.fail("bad-input", err, ExitBadInput, nil)
+	}
+	if !r.local {
+		r.connectGitHub()
+	}
+	switch cfg.Command {
+	case config.CommandDiff:
+		return r.diff(ctx)
+	default:
+		return r.fail("bad-input", fmt.Errorf("input command: %q is not yet supported by this version of cdkd-action; use diff", cfg.Command), ExitBadInput, nil)
+	}
+}
+
+// discover finds every secret and registers it with the runner before any
+// other line is printed.
+func (r *run) discover(ctx context.Context) error {
+	cfg := r.cfg
+	if dir := r.assemblyDir(); dir != "" {
+		asm, err := assembly.Load(dir)
+		if err != nil {
+			return fmt.Errorf("input app: %s looks like a cloud assembly but could not be read: %w", cfg.App, err)
+		}
+		r.asm = asm
+	}
+	in := discover.Input{
+		Assembly:       r.asm,
+		Stacks:         cfg.Stacks,
+		DefaultRegion:  r.app.Getenv("AWS_REGION"),
+		StateBucket:    r.stateBucket(),
+		StatePrefix:    cfg.StatePrefix,
+		MaskValues:     cfg.MaskValues,
+		MaskEnv:        cfg.MaskEnv,
+		Getenv:         r.app.Getenv,
+		ResolveSecrets: cfg.ResolveSecrets,
+	}
+	var deps discover.Deps
+	if r.asm != nil && len(r.asm.Stacks) > 0 {
+		deps = r.awsDeps(ctx)
+	}
+	warnings := discover.Discover(ctx, r.set, in, deps)
+	// Only a runner consumes ::add-mask::; printed to a terminal it would
+	// show the very value it names. Locally the redactor alone masks.
+	if r.gh.Actions {
+		for _, m := range r.set.MaskCommands() {
+			r.raw.AddMask(m)
+		}
+	}
+	for _, w := range warnings {
+		r.runner.Warning(w)
+	}
+	return nil
+}
+
+// assemblyDir returns the app input when it names a synthesized cloud
+// assembly directory.
+func (r *run) assemblyDir() string {
+	if r.cfg.App == "" {
+		return ""
+	}
+	dir := r.cfg.App
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.cfg.WorkingDirectory, dir)
+	}
+	if assembly.IsAssembly(dir) {
+		return dir
+	}
+	return ""
+}
+
+func (r *run) awsDeps(ctx context.Context) discover.Deps {
+	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
+	build := r.app.Deps.AWS
+	if build == nil {
+		build = sdkDeps
+	}
+	deps, err := build(ctx, settings)
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("AWS is not configured, so values stored in state and secret references were not read for masking: %v", err))
+		return discover.Deps{}
+	}
+	return deps
+}
+
+func sdkDeps(ctx context.Context, s awsx.Settings) (discover.Deps, error) {
+	cfg, err := awsx.LoadConfig(ctx, s)
+	if err != nil {
+		return discover.Deps{}, err
+	}
+	return discover.Deps{
+		State:    awsx.StateReader{S3: awsx.NewS3(cfg)},
+		Resolver: awsx.NewResolver(cfg),
+	}, nil
+}
+
+// stateBucket follows cdkd's own order: the input, CDKD_STATE_BUCKET, then
+// cdk.json's context.cdkd.stateBucket.
+func (r *run) stateBucket() string {
+	if r.cfg.StateBucket != "" {
+		return r.cfg.StateBucket
+	}
+	if b := r.app.Getenv("CDKD_STATE_BUCKET"); b != "" {
+		return b
+	}
+	return cdkJSONStateBucket(filepath.Join(r.cfg.WorkingDirectory, "cdk.json"))
+}
+
+func (r *run) connectGitHub() {
+	if r.cfg.GitHubToken == "" {
+		r.runner.Warning("github-token is empty: the report goes to the job summary only")
+		return
+	}
+	build := r.app.Deps.GitHub
+	if build == nil {
+		build = func(token, apiURL string, log *slog.Logger) (github.API, error) {
+			return github.NewClient(token, apiURL, github.WithLogger(log))
+		}
+	}
+	api, err := build(r.cfg.GitHubToken, r.gh.APIURL, r.log)
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("cannot use the GitHub API at %s: %v", r.gh.APIURL, err))
+		return
+	}
+	r.api = redactingAPI{api: api, set: r.set}
+}
+
+// setOutput records an output; all are written at the end, redacted.
+func (r *run) setOutput(name, value string) { r.outputs[name] = value }
+
+func (r *run) writeOutputs() {
+	if _, ok := r.outputs["failure-reason"]; !ok {
+		r.outputs["failure-reason"] = ""
+	}
+	for _, name := range sortedKeys(r.outputs) {
+		if err := r.runner.SetOutput(name, r.set.Redact(r.outputs[name])); err != nil {
+			r.runner.Error(fmt.Sprintf("write output %s: %v", name, err))
+		}
+	}
+}
+
+// summary appends to the job summary, redacted.
+func (r *run) summary(markdown string) {
+	r.summaryWritten = true
+	if err := r.runner.AppendSummary(r.set.Redact(markdown)); err != nil {
+		r.runner.Warning(fmt.Sprintf("write job summary: %v", err))
+	}
+}
+
+// fail reports a failure on every channel that still works: the log, the job
+// summary (always), and the outputs. publish, when given, posts the failure
+// to the API channels of the current command.
+func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
+	msg := r.set.Redact(oneLine(err.Error()))
+	r.runner.Error(msg)
+	r.setOutput("failure-reason", reason)
+	if publish != nil {
+		publish(msg)
+	}
+	if !r.summaryWritten {
+		title := "cdkd-action failed"
+		if r.cfg.Command != "" {
+			title = fmt.Sprintf("cdkd %s failed", r.cfg.Command)
+		}
+		r.summary(fmt.Sprintf("## ❌ %s\n\n%s\n", title, mdText(msg)))
+	}
+	return code
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+// isPermission reports an API refusal that a fork PR's token gets.
+func isPermission(err error) bool {
+	return err != nil && github.IsForbidden(err)
+}
+

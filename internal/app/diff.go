@@ -1,0 +1,207 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// diff runs `cdkd diff` (or reads a saved one) and reports it on every channel.
+func (r *run) diff(ctx context.Context) ExitCode {
+	d, version, err := r.obtainDiff(ctx)
+	report := reporters.DiffReport{
+		Label:          r.cfg.Label,
+		HeadSHA:        r.gh.HeadSHA,
+		RunURL:         r.gh.RunURL,
+		CdkdVersion:    version,
+		FullReportHint: r.fullReportHint(),
+	}
+	if err != nil {
+		var cerr *cdkd.Error
+		if errors.As(err, &cerr) {
+			report.StderrTail = cerr.StderrTail
+		}
+		report.Error = r.set.Redact(oneLine(err.Error()))
+		r.publishDiff(ctx, report, nil)
+		return r.fail("cdkd-failed", err, ExitFailure, nil)
+	}
+
+	discover.RedactDiff(&d, r.positions(), r.set)
+	d.Sort()
+	report.Diff = d
+	report.Digest = d.Digest()
+	totals := d.Totals()
+
+	r.setOutput("has-changes", strconv.FormatBool(totals.Any()))
+	r.setOutput("to-create", strconv.Itoa(totals.Create))
+	r.setOutput("to-update", strconv.Itoa(totals.Update))
+	r.setOutput("to-replace", strconv.Itoa(totals.Replace))
+	r.setOutput("to-delete", strconv.Itoa(totals.Delete))
+	r.setOutput("outputs-changed", strconv.Itoa(totals.Outputs()))
+
+	if apiErr := r.publishDiff(ctx, report, &d); apiErr != nil {
+		return r.fail("api-failed", apiErr, ExitFailure, nil)
+	}
+	if totals.Any() && r.cfg.FailOnChanges {
+		r.setOutput("failure-reason", "changes")
+		r.runner.Error(fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.CountsText(totals)))
+		return ExitChanges
+	}
+	return ExitOK
+}
+
+// obtainDiff reads from-json or runs cdkd; the error is cdkd's own reason.
+func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
+	if r.cfg.FromJSON != "" {
+		b, err := os.ReadFile(r.cfg.FromJSON)
+		if err != nil {
+			return model.Diff{}, "", fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err)
+		}
+		d, err := cdkd.DecodeDiff(b)
+		if err != nil {
+			return model.Diff{}, "", fmt.Errorf("input from-json: %s is not cdkd diff --json output: %w", r.cfg.FromJSON, err)
+		}
+		return d, "", nil
+	}
+	runner := r.cdkdRunner()
+	version, verr := runner.Version(ctx)
+	if verr != nil {
+		if errors.Is(verr, cdkd.ErrNotFound) {
+			return model.Diff{}, "", verr
+		}
+		version = ""
+	}
+	args, err := cdkd.DiffArgs(r.common())
+	if err != nil {
+		return model.Diff{}, version, err
+	}
+	res, err := r.runCdkd(ctx, runner, args)
+	if err != nil {
+		return model.Diff{}, version, err
+	}
+	d, err := cdkd.ClassifyDiff(res)
+	return d, version, err
+}
+
+func (r *run) common() cdkd.Common {
+	prefix := r.cfg.StatePrefix
+	if prefix == "cdkd" {
+		prefix = "" // cdkd's own default: keep the command line short
+	}
+	return cdkd.Common{
+		Stacks:      r.cfg.Stacks,
+		All:         r.cfg.All,
+		App:         r.cfg.App,
+		Context:     r.cfg.Context,
+		StateBucket: r.cfg.StateBucket,
+		StatePrefix: prefix,
+		RoleARN:     r.cfg.RoleARN,
+	}
+}
+
+// publishDiff writes the report to every channel. It returns an error only
+// for an API failure that is not a missing permission (a fork PR's token
+// cannot write: that degrades to the job summary with a warning).
+func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
+	if path, err := r.writeReportJSON("diff", diffReportJSON(rep, d)); err != nil {
+		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
+	} else {
+		r.setOutput("report-json", path)
+	}
+	r.summary(reporters.DiffMarkdown(rep, reporters.SummaryBudget))
+	if r.local {
+		fmt.Fprintln(r.out, reporters.DiffMarkdown(rep, reporters.Unlimited))
+		return nil
+	}
+	if r.api == nil {
+		return nil
+	}
+	var errs []error
+	if r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
+		header := github.Header{V: 1, Kind: "diff", Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
+		if rep.Error == "" {
+			header.Digest = rep.Digest
+		}
+		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
+		switch {
+		case isPermission(err):
+			r.runner.Warning(fmt.Sprintf("cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary", err))
+		case err != nil:
+			errs = append(errs, err)
+		default:
+			r.setOutput("comment-url", url)
+		}
+	}
+	if r.cfg.CheckRun && r.gh.HeadSHA != "" {
+		cr := github.CheckRun{
+			Name:       checkName("cdkd diff", r.cfg.Label),
+			HeadSHA:    r.gh.HeadSHA,
+			Status:     "completed",
+			DetailsURL: r.gh.RunURL,
+			Summary:    reporters.DiffMarkdown(rep, reporters.CheckRunBudget),
+		}
+		cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
+		url, err := r.createCheckRun(ctx, cr)
+		switch {
+		case isPermission(err):
+			r.runner.Warning(fmt.Sprintf("cannot create the check run (no checks: write permission?): %v", err))
+		case err != nil:
+			errs = append(errs, err)
+		default:
+			r.setOutput("check-run-url", url)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool) (conclusion, title string) {
+	if rep.Error != "" || d == nil {
+		return "failure", "cdkd diff failed"
+	}
+	totals := d.Totals()
+	if !totals.Any() {
+		return "success", "No changes"
+	}
+	title = reporters.CountsText(totals)
+	if failOnChanges {
+		return "failure", title
+	}
+	return "neutral", title
+}
+
+func checkName(base, label string) string {
+	if label == "" {
+		return base
+	}
+	return base + " (" + label + ")"
+}
+
+// diffReportJSON is the normalized report written for other steps to read.
+func diffReportJSON(rep reporters.DiffReport, d *model.Diff) any {
+	type out struct {
+		Kind        string        `json:"kind"`
+		Label       string        `json:"label"`
+		HeadSHA     string        `json:"headSha,omitempty"`
+		CdkdVersion string        `json:"cdkdVersion,omitempty"`
+		Digest      string        `json:"digest,omitempty"`
+		HasChanges  bool          `json:"hasChanges"`
+		Totals      *model.Counts `json:"totals,omitempty"`
+		Error       string        `json:"error,omitempty"`
+		Stacks      []model.StackDiff `json:"stacks"`
+	}
+	o := out{Kind: "diff", Label: rep.Label, HeadSHA: rep.HeadSHA, CdkdVersion: rep.CdkdVersion, Error: rep.Error, Stacks: []model.StackDiff{}}
+	if d != nil {
+		t := d.Totals()
+		o.Totals, o.HasChanges, o.Digest, o.Stacks = &t, t.Any(), rep.Digest, d.Stacks
+	}
+	return o
+}
