@@ -279,4 +279,3 @@ func oneLine(s string) string {
 func isPermission(err error) bool {
 	return err != nil && github.IsForbidden(err)
 }
-

@@ -188,14 +188,14 @@ func checkName(base, label string) string {
 // diffReportJSON is the normalized report written for other steps to read.
 func diffReportJSON(rep reporters.DiffReport, d *model.Diff) any {
 	type out struct {
-		Kind        string        `json:"kind"`
-		Label       string        `json:"label"`
-		HeadSHA     string        `json:"headSha,omitempty"`
-		CdkdVersion string        `json:"cdkdVersion,omitempty"`
-		Digest      string        `json:"digest,omitempty"`
-		HasChanges  bool          `json:"hasChanges"`
-		Totals      *model.Counts `json:"totals,omitempty"`
-		Error       string        `json:"error,omitempty"`
+		Kind        string            `json:"kind"`
+		Label       string            `json:"label"`
+		HeadSHA     string            `json:"headSha,omitempty"`
+		CdkdVersion string            `json:"cdkdVersion,omitempty"`
+		Digest      string            `json:"digest,omitempty"`
+		HasChanges  bool              `json:"hasChanges"`
+		Totals      *model.Counts     `json:"totals,omitempty"`
+		Error       string            `json:"error,omitempty"`
 		Stacks      []model.StackDiff `json:"stacks"`
 	}
 	o := out{Kind: "diff", Label: rep.Label, HeadSHA: rep.HeadSHA, CdkdVersion: rep.CdkdVersion, Error: rep.Error, Stacks: []model.StackDiff{}}
