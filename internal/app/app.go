@@ -111,9 +111,12 @@ func (r *run) main(ctx context.Context) ExitCode {
 	switch cfg.Command {
 	case config.CommandDiff:
 		return r.diff(ctx)
-	default:
-		return r.fail("bad-input", fmt.Errorf("input command: %q is not yet supported by this version of cdkd-action; use diff", cfg.Command), ExitBadInput, nil)
+	case config.CommandDrift:
+		return r.drift(ctx)
+	case config.CommandDeploy:
+		return r.deploy(ctx)
 	}
+	return r.fail("bad-input", fmt.Errorf("input command: %q is not supported", cfg.Command), ExitBadInput, nil)
 }
 
 // discover finds every secret and registers it with the runner before any

@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Command is what the action runs.
@@ -53,9 +55,36 @@ type Config struct {
 	MaskValues       []string
 	MaskEnv          []string
 
+	// Drift.
+	StackRegion      string
+	Issue            bool
+	IssueLabels      []string
+	FailOnDrift      bool
+	FailOnIncomplete bool
+	DriftResolution  Resolution
+
+	// Deploy.
+	RequireReviewedDiff  bool
+	AllowDestructive     bool
+	DestructiveLabel     string
+	AllowDestroyTypes    []string
+	Environment          string
+	EnvironmentURLOutput string
+	Timeout              time.Duration // 0: no limit
+	BotLogin             string
+
 	// Local renders Markdown to stdout and makes no API call.
 	Local bool
 }
+
+// Resolution is what `cdkd drift` does after detection.
+type Resolution string
+
+const (
+	ResolutionNone   Resolution = "none"
+	ResolutionAccept Resolution = "accept"
+	ResolutionRevert Resolution = "revert"
+)
 
 // InputError is a bad input: which one and what was expected.
 type InputError struct {
@@ -107,21 +136,29 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 	}
 
 	c := Config{
-		Command:          Command(strings.TrimSpace(values["command"])),
-		Stacks:           strings.Fields(values["stacks"]),
-		App:              strings.TrimSpace(values["app"]),
-		WorkingDirectory: strings.TrimSpace(values["working-directory"]),
-		StateBucket:      strings.TrimSpace(values["state-bucket"]),
-		StatePrefix:      strings.TrimSpace(values["state-prefix"]),
-		RoleARN:          strings.TrimSpace(values["role-arn"]),
-		GitHubToken:      strings.TrimSpace(values["github-token"]),
-		Comment:          CommentMode(strings.TrimSpace(values["comment"])),
-		Label:            strings.TrimSpace(values["label"]),
-		FromJSON:         strings.TrimSpace(values["from-json"]),
-		CdkdPath:         strings.TrimSpace(values["cdkd-path"]),
-		MaskValues:       lines(values["mask-values"]),
-		MaskEnv:          strings.Fields(values["mask-env"]),
-		Local:            *local,
+		Command:              Command(strings.TrimSpace(values["command"])),
+		Stacks:               strings.Fields(values["stacks"]),
+		App:                  strings.TrimSpace(values["app"]),
+		WorkingDirectory:     strings.TrimSpace(values["working-directory"]),
+		StateBucket:          strings.TrimSpace(values["state-bucket"]),
+		StatePrefix:          strings.TrimSpace(values["state-prefix"]),
+		RoleARN:              strings.TrimSpace(values["role-arn"]),
+		GitHubToken:          strings.TrimSpace(values["github-token"]),
+		Comment:              CommentMode(strings.TrimSpace(values["comment"])),
+		Label:                strings.TrimSpace(values["label"]),
+		FromJSON:             strings.TrimSpace(values["from-json"]),
+		CdkdPath:             strings.TrimSpace(values["cdkd-path"]),
+		MaskValues:           lines(values["mask-values"]),
+		MaskEnv:              strings.Fields(values["mask-env"]),
+		StackRegion:          strings.TrimSpace(values["stack-region"]),
+		IssueLabels:          splitList(values["issue-labels"]),
+		DriftResolution:      Resolution(strings.TrimSpace(values["drift-resolution"])),
+		DestructiveLabel:     strings.TrimSpace(values["destructive-label"]),
+		AllowDestroyTypes:    splitList(values["allow-destroy-types"]),
+		Environment:          strings.TrimSpace(values["environment"]),
+		EnvironmentURLOutput: strings.TrimSpace(values["environment-url-output"]),
+		BotLogin:             strings.TrimSpace(values["bot-login"]),
+		Local:                *local,
 	}
 	if c.GitHubToken == "" {
 		c.GitHubToken = getenv("GITHUB_TOKEN")
@@ -131,7 +168,9 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		dst  *bool
 	}{
 		{"all", &c.All}, {"check-run", &c.CheckRun}, {"fail-on-changes", &c.FailOnChanges},
-		{"resolve-secrets", &c.ResolveSecrets},
+		{"resolve-secrets", &c.ResolveSecrets}, {"issue", &c.Issue}, {"fail-on-drift", &c.FailOnDrift},
+		{"fail-on-incomplete", &c.FailOnIncomplete}, {"require-reviewed-diff", &c.RequireReviewedDiff},
+		{"allow-destructive", &c.AllowDestructive},
 	} {
 		v, err := ParseBool(b.name, values[b.name])
 		if err != nil {
@@ -140,6 +179,9 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		*b.dst = v
 	}
 	if c.Context, err = parseContext(values["context"]); err != nil {
+		return Config{}, err
+	}
+	if c.Timeout, err = parseMinutes("timeout-minutes", values["timeout-minutes"]); err != nil {
 		return Config{}, err
 	}
 	return c, c.validate()
@@ -192,6 +234,22 @@ func (c Config) validate() error {
 			return bad("mask-env", "expected environment variable names, got %q", name)
 		}
 	}
+	switch c.DriftResolution {
+	case ResolutionNone, ResolutionAccept, ResolutionRevert:
+	default:
+		return bad("drift-resolution", "expected none, accept or revert, got %q", c.DriftResolution)
+	}
+	if c.StackRegion != "" && !regionPattern.MatchString(c.StackRegion) {
+		return bad("stack-region", "expected an AWS region such as us-east-1, got %q", c.StackRegion)
+	}
+	for _, t := range c.AllowDestroyTypes {
+		if !resourceTypePattern.MatchString(t) {
+			return bad("allow-destroy-types", "expected resource types such as AWS::Lambda::Version, got %q", t)
+		}
+	}
+	if c.DestructiveLabel == "" {
+		return bad("destructive-label", "expected a label name, got an empty value")
+	}
 	if c.RoleARN != "" && !strings.HasPrefix(c.RoleARN, "arn:") {
 		return bad("role-arn", "expected an IAM role ARN (arn:aws:iam::ACCOUNT:role/NAME), got %q", c.RoleARN)
 	}
@@ -199,8 +257,10 @@ func (c Config) validate() error {
 }
 
 var (
-	envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	contextKey     = regexp.MustCompile(`^[^\s=]+$`)
+	regionPattern       = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
+	resourceTypePattern = regexp.MustCompile(`^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$`)
+	envNamePattern      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	contextKey          = regexp.MustCompile(`^[^\s=]+$`)
 )
 
 // flagError rewords the flag package's errors as one sentence.
@@ -232,6 +292,23 @@ func ParseBool(input, v string) (bool, error) {
 		return false, nil
 	}
 	return false, bad(input, "expected true or false, got %q", v)
+}
+
+// splitList splits on commas, whitespace and newlines.
+func splitList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+}
+
+func parseMinutes(input, v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > 24*60 {
+		return 0, bad(input, "expected a whole number of minutes from 0 to 1440, got %q", v)
+	}
+	return time.Duration(n) * time.Minute, nil
 }
 
 func lines(s string) []string {

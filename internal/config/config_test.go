@@ -104,3 +104,35 @@ func TestEveryInputHasADescription(t *testing.T) {
 		assert.Equal(t, s.Name, strings.ToLower(s.Name), "inputs are kebab-case")
 	}
 }
+
+func TestDriftAndDeployInputs(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"INPUT_COMMAND":             "drift",
+		"INPUT_STACK-REGION":        "eu-west-1",
+		"INPUT_ISSUE-LABELS":        "drift, infra\nops",
+		"INPUT_DRIFT-RESOLUTION":    "revert",
+		"INPUT_ALLOW-DESTROY-TYPES": "AWS::Lambda::Version, AWS::SNS::Topic",
+		"INPUT_TIMEOUT-MINUTES":     "30",
+	}), nil)
+	assert.NilError(t, err)
+	assert.Equal(t, c.StackRegion, "eu-west-1")
+	assert.DeepEqual(t, c.IssueLabels, []string{"drift", "infra", "ops"})
+	assert.Equal(t, c.DriftResolution, ResolutionRevert)
+	assert.DeepEqual(t, c.AllowDestroyTypes, []string{"AWS::Lambda::Version", "AWS::SNS::Topic"})
+	assert.Equal(t, c.Timeout.Minutes(), 30.0)
+	assert.Equal(t, c.FailOnDrift, true)
+	assert.Equal(t, c.FailOnIncomplete, true)
+	assert.Equal(t, c.RequireReviewedDiff, true)
+	assert.Equal(t, c.AllowDestructive, false)
+	assert.Equal(t, c.DestructiveLabel, "cdkd:allow-destructive")
+
+	for input, want := range map[string]string{
+		"INPUT_DRIFT-RESOLUTION":    `input drift-resolution: expected none, accept or revert, got "fix"`,
+		"INPUT_STACK-REGION":        `input stack-region: expected an AWS region such as us-east-1, got "fix"`,
+		"INPUT_ALLOW-DESTROY-TYPES": `input allow-destroy-types: expected resource types such as AWS::Lambda::Version, got "fix"`,
+		"INPUT_TIMEOUT-MINUTES":     `input timeout-minutes: expected a whole number of minutes from 0 to 1440, got "fix"`,
+	} {
+		_, err := Load(env(map[string]string{input: "fix"}), nil)
+		assert.Error(t, err, want)
+	}
+}
