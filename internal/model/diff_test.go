@@ -1,0 +1,69 @@
+package model
+
+import (
+	"encoding/json"
+	"testing"
+
+	"gotest.tools/v3/assert"
+)
+
+func prop(path string, old, new Value, replace bool) PropertyChange {
+	return PropertyChange{Path: path, Old: old, New: new, RequiresReplacement: replace}
+}
+
+func TestActionsAndCounts(t *testing.T) {
+	d := Diff{Stacks: []StackDiff{{
+		Stack: "A",
+		Changes: []ResourceChange{
+			{LogicalID: "New", ChangeType: ChangeCreate},
+			{LogicalID: "InPlace", ChangeType: ChangeUpdate, PropertyChanges: []PropertyChange{prop("X", StringValue("a"), StringValue("b"), false)}},
+			{LogicalID: "Replaced", ChangeType: ChangeUpdate, PropertyChanges: []PropertyChange{
+				prop("Desc", StringValue("a"), StringValue("b"), false),
+				prop("Name", StringValue("q1"), StringValue("q2"), true),
+			}},
+			{LogicalID: "Gone", ChangeType: ChangeDelete},
+		},
+		OutputChanges: []OutputChange{{Name: "O", ChangeType: OutputAdd}, {Name: "P", ChangeType: OutputRemove}},
+		Children: []StackDiff{{Stack: "Child", Changes: []ResourceChange{{LogicalID: "C", ChangeType: ChangeDelete}}}},
+		// A note, never a change.
+		NoEchoReaders: []string{"Reader"},
+	}}}
+	want := map[string]Action{"New": ActionCreate, "InPlace": ActionUpdate, "Replaced": ActionReplace, "Gone": ActionDelete}
+	for _, c := range d.Stacks[0].Changes {
+		assert.Equal(t, c.Action(), want[c.LogicalID], c.LogicalID)
+	}
+	assert.DeepEqual(t, d.Stacks[0].Changes[2].ReplacingPaths(), []string{"Name"})
+	assert.Equal(t, d.Stacks[0].Changes[2].Destructive(), true)
+	assert.Equal(t, d.Stacks[0].Changes[1].Destructive(), false)
+	assert.DeepEqual(t, d.Totals(), Counts{Create: 1, Update: 1, Replace: 1, Delete: 2, OutputsAdd: 1, OutputsRemove: 1})
+	assert.DeepEqual(t, d.Stacks[0].OwnCounts().Delete, 1)
+	assert.Equal(t, d.HasChanges(), true)
+
+	notes := Diff{Stacks: []StackDiff{{Stack: "A", NoEchoReaders: []string{"R"}}}}
+	assert.Equal(t, notes.HasChanges(), false, "a NoEcho note is not a change")
+}
+
+func TestValueKeepsAbsentAndNullApart(t *testing.T) {
+	var pc PropertyChange
+	assert.NilError(t, json.Unmarshal([]byte(`{"path":"Description","oldValue":null,"requiresReplacement":false}`), &pc))
+	assert.Equal(t, pc.Old.Present(), true)
+	assert.Equal(t, pc.Old.IsNull(), true)
+	assert.Equal(t, pc.New.Present(), false, "a removed property has no newValue key")
+	out, err := json.Marshal(pc)
+	assert.NilError(t, err)
+	assert.Equal(t, string(out), `{"path":"Description","oldValue":null,"requiresReplacement":false}`)
+}
+
+func TestValueText(t *testing.T) {
+	assert.Equal(t, StringValue("a\"b").Text(), `a"b`)
+	assert.Equal(t, JSONValue(`{ "b": 1, "a": [1, 2] }`).Text(), `{"b":1,"a":[1,2]}`)
+	assert.Equal(t, JSONValue("30").Text(), "30")
+	assert.Equal(t, Value{}.Text(), "")
+}
+
+func TestWalkGivesNestedPaths(t *testing.T) {
+	d := Diff{Stacks: []StackDiff{{Stack: "P", Children: []StackDiff{{Stack: "C", Children: []StackDiff{{Stack: "G"}}}}}}}
+	var paths []string
+	d.Walk(func(p string, _ StackDiff) { paths = append(paths, p) })
+	assert.DeepEqual(t, paths, []string{"P", "P/C", "P/C/G"})
+}
