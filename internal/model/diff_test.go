@@ -24,7 +24,7 @@ func TestActionsAndCounts(t *testing.T) {
 			{LogicalID: "Gone", ChangeType: ChangeDelete},
 		},
 		OutputChanges: []OutputChange{{Name: "O", ChangeType: OutputAdd}, {Name: "P", ChangeType: OutputRemove}},
-		Children: []StackDiff{{Stack: "Child", Changes: []ResourceChange{{LogicalID: "C", ChangeType: ChangeDelete}}}},
+		Children:      []StackDiff{{Stack: "Child", Changes: []ResourceChange{{LogicalID: "C", ChangeType: ChangeDelete}}}},
 		// A note, never a change.
 		NoEchoReaders: []string{"Reader"},
 	}}}

@@ -52,7 +52,9 @@ func TestDigestChangesWithEveryPartOfTheChangeSet(t *testing.T) {
 		"new output":  func(d *Diff) { d.Stacks[1].OutputChanges = []OutputChange{{Name: "O", ChangeType: OutputAdd}} },
 		"nested":      func(d *Diff) { d.Stacks[1].Children = []StackDiff{{Stack: "C"}} },
 		"extra stack": func(d *Diff) { d.Stacks = append(d.Stacks, StackDiff{Stack: "C"}) },
-		"policy":      func(d *Diff) { d.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: StringValue("Retain")}} },
+		"policy": func(d *Diff) {
+			d.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: StringValue("Retain")}}
+		},
 	}
 	for name, mutate := range mutations {
 		t.Run(name, func(t *testing.T) {
