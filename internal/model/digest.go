@@ -1,10 +1,13 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"sort"
+	"strconv"
 )
 
 // DigestVersion names the canonical form below; it changes whenever that form
@@ -16,15 +19,187 @@ const DigestVersion = "v1"
 // stack, change, property path and value (after redaction, so the public digest
 // cannot be used to guess a secret offline) in a stable order, and leaves out
 // notes that are not changes.
+//
+// The canonical form is streamed into the hash (no copy of the diff is made):
+// every string is length-prefixed, lists are visited in sorted order, and JSON
+// values are re-encoded with sorted keys, so neither cdkd's ordering nor its
+// JSON spelling changes the digest.
 func (d Diff) Digest() string {
-	c := d.Canonical()
-	c.Sort()
 	h := sha256.New()
-	h.Write([]byte("cdkd-action diff " + DigestVersion + "\n"))
-	enc := json.NewEncoder(h)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(canonicalStacks(c.Stacks))
+	w := &digestWriter{w: bufio.NewWriterSize(h, 64<<10)}
+	w.str("cdkd-action diff " + DigestVersion)
+	w.stacks(d.Stacks)
+	_ = w.w.Flush()
 	return DigestVersion + ":" + hex.EncodeToString(h.Sum(nil))
+}
+
+type digestWriter struct {
+	w   *bufio.Writer
+	num []byte
+}
+
+// str writes a length-prefixed string, so no two sequences of fields can
+// produce the same bytes.
+func (w *digestWriter) str(s string) {
+	w.num = strconv.AppendInt(w.num[:0], int64(len(s)), 10)
+	w.num = append(w.num, ':')
+	w.w.Write(w.num)
+	w.w.WriteString(s)
+}
+
+func (w *digestWriter) tag(t byte) { w.w.WriteByte(t) }
+
+func (w *digestWriter) count(n int) {
+	w.tag('#')
+	w.str(strconv.Itoa(n))
+}
+
+func (w *digestWriter) bool(b bool) {
+	if b {
+		w.tag('T')
+	} else {
+		w.tag('F')
+	}
+}
+
+func (w *digestWriter) stacks(stacks []StackDiff) {
+	order := sortedIndex(len(stacks), func(i, j int) bool {
+		if stacks[i].Stack != stacks[j].Stack {
+			return stacks[i].Stack < stacks[j].Stack
+		}
+		return stacks[i].Region < stacks[j].Region
+	})
+	w.count(len(stacks))
+	for _, i := range order {
+		s := &stacks[i]
+		w.tag('S')
+		w.str(s.Stack)
+		w.str(s.Region)
+		changes := s.Changes
+		w.count(len(changes))
+		for _, c := range sortedIndex(len(changes), func(a, b int) bool { return changes[a].LogicalID < changes[b].LogicalID }) {
+			w.change(&changes[c])
+		}
+		outs := s.OutputChanges
+		w.count(len(outs))
+		for _, o := range sortedIndex(len(outs), func(a, b int) bool { return outs[a].Name < outs[b].Name }) {
+			oc := &outs[o]
+			w.tag('O')
+			w.str(oc.Name)
+			w.str(string(oc.ChangeType))
+			w.value(oc.Old)
+			w.value(oc.New)
+			w.bool(oc.OldValueRedacted)
+			w.bool(oc.Export)
+			w.str(string(oc.Secret))
+		}
+		w.stacks(s.Children)
+	}
+}
+
+func (w *digestWriter) change(c *ResourceChange) {
+	w.tag('R')
+	w.str(c.LogicalID)
+	w.str(string(c.ChangeType))
+	w.str(c.ResourceType)
+	props := c.PropertyChanges
+	w.count(len(props))
+	for _, i := range sortedIndex(len(props), func(a, b int) bool { return props[a].Path < props[b].Path }) {
+		p := &props[i]
+		w.tag('P')
+		w.str(p.Path)
+		w.value(p.Old)
+		w.value(p.New)
+		w.bool(p.RequiresReplacement)
+		switch {
+		case p.ReplacementPropagated == nil:
+			w.tag('-')
+		default:
+			w.bool(*p.ReplacementPropagated)
+		}
+		w.str(string(p.Secret))
+	}
+	attrs := c.AttributeChanges
+	w.count(len(attrs))
+	for _, i := range sortedIndex(len(attrs), func(a, b int) bool { return attrs[a].Attribute < attrs[b].Attribute }) {
+		w.tag('A')
+		w.str(attrs[i].Attribute)
+		w.value(attrs[i].Old)
+		w.value(attrs[i].New)
+	}
+	cc := append([]string(nil), c.CCAPI...)
+	sort.Strings(cc)
+	w.count(len(cc))
+	for _, p := range cc {
+		w.str(p)
+	}
+}
+
+// value writes a JSON value canonically: absent and null stay apart.
+func (w *digestWriter) value(v Value) {
+	if v.Raw == nil {
+		w.tag('-')
+		return
+	}
+	// Fast path: most values are plain strings, which need no decoding.
+	if raw := bytes.TrimSpace(v.Raw); len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' &&
+		bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 && bytes.IndexByte(raw[1:len(raw)-1], '"') < 0 {
+		w.tag('s')
+		w.str(string(raw[1 : len(raw)-1]))
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(v.Raw))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		w.tag('?')
+		w.str(string(v.Raw))
+		return
+	}
+	w.any(x)
+}
+
+func (w *digestWriter) any(x any) {
+	switch t := x.(type) {
+	case nil:
+		w.tag('n')
+	case bool:
+		w.bool(t)
+	case json.Number:
+		w.tag('d')
+		w.str(t.String())
+	case string:
+		w.tag('s')
+		w.str(t)
+	case []any:
+		w.tag('[')
+		w.count(len(t))
+		for _, e := range t {
+			w.any(e)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		w.tag('{')
+		w.count(len(keys))
+		for _, k := range keys {
+			w.str(k)
+			w.any(t[k])
+		}
+	}
+}
+
+// sortedIndex returns 0..n-1 ordered by less, leaving the data untouched.
+func sortedIndex(n int, less func(i, j int) bool) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return less(idx[a], idx[b]) })
+	return idx
 }
 
 // Canonical returns a deep copy without the parts that are not changes (NoEcho

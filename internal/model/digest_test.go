@@ -71,3 +71,9 @@ func TestDigestDoesNotChangeTheDiff(t *testing.T) {
 	_ = d.Digest()
 	assert.Equal(t, d.Stacks[0].Stack, before, "Digest works on a copy")
 }
+
+func TestDigestStringFastPathAgreesWithDecoding(t *testing.T) {
+	plain := Diff{Stacks: []StackDiff{{Stack: "A", OutputChanges: []OutputChange{{Name: "O", New: JSONValue(`"héllo"`)}}}}}
+	escaped := Diff{Stacks: []StackDiff{{Stack: "A", OutputChanges: []OutputChange{{Name: "O", New: JSONValue(`"h\u00e9llo"`)}}}}}
+	assert.Equal(t, plain.Digest(), escaped.Digest(), "one string, two JSON spellings")
+}
