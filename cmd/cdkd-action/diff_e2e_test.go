@@ -85,7 +85,7 @@ func TestDiffStickyCommentLifecycle(t *testing.T) {
 	assert.Assert(t, is.Contains(second.summary, "QueueName"), "the job summary carries the full report")
 }
 
-// A busy pull request: our comment sits on the third page of comments.
+// A busy pull request: our comment sits on the fourth page of comments.
 func TestDiffFindsItsCommentAcrossPages(t *testing.T) {
 	w := newWorkspace(t)
 	w.stub(
@@ -93,18 +93,18 @@ func TestDiffFindsItsCommentAcrossPages(t *testing.T) {
 		diffInvocation(t, "../../testdata/cdkd-samples/12-diff-v1-nochange-json.stdout"),
 	)
 	var noise []string
-	for i := 0; i < 230; i++ {
+	for i := 0; i < 330; i++ {
 		noise = append(noise, fmt.Sprintf("comment %d", i))
 	}
 	w.gh.SeedComments(owner, repo, prNum, "octocat", noise...)
 	first := w.run(map[string]string{"all": "true"})
 	assert.Equal(t, first.code, 0, first.stdout)
-	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, prNum), 231))
+	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, prNum), 331))
 	second := w.run(map[string]string{"all": "true"})
 	assert.Equal(t, second.code, 0, second.stdout)
 	comments := w.gh.Comments(owner, repo, prNum)
-	assert.Assert(t, is.Len(comments, 231), "found on page 3 and edited, not duplicated")
-	assert.Assert(t, is.Contains(comments[230].Body, "No changes"))
+	assert.Assert(t, is.Len(comments, 331), "found on page 4 and edited, not duplicated")
+	assert.Assert(t, is.Contains(comments[330].Body, "No changes"))
 }
 
 // Labels keep two diffs on one pull request apart.
@@ -218,6 +218,44 @@ func TestDiffOversizedStaysWithinLimits(t *testing.T) {
 	}
 	assert.NilError(t, json.Unmarshal([]byte(report), &decoded))
 	assert.Equal(t, len(decoded.Stacks), 50, "the report JSON is complete")
+}
+
+// recreate moves the report to the bottom; off posts no comment at all.
+func TestDiffCommentModes(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+	)
+	assert.Equal(t, w.run(map[string]string{"all": "true"}).code, 0)
+	first := w.gh.Comments(owner, repo, prNum)[0]
+	w.gh.SeedComments(owner, repo, prNum, "octocat", "a reviewer's remark")
+	res := w.run(map[string]string{"all": "true", "comment": "recreate"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 2))
+	assert.Equal(t, comments[0].Body, "a reviewer's remark")
+	assert.Assert(t, comments[1].ID != first.ID, "posted anew, old one deleted")
+
+	writes := commentWrites(w.gh)
+	res = w.run(map[string]string{"all": "true", "comment": "off"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, commentWrites(w.gh), writes)
+	assert.Equal(t, res.outputs["comment-url"], "")
+}
+
+// A payload that is not cdkd's diff JSON is bad input, reported as such.
+func TestDiffFromJSONNotADiff(t *testing.T) {
+	w := newWorkspace(t)
+	path := filepath.Join(w.dir, "notes.json")
+	writeFile(t, path, `{"hello": "world"}`)
+	res := w.run(map[string]string{"from-json": path})
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "::error::input from-json: expected cdkd diff --json output"))
+	assert.Assert(t, is.Contains(res.summary, "input from-json"))
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+	assert.Equal(t, w.gh.Writes(), 0, "nothing half-posted")
 }
 
 // Local mode prints Markdown and calls no API, even inside Actions.

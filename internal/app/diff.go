@@ -30,6 +30,10 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		if errors.As(err, &cerr) {
 			report.StderrTail = cerr.StderrTail
 		}
+		if config.IsInputError(err) {
+			// Bad input posts nothing: the summary and the log say why.
+			return r.fail("bad-input", err, ExitBadInput, nil)
+		}
 		report.Error = r.set.Redact(oneLine(err.Error()))
 		r.publishDiff(ctx, report, nil)
 		return r.fail("cdkd-failed", err, ExitFailure, nil)
@@ -68,7 +72,7 @@ func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 		}
 		d, err := cdkd.DecodeDiff(b)
 		if err != nil {
-			return model.Diff{}, "", fmt.Errorf("input from-json: %s is not cdkd diff --json output: %w", r.cfg.FromJSON, err)
+			return model.Diff{}, "", &config.InputError{Input: "from-json", Msg: fmt.Sprintf("expected cdkd diff --json output in %s: %v", r.cfg.FromJSON, err)}
 		}
 		return d, "", nil
 	}
