@@ -84,6 +84,9 @@ func (a *App) Run(ctx context.Context) ExitCode {
 		outputs: map[string]string{},
 	}
 	r.runner = workflow.New(out, a.Getenv)
+	// Outside a runner, print for a terminal: no ::commands:: at all.
+	r.runner.Plain = !workflow.IsActions(a.Getenv)
+	r.raw.Plain = r.runner.Plain
 	r.log = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	code := r.main(ctx)

@@ -25,6 +25,9 @@ type Runner struct {
 	Out    io.Writer           // the step's stdout (the log)
 	Getenv func(string) string // injected; GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, ...
 	Rand   io.Reader           // for delimiters and tokens; crypto/rand when nil
+	// Plain prints for a terminal instead of a runner: "warning: msg"
+	// rather than ::warning::msg, and no stop-commands or groups.
+	Plain bool
 
 	mu               sync.Mutex
 	stopToken        string // the token the runner waits for; "" while commands run
@@ -117,6 +120,9 @@ func (r *Runner) Info(msg string) {
 // Calling resume more than once prints it once. While a block is open the
 // runner ignores a nested one, and so does the Runner's own bookkeeping.
 func (r *Runner) StopCommands() (resume func()) {
+	if r.Plain {
+		return func() {}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	token := r.token()
@@ -139,6 +145,15 @@ func (r *Runner) StopCommands() (resume func()) {
 
 // command prints ::name props::data as one line.
 func (r *Runner) command(name, data string, props ...Prop) {
+	if r.Plain {
+		switch name {
+		case "group":
+			r.writeLine("== " + data)
+		case "warning", "error", "notice":
+			r.writeLine(name + ": " + data)
+		}
+		return
+	}
 	var b strings.Builder
 	b.WriteString("::")
 	b.WriteString(name)

@@ -232,3 +232,19 @@ func TestStopCommandsNested(t *testing.T) {
 	assert.Assert(t, len(ran) == 4, "outer stop, outer resume, Info's stop and resume: %v", ran)
 	assert.Assert(t, strings.Contains(strings.Join(shown, "\n"), "::error::still stopped\n"))
 }
+
+// On a terminal there is no runner: commands become plain words, and an
+// add-mask line (which would print the secret) is never written.
+func TestPlainRunnerForTerminals(t *testing.T) {
+	var out strings.Builder
+	r := New(&out, nil)
+	r.Plain = true
+	r.AddMask("s3cr3t")
+	r.Warning("careful", Title("t"))
+	r.Error("broken")
+	r.Group("cdkd diff")
+	resume := r.StopCommands()
+	resume()
+	r.EndGroup()
+	assert.Equal(t, out.String(), "warning: careful\nerror: broken\n== cdkd diff\n")
+}
