@@ -202,7 +202,7 @@ func TestDiffRetriesServerErrors(t *testing.T) {
 func TestDiffOversizedStaysWithinLimits(t *testing.T) {
 	w := newWorkspace(t)
 	path := filepath.Join(w.dir, "huge.json")
-	writeFile(t, path, hugeDiff(50, 400))
+	writeFile(t, path, cdkdtest.DiffJSON(50, 400))
 	res := w.run(map[string]string{"from-json": path})
 	assert.Equal(t, res.code, 0, res.stdout)
 	body := w.gh.Comments(owner, repo, prNum)[0].Body
@@ -211,7 +211,8 @@ func TestDiffOversizedStaysWithinLimits(t *testing.T) {
 	run := w.gh.CheckRuns()[0]
 	assert.Assert(t, len(run.Output.Summary) <= 65535)
 	assert.Assert(t, len(res.summary) < 1<<20)
-	assert.Equal(t, res.outputs["to-update"], "20000")
+	assert.Equal(t, res.outputs["to-update"], "5000")
+	assert.Equal(t, res.outputs["to-replace"], "5000")
 	report := readFile(t, res.outputs["report-json"])
 	var decoded struct {
 		Stacks []json.RawMessage `json:"stacks"`
@@ -268,28 +269,6 @@ func TestDiffLocalMode(t *testing.T) {
 	for _, s := range sampleSecrets {
 		assert.Assert(t, !strings.Contains(res.stdout, s), "secret %q leaked to stdout", s)
 	}
-}
-
-// hugeDiff generates stacks × resources UPDATEs with long values.
-func hugeDiff(stacks, resources int) string {
-	var b strings.Builder
-	b.WriteString("[")
-	for s := 0; s < stacks; s++ {
-		if s > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `{"stack":"Stack%02d","region":"us-east-1","changes":[`, s)
-		for r := 0; r < resources; r++ {
-			if r > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, `{"logicalId":"Res%04d","changeType":"UPDATE","resourceType":"AWS::SNS::Topic","propertyChanges":[{"path":"DisplayName","oldValue":"%s","newValue":"%s","requiresReplacement":false}]}`,
-				r, strings.Repeat("o", 120), strings.Repeat("n", 120))
-		}
-		b.WriteString(`],"outputChanges":[],"children":[]}`)
-	}
-	b.WriteString("]")
-	return b.String()
 }
 
 func TestMain(m *testing.M) {
