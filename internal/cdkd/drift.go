@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -243,4 +244,152 @@ func sortDrift(d *model.Drift) {
 
 func sortSlice[T any](s []T, less func(a, b T) bool) {
 	sort.SliceStable(s, func(i, j int) bool { return less(s[i], s[j]) })
+}
+
+// TokenLookup answers, from a stack's state record, whether a resource's
+// recorded values hold a token. known is false when the record could not be
+// read, so nothing can be said from it.
+type TokenLookup func(stack, region, logicalID string) (has, known bool)
+
+// DecideNotComparedCauses fills in the causes cdkd did not report (today's
+// cdkd prints a refused reference and an ssm-secure one identically), per
+// resource, from its state record first:
+//   - the record holds a {{resolve:ssm-secure:...}} token: unresolvedToken
+//     (BasisState) — permanent, whatever the exit code;
+//   - it holds none and cdkd exited 2: refused (BasisStateAndExit);
+//   - it holds none otherwise: the cause stays unreported, and says so.
+//
+// Only where the record could not be read does it fall back to the exit code
+// alone, as InferNotComparedCauses does (BasisExitCode). Reported causes are
+// never changed. A nil lookup means no record could be read.
+func DecideNotComparedCauses(d *model.Drift, exitCode int, ssmSecure TokenLookup) {
+	var unknown []*model.NotCompared
+	drifted := false
+	set := func(nc *model.NotCompared, c model.NotComparedCause, b model.CauseBasis) {
+		nc.Cause, nc.CauseInferred, nc.CauseBasis = c, true, b
+	}
+	for i := range d.Stacks {
+		s := &d.Stacks[i]
+		if len(s.Drifted) > 0 {
+			drifted = true
+		}
+		for j := range s.NotCompared {
+			nc := &s.NotCompared[j]
+			if nc.Cause != model.CauseUnreported {
+				continue
+			}
+			has, known := false, false
+			if ssmSecure != nil {
+				has, known = ssmSecure(s.Stack, s.Region, nc.LogicalID)
+			}
+			switch {
+			case !known:
+				unknown = append(unknown, nc)
+			case has:
+				set(nc, model.CauseUnresolvedToken, model.BasisState)
+			case exitCode == 2:
+				set(nc, model.CauseRefused, model.BasisStateAndExit)
+			}
+		}
+	}
+	switch {
+	case exitCode == 0:
+		for _, nc := range unknown {
+			set(nc, model.CauseUnresolvedToken, model.BasisExitCode)
+		}
+	case exitCode == 2 && !drifted && len(unknown) == 1 && !anyRefused(d):
+		set(unknown[0], model.CauseRefused, model.BasisExitCode)
+	}
+}
+
+func anyRefused(d *model.Drift) bool {
+	for _, s := range d.Stacks {
+		for _, nc := range s.NotCompared {
+			if nc.Cause == model.CauseRefused || nc.Cause == model.CauseReadFailed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NeedsCauses reports whether any not-compared entry lacks a cause, so the
+// state records are worth reading.
+func NeedsCauses(d model.Drift) bool {
+	for _, s := range d.Stacks {
+		for _, nc := range s.NotCompared {
+			if nc.Cause == model.CauseUnreported {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// DriftResolution is what `cdkd drift --accept|--revert -y --json` did. With
+// these flags exit 0 means the run completed, not that everything was
+// compared; the detection run keeps that answer.
+type DriftResolution struct {
+	// Mode is ResolutionAccept or ResolutionRevert.
+	Mode     string
+	ExitCode int
+	// Partial is --revert's exit 2: some resources did not revert.
+	Partial bool
+	// Failed are the resources cdkd named as not resolved (its ✗ and ⊘ lines).
+	Failed []ResolutionFailure
+	// Summary are cdkd's own summary lines ("✓ State updated", "Revert
+	// summary: ..."), ANSI-stripped. Like every cdkd line they may hold a
+	// secret: redact before showing.
+	Summary []string
+}
+
+// ResolutionFailure is one resource a resolution left unresolved.
+type ResolutionFailure struct {
+	// Resource is "Stack/LogicalId" as cdkd printed it ("" when the line
+	// names none in that shape).
+	Resource string
+	// Line is cdkd's line, glyph removed.
+	Line string
+}
+
+// ClassifyDriftResolution gives a resolution run its meaning: exit 0 done;
+// exit 2 under --revert a partial failure (PartialFailureError) whose
+// resources are read from stderr; anything else *Error.
+func ClassifyDriftResolution(res Result, mode string) (DriftResolution, error) {
+	r := DriftResolution{Mode: mode, ExitCode: res.ExitCode}
+	if res.Cancelled {
+		return r, newError(res, crashReason(res), nil)
+	}
+	for _, l := range res.StderrTail {
+		line := strings.TrimSpace(StripANSI(l))
+		switch {
+		case strings.HasPrefix(line, "✗"), strings.HasPrefix(line, "⊘"):
+			text := strings.TrimSpace(strings.TrimLeft(line, "✗⊘ "))
+			r.Failed = append(r.Failed, ResolutionFailure{Resource: failedResource(text), Line: text})
+		case strings.HasPrefix(line, "✓"), strings.Contains(line, "Revert summary"), strings.Contains(line, "Comparison INCOMPLETE"),
+			strings.HasPrefix(line, "No drift detected"):
+			r.Summary = append(r.Summary, line)
+		}
+	}
+	switch {
+	case res.ExitCode == 0:
+		return r, nil
+	case res.ExitCode == 2 && mode == ResolutionRevert:
+		r.Partial = true
+		return r, nil
+	}
+	return r, newError(res, crashReason(res), nil)
+}
+
+// failedResource reads "Stack/LogicalId" from "Stack/LogicalId (Type): ...".
+func failedResource(text string) string {
+	name, _, ok := strings.Cut(text, " (")
+	if !ok {
+		name, _, _ = strings.Cut(text, ":")
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return ""
+	}
+	return name
 }

@@ -58,4 +58,6 @@ type NotCompared struct {
 	// CauseInferred is set when cdkd reported no cause and cdkd-action
 	// decided it (from the state record or the exit code).
 	CauseInferred bool `json:"causeInferred,omitempty"`
+	// CauseBasis says what an inferred cause rests on (see CauseBasis).
+	CauseBasis CauseBasis `json:"causeBasis,omitempty"`
 }

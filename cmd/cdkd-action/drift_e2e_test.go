@@ -1,0 +1,686 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/sivchari/kumo"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/runnermask"
+)
+
+// The commit a scheduled run checks (GITHUB_SHA in the harness).
+const scheduledSHA = "9999999999999999999999999999999999999999"
+
+// newDriftWorkspace is a scheduled run: no pull request in the event.
+func newDriftWorkspace(t *testing.T) *workspace {
+	t.Helper()
+	w := newWorkspace(t)
+	event := filepath.Join(w.dir, "schedule.json")
+	writeFile(t, event, readFile(t, "testdata/drift/schedule.json"))
+	w.vars["GITHUB_EVENT_NAME"] = "schedule"
+	w.vars["GITHUB_EVENT_PATH"] = event
+	w.vars["INPUT_COMMAND"] = "drift"
+	return w
+}
+
+// detect is `cdkd drift --all --json` answering with a fixture.
+func detect(t *testing.T, fixture string, exit int, extra ...string) cdkdtest.Invocation {
+	t.Helper()
+	inv := cdkdtest.Invocation{
+		Args: append([]string{"drift", "--all", "--json"}, extra...),
+		Env:  map[string]string{"CDKD_NO_LIVE": "1"},
+		Exit: exit,
+	}
+	if fixture != "" {
+		inv.StdoutFile = abs(t, "testdata/drift/"+fixture)
+	}
+	return inv
+}
+
+// detectStack is `cdkd drift <stack> --json` answering with a fixture.
+func detectStack(t *testing.T, fixture string, exit int, stack string, extra ...string) cdkdtest.Invocation {
+	t.Helper()
+	inv := detect(t, fixture, exit)
+	inv.Args = append([]string{"drift", stack, "--json"}, extra...)
+	return inv
+}
+
+func stderrFile(t *testing.T, inv cdkdtest.Invocation, name string) cdkdtest.Invocation {
+	t.Helper()
+	inv.StderrFile = abs(t, "testdata/drift/"+name)
+	return inv
+}
+
+var all = map[string]string{"all": "true"}
+
+func withInputs(base map[string]string, kv ...string) map[string]string {
+	out := map[string]string{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i]] = kv[i+1]
+	}
+	return out
+}
+
+func onlyCheckRun(t *testing.T, gh *githubtest.Server) githubtest.CheckRun {
+	t.Helper()
+	runs := gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Name, "cdkd drift")
+	assert.Equal(t, runs[0].HeadSHA, scheduledSHA, "the check run is on the commit being checked")
+	return runs[0]
+}
+
+func TestDriftClean(t *testing.T) {
+	w := newDriftWorkspace(t)
+	stub := w.stub(detect(t, "clean.json", 0))
+	res := w.run(all)
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["drift-status"], "clean")
+	assert.Equal(t, res.outputs["drifted-count"], "0")
+	assert.Equal(t, res.outputs["not-compared-count"], "0")
+	assert.Equal(t, res.outputs["failure-reason"], "")
+	assert.Equal(t, res.outputs["issue-url"], "", "issue is off by default")
+	run := onlyCheckRun(t, w.gh)
+	assert.Equal(t, run.Conclusion, "success")
+	assert.Equal(t, run.Output.Title, "No drift")
+	assert.Equal(t, res.outputs["check-run-url"], run.HTMLURL)
+	assert.Assert(t, is.Contains(res.summary, "✅ **No drift:** every compared resource matches cdkd's state."))
+	assert.Assert(t, is.Contains(res.summary, "`StackA` (us-east-1) · 7 of 7 resources fully checked"))
+	assert.Assert(t, is.Len(w.gh.Issues(), 0))
+
+	var report struct {
+		Kind   string `json:"kind"`
+		Status string `json:"status"`
+		Stacks []struct {
+			Stack string `json:"stack"`
+		} `json:"stacks"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+	assert.Equal(t, report.Kind, "drift")
+	assert.Equal(t, report.Status, "clean")
+	assert.Equal(t, len(report.Stacks), 2)
+}
+
+func TestDriftDrifted(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		failOn     string
+		code       int
+		reason     string
+		conclusion string
+	}{
+		{name: "fail-on-drift default", failOn: "", code: 1, reason: "drift"},
+		{name: "fail-on-drift false", failOn: "false", code: 0, reason: ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newDriftWorkspace(t)
+			w.stub(detect(t, "drifted.json", 1))
+			res := w.run(withInputs(all, "fail-on-drift", tc.failOn))
+			assert.Equal(t, res.code, tc.code, res.stdout)
+			assert.Equal(t, res.outputs["drift-status"], "drifted")
+			assert.Equal(t, res.outputs["drifted-count"], "3")
+			assert.Equal(t, res.outputs["failure-reason"], tc.reason)
+			run := onlyCheckRun(t, w.gh)
+			assert.Equal(t, run.Conclusion, "failure", "drift is a failing check whatever the step does")
+			assert.Equal(t, run.Output.Title, "3 resources drifted")
+			assert.Assert(t, is.Contains(run.Output.Summary, "`VisibilityTimeout`: `30` → `99`"))
+			assert.Assert(t, is.Contains(res.summary, "🔴 **Drift detected:** 3 resources drifted in 1 of 2 stacks."))
+			assert.Assert(t, is.Contains(res.summary, "`DisplayName`: `\"fixture-topic-v1\"` → `\"changed-out-of-band\"`"))
+		})
+	}
+}
+
+// Today's cdkd: a refused reference exits 2 with no cause. Without AWS the
+// state cannot be read, so the exit code alone decides, and the report says so.
+func TestDriftRefusedOnlyWithoutState(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(stderrFile(t, detectStack(t, "refused.json", 2, "StackC"), "refused.stderr"))
+	res := w.run(map[string]string{"stacks": "StackC"})
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "incomplete")
+	assert.Equal(t, res.outputs["failure-reason"], "incomplete")
+	assert.Equal(t, res.outputs["not-compared-count"], "1")
+	assert.Equal(t, res.outputs["drifted-count"], "0")
+	run := onlyCheckRun(t, w.gh)
+	assert.Equal(t, run.Conclusion, "action_required")
+	assert.Equal(t, run.DetailsURL, w.gh.URL+"/"+owner+"/"+repo+"/actions/runs/4242")
+	assert.Equal(t, run.Output.Title, "Could not check everything: 1 resource not checked")
+	assert.Assert(t, is.Contains(res.summary, "⚠️ **Could not check everything:**"))
+	assert.Assert(t, is.Contains(res.summary, "🚫 **Refused** (1)"))
+	assert.Assert(t, is.Contains(res.summary, "spell the reference as a full ARN"))
+	assert.Assert(t, is.Contains(res.summary, "inferred from cdkd's exit code"))
+	assert.Assert(t, !strings.Contains(res.summary, "No drift"))
+	assert.Assert(t, !strings.Contains(res.summary, "Drift detected"))
+	assert.Assert(t, is.Contains(res.summary, "the state bucket is not known"))
+	assert.Assert(t, is.Contains(res.stdout, "::warning::the state records were not read"))
+
+	// A state bucket, but no AWS configuration (no region): said so too.
+	w2 := newDriftWorkspace(t)
+	w2.stub(detectStack(t, "refused.json", 2, "StackC", "--state-bucket", "my-state"))
+	res = w2.run(map[string]string{"stacks": "StackC", "state-bucket": "my-state", "fail-on-incomplete": "false"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "incomplete")
+	assert.Equal(t, res.outputs["failure-reason"], "")
+	assert.Assert(t, is.Contains(res.summary, "AWS is not configured"))
+	assert.Equal(t, onlyCheckRun(t, w2.gh).Conclusion, "action_required", "the check says so even when the step does not fail")
+}
+
+// Today's cdkd: an ssm-secure reference exits 0 with the same JSON shape.
+// That is permanent and still clean, with a note.
+func TestDriftUnresolvedTokenOnly(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(stderrFile(t, detectStack(t, "ssmsecure.json", 0, "StackD"), "ssmsecure.stderr"))
+	res := w.run(map[string]string{"stacks": "StackD"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "clean")
+	assert.Equal(t, res.outputs["not-compared-count"], "1")
+	assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "success")
+	assert.Assert(t, is.Contains(res.summary, "🔒 **Unresolved token** (1)"))
+	assert.Assert(t, is.Contains(res.summary, "1 of 2 resources fully checked (1 only partially compared)"))
+	assert.Assert(t, is.Contains(res.summary, "Permanent; nothing to do"))
+}
+
+// The seeds' cdkd reports causes itself: readFailed makes the check
+// incomplete; an unknown cause is shown verbatim, never dropped.
+func TestDriftReadFailedSeedsShape(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(detect(t, "readfailed.json", 2))
+	res := w.run(all)
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "incomplete")
+	assert.Equal(t, res.outputs["not-compared-count"], "3")
+	assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "action_required")
+	assert.Assert(t, is.Contains(res.summary, "❗ **Read failed** (1)"))
+	assert.Assert(t, is.Contains(res.summary, "grant the read permission"))
+	assert.Assert(t, is.Contains(res.summary, "❔ **Cause `regionMismatch`** (1)"))
+	assert.Assert(t, !strings.Contains(res.summary, "inferred"), "causes were reported: nothing to infer")
+}
+
+// A drifted resource that is also only partially compared is drift (it
+// outranks), and counts as not fully compared.
+func TestDriftPartiallyComparedDrift(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(detect(t, "partial.json", 1))
+	res := w.run(all)
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "drifted")
+	assert.Equal(t, res.outputs["drifted-count"], "1")
+	assert.Equal(t, res.outputs["not-compared-count"], "1")
+	assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "failure")
+	assert.Assert(t, is.Contains(res.summary, "`Fn` · `AWS::Lambda::Function` · ⚠️ only partially compared"))
+	assert.Assert(t, is.Contains(res.summary, "1 of 2 resources fully checked (1 only partially compared)"))
+}
+
+// Today's cdkd aborts the whole run on one failed read: exit 1, no JSON.
+// That is an error with cdkd's reason — never drift, never clean.
+func TestDriftCrashIsAnError(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(stderrFile(t, detect(t, "", 1), "crash.stderr"))
+	res := w.run(withInputs(all, "issue", "true"))
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "error")
+	assert.Equal(t, res.outputs["failure-reason"], "cdkd-failed")
+	assert.Equal(t, res.outputs["drifted-count"], "")
+	run := onlyCheckRun(t, w.gh)
+	assert.Equal(t, run.Conclusion, "failure")
+	assert.Equal(t, run.Output.Title, "cdkd drift failed")
+	assert.Assert(t, is.Contains(run.Output.Summary, "ECONNREFUSED"))
+	assert.Assert(t, is.Contains(res.summary, "❌ **Drift could not be checked:**"))
+	assert.Assert(t, is.Contains(res.summary, "neither drift nor a clean result"))
+	for _, s := range []string{res.summary, run.Output.Summary} {
+		assert.Assert(t, !strings.Contains(s, "No drift"))
+		assert.Assert(t, !strings.Contains(s, "Drift detected"))
+	}
+	assert.Assert(t, is.Len(w.gh.Issues(), 0), "an error opens no issue")
+}
+
+func TestDriftOnlyUnsupported(t *testing.T) {
+	t.Run("nothing compared: no drift, and no ✓", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		w.stub(detect(t, "unsupported.json", 0))
+		res := w.run(all)
+		assert.Equal(t, res.code, 0, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "clean")
+		run := onlyCheckRun(t, w.gh)
+		assert.Equal(t, run.Conclusion, "neutral")
+		assert.Equal(t, run.Output.Title, "No drift detected, but nothing was compared")
+		assert.Assert(t, !strings.Contains(res.summary, "✅"), res.summary)
+		assert.Assert(t, is.Contains(res.summary, "0 of 3 resources checked (2 unsupported, 1 skipped)"))
+		assert.Assert(t, is.Contains(res.summary, "`AWS::AppSync::GraphQLSchema` ×1"))
+		assert.Assert(t, is.Contains(res.summary, "`Custom::Provider` ×1"))
+	})
+	t.Run("a type cdkd reads: possibly deleted, incomplete", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		w.stub(detect(t, "possibly-deleted.json", 0))
+		res := w.run(all)
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "incomplete")
+		assert.Equal(t, res.outputs["not-compared-count"], "1")
+		assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "action_required")
+		assert.Assert(t, is.Contains(res.summary, "**⚠️ Not checked (possibly deleted) (1)**"))
+		assert.Assert(t, is.Contains(res.summary, "- `Handler` · `AWS::Lambda::Function`"))
+		assert.Assert(t, !strings.Contains(res.summary, "✅"), res.summary)
+	})
+}
+
+// accept: detection, --accept -y, then detection again.
+func TestDriftAccept(t *testing.T) {
+	w := newDriftWorkspace(t)
+	accept := detect(t, "clean.json", 0, "--accept", "-y")
+	accept.Stderr = "Accept plan for StackA: 3 resources\n✓ State updated for StackA (3 resources)\n"
+	stub := w.stub(detect(t, "drifted.json", 1), accept, detect(t, "clean.json", 0))
+	res := w.run(withInputs(all, "drift-resolution", "accept"))
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["drift-status"], "drifted", "drift-status keeps the detection result")
+	assert.Equal(t, res.outputs["drifted-count"], "3")
+	run := onlyCheckRun(t, w.gh)
+	assert.Equal(t, run.Conclusion, "success")
+	assert.Equal(t, run.Output.Title, "3 resources drifted · accepted")
+	assert.Assert(t, is.Contains(res.summary, "✅ Accepted 3 drifted resources: `StackA/Bucket83908E77`, `StackA/Queue4A7E3555`, `StackA/TopicBFC7AF6E`."))
+	assert.Assert(t, is.Contains(res.summary, "> ✓ State updated for StackA &#40;3 resources&#41;"))
+	assert.Assert(t, is.Contains(res.summary, "After the resolution, `cdkd drift` reports: ✅ no drift."))
+	assert.Assert(t, is.Contains(res.summary, "`VisibilityTimeout`: `30` → `99`"), "the detection result stays in the report")
+}
+
+// A resolution runs only when detection found drift.
+func TestDriftResolutionOnlyOnDrift(t *testing.T) {
+	w := newDriftWorkspace(t)
+	stub := w.stub(detect(t, "clean.json", 0))
+	res := w.run(withInputs(all, "drift-resolution", "revert"))
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Assert(t, !strings.Contains(res.summary, "Resolution"))
+}
+
+// Today's cdkd reports an immutable property as reverted when nothing
+// changed: only the detection after the revert tells.
+func TestDriftRevertStillDrifted(t *testing.T) {
+	w := newDriftWorkspace(t)
+	revert := detect(t, "drifted.json", 0, "--revert", "-y")
+	revert.Stderr = "Revert summary: 3 reverted\n"
+	w.stub(detect(t, "drifted.json", 1), revert, detect(t, "after-revert.json", 1))
+	res := w.run(withInputs(all, "drift-resolution", "revert"))
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "drift")
+	run := onlyCheckRun(t, w.gh)
+	assert.Equal(t, run.Conclusion, "failure")
+	assert.Equal(t, run.Output.Title, "3 resources drifted · 1 resource still drifted after revert")
+	assert.Assert(t, is.Contains(res.summary, "🔴 **Still drifted after the revert:** `StackA/Queue4A7E3555 (QueueName)`"))
+}
+
+// --revert's exit 2 is a partial failure: a failure naming the resources.
+func TestDriftRevertPartialFailure(t *testing.T) {
+	w := newDriftWorkspace(t)
+	revert := detect(t, "drifted.json", 2, "--revert", "-y")
+	revert.Stderr = strings.Join([]string{
+		"Revert plan for StackA: 3 resources",
+		"\x1b[31m✗ StackA/TopicBFC7AF6E (AWS::SNS::Topic): AWS update failed — AuthorizationError\x1b[0m",
+		"⊘ StackA/Queue4A7E3555 (AWS::SQS::Queue): could not revert — ResourceUpdateNotSupportedError",
+		"Revert summary: 1 reverted, 1 failed, 1 update-not-supported",
+		"PartialFailureError: 2 resource(s) did not revert",
+	}, "\n") + "\n"
+	w.stub(detect(t, "drifted.json", 1), revert, detect(t, "drifted-v2.json", 1))
+	res := w.run(withInputs(all, "drift-resolution", "revert"))
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "resolution-failed")
+	assert.Equal(t, res.outputs["drift-status"], "drifted")
+	run := onlyCheckRun(t, w.gh)
+	assert.Equal(t, run.Conclusion, "failure")
+	assert.Equal(t, run.Output.Title, "3 resources drifted · revert failed")
+	for _, want := range []string{
+		"❌ **revert partly failed:** 2 resources not resolved (cdkd exited 2):",
+		"- `StackA/TopicBFC7AF6E` · `AWS::SNS::Topic`: AWS update failed — AuthorizationError",
+		"- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: could not revert — ResourceUpdateNotSupportedError",
+		"🔴 **Still drifted after the revert:** `StackA/TopicBFC7AF6E (DisplayName)`",
+	} {
+		assert.Assert(t, is.Contains(res.summary, want))
+	}
+	assert.Assert(t, is.Contains(res.stdout, "::error::cdkd drift --revert: 2 resource(s) were not resolved"))
+}
+
+// issueWrites counts the requests that wrote the tracking issue.
+func issueWrites(gh *githubtest.Server) int {
+	n := 0
+	for _, r := range gh.Requests() {
+		switch r.Operation {
+		case githubtest.OpCreateIssue, githubtest.OpUpdateIssue, githubtest.OpCreateIssueComment, githubtest.OpUpdateIssueComment:
+			n++
+		}
+	}
+	return n
+}
+
+// One tracking issue per label, across five nightly runs: opened on drift,
+// edited when the drift changes, closed with a comment when clean, reopened
+// when drift comes back, and left alone when nothing changed.
+func TestDriftIssueLifecycle(t *testing.T) {
+	w := newDriftWorkspace(t)
+	stub := w.stub(
+		detect(t, "drifted.json", 1),
+		detect(t, "drifted-v2.json", 1),
+		detect(t, "clean.json", 0),
+		detect(t, "drifted.json", 1),
+		detect(t, "drifted.json", 1),
+	)
+	// Noise: someone else's issue carrying our header (a spoof), and an
+	// unrelated one.
+	spoof := w.gh.AddIssue(githubtest.Issue{Title: "spoof", Login: "mallory",
+		Body: github.Header{Kind: "drift"}.String() + "\nfake"})
+	w.gh.AddIssue(githubtest.Issue{Title: "bug", Body: "unrelated"})
+	inputs := withInputs(all, "issue", "true", "issue-labels", "drift, infra", "fail-on-drift", "false")
+
+	ours := func() githubtest.Issue {
+		t.Helper()
+		var mine []githubtest.Issue
+		for _, is := range w.gh.Issues() {
+			if is.Login == githubtest.DefaultLogin {
+				mine = append(mine, is)
+			}
+		}
+		assert.Assert(t, is.Len(mine, 1), "exactly one tracking issue")
+		return mine[0]
+	}
+
+	first := w.run(inputs)
+	assert.Equal(t, first.code, 0, first.stdout)
+	issue := ours()
+	assert.Equal(t, issue.State, "open")
+	assert.Equal(t, issue.Title, "cdkd drift: 3 resources drifted")
+	assert.DeepEqual(t, issue.Labels, []string{"drift", "infra"})
+	h, ok := github.ParseHeader(issue.Body)
+	assert.Assert(t, ok)
+	assert.Equal(t, h.Kind, "drift")
+	assert.Equal(t, h.Label, "")
+	assert.Assert(t, is.Contains(issue.Body, "`VisibilityTimeout`: `30` → `99`"))
+	assert.Equal(t, first.outputs["issue-url"], issue.HTMLURL)
+
+	second := w.run(inputs)
+	assert.Equal(t, second.code, 0, second.stdout)
+	updated := ours()
+	assert.Equal(t, updated.Number, issue.Number, "edited, not a second issue")
+	assert.Equal(t, updated.Title, "cdkd drift: 1 resource drifted")
+	assert.Assert(t, is.Contains(updated.Body, "changed-again"))
+	assert.Assert(t, !strings.Contains(updated.Body, "VisibilityTimeout"))
+
+	third := w.run(inputs)
+	assert.Equal(t, third.code, 0, third.stdout)
+	closed := ours()
+	assert.Equal(t, closed.State, "closed")
+	assert.Assert(t, is.Contains(closed.Body, "The latest check found no drift"))
+	comments := w.gh.Comments(owner, repo, issue.Number)
+	assert.Assert(t, is.Len(comments, 1))
+	assert.Assert(t, is.Contains(comments[0].Body, "found no drift; closing"))
+
+	fourth := w.run(inputs)
+	assert.Equal(t, fourth.code, 0, fourth.stdout)
+	reopened := ours()
+	assert.Equal(t, reopened.Number, issue.Number)
+	assert.Equal(t, reopened.State, "open")
+	assert.Assert(t, is.Contains(reopened.Body, "`VisibilityTimeout`: `30` → `99`"))
+
+	writes := issueWrites(w.gh)
+	fifth := w.run(inputs)
+	assert.Equal(t, fifth.code, 0, fifth.stdout)
+	assert.Equal(t, issueWrites(w.gh), writes, "nothing changed: nothing posted")
+	assert.Equal(t, fifth.outputs["issue-url"], issue.HTMLURL)
+	stub.AssertAllUsed(t)
+
+	for _, is := range w.gh.Issues() {
+		if is.Number == spoof.Number {
+			assert.Equal(t, is.Body, spoof.Body, "the spoof was never edited")
+		}
+	}
+}
+
+// A check that could not complete says so on the open issue, plainly and
+// without claiming drift; it opens no issue when there is none.
+func TestDriftIssueCouldNotCheck(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(
+		detect(t, "refused.json", 2),
+		detect(t, "drifted.json", 1),
+		detect(t, "refused.json", 2),
+		stderrFile(t, detect(t, "", 1), "crash.stderr"),
+	)
+	inputs := withInputs(all, "issue", "true", "fail-on-drift", "false", "fail-on-incomplete", "false")
+	assert.Equal(t, w.run(inputs).code, 0)
+	assert.Assert(t, is.Len(w.gh.Issues(), 0), "incomplete opens no issue")
+
+	assert.Equal(t, w.run(inputs).code, 0)
+	assert.Assert(t, is.Len(w.gh.Issues(), 1))
+
+	assert.Equal(t, w.run(inputs).code, 0)
+	issue := w.gh.Issues()[0]
+	assert.Equal(t, issue.State, "open", "could not check is not clean")
+	assert.Assert(t, is.Contains(issue.Body, "The latest check could not compare everything"))
+	assert.Assert(t, !strings.Contains(issue.Body, "Drift detected"))
+	assert.Equal(t, issue.Title, "cdkd drift: Could not check everything: 1 resource not checked")
+
+	res := w.run(inputs)
+	assert.Equal(t, res.code, 3)
+	issue = w.gh.Issues()[0]
+	assert.Equal(t, issue.State, "open")
+	assert.Assert(t, is.Contains(issue.Body, "The latest check could not run"))
+	assert.Assert(t, is.Contains(issue.Body, "ECONNREFUSED"))
+	assert.Equal(t, issue.Title, "cdkd drift: cdkd drift failed")
+}
+
+// A secret in a drift value or path never shows: not in the check run, the
+// issue, the job summary, the outputs, the report JSON, or the log as the
+// runner shows it.
+func TestDriftNeverShowsSecrets(t *testing.T) {
+	w := newDriftWorkspace(t)
+	inv := detect(t, "noecho-drift.json", 1)
+	inv.Stderr = "NoEchoParam2FCCC8BD (AWS::SSM::Parameter): Value differs (hunter2-noecho-v1)\n"
+	w.stub(inv)
+	res := w.run(withInputs(all, "issue", "true", "app", abs(t, "testdata/drift/assembly")))
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["drifted-count"], "2")
+
+	var surfaces []string
+	for _, r := range w.gh.CheckRuns() {
+		surfaces = append(surfaces, r.Name, r.Output.Title, r.Output.Summary, r.Output.Text)
+	}
+	issues := w.gh.Issues()
+	assert.Assert(t, is.Len(issues, 1))
+	for _, is := range issues {
+		surfaces = append(surfaces, is.Title, is.Body)
+		for _, c := range w.gh.Comments(owner, repo, is.Number) {
+			surfaces = append(surfaces, c.Body)
+		}
+	}
+	for _, v := range res.outputs {
+		surfaces = append(surfaces, v)
+	}
+	report := readFile(t, res.outputs["report-json"])
+	surfaces = append(surfaces, res.summary, report, runnermask.Simulate(res.stdout))
+	for _, s := range surfaces {
+		for _, secret := range sampleSecrets {
+			assert.Assert(t, !strings.Contains(s, secret), "secret %q leaked in:\n%s", secret, s)
+		}
+	}
+	assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
+	assert.Assert(t, is.Contains(res.summary, "drifts on every run by design"))
+	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
+	if os.Getenv("DRIFT_DEBUG") != "" {
+		t.Log(res.stdout, res.summary)
+	}
+}
+
+// The command line: stacks, stack-region, state and role inputs; never
+// --verbose; CDKD_NO_LIVE=1.
+func TestDriftArguments(t *testing.T) {
+	w := newDriftWorkspace(t)
+	stub := w.stub(cdkdtest.Invocation{
+		Args: []string{"drift", "StackA", "StackB", "--json", "--stack-region", "eu-west-1",
+			"--state-bucket", "my-state", "--state-prefix", "infra", "--role-arn", "arn:aws:iam::123456789012:role/drift"},
+		Env:        map[string]string{"CDKD_NO_LIVE": "1"},
+		StdoutFile: abs(t, "testdata/drift/clean.json"),
+	})
+	res := w.run(map[string]string{"stacks": "StackA StackB", "stack-region": "eu-west-1", "state-bucket": "my-state",
+		"state-prefix": "infra", "role-arn": "arn:aws:iam::123456789012:role/drift", "check-run": "false"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	for _, c := range stub.Calls(t) {
+		for _, a := range c.Args {
+			assert.Assert(t, a != "--verbose")
+		}
+	}
+	assert.Assert(t, is.Len(w.gh.CheckRuns(), 0))
+}
+
+// kumoState starts an in-process AWS emulator holding the given state
+// records under cdkd/{stack}/us-east-1/state.json, and returns the
+// environment that points the action at it.
+func kumoState(t *testing.T, bucket string, records map[string]string) []string {
+	t.Helper()
+	srv := kumo.NewServer()
+	t.Cleanup(srv.Close)
+	client := s3.New(s3.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(srv.URL),
+		UsePathStyle: true,
+		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+	})
+	ctx := context.Background()
+	_, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)})
+	assert.NilError(t, err)
+	for stack, file := range records {
+		_, err := client.PutObject(ctx, &s3.PutObjectInput{
+			Bucket: aws.String(bucket), Key: aws.String("cdkd/" + stack + "/us-east-1/state.json"),
+			Body: strings.NewReader(readFile(t, "testdata/drift/"+file)),
+		})
+		assert.NilError(t, err)
+	}
+	return []string{
+		"AWS_ENDPOINT_URL=" + srv.URL, "AWS_REGION=us-east-1",
+		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test",
+		"AWS_CONFIG_FILE=" + filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(t.TempDir(), "none"),
+	}
+}
+
+func randomBucket(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 4)
+	_, err := rand.Read(b)
+	assert.NilError(t, err)
+	return "cdkd-state-" + hex.EncodeToString(b)
+}
+
+// Today's cdkd prints a refused reference and an ssm-secure one the same
+// way; the state record tells them apart, per resource.
+func TestDriftCausesFromState(t *testing.T) {
+	bucket := randomBucket(t)
+	env := kumoState(t, bucket, map[string]string{"StackC": "state-stackC.json", "StackD": "state-stackD.json", "StackM": "state-stackM.json"})
+
+	t.Run("both shapes in one run, exit 2", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		w.stub(detect(t, "mixed.json", 2, "--state-bucket", bucket))
+		res := w.run(withInputs(all, "state-bucket", bucket), env...)
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "incomplete")
+		assert.Assert(t, is.Contains(res.summary, "🚫 **Refused** (1)"))
+		assert.Assert(t, is.Contains(res.summary, "- `XrSecretParam` · `AWS::SSM::Parameter` · cdkd reported no cause; its state record holds no ssm-secure token and cdkd exited 2, so it is counted as refused"))
+		assert.Assert(t, is.Contains(res.summary, "🔒 **Unresolved token** (1)"))
+		assert.Assert(t, is.Contains(res.summary, "- `SecureTopic` · `AWS::SNS::Topic` · cdkd reported no cause; its state record holds an ssm-secure token"))
+		assert.Assert(t, !strings.Contains(res.summary, "inferred from cdkd's exit code"))
+		assert.Assert(t, !strings.Contains(res.stdout, "::warning::"), res.stdout)
+		assert.Equal(t, onlyCheckRun(t, w.gh).Output.Title, "Could not check everything: 1 resource not checked")
+	})
+	t.Run("refused only", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		w.stub(detectStack(t, "refused.json", 2, "StackC", "--state-bucket", bucket))
+		res := w.run(map[string]string{"stacks": "StackC", "state-bucket": bucket}, env...)
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "incomplete")
+		assert.Assert(t, is.Contains(res.summary, "so it is counted as refused"))
+	})
+	t.Run("ssm-secure only", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		w.stub(detectStack(t, "ssmsecure.json", 0, "StackD", "--state-bucket", bucket))
+		res := w.run(map[string]string{"stacks": "StackD", "state-bucket": bucket}, env...)
+		assert.Equal(t, res.code, 0, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "clean")
+		assert.Assert(t, is.Contains(res.summary, "its state record holds an ssm-secure token"))
+	})
+	t.Run("no record for the stack: exit-code fallback, said so", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		w.stub(detectStack(t, "refused.json", 2, "StackC", "--state-bucket", bucket, "--state-prefix", "elsewhere"))
+		res := w.run(map[string]string{"stacks": "StackC", "state-bucket": bucket, "state-prefix": "elsewhere"}, env...)
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Assert(t, is.Contains(res.summary, "The state records of StackC could not be read"))
+		assert.Assert(t, is.Contains(res.stdout, "::warning::could not read the state of StackC"))
+	})
+}
+
+// Local mode prints the report and calls no API.
+func TestDriftLocalMode(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(detect(t, "drifted.json", 1))
+	res := w.run(withInputs(all, "issue", "true"), "GITHUB_ACTIONS=false")
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "🔴 **Drift detected:**"))
+	assert.Equal(t, len(w.gh.Requests()), 0)
+}
+
+func TestMainDriftFixturesAreReadable(t *testing.T) {
+	entries, err := os.ReadDir("testdata/drift")
+	assert.NilError(t, err)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") {
+			var v any
+			assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/drift/"+e.Name())), &v), e.Name())
+		}
+	}
+}
+
+// Labels keep two drift checks apart: a check run and a tracking issue each.
+func TestDriftLabels(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(detect(t, "drifted.json", 1), detect(t, "drifted-v2.json", 1), detect(t, "clean.json", 0))
+	for _, label := range []string{"prod", "staging"} {
+		res := w.run(withInputs(all, "label", label, "issue", "true", "fail-on-drift", "false"))
+		assert.Equal(t, res.code, 0, res.stdout)
+	}
+	issues := w.gh.Issues()
+	assert.Assert(t, is.Len(issues, 2))
+	assert.Equal(t, issues[0].Title, "cdkd drift (prod): 3 resources drifted")
+	assert.Equal(t, issues[1].Title, "cdkd drift (staging): 1 resource drifted")
+	res := w.run(withInputs(all, "label", "prod", "issue", "true"))
+	assert.Equal(t, res.code, 0, res.stdout)
+	issues = w.gh.Issues()
+	assert.Equal(t, issues[0].State, "closed", "prod is clean")
+	assert.Equal(t, issues[1].State, "open", "staging is not touched by prod's run")
+	runs := w.gh.CheckRuns()
+	assert.Equal(t, runs[0].Name, "cdkd drift (prod)")
+	assert.Equal(t, runs[1].Name, "cdkd drift (staging)")
+}
+
+func TestDriftMissingCdkd(t *testing.T) {
+	w := newDriftWorkspace(t)
+	res := w.run(withInputs(all, "cdkd-path", filepath.Join(w.dir, "no-such-cdkd")))
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "error")
+	assert.Assert(t, is.Contains(res.summary, "cdkd not found"))
+	assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "failure")
+}

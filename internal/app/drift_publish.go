@@ -1,0 +1,252 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// driftHeaderKind marks the tracking issue in its hidden header.
+const driftHeaderKind = "drift"
+
+// issueBudget: an issue body takes 65,536 characters, like a comment; the
+// header and the footer line are added after rendering.
+var issueBudget = reporters.Budget{MaxChars: 65536 - 2048, Channel: "the tracking issue"}
+
+// publishDrift writes the report to every channel. It returns an error only
+// for an API failure that is not a missing permission (that degrades to the
+// job summary with a warning).
+func (r *run) publishDrift(ctx context.Context, rep reporters.DriftReport) error {
+	if path, err := r.writeReportJSON("drift", driftReportJSON(rep)); err != nil {
+		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
+	} else {
+		r.setOutput("report-json", path)
+	}
+	r.summary(reporters.DriftMarkdown(rep, reporters.SummaryBudget))
+	if r.local {
+		fmt.Fprintln(r.out, reporters.DriftMarkdown(rep, reporters.Unlimited))
+		return nil
+	}
+	if r.api == nil {
+		return nil
+	}
+	var errs []error
+	if r.cfg.CheckRun && r.gh.SHA != "" {
+		cr := github.CheckRun{
+			Name:       checkName("cdkd drift", r.cfg.Label),
+			HeadSHA:    r.gh.SHA,
+			Status:     "completed",
+			DetailsURL: r.gh.RunURL,
+			Summary:    reporters.DriftMarkdown(rep, reporters.CheckRunBudget),
+		}
+		cr.Conclusion, cr.Title = driftConclusion(rep, r.gh.RunURL)
+		url, err := r.createCheckRun(ctx, cr)
+		switch {
+		case isPermission(err):
+			r.runner.Warning(fmt.Sprintf("cannot create the check run (no checks: write permission?): %v", err))
+		case err != nil:
+			errs = append(errs, err)
+		default:
+			r.setOutput("check-run-url", url)
+		}
+	}
+	if r.cfg.Issue {
+		url, err := r.syncDriftIssue(ctx, rep)
+		switch {
+		case isPermission(err):
+			r.runner.Warning(fmt.Sprintf("cannot write the tracking issue (no issues: write permission?): %v", err))
+		case err != nil:
+			errs = append(errs, err)
+		}
+		r.setOutput("issue-url", url)
+	}
+	return errors.Join(errs...)
+}
+
+// driftConclusion maps where things stand to a check-run conclusion:
+// success for clean (neutral when nothing at all was compared), failure
+// for drift and for an error, action_required for "could not check"
+// (GitHub requires a details URL with it).
+func driftConclusion(rep reporters.DriftReport, runURL string) (conclusion, title string) {
+	title = reporters.DriftTitle(rep)
+	if res := rep.Resolution; res != nil && resolutionFailed(res) {
+		return "failure", title
+	}
+	switch rep.FinalStatus() {
+	case model.DriftClean:
+		if reporters.NothingCompared(rep.Verdict) {
+			return "neutral", title // no drift, but no ✓ either: nothing was compared
+		}
+		return "success", title
+	case model.DriftDrifted:
+		return "failure", title
+	case model.DriftIncomplete:
+		if runURL == "" {
+			return "neutral", title
+		}
+		return "action_required", title
+	}
+	return "failure", title
+}
+
+// syncDriftIssue keeps the one tracking issue of this label current: opened
+// (or reopened) on drift, edited while it lasts, closed with a short
+// comment when a check finds none, and told plainly when a check could not
+// complete, without claiming drift. Nothing is written when nothing
+// changed since the last run's body. It returns the issue's URL, if any.
+func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (string, error) {
+	login := r.login(ctx)
+	issues, err := r.api.ListIssues(ctx, r.gh.Owner, r.gh.Repo, github.ListIssuesOptions{State: "all", Creator: login})
+	if err != nil {
+		return "", fmt.Errorf("find the drift tracking issue: %w", err)
+	}
+	var found *github.Issue
+	for i := range issues {
+		is := &issues[i]
+		h, ok := github.ParseHeader(is.Body)
+		if !ok || h.Kind != driftHeaderKind || h.Label != r.cfg.Label {
+			continue
+		}
+		if !strings.EqualFold(is.AuthorLogin, login) {
+			r.runner.Warning(fmt.Sprintf("ignored issue %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", is.HTMLURL, is.AuthorLogin, login))
+			continue
+		}
+		// GitHub lists the newest first: that one is ours.
+		found = is
+		break
+	}
+
+	status := rep.FinalStatus()
+	// Redacted before hashing, so the digest compares what GitHub holds.
+	stable := r.set.Redact(reporters.DriftIssueMarkdown(rep, issueBudget))
+	sum := sha256.Sum256([]byte(string(status) + "\n" + stable))
+	header := github.Header{
+		V:      github.HeaderVersion,
+		Kind:   driftHeaderKind,
+		Label:  r.cfg.Label,
+		Digest: "v1:" + hex.EncodeToString(sum[:]),
+		Cdkd:   rep.CdkdVersion,
+		Extra:  map[string]string{"status": string(status)},
+	}
+	title := checkName("cdkd drift", r.cfg.Label) + ": " + reporters.DriftTitle(rep)
+	body := header.String() + "\n" + stable + r.issueFooter()
+
+	if found == nil {
+		if status != model.DriftDrifted {
+			return "", nil // no drift and no issue: nothing to track
+		}
+		is, err := r.api.CreateIssue(ctx, r.gh.Owner, r.gh.Repo, title, body, r.cfg.IssueLabels)
+		if err != nil {
+			return "", fmt.Errorf("open the drift tracking issue: %w", err)
+		}
+		r.runner.Notice("opened drift tracking issue " + is.HTMLURL)
+		return is.HTMLURL, nil
+	}
+
+	prev, _ := github.ParseHeader(found.Body)
+	open := found.State == "open"
+	switch {
+	case !open && status != model.DriftDrifted:
+		return found.HTMLURL, nil // closed, and nothing new drifted
+	case open && prev.Digest == header.Digest:
+		return found.HTMLURL, nil // nothing changed since the last run
+	}
+	edit := github.IssueEdit{Title: &title, Body: &body}
+	switch {
+	case !open:
+		state := "open"
+		edit.State = &state
+	case status == model.DriftClean:
+		state := "closed"
+		edit.State = &state
+	}
+	if _, err := r.api.EditIssue(ctx, r.gh.Owner, r.gh.Repo, found.Number, edit); err != nil {
+		return found.HTMLURL, fmt.Errorf("update the drift tracking issue #%d: %w", found.Number, err)
+	}
+	switch {
+	case !open:
+		r.runner.Notice("drift is back: reopened " + found.HTMLURL)
+	case status == model.DriftClean:
+		if _, err := r.api.CreateIssueComment(ctx, r.gh.Owner, r.gh.Repo, found.Number, r.closingComment()); err != nil {
+			return found.HTMLURL, fmt.Errorf("comment on the drift tracking issue #%d: %w", found.Number, err)
+		}
+		r.runner.Notice("no drift: closed " + found.HTMLURL)
+	}
+	return found.HTMLURL, nil
+}
+
+// issueFooter links the run that last wrote the issue. It is outside the
+// digest: it changes every run.
+func (r *run) issueFooter() string {
+	var parts []string
+	if u := r.gh.RunURL; u != "" {
+		parts = append(parts, "[run]("+u+")")
+	}
+	if sha := r.gh.SHA; len(sha) >= 7 {
+		parts = append(parts, "commit "+reporters.Code(sha[:7]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "\n<sub>Last updated by " + strings.Join(parts, " on ") + ".</sub>\n"
+}
+
+func (r *run) closingComment() string {
+	if r.gh.RunURL != "" {
+		return fmt.Sprintf("✅ The drift check in [this run](%s) found no drift; closing.", r.gh.RunURL)
+	}
+	return "✅ The latest drift check found no drift; closing."
+}
+
+// driftReportJSON is the normalized, redacted report written for other
+// steps to read.
+func driftReportJSON(rep reporters.DriftReport) any {
+	type resolution struct {
+		Mode       string                        `json:"mode"`
+		Resources  []string                      `json:"resources"`
+		Failed     []reporters.ResolutionFailure `json:"failed,omitempty"`
+		Summary    []string                      `json:"summary,omitempty"`
+		Error      string                        `json:"error,omitempty"`
+		After      *model.RunVerdict             `json:"after,omitempty"`
+		AfterDrift []model.StackDrift            `json:"afterStacks,omitempty"`
+		AfterError string                        `json:"afterError,omitempty"`
+	}
+	type out struct {
+		Kind        string             `json:"kind"`
+		Label       string             `json:"label"`
+		SHA         string             `json:"sha,omitempty"`
+		CdkdVersion string             `json:"cdkdVersion,omitempty"`
+		Status      model.DriftStatus  `json:"status"`
+		FinalStatus model.DriftStatus  `json:"finalStatus"`
+		Verdict     model.RunVerdict   `json:"verdict"`
+		Error       string             `json:"error,omitempty"`
+		CauseNote   string             `json:"causeNote,omitempty"`
+		Stacks      []model.StackDrift `json:"stacks"`
+		Resolution  *resolution        `json:"resolution,omitempty"`
+	}
+	o := out{
+		Kind: "drift", Label: rep.Label, SHA: rep.SHA, CdkdVersion: rep.CdkdVersion,
+		Status: rep.Verdict.Status, FinalStatus: rep.FinalStatus(), Verdict: rep.Verdict,
+		Error: rep.Error, CauseNote: rep.CauseNote, Stacks: rep.Drift.Stacks,
+	}
+	if o.Stacks == nil {
+		o.Stacks = []model.StackDrift{}
+	}
+	if res := rep.Resolution; res != nil {
+		o.Resolution = &resolution{
+			Mode: res.Mode, Resources: res.Resources, Failed: res.Failed, Summary: res.Summary,
+			Error: res.Error, After: res.After, AfterError: res.AfterError,
+		}
+		if res.After != nil {
+			o.Resolution.AfterDrift = res.AfterDrift.Stacks
+		}
+	}
+	return o
+}

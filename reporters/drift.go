@@ -1,0 +1,842 @@
+package reporters
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// DriftReport is one drift check as a reader sees it: what drifted, what
+// could not be checked and why, or why the check did not run at all.
+type DriftReport struct {
+	// Drift is the detection report, redacted; empty for an error.
+	Drift   model.Drift
+	Verdict model.RunVerdict
+	Label   string
+	// Footer facts; empty ones are left out.
+	SHA         string
+	RunURL      string
+	CdkdVersion string
+	// FullReportHint is trusted Markdown saying where the full report is,
+	// shown when the report had to be shortened.
+	FullReportHint string
+	// Error is cdkd's reason when the check produced no report
+	// (Verdict.Status is error); StderrTail is the end of its stderr.
+	Error      string
+	StderrTail []string
+	// CauseNote is plain text saying how causes cdkd did not report were
+	// decided, when that is worth knowing (the state could not be read).
+	CauseNote string
+	// Resolution is what --accept or --revert did; nil when none ran.
+	Resolution *ResolutionReport
+}
+
+// FinalStatus is where things stand after the run: the detection run
+// after a resolution when there was one, else the detection itself. The
+// check run, the tracking issue and the exit code follow it; drift-status
+// keeps the detection result.
+func (r DriftReport) FinalStatus() model.DriftStatus {
+	if r.Resolution != nil && r.Resolution.After != nil {
+		return r.Resolution.After.Status
+	}
+	if r.Resolution != nil && r.Resolution.AfterError != "" {
+		return model.DriftError
+	}
+	return r.Verdict.Status
+}
+
+// ResolutionReport is a drift resolution and the detection run after it.
+type ResolutionReport struct {
+	Mode string // "accept" or "revert"
+	// Resources are the drifted resources the resolution acted on
+	// ("Stack/LogicalId").
+	Resources []string
+	// Failed are resources cdkd named as not resolved (--revert's exit 2).
+	Failed []ResolutionFailure
+	// Summary are cdkd's own summary lines.
+	Summary []string
+	// Error is set when the resolution run itself failed.
+	Error string
+	// After is the detection run after the resolution; nil when it did not
+	// run. AfterDrift is its report, AfterError why it failed.
+	After      *model.RunVerdict
+	AfterDrift model.Drift
+	AfterError string
+}
+
+// ResolutionFailure is one resource a resolution left unresolved.
+type ResolutionFailure struct {
+	Resource string
+	Line     string
+}
+
+// Degradation levels of a drift report.
+const (
+	driftFull        = iota
+	driftCollapsed   // every <details> closed
+	driftShortValues // values cut to InlineMax characters
+	driftPaths       // property paths without values
+	driftResources   // resource names only
+	driftStackCounts // one line per stack
+	driftHeadline    // the headline alone
+	driftLevels
+)
+
+// listMax is how many names a line lists at the shortest levels.
+const listMax = 20
+
+// DriftMarkdown renders a drift report within budget.
+func DriftMarkdown(r DriftReport, b Budget) string {
+	return driftMarkdown(r, b, false)
+}
+
+// DriftIssueMarkdown renders the body of the tracking issue: the report
+// under a sentence saying what the issue is for now, and no footer, whose
+// run link changes every run (the caller adds one outside what it compares).
+func DriftIssueMarkdown(r DriftReport, b Budget) string {
+	return driftMarkdown(r, b, true)
+}
+
+func driftMarkdown(r DriftReport, b Budget, issue bool) string {
+	levels, render, note := driftRenderer(r, b, issue)
+	return Fit(b, levels, render, note)
+}
+
+// driftRenderer prepares what every level needs once, and returns the
+// number of levels and the function rendering one of them.
+func driftRenderer(r DriftReport, b Budget, issue bool) (int, func(w *Writer, level int), string) {
+	note := b.ShortenedNote(r.FullReportHint)
+	d := &driftData{r: &r, issue: issue, limited: b.Limited(), note: note}
+	d.stacks = sortedDrift(r.Drift.Stacks)
+	levels := driftLevels
+	if r.Verdict.Status == model.DriftError {
+		levels = errorLevels
+	}
+	return levels, func(w *Writer, level int) {
+		x := driftWriter{driftData: d, w: w, level: level}
+		x.report()
+	}, note
+}
+
+// DriftTitle is the one-line outcome: the check run's title and the
+// tracking issue's, e.g. "3 resources drifted".
+func DriftTitle(r DriftReport) string {
+	v := r.Verdict
+	var t string
+	switch v.Status {
+	case model.DriftClean:
+		t = "No drift"
+		if NothingCompared(v) {
+			t = "No drift detected, but nothing was compared"
+		}
+	case model.DriftDrifted:
+		t = countOf(v.Drifted, "resource", "resources") + " drifted"
+	case model.DriftIncomplete:
+		t = "Could not check everything"
+		if v.Unchecked > 0 {
+			t += ": " + countOf(v.Unchecked, "resource", "resources") + " not checked"
+		}
+	default:
+		t = "cdkd drift failed"
+	}
+	if res := r.Resolution; res != nil {
+		switch {
+		case res.Error != "" || len(res.Failed) > 0:
+			t += " · " + res.Mode + " failed"
+		case res.After != nil && res.After.Status == model.DriftClean:
+			t += " · " + pastTense(res.Mode)
+		case res.After != nil && res.After.Status == model.DriftDrifted:
+			t += " · " + countOf(res.After.Drifted, "resource", "resources") + " still drifted after " + res.Mode
+		default:
+			t += " · " + pastTense(res.Mode)
+		}
+	}
+	return t
+}
+
+// NothingCompared reports a run in which no stack had anything compared:
+// "no drift" then is no reassurance, and gets no ✓ anywhere.
+func NothingCompared(v model.RunVerdict) bool {
+	for _, s := range v.Stacks {
+		if !s.Coverage.NothingCompared() {
+			return false
+		}
+	}
+	return true
+}
+
+func pastTense(mode string) string {
+	switch mode {
+	case "accept":
+		return "accepted"
+	case "revert":
+		return "reverted"
+	}
+	return mode
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// driftData is what every level renders from.
+type driftData struct {
+	r       *DriftReport
+	stacks  []model.StackDrift
+	issue   bool
+	limited bool
+	note    string
+}
+
+// verdict classifies a stack as the run did: ClassifyStack is pure, so
+// this equals the verdict the caller computed.
+func (d *driftData) verdict(s *model.StackDrift) model.StackVerdict {
+	return model.ClassifyStack(*s, d.r.Verdict.ExitCode)
+}
+
+type driftWriter struct {
+	*driftData
+	w     *Writer
+	level int
+}
+
+func (x *driftWriter) report() {
+	x.title()
+	if x.issue {
+		x.w.Block()
+		x.w.Write(x.issueIntro(), "\n")
+	}
+	x.headline()
+	if x.level > driftFull {
+		x.w.Block()
+		x.w.Write(x.note, "\n")
+	}
+	if x.r.Verdict.Status == model.DriftError {
+		x.failure()
+		x.footer()
+		return
+	}
+	if x.r.CauseNote != "" {
+		x.w.Block()
+		x.w.Write("> ℹ️ ", Text(x.r.CauseNote), "\n")
+	}
+	x.resolution()
+	switch {
+	case x.level >= driftHeadline:
+	case x.level == driftStackCounts:
+		x.stackCounts()
+	default:
+		x.stackSections()
+	}
+	x.footer()
+}
+
+func (x *driftWriter) title() {
+	x.w.WriteString("### cdkd drift")
+	if x.r.Label != "" {
+		label, _ := cutRunes(x.r.Label, labelMax)
+		x.w.Write(" (", Text(label), ")")
+	}
+	x.w.WriteString("\n")
+}
+
+func (x *driftWriter) issueIntro() string {
+	switch x.r.FinalStatus() {
+	case model.DriftDrifted:
+		return "cdkd-action keeps this issue current while the drift lasts and closes it when a check finds none."
+	case model.DriftIncomplete:
+		return "⚠️ **The latest check could not compare everything.** It found no drift among what it compared, but that is not a clean result, so this issue stays open until a check completes without drift."
+	case model.DriftError:
+		return "❌ **The latest check could not run.** It says nothing about drift either way; this issue stays open until a check completes without drift."
+	}
+	return "✅ **The latest check found no drift.** This issue is closed; it reopens if drift comes back."
+}
+
+// headline is the verdict in one paragraph, first: a reader who reads
+// nothing else still learns whether this is drift, "could not check", or
+// clean.
+func (x *driftWriter) headline() {
+	v := x.r.Verdict
+	x.w.Block()
+	switch v.Status {
+	case model.DriftDrifted:
+		drifting := 0
+		for _, s := range v.Stacks {
+			if s.Drifted > 0 {
+				drifting++
+			}
+		}
+		x.w.Write("🔴 **Drift detected:** ", countOf(v.Drifted, "resource", "resources"), " drifted in ",
+			strconv.Itoa(drifting), " of ", countOf(len(v.Stacks), "stack", "stacks"), ".")
+		if v.NotCompared > 0 {
+			x.w.Write(" ", countOf(v.NotCompared, "resource was", "resources were"), " not fully compared.")
+		}
+		x.w.WriteString("\n")
+	case model.DriftIncomplete:
+		x.w.WriteString("⚠️ **Could not check everything:** nothing drifted among the resources that were compared, but ")
+		if v.Unchecked > 0 {
+			x.w.Write(countOf(v.Unchecked, "resource", "resources"), " could not be checked, for a reason you can act on.")
+		} else {
+			x.w.WriteString("cdkd says a comparison was refused or failed.")
+		}
+		x.w.WriteString(" This is not a clean result.\n")
+		if v.Reason != "" {
+			x.w.Block()
+			x.w.Write(Text(v.Reason), ".\n")
+		}
+	case model.DriftError:
+		reason := x.r.Error
+		if reason == "" {
+			reason = v.Reason
+		}
+		reason, _ = cutRunes(reason, reasonMax)
+		x.w.Write("❌ **Drift could not be checked:** ", Text(reason), "\n")
+		x.w.Block()
+		x.w.WriteString("This is neither drift nor a clean result: the check did not complete.\n")
+	default:
+		nothing := 0
+		for _, s := range v.Stacks {
+			if s.Coverage.NothingCompared() {
+				nothing++
+			}
+		}
+		switch {
+		case len(v.Stacks) == 0:
+			x.w.WriteString("⚠️ **No drift detected, but no stack was checked:** cdkd's report lists no stack.\n")
+		case NothingCompared(v):
+			x.w.WriteString("⚠️ **No drift detected, but nothing was compared:** cdkd cannot read any of these resources.\n")
+		case nothing > 0:
+			x.w.Write("✅ **No drift** in what was compared; in ", countOf(nothing, "stack", "stacks"), " nothing could be compared.\n")
+		default:
+			x.w.WriteString("✅ **No drift:** every compared resource matches cdkd's state.\n")
+		}
+	}
+}
+
+// failure shows cdkd's last words for a check that did not run.
+func (x *driftWriter) failure() {
+	lines, width := x.r.StderrTail, 1000
+	switch x.level {
+	case levelShortTail:
+		lines, width = lines[max(0, len(lines)-30):], 300
+	case levelNoTail:
+		lines = nil
+	}
+	if len(lines) == 0 {
+		return
+	}
+	x.w.Block()
+	x.w.Write(stderrDetails(lines, width), "\n")
+}
+
+func stderrDetails(lines []string, width int) string {
+	var b strings.Builder
+	for _, l := range lines {
+		l, more := cutRunes(l, width)
+		b.WriteString(l)
+		if more > 0 {
+			b.WriteString(" … " + moreChars(more))
+		}
+		b.WriteString("\n")
+	}
+	what := "last line"
+	if len(lines) > 1 {
+		what = "last " + strconv.Itoa(len(lines)) + " lines"
+	}
+	return Details("cdkd's stderr ("+what+")", false, Fence(b.String(), "text"))
+}
+
+func (x *driftWriter) resolution() {
+	res := x.r.Resolution
+	if res == nil {
+		return
+	}
+	x.w.Block()
+	flag := "--" + res.Mode
+	what := "state ← AWS: cdkd's state takes the live values"
+	if res.Mode == "revert" {
+		what = "AWS ← state: the live resources take cdkd's state values"
+	}
+	x.w.Write("**Resolution:** ", Code("cdkd drift "+flag+" -y"), " (", what, ")\n")
+	x.w.Block()
+	switch {
+	case res.Error != "":
+		reason, _ := cutRunes(res.Error, reasonMax)
+		x.w.Write("❌ **", Text(res.Mode), " failed:** ", Text(reason), "\n")
+	case len(res.Failed) > 0:
+		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2):\n")
+		for i, f := range res.Failed {
+			if x.w.Over() {
+				return
+			}
+			if x.limited && x.level >= driftResources && i == listMax {
+				x.w.Write("- … and ", strconv.Itoa(len(res.Failed)-listMax), " more\n")
+				break
+			}
+			x.w.Write("- ", failureLine(f), "\n")
+		}
+	default:
+		x.w.Write("✅ ", Text(capitalize(pastTense(res.Mode))), " ", countOf(len(res.Resources), "drifted resource", "drifted resources"))
+		if len(res.Resources) > 0 {
+			limit := -1
+			if x.limited && x.level >= driftResources {
+				limit = listMax
+			}
+			x.w.Write(": ", codeList(res.Resources, limit))
+		}
+		x.w.WriteString(".\n")
+	}
+	if len(res.Summary) > 0 && x.level < driftResources {
+		x.w.Block()
+		for _, l := range res.Summary {
+			l, _ = cutRunes(l, 500)
+			x.w.Write("> ", Text(l), "\n")
+		}
+	}
+	x.w.Block()
+	x.w.WriteString("The detection result below is from before the resolution: with `--accept` or `--revert`, cdkd's exit code 0 does not mean everything was compared.\n")
+	x.w.Block()
+	switch {
+	case res.AfterError != "":
+		reason, _ := cutRunes(res.AfterError, reasonMax)
+		x.w.Write("⚠️ **After the resolution, drift could not be checked again:** ", Text(reason), "\n")
+	case res.After == nil:
+	case res.After.Status == model.DriftDrifted:
+		var still []string
+		for _, s := range res.AfterDrift.Stacks {
+			for _, d := range s.Drifted {
+				entry := s.Stack + "/" + d.LogicalID
+				var paths []string
+				for _, c := range d.Changes {
+					paths = append(paths, c.Path)
+				}
+				if len(paths) > 0 {
+					entry += " (" + strings.Join(paths, ", ") + ")"
+				}
+				still = append(still, entry)
+			}
+		}
+		limit := -1
+		if x.limited && x.level >= driftResources {
+			limit = listMax
+		}
+		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, limit), ". ")
+		x.w.WriteString("cdkd can report a property as resolved when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).\n")
+	default:
+		x.w.Write("After the resolution, ", Code("cdkd drift"), " reports: ", statusPhrase(res.After.Status), ".\n")
+	}
+}
+
+// failureLine shows cdkd's "Stack/Id (Type): reason" line as name, type
+// and reason; any other line as it is.
+func failureLine(f ResolutionFailure) string {
+	line, _ := cutRunes(f.Line, 500)
+	rest, ok := strings.CutPrefix(line, f.Resource)
+	if f.Resource == "" || !ok {
+		return Text(line)
+	}
+	out := nameCode(f.Resource)
+	if typ, reason, ok := strings.Cut(strings.TrimPrefix(rest, " ("), "): "); ok && strings.HasPrefix(rest, " (") {
+		return out + " · " + nameCode(typ) + ": " + Text(reason)
+	}
+	return out + " " + Text(strings.TrimLeft(rest, " :"))
+}
+
+func statusPhrase(s model.DriftStatus) string {
+	switch s {
+	case model.DriftClean:
+		return "✅ no drift"
+	case model.DriftDrifted:
+		return "🔴 drift"
+	case model.DriftIncomplete:
+		return "⚠️ could not check everything"
+	}
+	return "❌ error"
+}
+
+// quiet reports a stack with nothing to say beyond "no drift".
+func quiet(v model.StackVerdict) bool {
+	c := v.Coverage
+	return v.Status == model.DriftClean && !c.NothingCompared() && c.Partial == 0 && c.Unsupported == 0 && c.Skipped == 0 && len(v.Notes) == 0
+}
+
+func (x *driftWriter) stackSections() {
+	var calm []string
+	for i := range x.stacks {
+		if x.w.Over() {
+			return
+		}
+		s := &x.stacks[i]
+		v := x.verdict(s)
+		if quiet(v) {
+			calm = append(calm, nameCode(s.Stack)+region(s.Region)+" · "+v.Coverage.String())
+			continue
+		}
+		x.stack(s, v)
+	}
+	if len(calm) == 0 {
+		return
+	}
+	x.w.Block()
+	if len(calm) == 1 {
+		x.w.Write("✅ **No drift:** ", calm[0], "\n")
+		return
+	}
+	x.w.WriteString("✅ **No drift:**\n")
+	for i, c := range calm {
+		if x.w.Over() {
+			return
+		}
+		if x.limited && x.level >= driftResources && i == listMax {
+			x.w.Write("- … and ", strconv.Itoa(len(calm)-listMax), " more\n")
+			return
+		}
+		x.w.Write("- ", c, "\n")
+	}
+}
+
+func stackGlyph(v model.StackVerdict) string {
+	switch {
+	case v.Status == model.DriftDrifted:
+		return "🔴"
+	case v.Status == model.DriftIncomplete, v.Coverage.NothingCompared():
+		return "⚠️"
+	case v.Status == model.DriftClean:
+		return "✅"
+	}
+	return "❌"
+}
+
+func stackPhrase(v model.StackVerdict) string {
+	switch {
+	case v.Status == model.DriftDrifted:
+		return countOf(v.Drifted, "resource", "resources") + " drifted"
+	case v.Status == model.DriftIncomplete:
+		return "could not check everything"
+	case v.Coverage.NothingCompared():
+		return "no drift detected, but NOTHING was compared"
+	}
+	return "no drift"
+}
+
+func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
+	summary := stackGlyph(v) + " <b>" + Text(shortName(s.Stack)) + "</b>"
+	if s.Region != "" {
+		summary += " · " + Text(shortName(s.Region))
+	}
+	summary += " · " + stackPhrase(v)
+	open := x.level == driftFull && len(s.Drifted)+len(s.NotCompared)+len(v.PossiblyDeleted) <= openMax
+	x.w.Block()
+	x.w.WriteString(detailsOpen(summary, open))
+	x.w.Block()
+	x.w.Write("**Coverage:** ", v.Coverage.String(), "\n")
+	if len(v.Reasons) > 0 {
+		x.w.Block()
+		x.w.Write("**Could not check:** ", Text(strings.Join(v.Reasons, "; ")), ".\n")
+	}
+	x.drifted(s)
+	x.notCompared(s, v)
+	x.possiblyDeleted(v.PossiblyDeleted)
+	x.typeCounts("❔ **Drift unknown:**", "unsupported", unsupportedOnly(s.NotSupported),
+		"cdkd cannot read these types' current state yet, so their drift is unknown (they are not counted as checked; a resource deleted out of band is reported this way too).")
+	x.typeCounts("⏭️ **Skipped:**", "custom", s.Skipped, "cdkd never drift-checks custom resources.")
+	x.w.Block()
+	x.w.WriteString("</details>\n")
+}
+
+func unsupportedOnly(rs []model.Resource) []model.Resource {
+	var out []model.Resource
+	for _, r := range rs {
+		if !model.ReadsCurrentState(r.Type) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (x *driftWriter) drifted(s *model.StackDrift) {
+	if len(s.Drifted) == 0 {
+		return
+	}
+	x.w.Block()
+	x.w.Write("**🔴 Drifted (", strconv.Itoa(len(s.Drifted)), ")** · cdkd's state → AWS now\n")
+	secret := false
+	for i := range s.Drifted {
+		if x.w.Over() {
+			return
+		}
+		d := &s.Drifted[i]
+		if x.limited && x.level >= driftResources && i == listMax {
+			x.w.Write("- … and ", strconv.Itoa(len(s.Drifted)-listMax), " more\n")
+			break
+		}
+		head := nameCode(d.LogicalID) + " · " + nameCode(d.Type)
+		if d.ReferencesUnresolved {
+			head += " · ⚠️ only partially compared"
+		}
+		if x.level >= driftResources {
+			x.w.Write("- ", head, " · ", countOf(len(d.Changes), "property", "properties"), "\n")
+			continue
+		}
+		x.w.Write("- ", head, "\n")
+		for _, c := range d.Changes {
+			masked := c.Secret != model.SecretNone || c.State.Text() == model.Masked || c.AWS.Text() == model.Masked
+			secret = secret || masked
+			x.change(c, masked)
+		}
+	}
+	if secret {
+		x.w.Block()
+		x.w.WriteString("🔒 Values at secret positions are hidden (`***`). A position whose state value is a NoEcho custom-resource response is stored by cdkd as the mask `***`, so it drifts on every run by design: cdkd compares its mask with the live value and will keep reporting it until that response is no longer marked NoEcho.\n")
+	}
+}
+
+func (x *driftWriter) change(c model.DriftChange, masked bool) {
+	if x.w.Over() {
+		return
+	}
+	var markers string
+	if c.Secret != model.SecretNone {
+		markers = " · 🔒 " + Text(string(c.Secret))
+	} else if masked {
+		markers = " · 🔒 masked"
+	}
+	head := nameCode(c.Path)
+	if x.level >= driftPaths {
+		x.w.Write("  - ", head, markers, "\n")
+		return
+	}
+	sides := []side{
+		{name: "State", v: c.State, absent: "(absent)", masked: masked},
+		{name: "AWS", v: c.AWS, absent: "(absent)", masked: masked},
+	}
+	shown := make([]Shown, len(sides))
+	inline := true
+	for i, s := range sides {
+		shown[i] = s.show(x.level >= driftShortValues)
+		inline = inline && shown[i].Inline != ""
+	}
+	if inline {
+		x.w.Write("  - ", head, ": ", shown[0].Inline, " → ", shown[1].Inline, markers, "\n")
+		return
+	}
+	x.w.Write("  - ", head, markers, "\n")
+	x.w.WriteString("    <details><summary>state and AWS values</summary>\n\n")
+	for i, s := range sides {
+		if shown[i].Inline != "" {
+			x.w.Write("    ", s.name, ": ", shown[i].Inline, "\n\n")
+			continue
+		}
+		x.w.Write("    ", s.name, ":\n")
+		x.w.Fence(shown[i].Block, shown[i].Lang, "    ")
+		if shown[i].More > 0 {
+			x.w.Write("    … ", moreChars(shown[i].More), "\n")
+		}
+		x.w.WriteString("\n")
+	}
+	x.w.WriteString("    </details>\n\n")
+}
+
+// causeText is a cause's heading and what to do about it.
+func causeText(c model.NotComparedCause, exitCode int) (head, todo string) {
+	switch c {
+	case model.CauseRefused:
+		return "🚫 **Refused**", "cdkd refused to resolve a dynamic reference it cannot attribute to a region, so the resource's secret-bearing properties were not compared. **To fix:** spell the reference as a full ARN, which names its region, then re-run."
+	case model.CauseReadFailed:
+		return "❗ **Read failed**", "reading the resource (or comparing it) failed, so none of its properties were compared. **To fix:** grant the read permission cdkd needs (the error is in cdkd's log), or re-run if it was a throttle."
+	case model.CauseUnresolvedToken:
+		return "🔒 **Unresolved token**", "the state records a `{{resolve:ssm-secure:...}}` reference, which cdkd never resolves, so those properties are never compared. Permanent; nothing to do (it does not make the check incomplete)."
+	case model.CauseUnreported:
+		if exitCode == 2 {
+			return "❔ **Cause not reported**", "cdkd did not say why. It exited 2, so at least one comparison in this run was refused or failed: treat these as could-not-check."
+		}
+		return "❔ **Cause not reported**", "cdkd did not say why, and its state record holds no ssm-secure token. cdkd's exit code says nothing was refused and no read failed."
+	}
+	return "❔ **Cause " + Code(shortName(string(c))) + "**", "a cause this version of cdkd-action does not know, shown as cdkd reported it. It is not counted as checked."
+}
+
+func basisText(b model.CauseBasis) string {
+	switch b {
+	case model.BasisState:
+		return "cdkd reported no cause; its state record holds an ssm-secure token"
+	case model.BasisStateAndExit:
+		return "cdkd reported no cause; its state record holds no ssm-secure token and cdkd exited 2, so it is counted as refused"
+	case model.BasisExitCode:
+		return "cdkd reported no cause and the state record could not be read; inferred from cdkd's exit code"
+	}
+	return ""
+}
+
+func (x *driftWriter) notCompared(s *model.StackDrift, v model.StackVerdict) {
+	if len(s.NotCompared) == 0 {
+		return
+	}
+	groups := map[model.NotComparedCause][]model.NotCompared{}
+	var causes []model.NotComparedCause
+	for _, nc := range s.NotCompared {
+		if _, ok := groups[nc.Cause]; !ok {
+			causes = append(causes, nc.Cause)
+		}
+		groups[nc.Cause] = append(groups[nc.Cause], nc)
+	}
+	slices.SortFunc(causes, func(a, b model.NotComparedCause) int {
+		return cmp.Or(model.CauseRank(a)-model.CauseRank(b), cmp.Compare(a, b))
+	})
+	x.w.Block()
+	x.w.Write("**⚠️ Not fully compared (", strconv.Itoa(v.NotCompared), ")**\n")
+	for _, c := range causes {
+		if x.w.Over() {
+			return
+		}
+		list := groups[c]
+		head, todo := causeText(c, x.r.Verdict.ExitCode)
+		if x.level >= driftResources {
+			names := make([]string, len(list))
+			for i, nc := range list {
+				names[i] = nc.LogicalID
+			}
+			limit := -1
+			if x.limited {
+				limit = listMax
+			}
+			x.w.Write("- ", head, " (", strconv.Itoa(len(list)), "): ", codeList(names, limit), "\n")
+			continue
+		}
+		x.w.Write("- ", head, " (", strconv.Itoa(len(list)), "): ", todo, "\n")
+		for _, nc := range list {
+			if x.w.Over() {
+				return
+			}
+			x.w.Write("  - ", nameCode(nc.LogicalID), " · ", nameCode(nc.Type))
+			if b := basisText(nc.CauseBasis); b != "" && x.level < driftPaths {
+				x.w.Write(" · ", b)
+			}
+			x.w.WriteString("\n")
+		}
+	}
+}
+
+func (x *driftWriter) possiblyDeleted(rs []model.Resource) {
+	if len(rs) == 0 {
+		return
+	}
+	x.w.Block()
+	x.w.Write("**⚠️ Not checked (possibly deleted) (", strconv.Itoa(len(rs)), ")** · cdkd reads these types' current state, yet reported them as unsupported: the resource was most likely deleted out of band (cdkd reports a deleted resource this way, not as drift). **To fix:** check that it exists; re-deploy to recreate it.\n")
+	for i, r := range rs {
+		if x.w.Over() {
+			return
+		}
+		if x.limited && x.level >= driftResources && i == listMax {
+			x.w.Write("- … and ", strconv.Itoa(len(rs)-listMax), " more\n")
+			return
+		}
+		x.w.Write("- ", nameCode(r.LogicalID), " · ", nameCode(r.Type), "\n")
+	}
+}
+
+// typeCounts lists resources by type with counts: "`AWS::X::Y` ×2".
+func (x *driftWriter) typeCounts(head, what string, rs []model.Resource, why string) {
+	if len(rs) == 0 {
+		return
+	}
+	counts := map[string]int{}
+	var types []string
+	for _, r := range rs {
+		if counts[r.Type] == 0 {
+			types = append(types, r.Type)
+		}
+		counts[r.Type]++
+	}
+	slices.Sort(types)
+	limit := len(types)
+	if x.limited && x.level >= driftResources {
+		limit = min(limit, listMax)
+	}
+	parts := make([]string, 0, limit+1)
+	for _, t := range types[:limit] {
+		parts = append(parts, nameCode(t)+" ×"+strconv.Itoa(counts[t]))
+	}
+	if limit < len(types) {
+		parts = append(parts, "and "+strconv.Itoa(len(types)-limit)+" more types")
+	}
+	x.w.Block()
+	x.w.Write(head, " ", strconv.Itoa(len(rs)), " ", what, " — ", strings.Join(parts, ", "), ". ", why, "\n")
+}
+
+func (x *driftWriter) stackCounts() {
+	x.w.Block()
+	for i := range x.stacks {
+		if x.w.Over() {
+			return
+		}
+		if x.limited && i == 100 {
+			x.w.Write("- … and ", countOf(len(x.stacks)-100, "more stack", "more stacks"), "\n")
+			return
+		}
+		s := &x.stacks[i]
+		v := x.verdict(s)
+		x.w.Write("- ", stackGlyph(v), " ", nameCode(s.Stack), region(s.Region), ": ", stackPhrase(v), " · ", v.Coverage.String(), "\n")
+	}
+}
+
+func (x *driftWriter) footer() {
+	if x.issue {
+		return
+	}
+	var parts []string
+	if sha := x.r.SHA; sha != "" {
+		sha, _ = cutRunes(sha, 7)
+		parts = append(parts, "commit "+Code(sha))
+	}
+	if u := safeURL(x.r.RunURL); u != "" {
+		parts = append(parts, "[view run]("+u+")")
+	}
+	if v := x.r.CdkdVersion; v != "" {
+		v, _ = cutRunes(v, 40)
+		parts = append(parts, "cdkd "+Text(v))
+	}
+	if len(parts) > 0 {
+		x.w.Block()
+		x.w.Write("<sub>", strings.Join(parts, " · "), "</sub>\n")
+	}
+}
+
+// sortedDrift returns a sorted copy of the stacks and of every list in them,
+// so the report depends only on content, never on cdkd's order, and the
+// caller's report is left as it was.
+func sortedDrift(in []model.StackDrift) []model.StackDrift {
+	out := slices.Clone(in)
+	byID := func(a, b model.Resource) int { return cmp.Compare(a.LogicalID, b.LogicalID) }
+	for i := range out {
+		s := &out[i]
+		s.Drifted = slices.Clone(s.Drifted)
+		for j := range s.Drifted {
+			s.Drifted[j].Changes = slices.Clone(s.Drifted[j].Changes)
+			slices.SortStableFunc(s.Drifted[j].Changes, func(a, b model.DriftChange) int { return cmp.Compare(a.Path, b.Path) })
+		}
+		slices.SortStableFunc(s.Drifted, func(a, b model.DriftedResource) int { return byID(a.Resource, b.Resource) })
+		s.NotCompared = slices.Clone(s.NotCompared)
+		slices.SortStableFunc(s.NotCompared, func(a, b model.NotCompared) int { return byID(a.Resource, b.Resource) })
+		for _, l := range []*[]model.Resource{&s.Clean, &s.NotSupported, &s.Skipped} {
+			*l = slices.Clone(*l)
+			slices.SortStableFunc(*l, byID)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b model.StackDrift) int {
+		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region))
+	})
+	return out
+}
