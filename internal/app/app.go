@@ -126,17 +126,22 @@ func (r *run) main(ctx context.Context) ExitCode {
 // other line is printed.
 func (r *run) discover(ctx context.Context) error {
 	cfg := r.cfg
+	var loadErr error
 	if dir := r.assemblyDir(); dir != "" {
 		asm, err := assembly.Load(dir)
 		if err != nil {
-			return fmt.Errorf("input app: %s looks like a cloud assembly but could not be read: %w", cfg.App, err)
+			loadErr = fmt.Errorf("input app: %s looks like a cloud assembly but could not be read: %w", cfg.App, err)
 		}
 		r.asm = asm
+	}
+	region := r.app.Getenv("AWS_REGION")
+	if cfg.StackRegion != "" {
+		region = cfg.StackRegion // drift reads the stacks of that region
 	}
 	in := discover.Input{
 		Assembly:       r.asm,
 		Stacks:         cfg.Stacks,
-		DefaultRegion:  r.app.Getenv("AWS_REGION"),
+		DefaultRegion:  region,
 		StateBucket:    r.stateBucket(),
 		StatePrefix:    cfg.StatePrefix,
 		MaskValues:     cfg.MaskValues,
@@ -144,17 +149,28 @@ func (r *run) discover(ctx context.Context) error {
 		Getenv:         r.app.Getenv,
 		ResolveSecrets: cfg.ResolveSecrets,
 	}
+	// Nothing is printed until every mask is registered: the warnings
+	// (AWS trouble included) come after the ::add-mask:: lines, and even a
+	// bad assembly registers mask-values and mask-env before the error.
 	var deps discover.Deps
+	var warnings []string
 	if r.asm != nil && len(r.asm.Stacks) > 0 {
-		deps = r.awsDeps(ctx)
+		var warning string
+		deps, warning = r.awsDeps(ctx)
+		if warning != "" {
+			warnings = append(warnings, warning)
+		}
 	}
-	warnings := discover.Discover(ctx, r.set, in, deps)
+	warnings = append(warnings, discover.Discover(ctx, r.set, in, deps)...)
 	// Only a runner consumes ::add-mask::; printed to a terminal it would
 	// show the very value it names. Locally the redactor alone masks.
 	if r.gh.Actions {
 		for _, m := range r.set.MaskCommands() {
 			r.raw.AddMask(m)
 		}
+	}
+	if loadErr != nil {
+		return loadErr
 	}
 	for _, w := range warnings {
 		r.runner.Warning(w)
@@ -178,7 +194,10 @@ func (r *run) assemblyDir() string {
 	return ""
 }
 
-func (r *run) awsDeps(ctx context.Context) discover.Deps {
+// awsDeps builds the state reader and resolver. It returns its warning
+// instead of printing it, so that discovery prints it only after the masks
+// are registered.
+func (r *run) awsDeps(ctx context.Context) (discover.Deps, string) {
 	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
 	build := r.app.Deps.AWS
 	if build == nil {
@@ -186,10 +205,9 @@ func (r *run) awsDeps(ctx context.Context) discover.Deps {
 	}
 	deps, err := build(ctx, settings)
 	if err != nil {
-		r.runner.Warning(fmt.Sprintf("AWS is not configured, so values stored in state and secret references were not read for masking: %v", err))
-		return discover.Deps{}
+		return discover.Deps{}, fmt.Sprintf("AWS is not configured, so values stored in state and secret references were not read for masking: %v", err)
 	}
-	return deps
+	return deps, ""
 }
 
 func sdkDeps(ctx context.Context, s awsx.Settings) (discover.Deps, error) {

@@ -6,9 +6,11 @@ package discover
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
@@ -32,16 +34,21 @@ type Resolver interface {
 type Input struct {
 	// Assembly is the synthesized cloud assembly, nil when the app input is
 	// a command (cdkd synthesizes it later, too late to mask before it runs).
+	// Discover marks its confirmed SecureString positions (MarkSecureSSM).
 	Assembly *assembly.Assembly
-	// Stacks limits state reads to these stacks (empty: every assembly stack).
+	// Stacks limits state reads to these stacks and their nested stacks
+	// (empty: every assembly stack). A wildcard selects every stack.
 	Stacks []string
 	// DefaultRegion is used for stacks whose environment names no region.
-	DefaultRegion  string
-	StateBucket    string
-	StatePrefix    string
-	MaskValues     []string
-	MaskEnv        []string
-	Getenv         func(string) string
+	DefaultRegion string
+	StateBucket   string
+	StatePrefix   string
+	// MaskValues are the mask-values input, one value per entry.
+	MaskValues []string
+	// MaskEnv names environment variables whose values are secrets.
+	MaskEnv []string
+	Getenv  func(string) string
+	// ResolveSecrets allows reading Secrets Manager and SSM.
 	ResolveSecrets bool
 }
 
@@ -51,110 +58,270 @@ type Deps struct {
 	Resolver Resolver
 }
 
-// result collects what one discovery found.
-type result struct {
-	Set    *secrets.Set
-	secure map[string]bool // resolved references that hold a secret
-	// Warnings are one sentence each and never contain a secret value.
-	Warnings []string
+// discovery is one run of Discover.
+type discovery struct {
+	set  *secrets.Set
+	in   Input
+	deps Deps
+	// resolved holds the outcome of every reference tried, by spelling:
+	// true when its value is a secret, false for a plain String parameter.
+	// A reference that could not be resolved is absent: unknown, so its
+	// positions stay hidden.
+	resolved map[string]bool
+	tried    map[string]bool
+	warnings []string
 }
 
 // Discover adds to set every secret it finds and returns warnings for what it
 // could not check, one sentence each, never holding a value. AWS trouble is a
 // warning, not a failure: a missing permission must not hide the report.
+//
+// Discover prints nothing: the caller registers every value with the runner
+// (::add-mask::) first, and only then prints the warnings.
 func Discover(ctx context.Context, set *secrets.Set, in Input, deps Deps) (warnings []string) {
-	r := &result{Set: set, secure: map[string]bool{}}
-	for i, v := range in.MaskValues {
-		r.Set.Add(v, fmt.Sprintf("mask-values line %d", i+1))
+	d := &discovery{set: set, in: in, deps: deps, resolved: map[string]bool{}, tried: map[string]bool{}}
+	if !in.ResolveSecrets {
+		d.deps.Resolver = nil
 	}
-	for _, name := range in.MaskEnv {
+	d.inputs()
+	if in.Assembly != nil {
+		d.assembly(ctx, in.Assembly)
+	}
+	d.warnShort()
+	return d.warnings
+}
+
+func (d *discovery) warn(format string, args ...any) {
+	d.warnings = append(d.warnings, fmt.Sprintf(format, args...))
+}
+
+// inputs registers mask-values and mask-env.
+func (d *discovery) inputs() {
+	for i, v := range d.in.MaskValues {
+		d.set.Add(v, fmt.Sprintf("mask-values line %d", i+1))
+	}
+	for _, name := range d.in.MaskEnv {
 		v := ""
-		if in.Getenv != nil {
-			v = in.Getenv(name)
+		if d.in.Getenv != nil {
+			v = d.in.Getenv(name)
 		}
-		if v == "" {
-			r.warn("mask-env: environment variable %s is not set or empty, nothing to mask for it", name)
+		if strings.TrimSpace(v) == "" {
+			d.warn("mask-env: environment variable %s is not set or empty, nothing to mask for it", name)
 			continue
 		}
-		r.Set.Add(v, "mask-env "+name)
+		d.set.Add(v, "mask-env "+name)
 	}
-	if in.Assembly == nil {
-		return r.Warnings
+}
+
+// stackState is a selected stack (its index in the assembly) and its state
+// record (nil when there is none or it could not be read).
+type stackState struct {
+	idx   int
+	st    assembly.Stack
+	state *awsx.State
+}
+
+// assembly reads what the cloud assembly and the state bucket know. It runs
+// in two phases: first every reference is resolved (a plain ssm reference
+// is only secret once it is known to be a SecureString), then the values
+// the state records at the secret positions are added.
+func (d *discovery) assembly(ctx context.Context, asm *assembly.Assembly) {
+	var stacks []stackState
+	for i, st := range asm.Stacks {
+		if d.selected(asm, st) {
+			stacks = append(stacks, stackState{idx: i, st: st})
+		}
 	}
-	resolved := map[string]bool{}
-	for _, st := range in.Assembly.Stacks {
-		if !selected(in.Stacks, st) {
-			continue
-		}
-		for _, p := range st.NoEchoParams {
-			if p.Default != nil {
-				r.Set.Add(*p.Default, fmt.Sprintf("default of NoEcho parameter %s/%s", st.Name, p.Name))
-			}
-		}
-		for _, ref := range st.References {
+	if d.in.StateBucket == "" {
+		d.warnNoBucket(stacks)
+	}
+	for i := range stacks {
+		s := &stacks[i]
+		s.state = d.readState(ctx, s.st)
+		d.noEchoDefaults(asm, s.st)
+		for _, ref := range s.st.References {
 			if ref.Templated {
-				// Parts of the spelling are other resources' ids, known
-				// only after deploy; the resolved value is still masked
-				// wherever the state names the reference.
+				spelled, ok := spell(ref.Ref, s.state, d.region(s.st))
+				if !ok {
+					// Parts of the spelling are known only after a deploy;
+					// the deployed spelling is in the record and is read
+					// below.
+					continue
+				}
+				d.resolve(ctx, spelled)
+				// The template's spelling stands for the same value.
+				if v, ok := d.resolved[spelled.Raw]; ok {
+					d.resolved[ref.Raw] = v
+				}
 				continue
 			}
-			r.resolve(ctx, in, deps, ref.Ref, resolved)
+			d.resolve(ctx, ref.Ref)
 		}
-		r.readState(ctx, in, deps, st, resolved)
+		if s.state != nil {
+			// References the record holds: the deployed spelling of a
+			// templated one, and those of resources gone from today's
+			// template (being deleted), whose values may still surface.
+			for _, ref := range dynref.FindAll(string(s.state.Raw)) {
+				d.resolve(ctx, ref)
+			}
+		}
 	}
 	// A plain ssm reference is secret only when it names a SecureString;
-	// now that it is resolved, its positions can be hidden too.
-	in.Assembly.MarkSecureSSM(func(ref dynref.Ref) bool { return r.secure[ref.Raw] })
-	return r.Warnings
+	// one that could not be resolved might, so it stays hidden.
+	asm.MarkSecureSSM(func(ref dynref.Ref) bool {
+		secret, ok := d.resolved[ref.Raw]
+		return !ok || secret
+	})
+	for _, s := range stacks {
+		d.statePositions(asm.Stacks[s.idx], s.state)
+	}
 }
 
-func (r *result) warn(format string, args ...any) {
-	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
+// selected reports whether a stack is in the run: named by the stacks
+// input, or nested in one that is. A nested stack is deployed with its
+// parent, so selecting the parent selects it.
+func (d *discovery) selected(asm *assembly.Assembly, st assembly.Stack) bool {
+	if len(d.in.Stacks) == 0 {
+		return true
+	}
+	for depth := 0; depth < 32; depth++ {
+		for _, s := range d.in.Stacks {
+			if s == st.Name || s == st.DisplayName || strings.ContainsAny(s, "*?") {
+				return true
+			}
+		}
+		if st.Parent == "" {
+			return false
+		}
+		parent, ok := asm.StackIn(st.Parent, st.Region)
+		if !ok {
+			return false
+		}
+		st = parent
+	}
+	return false
 }
 
-func (r *result) resolve(ctx context.Context, in Input, deps Deps, ref dynref.Ref, done map[string]bool) {
-	if done[ref.Raw] || !in.ResolveSecrets || deps.Resolver == nil {
+// noEchoDefaults adds the defaults of the NoEcho parameters a stack reads:
+// its own, and for a nested stack its ancestors', since a parent passes its
+// parameter's value down.
+func (d *discovery) noEchoDefaults(asm *assembly.Assembly, st assembly.Stack) {
+	for depth := 0; depth < 32; depth++ {
+		for _, p := range st.NoEchoParams {
+			if p.Default != nil {
+				d.set.Add(*p.Default, fmt.Sprintf("default of NoEcho parameter %s/%s", st.Name, p.Name))
+			}
+		}
+		if st.Parent == "" {
+			return
+		}
+		parent, ok := asm.StackIn(st.Parent, st.Region)
+		if !ok {
+			return
+		}
+		st = parent
+	}
+}
+
+func (d *discovery) region(st assembly.Stack) string {
+	if st.Region != "" {
+		return st.Region
+	}
+	return d.in.DefaultRegion
+}
+
+// resolve reads a reference's value once and adds it when it is secret.
+func (d *discovery) resolve(ctx context.Context, ref dynref.Ref) {
+	if d.deps.Resolver == nil || d.tried[ref.Raw] {
 		return
 	}
-	done[ref.Raw] = true
-	v, secret, err := deps.Resolver.Resolve(ctx, ref)
+	d.tried[ref.Raw] = true
+	v, secret, err := d.deps.Resolver.Resolve(ctx, ref)
 	if err != nil {
-		r.warn("could not resolve %s to mask its value: %v", ref.Raw, err)
+		// Resolver errors name the reference already; say it once.
+		msg := strings.TrimPrefix(err.Error(), "resolve "+ref.Raw+": ")
+		d.warn("could not resolve %s to mask its value, so it is hidden only where the template reads it: %s", ref.Raw, msg)
 		return
 	}
-	if secret {
-		r.secure[ref.Raw] = true
-		r.Set.Add(v, "value of "+ref.Raw)
+	d.resolved[ref.Raw] = secret
+	if !secret {
+		return
+	}
+	d.set.Add(v, "value of "+ref.Raw)
+	if ref.Service == dynref.SecretsManager && ref.JSONKey == "" {
+		d.jsonFields(v, ref.Raw)
 	}
 }
 
-// readState adds the values the state record holds at secret positions: a
-// record written before cdkd masked NoEcho values holds them in plaintext.
-func (r *result) readState(ctx context.Context, in Input, deps Deps, st assembly.Stack, resolved map[string]bool) {
-	if deps.State == nil || in.StateBucket == "" {
+// jsonFields adds each string field of a SecretString that is a JSON
+// object: a template can substitute any field on its own
+// ({{resolve:secretsmanager:id:SecretString:password}}), and the whole
+// object's text never appears where a field does.
+func (d *discovery) jsonFields(v, raw string) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(v), &obj) != nil {
 		return
 	}
-	region := st.Region
+	for _, k := range sortedKeys(obj) {
+		var s string
+		if json.Unmarshal(obj[k], &s) == nil {
+			d.set.Add(s, fmt.Sprintf("field %q of %s", k, raw))
+		}
+	}
+}
+
+// readState reads a stack's state record; trouble is a warning.
+func (d *discovery) readState(ctx context.Context, st assembly.Stack) *awsx.State {
+	if d.deps.State == nil || d.in.StateBucket == "" {
+		return nil
+	}
+	region := d.region(st)
 	if region == "" {
-		region = in.DefaultRegion
+		d.warn("could not read the state of %s to mask the values it holds: its region is unknown (set AWS_REGION)", st.Name)
+		return nil
 	}
-	state, err := deps.State.Read(ctx, in.StateBucket, in.StatePrefix, st.Name, region)
-	switch {
-	case errors.Is(err, awsx.ErrAccessDenied):
-		r.warn("could not read the state of %s to mask the values it holds: %v", st.Name, err)
+	state, err := d.deps.State.Read(ctx, d.in.StateBucket, d.in.StatePrefix, st.Name, region)
+	if err != nil {
+		// A denied read names the missing permission (awsx.AccessDeniedError).
+		d.warn("could not read the state of %s to mask the values it holds: %v", st.Name, err)
+		return nil
+	}
+	return state // nil: never deployed
+}
+
+// warnNoBucket says, once, that values stored in state were not read
+// although a selected stack has secret positions.
+func (d *discovery) warnNoBucket(stacks []stackState) {
+	for _, s := range stacks {
+		if len(s.st.Positions) > 0 {
+			d.warn("no state bucket is known (input state-bucket, CDKD_STATE_BUCKET or cdk.json's context.cdkd.stateBucket), so values stored in state at secret positions were not read for masking")
+			return
+		}
+	}
+}
+
+// statePositions adds the values the state record holds at secret
+// positions: a record written before cdkd masked NoEcho values (schema
+// version < 11) holds them in plaintext, and AWS-reported copies
+// (observedProperties, attributes) may hold them whatever the version.
+func (d *discovery) statePositions(st assembly.Stack, state *awsx.State) {
+	if state == nil {
 		return
-	case err != nil:
-		r.warn("could not read the state of %s: %v", st.Name, err)
-		return
-	case state == nil:
-		return // first deploy
 	}
 	for _, pos := range st.Positions {
+		if !pos.Secure {
+			continue
+		}
 		var values []string
-		switch pos.Kind {
-		case assembly.KindResource:
+		switch {
+		case pos.Kind == assembly.KindResource && pos.Path != "":
+			// (A position covering all of a resource's properties would
+			// take every string AWS reported; it is hidden by position.)
 			values = state.StringsAt(pos.LogicalID, pos.Path)
-		case assembly.KindOutput:
+			if tail, ok := namedAfter(state, pos); ok {
+				d.set.Add(tail, fmt.Sprintf("physical id of %s/%s, named after a secret", st.Name, pos.LogicalID))
+			}
+		case pos.Kind == assembly.KindOutput && pos.Path == "":
 			if v, ok := state.OutputString(pos.Output); ok {
 				values = []string{v}
 			}
@@ -163,14 +330,113 @@ func (r *result) readState(ctx context.Context, in Input, deps Deps, st assembly
 			if v == model.Masked || strings.Contains(v, "{{resolve:") {
 				continue
 			}
-			r.Set.Add(v, fmt.Sprintf("state of %s at %s", st.Name, describe(pos)))
+			d.set.Add(v, fmt.Sprintf("state of %s at %s", st.Name, describe(pos)))
 		}
 	}
-	// References recorded in state but gone from today's template (a
-	// resource being deleted) still name secrets whose values may surface.
-	for _, ref := range dynref.FindAll(string(state.Raw)) {
-		r.resolve(ctx, in, deps, ref, resolved)
+}
+
+// namedAfter returns the name a resource was given from a secret when the
+// record hides it at the naming property (*** since schema 11, or the
+// unresolved reference): the physical id is never masked and ends in the
+// name (a queue URL, an ARN, a bucket name). Only a whole value at a
+// property called *Name is taken as a name, and only a tail long enough to
+// redact by value: a wrong guess would hide an ordinary word everywhere.
+func namedAfter(state *awsx.State, pos assembly.Position) (string, bool) {
+	if !pos.Whole || !strings.HasSuffix(pos.Path, "Name") || strings.ContainsAny(pos.Path, ".[") {
+		return "", false
 	}
+	res, ok := state.Resources[pos.LogicalID]
+	if !ok || res.PhysicalID == "" {
+		return "", false
+	}
+	stored, ok := res.Properties[pos.Path].(string)
+	if !ok || (stored != model.Masked && !strings.Contains(stored, "{{resolve:")) {
+		return "", false
+	}
+	tail := res.PhysicalID
+	if i := strings.LastIndexAny(tail, "/:"); i >= 0 {
+		tail = tail[i+1:]
+	}
+	if utf8.RuneCountInString(tail) < secrets.MinRedactRunes || tail == model.Masked {
+		return "", false
+	}
+	return tail, true
+}
+
+// warnShort names, without the value, each secret too short to redact by
+// value.
+func (d *discovery) warnShort() {
+	for _, reg := range d.set.Registrations() {
+		if reg.ByValue {
+			continue
+		}
+		d.warn("a secret (%s) is shorter than %d characters: the runner masks it in the log and cdkd-action hides it where the template reads it, but reports are not searched for it by value",
+			strings.Join(reg.Sources, ", "), secrets.MinRedactRunes)
+	}
+}
+
+// spell fills in the ${...} placeholders of a templated reference from
+// the state record: ${Id} is a resource's physical id, ${Id.Attr} its
+// attribute, and the region-derived pseudo parameters are known. CDK
+// writes a generated secret's reference this way
+// ({{resolve:secretsmanager:${DbSecret}:SecretString:password::}}).
+func spell(ref dynref.Ref, state *awsx.State, region string) (dynref.Ref, bool) {
+	raw := ref.Raw
+	var b strings.Builder
+	for {
+		i := strings.Index(raw, "${")
+		if i < 0 {
+			b.WriteString(raw)
+			break
+		}
+		end := strings.IndexByte(raw[i:], '}')
+		if end < 0 {
+			return dynref.Ref{}, false
+		}
+		v, ok := placeholder(raw[i+2:i+end], state, region)
+		if !ok {
+			return dynref.Ref{}, false
+		}
+		b.WriteString(raw[:i])
+		b.WriteString(v)
+		raw = raw[i+end+1:]
+	}
+	return dynref.Parse(b.String())
+}
+
+func placeholder(name string, state *awsx.State, region string) (string, bool) {
+	switch name {
+	case "AWS::Region":
+		return region, region != ""
+	case "AWS::Partition":
+		switch {
+		case region == "":
+			return "", false
+		case strings.HasPrefix(region, "cn-"):
+			return "aws-cn", true
+		case strings.HasPrefix(region, "us-gov-"):
+			return "aws-us-gov", true
+		}
+		return "aws", true
+	case "AWS::URLSuffix":
+		if strings.HasPrefix(region, "cn-") {
+			return "amazonaws.com.cn", region != ""
+		}
+		return "amazonaws.com", region != ""
+	}
+	if state == nil {
+		return "", false
+	}
+	id, attr, isAttr := strings.Cut(name, ".")
+	res, ok := state.Resources[id]
+	if !ok {
+		return "", false
+	}
+	if !isAttr {
+		return res.PhysicalID, res.PhysicalID != ""
+	}
+	v, ok := res.Attributes[attr].(string)
+	return v, ok && v != ""
 }
 
 // describe names a position for diagnostics; it never holds a value.
@@ -181,14 +447,11 @@ func describe(p assembly.Position) string {
 	return p.LogicalID + "." + p.Path
 }
 
-func selected(stacks []string, st assembly.Stack) bool {
-	if len(stacks) == 0 {
-		return true
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	for _, s := range stacks {
-		if s == st.Name || s == st.DisplayName || strings.ContainsAny(s, "*?") {
-			return true
-		}
-	}
-	return false
+	slices.Sort(keys)
+	return keys
 }

@@ -1,7 +1,9 @@
 package discover
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -14,20 +16,26 @@ type Positions interface {
 	Stack(name string) (assembly.Stack, bool)
 }
 
+// regionalPositions is implemented by *assembly.Assembly: one stack name
+// may be deployed to several regions from one assembly.
+type regionalPositions interface {
+	StackIn(name, region string) (assembly.Stack, bool)
+}
+
 // RedactDiff hides secrets in d in place, in two passes that must both run:
 // positions first (a NoEcho value may be short or common, so matching it by
 // value would shred the report, and cdkd 0.284 prints it in plaintext), then
 // every string by value (a secret can surface anywhere, e.g. in a name).
 // It also records, per stack, the unchanged resources that read a NoEcho
-// parameter. Run it before the digest is computed.
+// parameter. Run it before the digest is computed. It is idempotent.
 func RedactDiff(d *model.Diff, pos Positions, set *secrets.Set) {
-	redactStacks(d.Stacks, pos, set)
+	redactStacks(d.Stacks, "", pos, set)
 }
 
-func redactStacks(stacks []model.StackDiff, pos Positions, set *secrets.Set) {
+func redactStacks(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) {
 	for i := range stacks {
 		s := &stacks[i]
-		st, known := lookup(pos, s.Stack)
+		st, known := lookupNested(pos, s.Stack, s.Region, parent)
 		changed := map[string]bool{}
 		for c := range s.Changes {
 			ch := &s.Changes[c]
@@ -35,9 +43,7 @@ func redactStacks(stacks []model.StackDiff, pos Positions, set *secrets.Set) {
 			for p := range ch.PropertyChanges {
 				pc := &ch.PropertyChanges[p]
 				if known {
-					if kind := st.SecretAt(ch.LogicalID, pc.Path); kind != model.SecretNone {
-						pc.Secret = kind
-					}
+					pc.Secret = stronger(pc.Secret, st.SecretAt(ch.LogicalID, pc.Path))
 				}
 				if pc.Secret != model.SecretNone {
 					pc.Old, pc.New = maskPresent(pc.Old), maskPresent(pc.New)
@@ -50,6 +56,7 @@ func redactStacks(stacks []model.StackDiff, pos Positions, set *secrets.Set) {
 				ac.Old, ac.New = redactValue(ac.Old, set), redactValue(ac.New, set)
 			}
 			ch.LogicalID = set.Redact(ch.LogicalID)
+			ch.ResourceType = set.Redact(ch.ResourceType)
 			for k := range ch.CCAPI {
 				ch.CCAPI[k] = set.Redact(ch.CCAPI[k])
 			}
@@ -57,9 +64,7 @@ func redactStacks(stacks []model.StackDiff, pos Positions, set *secrets.Set) {
 		for o := range s.OutputChanges {
 			oc := &s.OutputChanges[o]
 			if known {
-				if kind := st.SecretOutput(oc.Name); kind != model.SecretNone {
-					oc.Secret = kind
-				}
+				oc.Secret = stronger(oc.Secret, st.SecretOutput(oc.Name))
 			}
 			if oc.Secret != model.SecretNone {
 				oc.Old, oc.New = maskPresent(oc.Old), maskPresent(oc.New)
@@ -67,33 +72,43 @@ func redactStacks(stacks []model.StackDiff, pos Positions, set *secrets.Set) {
 			oc.Name = set.Redact(oc.Name)
 			oc.Old, oc.New = redactValue(oc.Old, set), redactValue(oc.New, set)
 		}
+		// The note lists what cdkd reported (the seeds' cdkd does) and what
+		// the assembly knows, less what changed: a changed resource is
+		// reported as a change already.
+		readers := slices.Clone(s.NoEchoReaders)
 		if known {
-			s.NoEchoReaders = nil
-			for _, id := range st.NoEchoReaders() {
-				if !changed[id] {
-					s.NoEchoReaders = append(s.NoEchoReaders, id)
-				}
+			readers = append(readers, st.NoEchoReaders()...)
+		}
+		s.NoEchoReaders = nil
+		for _, id := range readers {
+			if !changed[id] {
+				s.NoEchoReaders = append(s.NoEchoReaders, set.Redact(id))
 			}
 		}
+		slices.Sort(s.NoEchoReaders)
+		s.NoEchoReaders = slices.Compact(s.NoEchoReaders)
+		if len(s.NoEchoReaders) == 0 {
+			s.NoEchoReaders = nil
+		}
+		name := s.Stack
 		s.Stack = set.Redact(s.Stack)
-		redactStacks(s.Children, pos, set)
+		redactStacks(s.Children, nestedName(parent, name), pos, set)
 	}
 }
 
 // RedactDrift hides secrets in a drift report in place: the state and AWS
-// values at secret positions, then every string by value.
+// values at secret positions (both: the live value is the secret as much
+// as the stored one), then every string by value. It is idempotent.
 func RedactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 	for i := range d.Stacks {
 		s := &d.Stacks[i]
-		st, known := lookup(pos, s.Stack)
+		st, known := lookup(pos, s.Stack, s.Region)
 		for r := range s.Drifted {
 			dr := &s.Drifted[r]
 			for c := range dr.Changes {
 				ch := &dr.Changes[c]
 				if known {
-					if kind := st.SecretAt(dr.LogicalID, ch.Path); kind != model.SecretNone {
-						ch.Secret = kind
-					}
+					ch.Secret = stronger(ch.Secret, st.SecretAt(dr.LogicalID, ch.Path))
 				}
 				if ch.Secret != model.SecretNone {
 					ch.State, ch.AWS = maskPresent(ch.State), maskPresent(ch.AWS)
@@ -101,21 +116,67 @@ func RedactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				ch.Path = set.Redact(ch.Path)
 				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
 			}
-			dr.LogicalID = set.Redact(dr.LogicalID)
+			redactResource(&dr.Resource, set)
+		}
+		for _, group := range [][]model.Resource{s.Clean, s.NotSupported, s.Skipped} {
+			for r := range group {
+				redactResource(&group[r], set)
+			}
+		}
+		for r := range s.NotCompared {
+			redactResource(&s.NotCompared[r].Resource, set)
 		}
 		s.Stack = set.Redact(s.Stack)
 	}
 }
 
-func lookup(pos Positions, name string) (assembly.Stack, bool) {
+func redactResource(r *model.Resource, set *secrets.Set) {
+	r.LogicalID = set.Redact(r.LogicalID)
+	r.Type = set.Redact(r.Type)
+}
+
+// lookup finds a stack's positions by the name and region cdkd reports.
+func lookup(pos Positions, name, region string) (assembly.Stack, bool) {
 	if pos == nil {
 		return assembly.Stack{}, false
+	}
+	if rp, ok := pos.(regionalPositions); ok && region != "" {
+		return rp.StackIn(name, region)
 	}
 	return pos.Stack(name)
 }
 
-// maskPresent replaces a value with the mask but keeps absence visible: a
-// reviewer still learns that a secret property was added or removed.
+// lookupNested finds a nested stack of a --recursive diff, which cdkd may
+// name by its state name ("Parent~Child") or by its logical id alone.
+func lookupNested(pos Positions, name, region, parent string) (assembly.Stack, bool) {
+	if st, ok := lookup(pos, name, region); ok || parent == "" {
+		return st, ok
+	}
+	return lookup(pos, parent+"~"+name, region)
+}
+
+func nestedName(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "~" + name
+}
+
+// stronger keeps NoEcho over a reference and any kind over none, so a
+// second pass (or a kind cdkd reported) never weakens a position.
+func stronger(a, b model.SecretKind) model.SecretKind {
+	switch {
+	case a == model.SecretNoEcho || b == model.SecretNoEcho:
+		return model.SecretNoEcho
+	case a != model.SecretNone:
+		return a
+	}
+	return b
+}
+
+// maskPresent replaces a value with the mask but keeps absence and null
+// visible: a reviewer still learns that a secret property was added or
+// removed, and neither tells anything about the value.
 func maskPresent(v model.Value) model.Value {
 	if !v.Present() || v.IsNull() {
 		return v
@@ -123,14 +184,21 @@ func maskPresent(v model.Value) model.Value {
 	return model.MaskedValue()
 }
 
-// redactValue redacts a JSON value's text. If redaction broke the JSON (a
-// secret that spans JSON syntax), the whole value is masked: when in doubt,
-// redact.
+// redactValue redacts a JSON value twice over. First every string and key
+// is redacted decoded: a secret written in another encoding inside a JSON
+// string (XML entities, say) has its backslashes and quotes escaped in the
+// raw text, where no single encoding matches it. Then the raw text is
+// redacted, for a secret that spans JSON syntax; if that broke the JSON, the
+// whole value is masked: when in doubt, redact.
 func redactValue(v model.Value, set *secrets.Set) model.Value {
 	if !v.Present() {
 		return v
 	}
-	out := set.RedactBytes(v.Raw)
+	raw := []byte(v.Raw)
+	if decoded, ok := redactDecoded(raw, set); ok {
+		raw = decoded
+	}
+	out := set.RedactBytes(raw)
 	if string(out) == string(v.Raw) {
 		return v
 	}
@@ -138,4 +206,54 @@ func redactValue(v model.Value, set *secrets.Set) model.Value {
 		return model.MaskedValue()
 	}
 	return model.Value{Raw: out}
+}
+
+// redactDecoded redacts the decoded strings and keys of a JSON value and
+// encodes it again; ok is false when nothing changed or raw is not JSON.
+// Re-encoding sorts object keys, which only a changed value shows.
+func redactDecoded(raw []byte, set *secrets.Set) ([]byte, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var x any
+	if dec.Decode(&x) != nil {
+		return nil, false
+	}
+	changed := false
+	x = redactTree(x, set, &changed)
+	if !changed {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(x) != nil {
+		return nil, false
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), true
+}
+
+func redactTree(x any, set *secrets.Set, changed *bool) any {
+	switch n := x.(type) {
+	case string:
+		r := set.Redact(n)
+		*changed = *changed || r != n
+		return r
+	case []any:
+		for i := range n {
+			n[i] = redactTree(n[i], set, changed)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(n))
+		for k, v := range n {
+			rk := set.Redact(k)
+			*changed = *changed || rk != k
+			if _, dup := out[rk]; dup {
+				// Two keys redacted alike: keeping one would misreport.
+				return model.Masked
+			}
+			out[rk] = redactTree(v, set, changed)
+		}
+		return out
+	}
+	return x
 }
