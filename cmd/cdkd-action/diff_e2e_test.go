@@ -174,6 +174,24 @@ func TestDiffBadInput(t *testing.T) {
 	assert.Equal(t, w.gh.Writes(), 0)
 }
 
+// An input error may quote an input; a secret in it is masked even though
+// the inputs never validated, and the token never shows.
+func TestBadInputQuotingASecretIsMasked(t *testing.T) {
+	w := newWorkspace(t)
+	secret := "no-equals-sign-t0ps3cret"
+	res := w.run(map[string]string{"context": secret, "mask-values": secret})
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+secret))
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+token))
+	for _, line := range strings.Split(res.stdout, "\n") {
+		if !strings.HasPrefix(line, "::add-mask::") {
+			assert.Assert(t, !strings.Contains(line, secret), "leaked in %q", line)
+		}
+	}
+	assert.Assert(t, is.Contains(res.stdout, `::error::input context: expected one key=value per line, got "***"`))
+	assert.Assert(t, !strings.Contains(res.summary, secret))
+}
+
 // A fork's token cannot write: the report goes to the job summary with a
 // warning, and the step does not fail for that alone.
 func TestDiffForkWithoutWritePermission(t *testing.T) {

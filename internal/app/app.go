@@ -69,6 +69,8 @@ type run struct {
 	outputs map[string]string
 	// summaryWritten tracks that every path, failures included, wrote one.
 	summaryWritten bool
+	// masked holds what was already registered with ::add-mask::.
+	masked map[string]bool
 }
 
 // Run executes the action and returns its exit code.
@@ -89,6 +91,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 	r.raw.Plain = r.runner.Plain
 	r.log = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
+	r.earlyMasks()
 	code := r.main(ctx)
 	r.writeOutputs()
 	return code
@@ -162,13 +165,7 @@ func (r *run) discover(ctx context.Context) error {
 		}
 	}
 	warnings = append(warnings, discover.Discover(ctx, r.set, in, deps)...)
-	// Only a runner consumes ::add-mask::; printed to a terminal it would
-	// show the very value it names. Locally the redactor alone masks.
-	if r.gh.Actions {
-		for _, m := range r.set.MaskCommands() {
-			r.raw.AddMask(m)
-		}
-	}
+	r.registerMasks()
 	if loadErr != nil {
 		return loadErr
 	}
@@ -176,6 +173,42 @@ func (r *run) discover(ctx context.Context) error {
 		r.runner.Warning(w)
 	}
 	return nil
+}
+
+// earlyMasks registers, before the inputs are even validated, the secrets
+// the environment already names: the token, AWS credentials, and the raw
+// mask-values and mask-env inputs. An input error may quote an input, and
+// nothing may print a secret before it is masked.
+func (r *run) earlyMasks() {
+	getenv := r.app.Getenv
+	for _, name := range []string{"INPUT_GITHUB-TOKEN", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
+		r.set.Add(getenv(name), name)
+	}
+	for i, line := range strings.Split(getenv("INPUT_MASK-VALUES"), "\n") {
+		r.set.Add(strings.TrimRight(line, "\r"), fmt.Sprintf("mask-values line %d", i+1))
+	}
+	for _, name := range strings.Fields(getenv("INPUT_MASK-ENV")) {
+		r.set.Add(getenv(name), "mask-env "+name)
+	}
+	r.registerMasks()
+}
+
+// registerMasks emits ::add-mask:: for every value not yet registered. Only
+// a runner consumes it; printed to a terminal it would show the very value
+// it names, so locally the redactor alone masks.
+func (r *run) registerMasks() {
+	if !workflow.IsActions(r.app.Getenv) {
+		return
+	}
+	if r.masked == nil {
+		r.masked = map[string]bool{}
+	}
+	for _, m := range r.set.MaskCommands() {
+		if !r.masked[m] {
+			r.masked[m] = true
+			r.raw.AddMask(m)
+		}
+	}
 }
 
 // assemblyDir returns the app input when it names a synthesized cloud
