@@ -135,7 +135,10 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 		if rep.Error == "" {
 			header.Digest = rep.Digest
 		}
-		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
+		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string {
+			line := r.changeSetLine(d, &b) // the reviewed change set, for deploy (see gate.EncodeChangeSet)
+			return line + reporters.DiffMarkdown(rep, b)
+		})
 		switch {
 		case isPermission(err):
 			r.runner.Warning(fmt.Sprintf("cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary", err))

@@ -1,0 +1,658 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+)
+
+// The deploy tests replay a pull request's life: the diff command runs on a
+// pull_request event and writes the reviewed comment; the pull request is
+// merged (merge commit = GITHUB_SHA); the deploy command runs on the push.
+
+const (
+	deployPR    = 8
+	reviewedSHA = "8888888888888888888888888888888888888888" // the head the diff was computed at
+	laterSHA    = "7777777777777777777777777777777777777777" // a head pushed after the review
+	mergeSHA    = "9999999999999999999999999999999999999999" // GITHUB_SHA of the push
+	prMergeRef  = "5555555555555555555555555555555555555555" // GITHUB_SHA of the pull_request run
+)
+
+// secretOutput is a value only the assembly's NoEcho position knows secret.
+const secretOutput = "rotated-pw-9f8e7d"
+
+var maskValues = strings.Join(sampleSecrets, "\n")
+
+// newDeployWorkspace seeds pull request #8, merged into GITHUB_SHA, with the
+// given head and labels.
+func newDeployWorkspace(t *testing.T, head string, labels ...string) *workspace {
+	t.Helper()
+	w := newWorkspace(t)
+	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: head, HeadRef: "rename-queue", BaseRef: "main",
+		Merged: true, MergeCommitSHA: mergeSHA, Labels: labels})
+	return w
+}
+
+// onPullRequest makes the next step run on a pull_request event of #8 at head.
+func (w *workspace) onPullRequest(head string) {
+	w.t.Helper()
+	payload := fmt.Sprintf(`{"action":"synchronize","number":%d,"pull_request":{"number":%d,"state":"open",`+
+		`"head":{"ref":"rename-queue","sha":%q,"repo":{"full_name":"octo-org/octo-repo"}},`+
+		`"base":{"ref":"main","repo":{"full_name":"octo-org/octo-repo"}},"labels":[]}}`, deployPR, deployPR, head)
+	path := filepath.Join(w.dir, "pr8-event.json")
+	writeFile(w.t, path, payload)
+	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"] = "pull_request", path, prMergeRef
+}
+
+// onPush makes the next step run on the push of the merge commit.
+func (w *workspace) onPush() {
+	w.t.Helper()
+	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"] = "push", abs(w.t, "testdata/deploy/push.json"), mergeSHA
+}
+
+func diffInputs() map[string]string {
+	return map[string]string{"all": "true", "mask-values": maskValues}
+}
+
+func deployInputs(extra ...string) map[string]string {
+	in := map[string]string{"command": "deploy", "all": "true", "mask-values": maskValues}
+	for i := 0; i+1 < len(extra); i += 2 {
+		in[extra[i]] = extra[i+1]
+	}
+	return in
+}
+
+func gateDiff(t *testing.T, file string) cdkdtest.Invocation {
+	t.Helper()
+	return cdkdtest.Invocation{Args: []string{"diff", "--all", "--json"}, Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: abs(t, file)}
+}
+
+func deployInvocation(t *testing.T) cdkdtest.Invocation {
+	t.Helper()
+	return cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Env: map[string]string{"CDKD_NO_LIVE": "1"},
+		StdoutFile: abs(t, "testdata/deploy/deploy.stdout"), StderrLines: []cdkdtest.Line{{Text: "QueueUrl=http://localhost:4566/000000000000/s3cr3t-pw-from-sm differs from SQSClient resolved endpoint"}}}
+}
+
+func fileInvocation(t *testing.T, file string, args ...string) cdkdtest.Invocation {
+	t.Helper()
+	return cdkdtest.Invocation{Args: args, StdoutFile: abs(t, "testdata/deploy/"+file)}
+}
+
+// resultInvocations read back a deploy of both stacks: StackA's new run,
+// StackB with no run since the deploy started, and both states.
+func resultInvocations(t *testing.T, runFile string) []cdkdtest.Invocation {
+	t.Helper()
+	return []cdkdtest.Invocation{
+		fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
+		fileInvocation(t, runFile, "events", "StackA", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
+		fileInvocation(t, "state-StackA.json", "state", "show", "StackA", "--json"),
+		fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
+		fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"),
+	}
+}
+
+// review runs the diff command on #8 at head: the reviewed comment.
+func (w *workspace) review(head string, inputs map[string]string) github.Header {
+	w.t.Helper()
+	w.onPullRequest(head)
+	res := w.run(inputs)
+	assert.Equal(w.t, res.code, 0, res.stdout)
+	comments := w.gh.Comments(owner, repo, deployPR)
+	assert.Assert(w.t, len(comments) > 0)
+	h, ok := github.ParseHeader(comments[len(comments)-1].Body)
+	assert.Assert(w.t, ok)
+	assert.Assert(w.t, h.Digest != "")
+	w.onPush()
+	return h
+}
+
+func deployCheck(t *testing.T, gh *githubtest.Server) githubtest.CheckRun {
+	t.Helper()
+	for _, cr := range gh.CheckRuns() {
+		if strings.HasPrefix(cr.Name, "cdkd deploy") {
+			return cr
+		}
+	}
+	t.Fatal("no cdkd deploy check run")
+	return githubtest.CheckRun{}
+}
+
+func prComment(t *testing.T, gh *githubtest.Server) githubtest.Comment {
+	t.Helper()
+	comments := gh.Comments(owner, repo, deployPR)
+	var ours []githubtest.Comment
+	for _, c := range comments {
+		if c.Login == githubtest.DefaultLogin {
+			ours = append(ours, c)
+		}
+	}
+	assert.Assert(t, is.Len(ours, 1), "one comment of ours per pull request and label")
+	return ours[0]
+}
+
+// assertNoSecrets checks every place a step's words end up.
+func assertNoSecrets(t *testing.T, w *workspace, res result) {
+	t.Helper()
+	// The runner hides its own ::add-mask:: lines: they are how it learns.
+	var log []string
+	for _, l := range strings.Split(res.stdout, "\n") {
+		if !strings.HasPrefix(l, "::add-mask::") {
+			log = append(log, l)
+		}
+	}
+	places := map[string]string{"stdout": strings.Join(log, "\n"), "summary": res.summary}
+	for k, v := range res.outputs {
+		places["output "+k] = v
+	}
+	if p := res.outputs["report-json"]; p != "" {
+		places["report JSON"] = readFile(t, p)
+	}
+	for _, c := range w.gh.Comments(owner, repo, deployPR) {
+		places[fmt.Sprintf("comment %d", c.ID)] = c.Body
+	}
+	for _, cr := range w.gh.CheckRuns() {
+		places["check run "+cr.Name] = cr.Output.Title + cr.Output.Summary + cr.Output.Text
+	}
+	for _, d := range w.gh.Deployments() {
+		for _, s := range d.Statuses {
+			places["deployment status"] += s.Description + s.EnvironmentURL
+		}
+	}
+	for where, text := range places {
+		for _, s := range append(sampleSecrets, secretOutput) {
+			assert.Assert(t, !strings.Contains(text, s), "secret %q leaked to %s", s, where)
+		}
+	}
+}
+
+func TestDeployReviewedChangeSet(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the review
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the gate
+		deployInvocation(t),
+	}, resultInvocations(t, "events-StackA-run.json")...)...)
+	reviewed := w.review(reviewedSHA, diffInputs())
+
+	res := w.run(deployInputs("environment", "production", "environment-url-output", "StackA.SiteUrl"))
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	assert.Equal(t, res.outputs["failure-reason"], "")
+
+	var outs map[string]map[string]string
+	assert.NilError(t, json.Unmarshal([]byte(res.outputs["stack-outputs"]), &outs))
+	assert.DeepEqual(t, outs, map[string]map[string]string{
+		"StackA": {"BucketName": "stacka-bucket83908e77", "QueueUrl": "http://localhost:4566/000000000000/***", "SiteUrl": "https://app.example.com/"},
+		"StackB": {"ImportedBucket": "stacka-bucket83908e77"},
+	})
+
+	// cdkd deploy ran with the same selection, without the live renderer,
+	// its progress streamed (masked) into the log.
+	for _, c := range stub.Calls(t) {
+		if len(c.Args) > 0 && c.Args[0] == "deploy" {
+			assert.Equal(t, c.Env["CDKD_NO_LIVE"], "1")
+		}
+	}
+	assert.Assert(t, is.Contains(res.stdout, "Deployment Summary:"))
+	assert.Assert(t, is.Contains(res.stdout, "[1/2] ✓ TopicBFC7AF6E (AWS::SNS::Topic) updated"))
+
+	check := deployCheck(t, w.gh)
+	assert.Equal(t, check.Name, "cdkd deploy")
+	assert.Equal(t, check.HeadSHA, mergeSHA)
+	assert.Equal(t, check.Conclusion, "success")
+	assert.Assert(t, is.Contains(check.Output.Summary, "Deployed"))
+	assert.Equal(t, res.outputs["check-run-url"], check.HTMLURL)
+
+	// The reviewed comment gains the outcome and is still the review.
+	c := prComment(t, w.gh)
+	h, ok := github.ParseHeader(c.Body)
+	assert.Assert(t, ok, "the header still parses")
+	assert.DeepEqual(t, h, reviewed)
+	assert.Assert(t, is.Contains(c.Body, "### cdkd diff"))
+	assert.Assert(t, is.Contains(c.Body, "✅ **Deployed** at `9999999`"))
+	assert.Assert(t, is.Contains(c.Body, "`NewQueue1C62264E` · `AWS::SQS::Queue`"))
+	assert.Equal(t, res.outputs["comment-url"], c.HTMLURL)
+
+	for _, s := range []string{"1 created, 2 updated", "recorded no run", "`QueueUrl`: `http://localhost:4566/000000000000/***`", "reviewed at `8888888`"} {
+		assert.Assert(t, is.Contains(res.summary, s))
+	}
+
+	deps := w.gh.Deployments()
+	assert.Assert(t, is.Len(deps, 1))
+	assert.Equal(t, deps[0].Ref, mergeSHA)
+	assert.Equal(t, deps[0].Environment, "production")
+	assert.Assert(t, is.Len(deps[0].Statuses, 2))
+	assert.Equal(t, deps[0].Statuses[0].State, "in_progress")
+	assert.Equal(t, deps[0].Statuses[1].State, "success")
+	assert.Equal(t, deps[0].Statuses[1].EnvironmentURL, "https://app.example.com/")
+
+	var report struct {
+		Outcome  string `json:"outcome"`
+		Deployed bool   `json:"deployed"`
+		Digest   string `json:"digest"`
+		Review   struct {
+			Reviewed bool   `json:"reviewed"`
+			Digest   string `json:"digest"`
+		} `json:"review"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+	assert.Assert(t, report.Deployed && report.Review.Reviewed)
+	assert.Equal(t, report.Digest, reviewed.Digest)
+	assert.Equal(t, report.Review.Digest, reviewed.Digest)
+	assertNoSecrets(t, w, res)
+
+	// A second deploy of the same commit replaces the outcome, not adds one.
+	w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/deploy/diff-safe.json"), deployInvocation(t)},
+		resultInvocations(t, "events-StackA-run.json")...)...)
+	again := w.run(deployInputs())
+	assert.Equal(t, again.code, 0, again.stdout)
+	body := prComment(t, w.gh).Body
+	assert.Equal(t, strings.Count(body, "<!-- cdkd-action-deploy -->"), 1)
+	assert.Equal(t, strings.Count(body, "### cdkd deploy"), 1)
+}
+
+func TestDeployRefusesChangedDiff(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.gh.ForbidGetUser = true // GITHUB_TOKEN: our comments are github-actions[bot]'s
+	stub := w.stub(
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-changed.json"),
+	)
+	w.review(reviewedSHA, diffInputs())
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 1, res.stdout)
+	stub.AssertAllUsed(t) // and so cdkd deploy never ran
+	assert.Equal(t, res.outputs["failure-reason"], "diff-changed")
+	assert.Equal(t, res.outputs["deployed"], "false")
+
+	check := deployCheck(t, w.gh)
+	assert.Equal(t, check.Conclusion, "failure")
+	assert.Equal(t, check.Output.Title, "Diff changed since review")
+	for _, text := range []string{check.Output.Summary, res.summary, prComment(t, w.gh).Body} {
+		assert.Assert(t, is.Contains(text, "What changed since the review"))
+		assert.Assert(t, is.Contains(text, "**new** resource `SneakyRole0A1B2C3D` · `AWS::IAM::Role` in `StackA`: now **create**"))
+		assert.Assert(t, is.Contains(text, "`DisplayName`: reviewed `\"fixture-topic-v1\"` → `\"fixture-topic-v2\"`, now `\"fixture-topic-v1\"` → `\"fixture-topic-v3\"`"))
+	}
+	assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: Diff changed since review"))
+	assertNoSecrets(t, w, res)
+}
+
+func TestDeployRefusesStaleReview(t *testing.T) {
+	w := newDeployWorkspace(t, laterSHA) // a commit was pushed after the review
+	stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+	w.review(reviewedSHA, diffInputs())
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 1, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "stale-review")
+	assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: Review is stale: The diff on pull request #8 was reviewed at 8888888, but the pull request's final head is 7777777"))
+	assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Review is stale")
+}
+
+// A token that cannot read GET /user (an app's installation token) posts as
+// an identity the action cannot learn: bot-login names it.
+func TestDeployBotLogin(t *testing.T) {
+	const app, appToken = "deployer[bot]", "ghs_app_token"
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.gh.SetToken(appToken, app)
+	w.gh.ForbidGetUser = true
+	w.vars["INPUT_GITHUB-TOKEN"] = appToken
+	stub := w.stub(append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		deployInvocation(t),
+	}, resultInvocations(t, "events-StackA-run.json")...)...)
+	w.review(reviewedSHA, diffInputs())
+
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff", "github-actions[bot] assumed: the app's comment is not trusted")
+	assert.Assert(t, is.Contains(res.stdout, "by deployer[bot]: it carries cdkd-action's diff header but was not written by github-actions[bot]"))
+
+	res = w.run(deployInputs("bot-login", app))
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["deployed"], "true")
+}
+
+// Anyone can paste our header into a comment; only our identity's count.
+func TestDeployIgnoresSpoofedHeader(t *testing.T) {
+	const mallory, malloryToken = "mallory", "ghp_mallory"
+	spoof := func(w *workspace) {
+		w.gh.SetToken(malloryToken, mallory)
+		in := diffInputs()
+		in["github-token"] = malloryToken
+		w.review(reviewedSHA, in)
+	}
+
+	t.Run("no comment of ours", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		w.stub(gateDiff(t, "testdata/deploy/diff-changed.json"))
+		spoof(w)
+		res := w.run(deployInputs())
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+		spoofed := w.gh.Comments(owner, repo, deployPR)[0]
+		assert.Equal(t, spoofed.Login, mallory)
+		assert.Assert(t, is.Contains(res.stdout, "::warning::ignored comment "+spoofed.HTMLURL+" by mallory"))
+		assert.Assert(t, is.Contains(res.stdout, "spoof"))
+		assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: No reviewed diff: Pull request #8 has no diff comment written by github-actions[bot]"))
+		// The refusal is posted in a comment of its own kind: not a review.
+		c := prComment(t, w.gh)
+		h, ok := github.ParseHeader(c.Body)
+		assert.Assert(t, ok)
+		assert.Equal(t, h.Kind, "deploy")
+		assert.Equal(t, h.Digest, "")
+		assert.Assert(t, is.Contains(c.Body, "Deploy refused: No reviewed diff"))
+	})
+
+	t.Run("ours and a newer spoof", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		w.stub(
+			gateDiff(t, "testdata/deploy/diff-safe.json"),    // our review
+			gateDiff(t, "testdata/deploy/diff-changed.json"), // mallory's "review"
+			gateDiff(t, "testdata/deploy/diff-changed.json"), // the gate
+		)
+		w.review(reviewedSHA, diffInputs())
+		spoof(w)
+		res := w.run(deployInputs())
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "diff-changed", "compared with our review, not mallory's")
+		assert.Assert(t, is.Contains(res.stdout, "by mallory"))
+	})
+}
+
+func TestDeployWithoutPullRequest(t *testing.T) {
+	t.Run("gate on", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.onPush()
+		stub := w.stub() // nothing may run: no review, no deploy
+		res := w.run(deployInputs())
+		assert.Equal(t, res.code, 1, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+		assert.Assert(t, is.Contains(res.summary, "No pull request was found for commit 9999999"))
+		assert.Equal(t, deployCheck(t, w.gh).Output.Title, "No reviewed diff")
+	})
+	t.Run("gate off", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.onPush()
+		stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/deploy/diff-safe.json"), deployInvocation(t)},
+			resultInvocations(t, "events-StackA-run.json")...)...)
+		res := w.run(deployInputs("require-reviewed-diff", "false"))
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["deployed"], "true")
+		assert.Assert(t, is.Contains(res.stdout, "::warning::No pull request was found"))
+		var report struct {
+			Digest string `json:"digest"`
+		}
+		assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+		assert.Assert(t, strings.HasPrefix(report.Digest, "v1:"), "the unreviewed change set's digest is recorded")
+		assert.Assert(t, is.Contains(res.summary, "not verified against a review"))
+		assertNoSecrets(t, w, res)
+	})
+}
+
+func TestDeployDestructivePolicy(t *testing.T) {
+	const v2 = "../../testdata/fixtures/diff-v2.json" // deletes ExtraTopic, replaces Queue (QueueName)
+	t.Run("refused", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(gateDiff(t, v2), gateDiff(t, v2))
+		w.review(reviewedSHA, diffInputs())
+		res := w.run(deployInputs())
+		assert.Equal(t, res.code, 1, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["failure-reason"], "destructive-refused")
+		for _, s := range []string{
+			"⛔ **refused**: ➖ **delete** `ExtraTopic17EFD352` (`AWS::SNS::Topic`) in `StackA`",
+			"⛔ **refused**: ♻️ **replace** `Queue4A7E3555` (`AWS::SQS::Queue`) in `StackA`, forced by `QueueName`",
+		} {
+			assert.Assert(t, is.Contains(res.summary, s))
+		}
+		assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Destructive changes refused")
+		assertNoSecrets(t, w, res)
+	})
+	allowed := func(t *testing.T, w *workspace, extra ...string) {
+		t.Helper()
+		stub := w.stub(gateDiff(t, v2), gateDiff(t, v2), deployInvocation(t),
+			fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
+			fileInvocation(t, "events-StackA-run.json", "events", "StackA", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
+			fileInvocation(t, "state-StackA.json", "state", "show", "StackA", "--json"),
+			fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
+			fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"))
+		w.review(reviewedSHA, diffInputs())
+		res := w.run(deployInputs(extra...))
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["deployed"], "true")
+		assertNoSecrets(t, w, res)
+		assert.Assert(t, is.Contains(res.summary, "✅ allowed by"))
+	}
+	t.Run("allowed by label", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA, "cdkd:allow-destructive")
+		allowed(t, w)
+	})
+	t.Run("allowed by type", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		allowed(t, w, "allow-destroy-types", "AWS::SNS::Topic, AWS::SQS::Queue")
+	})
+	t.Run("one type allowed is not enough", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		w.stub(gateDiff(t, v2), gateDiff(t, v2))
+		w.review(reviewedSHA, diffInputs())
+		res := w.run(deployInputs("allow-destroy-types", "AWS::SNS::Topic"))
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "destructive-refused")
+		assert.Assert(t, is.Contains(res.summary, "✅ allowed by allow-destroy-types &#40;AWS::SNS::Topic&#41;"))
+	})
+}
+
+// Sample 31: another job holds StackA's lock.
+func TestDeployStateLocked(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"},
+			StdoutFile: abs(t, "../../testdata/cdkd-samples/31-deploy-stackA-locked.stdout"),
+			StderrFile: abs(t, "../../testdata/cdkd-samples/31-deploy-stackA-locked.stderr"), Exit: 1},
+	)
+	w.review(reviewedSHA, diffInputs())
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 3, res.stdout)
+	stub.AssertAllUsed(t) // no events or state read after a lock refusal
+	assert.Equal(t, res.outputs["failure-reason"], "state-locked")
+	for _, text := range []string{res.summary, deployCheck(t, w.gh).Output.Summary, prComment(t, w.gh).Body} {
+		assert.Assert(t, is.Contains(text, "is locked by `ci-job-42@runner-7` (operation `deploy`); the lock expires in 12m49s"))
+		assert.Assert(t, is.Contains(text, "cdkd force-unlock StackA --stack-region us-east-1"))
+		assert.Assert(t, !strings.Contains(text, "Use --force-unlock"), "cdkd's hint names a flag that does not exist")
+	}
+	assert.Assert(t, is.Contains(res.stdout, "::error::Deploy not started: state locked"))
+}
+
+func TestDeployPartialFailure(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+			Stderr: "PartialFailureError: 1 resource(s) were left unaddressed; re-run cdkd deploy to finish\n", Exit: 2},
+	}, resultInvocations(t, "events-StackA-run-partial.json")...)...)
+	w.review(reviewedSHA, diffInputs())
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 3, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "partial")
+	assert.Equal(t, res.outputs["deployed"], "false")
+	assert.Assert(t, is.Contains(res.summary, "⚠️ **Partially deployed**"))
+	assert.Assert(t, is.Contains(res.summary, "❌ **failed** `NewQueue1C62264E` · `AWS::SQS::Queue` · 41 ms: QueueDeletedRecently: You must wait 60 seconds"))
+	assert.Equal(t, deployCheck(t, w.gh).Conclusion, "failure")
+	assertNoSecrets(t, w, res)
+}
+
+// The runner cancels a job with SIGINT/SIGTERM and kills it about 10
+// seconds later: cdkd gets SIGINT to release its lock, and the action
+// reports "cancelled" well before the kill.
+func TestDeployCancelled(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+			StderrLines: []cdkdtest.Line{{Text: "still deploying", DelayMs: 120000}},
+			OnSigint:    &cdkdtest.Sigint{Stdout: "Interrupted: released the lock for StackA\n", Exit: 1}},
+	)
+	w.review(reviewedSHA, diffInputs())
+	p := w.start(deployInputs("environment", "production"))
+	p.waitFor(t, "Deploying stack: StackA", 60*time.Second)
+	assert.NilError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	res := p.wait(t, 10*time.Second)
+	assert.Assert(t, res.code != 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "cancelled")
+	assert.Equal(t, res.outputs["deployed"], "false")
+	assert.Assert(t, is.Contains(res.stdout, "Interrupted: released the lock for StackA"), "cdkd got SIGINT and released its lock")
+	assert.Assert(t, is.Contains(res.summary, "🛑 **Deploy cancelled**"))
+	assert.Equal(t, deployCheck(t, w.gh).Conclusion, "cancelled")
+	deps := w.gh.Deployments()
+	assert.Assert(t, is.Len(deps, 1))
+	assert.Equal(t, deps[0].Statuses[len(deps[0].Statuses)-1].State, "failure")
+}
+
+// A stack output is masked when the assembly marks it secret (it reads a
+// NoEcho parameter) and when its value holds a registered secret.
+func TestDeployMasksSecretOutputs(t *testing.T) {
+	w := newWorkspace(t)
+	w.onPush()
+	asm := abs(t, "testdata/deploy/assembly")
+	with := func(inv cdkdtest.Invocation) cdkdtest.Invocation {
+		inv.ArgsContain, inv.Args = inv.Args, nil
+		return inv
+	}
+	stub := w.stub(
+		with(gateDiff(t, "testdata/deploy/diff-safe.json")),
+		with(deployInvocation(t)),
+		fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
+		fileInvocation(t, "events-StackA-run.json", "events", "StackA", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
+		fileInvocation(t, "state-StackA-noecho.json", "state", "show", "StackA", "--json"),
+		fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
+		fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"),
+	)
+	res := w.run(deployInputs("require-reviewed-diff", "false", "app", asm, "resolve-secrets", "false"), "AWS_REGION=us-east-1")
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	var outs map[string]map[string]string
+	assert.NilError(t, json.Unmarshal([]byte(res.outputs["stack-outputs"]), &outs))
+	assert.Equal(t, outs["StackA"]["DbPasswordEcho"], "***", "masked by position")
+	assert.Equal(t, outs["StackA"]["QueueUrl"], "http://localhost:4566/000000000000/***", "masked by value")
+	assert.Equal(t, outs["StackA"]["BucketName"], "stacka-bucket83908e77")
+	assert.Assert(t, is.Contains(res.summary, "`DbPasswordEcho`: `***` · 🔒 secret"))
+	assertNoSecrets(t, w, res)
+}
+
+// process is a step started in the background, for signalling it.
+type process struct {
+	cmd      *exec.Cmd
+	out      *syncBuffer
+	done     chan error
+	outPath  string
+	sumPath  string
+	finished bool
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// start is run without waiting: the step runs as a child the test can
+// signal.
+func (w *workspace) start(inputs map[string]string) *process {
+	w.t.Helper()
+	p := &process{out: &syncBuffer{}, done: make(chan error, 1),
+		outPath: filepath.Join(w.t.TempDir(), "output"), sumPath: filepath.Join(w.t.TempDir(), "summary")}
+	writeFile(w.t, p.outPath, "")
+	writeFile(w.t, p.sumPath, "")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + w.dir, "GITHUB_OUTPUT=" + p.outPath, "GITHUB_STEP_SUMMARY=" + p.sumPath}
+	for k, v := range w.vars {
+		env = append(env, k+"="+v)
+	}
+	for k, v := range inputs {
+		env = append(env, "INPUT_"+strings.ToUpper(k)+"="+v)
+	}
+	p.cmd = exec.Command(actionBinary(w.t))
+	p.cmd.Env, p.cmd.Dir = env, w.dir
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	assert.NilError(w.t, p.cmd.Start())
+	go func() { p.done <- p.cmd.Wait() }()
+	w.t.Cleanup(func() {
+		if !p.finished {
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+// waitFor waits until the step has printed s.
+func (p *process) waitFor(t *testing.T, s string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !strings.Contains(p.out.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the step never printed %q; it printed:\n%s", s, p.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// wait waits for the step to exit, failing the test if it takes longer
+// than limit.
+func (p *process) wait(t *testing.T, limit time.Duration) result {
+	t.Helper()
+	var err error
+	select {
+	case err = <-p.done:
+		p.finished = true
+	case <-time.After(limit):
+		t.Fatalf("the step did not exit within %s; it printed:\n%s", limit, p.out.String())
+	}
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run cdkd-action: %v", err)
+	}
+	return result{stdout: p.out.String(), code: code, outputs: parseOutputs(t, readFile(t, p.outPath)), summary: readFile(t, p.sumPath)}
+}

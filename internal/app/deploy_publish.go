@@ -1,0 +1,288 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// deploySectionMarker starts the deploy outcome appended to the pull
+// request's diff comment; a later deploy replaces everything from it on.
+const deploySectionMarker = "<!-- cdkd-action-deploy -->"
+
+// deploySectionBudget is the most of the comment the deploy outcome may
+// take; the reviewed diff above it is shortened to make room if need be.
+var deploySectionBudget = reporters.Budget{MaxChars: 16000, Channel: "the PR comment"}
+
+// commentSlack leaves room for the redactor, as reporters.CommentBudget does.
+const commentSlack = 2048
+
+// publish writes the report to every channel. It returns an error only for
+// an API failure that is not a missing permission.
+func (d *deployRun) publish(ctx context.Context) error {
+	r := d.r
+	if path, err := r.writeReportJSON("deploy", d.reportJSON()); err != nil {
+		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
+	} else {
+		r.setOutput("report-json", path)
+	}
+	r.summary(reporters.DeployMarkdown(d.rep, reporters.SummaryBudget))
+	if r.local {
+		fmt.Fprintln(r.out, reporters.DeployMarkdown(d.rep, reporters.Unlimited))
+		return nil
+	}
+	if r.api == nil {
+		return nil
+	}
+	d.finishDeployment(ctx)
+	var errs []error
+	if url, err := d.comment(ctx); err != nil {
+		if isPermission(err) {
+			r.runner.Warning(fmt.Sprintf("cannot write the pull request comment (no pull-requests: write permission?): %v", err))
+		} else {
+			errs = append(errs, err)
+		}
+	} else if url != "" {
+		r.setOutput("comment-url", url)
+	}
+	if r.cfg.CheckRun && r.gh.SHA != "" {
+		cr := github.CheckRun{
+			Name:       checkName("cdkd deploy", r.cfg.Label),
+			HeadSHA:    r.gh.SHA,
+			Status:     "completed",
+			Conclusion: deployConclusion(d.rep.Outcome),
+			Title:      d.checkTitle(),
+			DetailsURL: r.gh.RunURL,
+			Summary:    reporters.DeployMarkdown(d.rep, reporters.CheckRunBudget),
+		}
+		url, err := r.createCheckRun(ctx, cr)
+		switch {
+		case isPermission(err):
+			r.runner.Warning(fmt.Sprintf("cannot create the check run (no checks: write permission?): %v", err))
+		case err != nil:
+			errs = append(errs, fmt.Errorf("create check run: %w", err))
+		default:
+			r.setOutput("check-run-url", url)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func deployConclusion(o reporters.DeployOutcome) string {
+	switch o {
+	case reporters.OutcomeDeployed:
+		return "success"
+	case reporters.OutcomeCancelled:
+		return "cancelled"
+	}
+	return "failure"
+}
+
+// checkTitle is the check run's title: the gate's own words for a refusal
+// ("Diff changed since review"), else the outcome.
+func (d *deployRun) checkTitle() string {
+	if d.rep.Outcome == reporters.OutcomeRefused && d.rep.Title != "" {
+		return d.rep.Title
+	}
+	return reporters.DeployHeadline(d.rep)
+}
+
+// comment adds the outcome to the pull request's diff comment, below the
+// reviewed diff, keeping its hidden header (and the change set under it)
+// byte for byte, so the comment is still the review a later run can read.
+// Without a diff comment of ours, it writes a comment of kind "deploy",
+// which no deploy ever reads as a review.
+func (d *deployRun) comment(ctx context.Context) (string, error) {
+	r, rv := d.r, d.reviews
+	if r.cfg.Comment == config.CommentOff || rv.pr == nil || rv.err != nil {
+		return "", nil
+	}
+	section := deploySectionMarker + "\n\n" + reporters.DeployMarkdown(d.rep, deploySectionBudget)
+	kind, body := "diff", ""
+	if rv.comment != nil {
+		body = appendSection(rv.comment.Body, section)
+	} else {
+		// A comment of its own kind: a diff-kind comment without a digest
+		// could shadow a review that the identity in use did write.
+		kind = "deploy"
+		body = github.Header{V: github.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}.String() + "\n" + section
+	}
+	mode := github.ModeUpdate
+	if r.cfg.Comment == config.CommentRecreate {
+		mode = github.ModeRecreate
+	}
+	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: rv.pr.Number, Kind: kind, Label: r.cfg.Label, Author: rv.bot(ctx)}
+	res, err := github.Upsert(ctx, r.api, t, r.set.Redact(body), mode)
+	if err != nil {
+		return "", fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
+	}
+	return res.URL, nil
+}
+
+// appendSection puts section at the end of a diff comment, replacing an
+// earlier deploy's. The header line and the change set line stay as they
+// are; the visible diff is shortened if the whole would not fit.
+func appendSection(old, section string) string {
+	head, rest, _ := strings.Cut(old, "\n")
+	var block string
+	if first, after, _ := strings.Cut(rest, "\n"); strings.HasPrefix(first, "<!-- cdkd-action-changeset:") {
+		block, rest = first+"\n", after
+	}
+	if i := strings.Index(rest, "\n"+deploySectionMarker); i >= 0 {
+		rest = rest[:i]
+	} else if strings.HasPrefix(rest, deploySectionMarker) {
+		rest = ""
+	}
+	rest = strings.TrimRight(rest, "\n")
+	avail := github.MaxCommentChars - commentSlack - utf8.RuneCountInString(head) - utf8.RuneCountInString(block) - utf8.RuneCountInString(section) - 8
+	rest = reporters.Truncate(rest, reporters.Budget{MaxChars: max(avail, 0), Channel: "the PR comment"},
+		"✂️ The reviewed diff was shortened to make room for the deploy outcome; the full diff is in the job summary of the diff run.")
+	body := head + "\n" + block
+	if rest != "" {
+		body += strings.TrimRight(rest, "\n") + "\n\n"
+	}
+	return body + section
+}
+
+// startDeployment records a GitHub deployment of GITHUB_SHA when an
+// environment is configured. Failing to is a warning: the deploy matters
+// more than its record.
+func (d *deployRun) startDeployment(ctx context.Context) {
+	r := d.r
+	if r.cfg.Environment == "" || r.api == nil {
+		return
+	}
+	id, err := r.api.CreateDeployment(ctx, r.gh.Owner, r.gh.Repo, github.DeploymentRequest{
+		Ref: r.gh.SHA, Environment: r.cfg.Environment, Description: "cdkd deploy of " + shortSHA(r.gh.SHA),
+	})
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("cannot record a deployment to %s (no deployments: write permission?): %v", r.cfg.Environment, err))
+		return
+	}
+	d.deployID = id
+	if err := r.api.CreateDeploymentStatus(ctx, r.gh.Owner, r.gh.Repo, id, "in_progress", "", r.gh.RunURL, "cdkd deploy is running"); err != nil {
+		r.runner.Warning(fmt.Sprintf("cannot set the deployment's status: %v", err))
+	}
+}
+
+func (d *deployRun) finishDeployment(ctx context.Context) {
+	r := d.r
+	if d.deployID == 0 {
+		return
+	}
+	state, url := "failure", ""
+	if d.rep.Outcome == reporters.OutcomeDeployed {
+		state, url = "success", d.environmentURL()
+	}
+	if err := r.api.CreateDeploymentStatus(ctx, r.gh.Owner, r.gh.Repo, d.deployID, state, url, r.gh.RunURL, reporters.DeployHeadline(d.rep)); err != nil {
+		r.runner.Warning(fmt.Sprintf("cannot set the deployment's status: %v", err))
+	}
+}
+
+// environmentURL is the output named by environment-url-output: "Stack.Key"
+// or a "Key" of any stack. A masked value is no URL.
+func (d *deployRun) environmentURL() string {
+	name := d.r.cfg.EnvironmentURLOutput
+	if name == "" {
+		return ""
+	}
+	value, found := "", false
+	if stack, key, ok := strings.Cut(name, "."); ok {
+		value, found = d.outputs[stack][key]
+	}
+	if !found {
+		for _, stack := range sortedKeys(d.outputs) {
+			if v, ok := d.outputs[stack][name]; ok {
+				value, found = v, true
+				break
+			}
+		}
+	}
+	switch {
+	case !found:
+		d.r.runner.Warning(fmt.Sprintf("input environment-url-output: no stack has an output %q", name))
+		return ""
+	case strings.Contains(value, model.Masked):
+		d.r.runner.Warning(fmt.Sprintf("input environment-url-output: output %q holds a secret; it is not used as the environment URL", name))
+		return ""
+	}
+	return value
+}
+
+func stackOutputsJSON(outputs map[string]map[string]string) string {
+	b, err := json.Marshal(outputs)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// reportJSON is the normalized deploy report written for other steps.
+func (d *deployRun) reportJSON() any {
+	type review struct {
+		PullRequest int    `json:"pullRequest,omitempty"`
+		HeadSHA     string `json:"headSha,omitempty"`
+		CommentURL  string `json:"commentUrl,omitempty"`
+		ReviewedSHA string `json:"reviewedSha,omitempty"`
+		Digest      string `json:"digest,omitempty"`
+		Reviewed    bool   `json:"reviewed"`
+	}
+	type out struct {
+		Kind           string                        `json:"kind"`
+		Label          string                        `json:"label"`
+		SHA            string                        `json:"sha,omitempty"`
+		Outcome        reporters.DeployOutcome       `json:"outcome"`
+		Deployed       bool                          `json:"deployed"`
+		FailureReason  string                        `json:"failureReason,omitempty"`
+		Message        string                        `json:"message,omitempty"`
+		Warnings       []string                      `json:"warnings,omitempty"`
+		CdkdVersion    string                        `json:"cdkdVersion,omitempty"`
+		Digest         string                        `json:"digest,omitempty"`
+		Review         review                        `json:"review"`
+		Comparison     *model.Comparison             `json:"comparison,omitempty"`
+		ComparisonNote string                        `json:"comparisonNote,omitempty"`
+		Destructive    []reporters.DestructiveChange `json:"destructive,omitempty"`
+		Lock           *reporters.DeployLock         `json:"lock,omitempty"`
+		Stacks         []reporters.DeployedStack     `json:"stacks"`
+		StackOutputs   map[string]map[string]string  `json:"stackOutputs"`
+	}
+	o := out{
+		Kind: "deploy", Label: d.rep.Label, SHA: d.rep.SHA, Outcome: d.rep.Outcome, Deployed: d.rep.Outcome == reporters.OutcomeDeployed,
+		FailureReason: d.reason, Message: d.rep.Message, Warnings: d.rep.Warnings, CdkdVersion: d.rep.CdkdVersion, Digest: d.rep.Digest,
+		Comparison: d.rep.Comparison, ComparisonNote: d.rep.ComparisonNote, Destructive: d.rep.Destructive, Lock: d.rep.Lock,
+		Stacks: d.rep.Stacks, StackOutputs: d.outputs,
+		Review: review{PullRequest: d.rep.PR, CommentURL: d.rep.ReviewURL, ReviewedSHA: d.rep.ReviewedSHA, Reviewed: d.rep.Reviewed},
+	}
+	if rv := d.reviews; rv.pr != nil {
+		o.Review.HeadSHA = rv.pr.HeadSHA
+	}
+	if d.reviews.comment != nil {
+		o.Review.Digest = d.reviews.header.Digest
+	}
+	o.Stacks = slices.Clone(o.Stacks)
+	if o.Stacks == nil {
+		o.Stacks = []reporters.DeployedStack{}
+	}
+	// The secret values a stack output may hold never reach the file:
+	// StackOutputs is masked, and the per-stack list keeps only the flag.
+	for i := range o.Stacks {
+		outs := make([]reporters.StackOutput, len(o.Stacks[i].Outputs))
+		for k, so := range o.Stacks[i].Outputs {
+			if so.Secret {
+				so.Value = model.Masked
+			}
+			outs[k] = so
+		}
+		o.Stacks[i].Outputs = outs
+	}
+	return o
+}

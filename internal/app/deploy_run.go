@@ -1,0 +1,309 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// runSlack is how much earlier than our own reading of the clock a run may
+// be stamped and still be the one our deploy started (cdkd stamps runs with
+// the same machine's clock; this covers rounding).
+const runSlack = 2 * time.Second
+
+// apply runs `cdkd deploy` on the change set the gate let through, then
+// reads back what it did.
+func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
+	r := d.r
+	args, err := cdkd.DeployArgs(r.common())
+	if err != nil {
+		d.failed(reasonDeployFailed, "cdkd deploy could not start", err.Error(), nil)
+		return
+	}
+	d.startDeployment(ctx)
+	runner := r.cdkdRunner()
+	runner.KillGrace = deployKillGrace
+	runCtx, cancel := ctx, context.CancelFunc(func() {})
+	if r.cfg.Timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
+	}
+	started := time.Now()
+	res, runErr := d.runDeploy(runCtx, runner, args)
+	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	cancel()
+
+	run := cdkd.ClassifyDeploy(res)
+	switch {
+	case res.Cancelled || run.Cancelled:
+		// No results: a cancelled job has seconds left, and they go to
+		// the report.
+		d.cancelled(true, timedOut)
+		d.rep.StderrTail = redactLines(r, res.StderrTail)
+		return
+	case runErr != nil:
+		d.failed(reasonDeployFailed, "cdkd deploy could not start", runErr.Error(), nil)
+		return
+	case run.Lock != nil:
+		l := *run.Lock
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeLocked, reasonStateLocked, "State locked"
+		d.rep.Message = lockMessage(l)
+		red := r.set.Redact
+		d.rep.Lock = &reporters.DeployLock{Stack: red(l.Stack), Region: red(l.Region), Owner: red(l.Owner), Operation: red(l.Operation),
+			ExpiresIn: red(l.ExpiresIn), Unlock: red(cdkd.ForceUnlockCommand(l.Stack, l.Region))}
+		// No stderr tail: cdkd's own hint there names a flag that does not
+		// exist; the report gives the command that works.
+		d.reason, d.code = reasonStateLocked, ExitFailure
+		return
+	case run.Partial:
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomePartial, reasonPartial, "Partially deployed"
+		d.rep.Message = "cdkd left some resources unaddressed (exit 2): " + run.Reason
+		d.rep.StderrTail = redactLines(r, res.StderrTail)
+		d.reason, d.code = reasonPartial, ExitFailure
+	case run.OK:
+		d.rep.Outcome = reporters.OutcomeDeployed
+	default:
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy failed"
+		d.rep.Message = "cdkd deploy failed: " + run.Reason
+		d.rep.StderrTail = redactLines(r, res.StderrTail)
+		d.reason, d.code = reasonDeployFailed, ExitFailure
+	}
+	d.rep.Stacks = d.results(ctx, dec.Current, run, started)
+}
+
+// runDeploy streams both of deploy's streams (its progress is on stdout)
+// redacted, line by line, inside stop-commands.
+func (d *deployRun) runDeploy(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+	stdout := secrets.NewLineWriter(d.r.out, d.r.set)
+	runner.Stdout = stdout
+	res, err := d.r.runCdkd(ctx, runner, args)
+	stdout.Close()
+	return res, err
+}
+
+func lockMessage(l cdkd.LockInfo) string {
+	s := fmt.Sprintf("Stack %s (%s) is locked", l.Stack, l.Region)
+	if l.Owner != "" {
+		s += " by " + l.Owner
+	}
+	if l.Operation != "" {
+		s += " (operation: " + l.Operation + ")"
+	}
+	if l.ExpiresIn != "" {
+		s += "; the lock expires in " + strings.TrimPrefix(l.ExpiresIn, "in ")
+	}
+	return s + ". Nothing was deployed. If no job holds the lock any more, release it with `" + cdkd.ForceUnlockCommand(l.Stack, l.Region) + "`."
+}
+
+// target is one stack whose results are read back.
+type target struct {
+	name, region string
+	changed      bool
+	summary      *cdkd.StackSummary
+}
+
+// targets are the top-level stacks of the change set, and any other stack
+// the deploy printed a summary for.
+func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
+	var out []target
+	seen := map[string]bool{}
+	if cur != nil {
+		for _, s := range cur.Diff.Stacks {
+			// A name the redactor masked cannot be asked about.
+			if strings.Contains(s.Stack, secrets.Mask) || seen[s.Stack] {
+				continue
+			}
+			seen[s.Stack] = true
+			out = append(out, target{name: s.Stack, region: s.Region, changed: s.Counts().Any()})
+		}
+	}
+	for i := range summaries {
+		s := &summaries[i]
+		if !seen[s.Stack] {
+			seen[s.Stack] = true
+			out = append(out, target{name: s.Stack, changed: true})
+		}
+	}
+	for i := range out {
+		for k := range summaries {
+			if summaries[k].Stack == out[i].name {
+				out[i].summary = &summaries[k]
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b target) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.region, b.region)) })
+	return out
+}
+
+// results reads back, per stack, what the run did (its events) and the
+// outputs now in state. A failure to read is a warning: the deploy itself
+// is already over.
+func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.DeployRun, started time.Time) []reporters.DeployedStack {
+	var out []reporters.DeployedStack
+	for _, t := range targets(cur, run.Summaries) {
+		if ctx.Err() != nil {
+			break
+		}
+		ds := reporters.DeployedStack{Stack: d.r.set.Redact(t.name), Region: t.region}
+		if s := t.summary; s != nil {
+			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
+		}
+		if t.changed {
+			d.events(ctx, t, started, &ds)
+		} else {
+			ds.Note = "No changes in the reviewed change set."
+		}
+		ds.Outputs = d.stackOutputs(ctx, t)
+		out = append(out, ds)
+	}
+	return out
+}
+
+// events reads the run this deploy started: the newest deploy run of the
+// stack that started after the deploy did.
+func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds *reporters.DeployedStack) {
+	r := d.r
+	args, err := cdkd.EventsArgs(t.name, "", "", r.common())
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
+		return
+	}
+	res, err := r.runCdkd(ctx, r.cdkdRunner(), args)
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
+		return
+	}
+	list, err := cdkd.ClassifyRuns(res)
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
+		return
+	}
+	summary, ok := list.Since("deploy", started.Add(-runSlack))
+	if !ok {
+		ds.Note = "cdkd recorded no run of this deploy for this stack."
+		return
+	}
+	args, err = cdkd.EventsArgs(t.name, "", summary.RunID, r.common())
+	if err == nil {
+		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
+	}
+	var events []cdkd.Event
+	if err == nil {
+		events, err = cdkd.ClassifyEvents(res)
+	}
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("read the events of run %s of %s: %v", summary.RunID, t.name, err))
+		return
+	}
+	o := cdkd.SummarizeRun(events)
+	ds.Result = o.Result
+	ds.Created, ds.Updated, ds.Deleted, ds.Failed = 0, 0, 0, 0
+	for _, res := range o.Resources {
+		switch res.Result {
+		case cdkd.ResultCreated:
+			ds.Created++
+		case cdkd.ResultUpdated:
+			ds.Updated++
+		case cdkd.ResultDeleted:
+			ds.Deleted++
+		case cdkd.ResultFailed:
+			ds.Failed++
+		}
+		dr := reporters.DeployedResource{LogicalID: r.set.Redact(res.LogicalID), Type: r.set.Redact(res.ResourceType), Result: res.Result, Error: r.set.Redact(res.Error)}
+		if res.HasDuration {
+			dr.Duration = humanDuration(res.Duration)
+		}
+		ds.Resources = append(ds.Resources, dr)
+	}
+	if o.HasDuration {
+		ds.Duration = humanDuration(o.Duration)
+	}
+	if o.RolledBack {
+		ds.Note = "The run rolled back."
+	}
+}
+
+// stackOutputs reads the stack's outputs from state. A value is masked when
+// the assembly marks the output secret (a NoEcho or secret reference
+// position) and by value like everything else; a secret output's value is
+// also registered, so nothing printed later shows it.
+func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.StackOutput {
+	r := d.r
+	values := map[string]string{}
+	args, err := cdkd.StateShowArgs(t.name, r.common())
+	var res cdkd.Result
+	if err == nil {
+		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
+	}
+	var show cdkd.StateShow
+	if err == nil {
+		show, err = cdkd.ClassifyStateShow(res)
+	}
+	switch {
+	case err == nil:
+		for k, v := range show.State.Outputs {
+			values[k] = v.Text()
+		}
+	case t.summary != nil:
+		r.runner.Warning(fmt.Sprintf("read the state of %s: %v; its outputs are taken from the deploy's log", t.name, err))
+		values = t.summary.Outputs
+	default:
+		r.runner.Warning(fmt.Sprintf("read the state of %s: %v", t.name, err))
+		return nil
+	}
+	var out []reporters.StackOutput
+	masked := map[string]string{}
+	for _, name := range sortedKeys(values) {
+		v := values[name]
+		secret := d.secretOutput(t, name)
+		if secret {
+			d.registerSecret(v, "secret output "+t.name+"."+name)
+			v = model.Masked
+		}
+		o := reporters.StackOutput{Name: r.set.Redact(name), Value: r.set.Redact(v), Secret: secret}
+		masked[o.Name] = o.Value
+		out = append(out, o)
+	}
+	d.outputs[r.set.Redact(t.name)] = masked
+	return out
+}
+
+// registerSecret makes a value found late (a secret output's) masked from
+// now on: by the redactor, and by the runner in its own log.
+func (d *deployRun) registerSecret(v, source string) {
+	if !d.r.set.Add(v, source) || !d.r.gh.Actions {
+		return
+	}
+	for _, line := range strings.Split(v, "\n") {
+		d.r.raw.AddMask(strings.TrimRight(line, "\r"))
+	}
+}
+
+// secretOutput asks the assembly whether an output reads a secret position.
+func (d *deployRun) secretOutput(t target, name string) bool {
+	asm := d.r.asm
+	if asm == nil {
+		return false
+	}
+	st, ok := asm.StackIn(t.name, t.region)
+	if !ok && t.region == "" {
+		st, ok = asm.Stack(t.name)
+	}
+	return ok && st.SecretOutput(name) != model.SecretNone
+}
+
+func humanDuration(v time.Duration) string {
+	if v < time.Second {
+		return fmt.Sprintf("%d ms", v.Milliseconds())
+	}
+	return fmt.Sprintf("%.1f s", v.Seconds())
+}

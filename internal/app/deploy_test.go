@@ -1,0 +1,164 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
+	"github.com/cdkd-action/cdkd-action/internal/workflow"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+func diffComment(block, visible string) string {
+	h := github.Header{V: 1, Kind: "diff", Label: "prod", SHA: "8888888888888888888888888888888888888888", Digest: "v1:abc"}
+	body := h.String() + "\n"
+	if block != "" {
+		body += block + "\n"
+	}
+	return body + visible
+}
+
+func TestAppendSection(t *testing.T) {
+	block := "<!-- cdkd-action-changeset:v1 H4sIAAAA -->"
+	visible := "### cdkd diff\n\nchanges\n"
+	section := deploySectionMarker + "\n\n### cdkd deploy\n\n✅ **Deployed**\n"
+
+	first := appendSection(diffComment(block, visible), section)
+	assert.Equal(t, first, diffComment(block, "### cdkd diff\n\nchanges\n\n"+section))
+	h, ok := github.ParseHeader(first)
+	assert.Assert(t, ok)
+	assert.Equal(t, h.Digest, "v1:abc")
+	cs := strings.SplitN(first, "\n", 3)[1]
+	assert.Equal(t, cs, block, "the change set line stays right under the header")
+
+	// A later deploy replaces the section, not appends another.
+	second := appendSection(first, deploySectionMarker+"\n\n### cdkd deploy\n\n❌ **Deploy failed**\n")
+	assert.Equal(t, strings.Count(second, deploySectionMarker), 1)
+	assert.Assert(t, is.Contains(second, "Deploy failed"))
+	assert.Assert(t, !strings.Contains(second, "Deployed"))
+
+	// A comment written by an older version: no change set line.
+	old := appendSection(diffComment("", visible), section)
+	assert.Equal(t, old, diffComment("", "### cdkd diff\n\nchanges\n\n"+section))
+
+	// A comment that holds only an earlier deploy outcome.
+	bare := github.Header{V: 1, Kind: "diff", Label: "prod"}.String() + "\n" + section
+	assert.Equal(t, appendSection(bare, section), bare)
+}
+
+// A reviewed diff that filled the comment is shortened to make room; the
+// whole stays within GitHub's limit and the header and change set survive.
+func TestAppendSectionWithinLimit(t *testing.T) {
+	block := "<!-- cdkd-action-changeset:v1 " + strings.Repeat("A", 19000) + " -->"
+	visible := "### cdkd diff\n\n" + strings.Repeat("- 🔄 **update** `Resource` · `AWS::SNS::Topic`\n", 1000)
+	old := diffComment(block, visible)
+	section := deploySectionMarker + "\n\n" + strings.Repeat("x", 15000) + "\n"
+	got := appendSection(old, section)
+	assert.Assert(t, utf8.RuneCountInString(got) <= github.MaxCommentChars-commentSlack, utf8.RuneCountInString(got))
+	assert.Assert(t, strings.HasPrefix(got, diffComment(block, "### cdkd diff")))
+	assert.Assert(t, is.Contains(got, "shortened to make room for the deploy outcome"))
+	assert.Assert(t, strings.HasSuffix(got, section))
+}
+
+func TestTargets(t *testing.T) {
+	cur := &gate.Current{Diff: model.Diff{Stacks: []model.StackDiff{
+		{Stack: "StackB", Region: "us-east-1"},
+		{Stack: "StackA", Region: "us-east-1", Changes: []model.ResourceChange{{LogicalID: "T", ChangeType: model.ChangeCreate}}},
+		{Stack: "Stack-***", Region: "us-east-1", Changes: []model.ResourceChange{{LogicalID: "T", ChangeType: model.ChangeCreate}}},
+	}}}
+	summaries := []cdkd.StackSummary{{Stack: "StackA", Created: 1}, {Stack: "StackC", Updated: 2}}
+	got := targets(cur, summaries)
+	var names []string
+	for _, tg := range got {
+		names = append(names, tg.name+"/"+tg.region+"/"+map[bool]string{true: "changed", false: "quiet"}[tg.changed])
+	}
+	assert.DeepEqual(t, names, []string{"StackA/us-east-1/changed", "StackB/us-east-1/quiet", "StackC//changed"})
+	assert.Equal(t, got[0].summary.Created, 1)
+	assert.Assert(t, got[1].summary == nil)
+	assert.Equal(t, got[2].summary.Updated, 2)
+	assert.Assert(t, is.Len(targets(nil, nil), 0))
+}
+
+func TestLockMessage(t *testing.T) {
+	l := cdkd.LockInfo{Stack: "StackA", Region: "us-east-1", Owner: "ci-job-42@runner-7", Operation: "deploy", ExpiresIn: "12m49s"}
+	assert.Equal(t, lockMessage(l), "Stack StackA (us-east-1) is locked by ci-job-42@runner-7 (operation: deploy); the lock expires in 12m49s. "+
+		"Nothing was deployed. If no job holds the lock any more, release it with `cdkd force-unlock StackA --stack-region us-east-1`.")
+	assert.Equal(t, lockMessage(cdkd.LockInfo{Stack: "S", Region: "eu-west-1"}),
+		"Stack S (eu-west-1) is locked. Nothing was deployed. If no job holds the lock any more, release it with `cdkd force-unlock S --stack-region eu-west-1`.")
+}
+
+func TestEnvironmentURL(t *testing.T) {
+	r := &run{runner: workflow.New(io.Discard, func(string) string { return "" }), set: secrets.NewSet()}
+	d := &deployRun{r: r, outputs: map[string]map[string]string{
+		"Api": {"Url": "https://api.example.com", "Secret": "https://x/***"},
+		"Web": {"Url": "https://www.example.com"},
+	}}
+	for _, tc := range []struct{ input, want string }{
+		{"Web.Url", "https://www.example.com"},
+		{"Url", "https://api.example.com"}, // the first stack by name
+		{"Api.Secret", ""},                 // masked: no URL
+		{"Nope", ""},
+		{"", ""},
+	} {
+		r.cfg.EnvironmentURLOutput = tc.input
+		assert.Equal(t, d.environmentURL(), tc.want, tc.input)
+	}
+}
+
+func TestDeployConclusion(t *testing.T) {
+	assert.Equal(t, deployConclusion(reporters.OutcomeDeployed), "success")
+	assert.Equal(t, deployConclusion(reporters.OutcomeCancelled), "cancelled")
+	for _, o := range []reporters.DeployOutcome{reporters.OutcomeRefused, reporters.OutcomeFailed, reporters.OutcomePartial, reporters.OutcomeLocked} {
+		assert.Equal(t, deployConclusion(o), "failure")
+	}
+}
+
+func TestHumanDuration(t *testing.T) {
+	assert.Equal(t, humanDuration(29*time.Millisecond), "29 ms")
+	assert.Equal(t, humanDuration(1500*time.Millisecond), "1.5 s")
+}
+
+// timeout-minutes stops a hung deploy as a cancellation does: SIGINT, so
+// cdkd releases its lock, and "cancelled" with the reason. (In minutes as an
+// input; the run takes any duration.)
+func TestDeployTimeout(t *testing.T) {
+	stub := cdkdtest.New(t,
+		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json"}, Stdout: "[]"},
+		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+			StderrLines: []cdkdtest.Line{{Text: "hung", DelayMs: 120000}},
+			OnSigint:    &cdkdtest.Sigint{Stdout: "Interrupted: released the lock\n", Exit: 1}},
+	)
+	for _, kv := range stub.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	var out bytes.Buffer
+	getenv := func(string) string { return "" }
+	set := secrets.NewSet()
+	r := &run{app: &App{Getenv: getenv}, set: set, out: secrets.NewLineWriter(&out, set), outputs: map[string]string{}, local: true}
+	r.runner, r.raw = workflow.New(r.out, getenv), workflow.New(&out, getenv)
+	r.cfg = config.Config{Command: config.CommandDeploy, All: true, CdkdPath: stub.Path, WorkingDirectory: t.TempDir(),
+		StatePrefix: "cdkd", DestructiveLabel: "cdkd:allow-destructive", Timeout: 300 * time.Millisecond}
+
+	code := r.deploy(context.Background())
+	r.out.Close()
+	assert.Equal(t, code, ExitFailure, out.String())
+	assert.Equal(t, r.outputs["failure-reason"], "cancelled")
+	assert.Equal(t, r.outputs["deployed"], "false")
+	assert.Assert(t, is.Contains(out.String(), "ran longer than timeout-minutes (300ms) and was stopped"))
+	stub.AssertAllUsed(t)
+}

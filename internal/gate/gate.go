@@ -1,0 +1,323 @@
+// Package gate decides whether a deploy may go ahead: the change set about
+// to be applied must be the one reviewers saw in the pull request's diff
+// comment, at the pull request's final head, and anything destructive in it
+// must be allowed. It holds the decision only; finding the review and
+// computing the change set are behind small interfaces the caller provides.
+package gate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// Reason is why a deploy was refused; the values are the action's
+// failure-reason output.
+type Reason string
+
+const (
+	// DiffChanged: the change set differs from the reviewed one.
+	DiffChanged Reason = "diff-changed"
+	// StaleReview: the review was computed at an older head than the pull
+	// request's final one.
+	StaleReview Reason = "stale-review"
+	// NoReviewedDiff: no pull request, or no trusted diff comment with a
+	// digest on it.
+	NoReviewedDiff Reason = "no-reviewed-diff"
+	// DestructiveRefused: a delete or replacement nobody allowed.
+	DestructiveRefused Reason = "destructive-refused"
+)
+
+// Policy is the deploy inputs the decision depends on.
+type Policy struct {
+	// RequireReviewedDiff refuses anything but the reviewed change set.
+	RequireReviewedDiff bool
+	// AllowDestructive allows every delete and replacement.
+	AllowDestructive bool
+	// DestructiveLabel, on the pull request, allows them too.
+	DestructiveLabel string
+	// AllowDestroyTypes are resource types whose delete or replacement
+	// needs no approval.
+	AllowDestroyTypes []string
+	// Bot is the login trusted diff comments are written by, for messages.
+	Bot string
+}
+
+// Review is what the pull request says reviewers saw.
+type Review struct {
+	// PR is the pull request the deployed commit came from; 0 when none.
+	PR int
+	// HeadSHA is the pull request's final head commit.
+	HeadSHA string
+	// Labels are the pull request's labels at deploy time.
+	Labels []string
+	// Commit names what was deployed, for messages ("commit abc1234").
+	Commit string
+	// Comment is set when a diff comment written by the trusted identity
+	// exists on the pull request.
+	Comment bool
+	// ReviewedSHA and Digest are that comment's hidden header: the head the
+	// diff was computed at, and its digest ("" for a failed diff, which is
+	// not a review).
+	ReviewedSHA string
+	Digest      string
+	// ChangeSet is the reviewed change set as stored in the comment, nil
+	// when the comment does not carry a usable one.
+	ChangeSet *ChangeSet
+	// Note says why no review could be found when that is not obvious
+	// (no token, a direct push), for the message.
+	Note string
+}
+
+// Current is the change set about to be deployed, redacted and sorted, and
+// its digest, computed exactly as the diff command computes it.
+type Current struct {
+	Diff   model.Diff
+	Digest string
+}
+
+// Reviews finds the review of the commit being deployed.
+type Reviews interface {
+	Review(ctx context.Context) (Review, error)
+}
+
+// ChangeSets computes the change set about to be deployed.
+type ChangeSets interface {
+	ChangeSet(ctx context.Context) (Current, error)
+}
+
+// Decision is the gate's answer and everything the report says about it.
+type Decision struct {
+	Deploy bool
+	// Reason is set when Deploy is false.
+	Reason Reason
+	// Title is a short headline for the check run.
+	Title string
+	// Message is one sentence: why, in the reader's terms.
+	Message string
+	// Reviewed is true when what is deployed is exactly the reviewed
+	// change set.
+	Reviewed bool
+	// Warnings are problems that did not stop the deploy because
+	// require-reviewed-diff is false.
+	Warnings []string
+	// Comparison lists what differs from the reviewed change set, when the
+	// digests differ and the comment carried the reviewed one.
+	Comparison *model.Comparison
+	// ComparisonNote says why the difference cannot be listed, when it
+	// cannot.
+	ComparisonNote string
+	// Destructive is every delete and replacement in the change set, each
+	// allowed or not.
+	Destructive []Destructive
+	// Current is the change set the decision was about; nil when the gate
+	// refused before computing it.
+	Current *Current
+}
+
+// Destructive is one delete or replacement.
+type Destructive struct {
+	Stack     string // display path
+	Region    string
+	LogicalID string
+	Type      string
+	Action    model.Action // delete or replace
+	// ForcedBy are the property paths that force a replacement.
+	ForcedBy []string
+	// AllowedBy says which input allowed it; "" means refused.
+	AllowedBy string
+}
+
+// Evaluate finds the review, refuses early what needs no change set to
+// refuse, computes the current change set and decides. An error from the
+// review source stops the deploy when a reviewed diff is required (the
+// review cannot be verified); otherwise it becomes a warning.
+func Evaluate(ctx context.Context, p Policy, reviews Reviews, changes ChangeSets) (Decision, error) {
+	rv, err := reviews.Review(ctx)
+	var warn string
+	if err != nil {
+		if p.RequireReviewedDiff {
+			return Decision{}, fmt.Errorf("find the reviewed diff: %w", err)
+		}
+		warn = fmt.Sprintf("could not read the reviewed diff (%v)", err)
+		rv = Review{Commit: rv.Commit, Note: "the review could not be read"}
+	}
+	if p.RequireReviewedDiff {
+		if d, refused := reviewProblem(p, rv); refused {
+			return d, nil
+		}
+	}
+	cur, err := changes.ChangeSet(ctx)
+	if err != nil {
+		return Decision{}, err
+	}
+	d := Decide(p, rv, cur)
+	if warn != "" {
+		d.Warnings = append([]string{warn}, d.Warnings...)
+	}
+	return d, nil
+}
+
+// Decide is the whole decision, given the review and the current change set.
+func Decide(p Policy, rv Review, cur Current) Decision {
+	d := Decision{Current: &cur}
+	if problem, refused := reviewProblem(p, rv); refused {
+		if p.RequireReviewedDiff {
+			problem.Current = &cur
+			return problem
+		}
+		_, _, msg, _ := reviewIssue(p, rv)
+		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
+	}
+	usable := rv.PR != 0 && rv.Comment && rv.Digest != ""
+	if usable && rv.Digest != cur.Digest {
+		d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
+		msg := fmt.Sprintf("The change set differs from the one reviewed in pull request #%d (reviewed digest %s, now %s)", rv.PR, rv.Digest, cur.Digest)
+		if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
+			msg += "; the digests were computed by different versions of cdkd-action"
+		}
+		if p.RequireReviewedDiff {
+			d.Reason, d.Title, d.Message = DiffChanged, "Diff changed since review", msg+": not deploying."
+			return d
+		}
+		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
+	}
+	fresh := rv.ReviewedSHA != "" && rv.ReviewedSHA == rv.HeadSHA
+	d.Reviewed = usable && fresh && rv.Digest == cur.Digest
+
+	d.Destructive = destructive(p, rv, cur.Diff)
+	var refused []string
+	for _, x := range d.Destructive {
+		if x.AllowedBy == "" {
+			refused = append(refused, describe(x))
+		}
+	}
+	if len(refused) > 0 {
+		d.Reason, d.Title = DestructiveRefused, "Destructive changes refused"
+		d.Message = fmt.Sprintf("%s would be destroyed and nothing allows it: %s. Allow it with the pull request label %q, the input allow-destructive: true, or the resource types in allow-destroy-types.",
+			count(len(refused), "resource"), strings.Join(refused, "; "), p.DestructiveLabel)
+		return d
+	}
+	d.Deploy = true
+	switch {
+	case d.Reviewed:
+		d.Title = "Deploying the reviewed change set"
+		d.Message = fmt.Sprintf("The change set is the one reviewed in pull request #%d at %s.", rv.PR, short(rv.ReviewedSHA))
+	default:
+		d.Title = "Deploying an unreviewed change set"
+		d.Message = "The change set was not verified against a review (require-reviewed-diff is false); its digest is " + cur.Digest + "."
+	}
+	return d
+}
+
+// reviewProblem is the refusal a missing, failed or stale review gets. It
+// needs no change set. Its message ends with ": not deploying."
+func reviewProblem(p Policy, rv Review) (Decision, bool) {
+	r, title, msg, ok := reviewIssue(p, rv)
+	if !ok {
+		return Decision{}, false
+	}
+	return Decision{Reason: r, Title: title, Message: msg + ": not deploying."}, true
+}
+
+// reviewIssue names what is wrong with the review, if anything, as the
+// start of a sentence.
+func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
+	bot := p.Bot
+	if bot == "" {
+		bot = "the action's identity"
+	}
+	what := rv.Commit
+	if what == "" {
+		what = "this commit"
+	}
+	switch {
+	case rv.PR == 0:
+		msg := "No pull request was found for " + what
+		if rv.Note != "" {
+			msg += " (" + rv.Note + ")"
+		}
+		return NoReviewedDiff, "No reviewed diff", msg + ", so there is no reviewed diff to compare with", true
+	case !rv.Comment:
+		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("Pull request #%d has no diff comment written by %s", rv.PR, bot), true
+	case rv.Digest == "":
+		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("The diff comment on pull request #%d reports a failed diff, which is not a review", rv.PR), true
+	case rv.ReviewedSHA == "" || rv.ReviewedSHA != rv.HeadSHA:
+		reviewed := short(rv.ReviewedSHA)
+		if reviewed == "" {
+			reviewed = "an unknown commit"
+		}
+		return StaleReview, "Review is stale", fmt.Sprintf("The diff on pull request #%d was reviewed at %s, but the pull request's final head is %s (the last commits were never reviewed)", rv.PR, reviewed, short(rv.HeadSHA)), true
+	}
+	return "", "", "", false
+}
+
+func compare(cs *ChangeSet, cur model.Diff) (*model.Comparison, string) {
+	switch {
+	case cs == nil:
+		return nil, "The reviewed comment does not carry the reviewed change set (it was written by an older cdkd-action, or the change set was too large to store), so the difference cannot be listed; compare the diff comment with this report."
+	case cs.Diff != nil:
+		c := model.Compare(*cs.Diff, cur)
+		return &c, ""
+	default:
+		c := model.CompareFingerprints(cs.Fingerprints, cur)
+		return &c, "The reviewed change set was too large to store whole: the items that differ are listed, not how."
+	}
+}
+
+// destructive lists every delete and replacement in d with what allows it.
+func destructive(p Policy, rv Review, d model.Diff) []Destructive {
+	label := ""
+	if p.DestructiveLabel != "" && rv.PR != 0 && slices.ContainsFunc(rv.Labels, func(l string) bool { return strings.EqualFold(l, p.DestructiveLabel) }) {
+		label = "the pull request label " + p.DestructiveLabel
+	}
+	var out []Destructive
+	d.Walk(func(path string, s model.StackDiff) {
+		for _, ch := range s.Changes {
+			if !ch.Destructive() {
+				continue
+			}
+			x := Destructive{Stack: path, Region: s.Region, LogicalID: ch.LogicalID, Type: ch.ResourceType, Action: ch.Action(), ForcedBy: ch.ReplacingPaths()}
+			switch {
+			case p.AllowDestructive:
+				x.AllowedBy = "allow-destructive: true"
+			case label != "":
+				x.AllowedBy = label
+			case slices.Contains(p.AllowDestroyTypes, ch.ResourceType):
+				x.AllowedBy = "allow-destroy-types (" + ch.ResourceType + ")"
+			}
+			out = append(out, x)
+		}
+	})
+	return out
+}
+
+func describe(x Destructive) string {
+	s := fmt.Sprintf("%s %s (%s) in %s", x.Action, x.LogicalID, x.Type, x.Stack)
+	if len(x.ForcedBy) > 0 {
+		s += ", forced by " + strings.Join(x.ForcedBy, ", ")
+	}
+	return s
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func digestVersion(d string) string {
+	v, _, _ := strings.Cut(d, ":")
+	return v + ":"
+}

@@ -1,0 +1,278 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+const (
+	headSHA  = "1111111111111111111111111111111111111111"
+	otherSHA = "2222222222222222222222222222222222222222"
+)
+
+type fakeReviews struct {
+	rv  Review
+	err error
+}
+
+func (f fakeReviews) Review(context.Context) (Review, error) { return f.rv, f.err }
+
+type fakeChangeSets struct {
+	cur    Current
+	err    error
+	called *bool
+}
+
+func (f fakeChangeSets) ChangeSet(context.Context) (Current, error) {
+	*f.called = true
+	return f.cur, f.err
+}
+
+func safeDiff() model.Diff {
+	return model.Diff{Stacks: []model.StackDiff{{Stack: "StackA", Region: "us-east-1", Changes: []model.ResourceChange{
+		{LogicalID: "Topic", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SNS::Topic", PropertyChanges: []model.PropertyChange{
+			{Path: "DisplayName", Old: model.StringValue("v1"), New: model.StringValue("v2")}}},
+	}}}}
+}
+
+func changedDiff() model.Diff {
+	d := safeDiff()
+	d.Stacks[0].Changes[0].PropertyChanges[0].New = model.StringValue("v3")
+	return d
+}
+
+// destructiveDiff deletes a Lambda version and replaces a queue.
+func destructiveDiff() model.Diff {
+	d := safeDiff()
+	d.Stacks[0].Changes = append(d.Stacks[0].Changes,
+		model.ResourceChange{LogicalID: "Version1", ChangeType: model.ChangeDelete, ResourceType: "AWS::Lambda::Version"},
+		model.ResourceChange{LogicalID: "Queue", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SQS::Queue", PropertyChanges: []model.PropertyChange{
+			{Path: "QueueName", Old: model.StringValue("q1"), New: model.StringValue("q2"), RequiresReplacement: true}}},
+	)
+	d.Sort()
+	return d
+}
+
+func current(d model.Diff) Current { return Current{Diff: d, Digest: d.Digest()} }
+
+// reviewOf is a fresh, trusted review of d, carrying d in the comment.
+func reviewOf(d model.Diff, labels ...string) Review {
+	return Review{PR: 7, HeadSHA: headSHA, Labels: labels, Commit: "commit 9999999", Comment: true, ReviewedSHA: headSHA,
+		Digest: d.Digest(), ChangeSet: &ChangeSet{Digest: d.Digest(), Diff: &d}}
+}
+
+func policy(require bool) Policy {
+	return Policy{RequireReviewedDiff: require, DestructiveLabel: "cdkd:allow-destructive", Bot: "github-actions[bot]"}
+}
+
+func TestEvaluate(t *testing.T) {
+	fingerprinted := reviewOf(safeDiff())
+	fingerprinted.ChangeSet = &ChangeSet{Digest: fingerprinted.Digest, Fingerprints: safeDiff().Fingerprints()}
+	bare := reviewOf(safeDiff())
+	bare.ChangeSet = nil
+	oldDigest := reviewOf(safeDiff())
+	oldDigest.Digest, oldDigest.ChangeSet = "v0:abc", nil
+	stale := reviewOf(safeDiff())
+	stale.HeadSHA = otherSHA
+	noSHA := reviewOf(safeDiff())
+	noSHA.ReviewedSHA = ""
+	failed := reviewOf(safeDiff())
+	failed.Digest, failed.ChangeSet = "", nil
+	noComment := Review{PR: 7, HeadSHA: headSHA, Commit: "commit 9999999"}
+	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
+
+	tests := []struct {
+		name    string
+		policy  Policy
+		review  Review
+		reviewE error
+		current Current
+		changeE error
+
+		deploy      bool
+		reason      Reason
+		reviewed    bool
+		message     []string // substrings of the message
+		warnings    []string // substrings, one per warning
+		noChangeSet bool     // refused before computing the change set
+		compared    int      // items in the comparison; -1: no comparison
+		detailed    bool
+		note        string
+		destructive []string // "LogicalID allowedBy"
+		err         string
+	}{
+		{
+			name: "reviewed and unchanged", policy: policy(true), review: reviewOf(safeDiff()), current: current(safeDiff()),
+			deploy: true, reviewed: true, message: []string{"reviewed in pull request #7 at 1111111"}, compared: -1,
+		},
+		{
+			name: "no pull request", policy: policy(true), review: noPR, current: current(safeDiff()),
+			reason: NoReviewedDiff, message: []string{"No pull request was found for commit 9999999 (a direct push)", "not deploying"},
+			noChangeSet: true, compared: -1,
+		},
+		{
+			name: "no trusted comment", policy: policy(true), review: noComment, current: current(safeDiff()),
+			reason: NoReviewedDiff, message: []string{"#7 has no diff comment written by github-actions[bot]"}, noChangeSet: true, compared: -1,
+		},
+		{
+			name: "a failed diff is not a review", policy: policy(true), review: failed, current: current(safeDiff()),
+			reason: NoReviewedDiff, message: []string{"reports a failed diff"}, noChangeSet: true, compared: -1,
+		},
+		{
+			name: "stale review", policy: policy(true), review: stale, current: current(safeDiff()),
+			reason: StaleReview, message: []string{"reviewed at 1111111", "final head is 2222222"}, noChangeSet: true, compared: -1,
+		},
+		{
+			name: "header without a SHA is stale", policy: policy(true), review: noSHA, current: current(safeDiff()),
+			reason: StaleReview, message: []string{"reviewed at an unknown commit"}, noChangeSet: true, compared: -1,
+		},
+		{
+			name: "diff changed, whole change set", policy: policy(true), review: reviewOf(safeDiff()), current: current(changedDiff()),
+			reason: DiffChanged, message: []string{"differs from the one reviewed in pull request #7", safeDiff().Digest(), changedDiff().Digest()},
+			compared: 1, detailed: true,
+		},
+		{
+			name: "diff changed, fingerprints", policy: policy(true), review: fingerprinted, current: current(changedDiff()),
+			reason: DiffChanged, compared: 1, note: "items that differ are listed, not how",
+		},
+		{
+			name: "diff changed, no change set stored", policy: policy(true), review: bare, current: current(changedDiff()),
+			reason: DiffChanged, compared: -1, note: "cannot be listed",
+		},
+		{
+			name: "digest from another version", policy: policy(true), review: oldDigest, current: current(safeDiff()),
+			reason: DiffChanged, message: []string{"computed by different versions"}, compared: -1,
+		},
+		{
+			name: "destructive refused", policy: policy(true), review: reviewOf(destructiveDiff()), current: current(destructiveDiff()),
+			reason: DestructiveRefused, reviewed: true, compared: -1,
+			message:     []string{"2 resources would be destroyed", "replace Queue (AWS::SQS::Queue) in StackA, forced by QueueName", "delete Version1 (AWS::Lambda::Version) in StackA", `label "cdkd:allow-destructive"`},
+			destructive: []string{"Queue ", "Version1 "},
+		},
+		{
+			name: "destructive allowed by input", policy: Policy{RequireReviewedDiff: true, AllowDestructive: true, DestructiveLabel: "x"},
+			review: reviewOf(destructiveDiff()), current: current(destructiveDiff()), deploy: true, reviewed: true, compared: -1,
+			destructive: []string{"Queue allow-destructive: true", "Version1 allow-destructive: true"},
+		},
+		{
+			name: "destructive allowed by label", policy: policy(true), review: reviewOf(destructiveDiff(), "bug", "CDKD:Allow-Destructive"),
+			current: current(destructiveDiff()), deploy: true, reviewed: true, compared: -1,
+			destructive: []string{"Queue the pull request label cdkd:allow-destructive", "Version1 the pull request label cdkd:allow-destructive"},
+		},
+		{
+			name: "one type allowed, the other refused", policy: Policy{RequireReviewedDiff: true, DestructiveLabel: "l", AllowDestroyTypes: []string{"AWS::Lambda::Version"}},
+			review: reviewOf(destructiveDiff()), current: current(destructiveDiff()), reason: DestructiveRefused, reviewed: true, compared: -1,
+			message:     []string{"1 resource would be destroyed", "replace Queue"},
+			destructive: []string{"Queue ", "Version1 allow-destroy-types (AWS::Lambda::Version)"},
+		},
+		{
+			name: "every type allowed", policy: Policy{RequireReviewedDiff: true, DestructiveLabel: "l", AllowDestroyTypes: []string{"AWS::Lambda::Version", "AWS::SQS::Queue"}},
+			review: reviewOf(destructiveDiff()), current: current(destructiveDiff()), deploy: true, reviewed: true, compared: -1,
+			destructive: []string{"Queue allow-destroy-types (AWS::SQS::Queue)", "Version1 allow-destroy-types (AWS::Lambda::Version)"},
+		},
+		{
+			name: "gate off, no pull request", policy: policy(false), review: noPR, current: current(safeDiff()),
+			deploy: true, message: []string{"not verified against a review", safeDiff().Digest()}, compared: -1,
+			warnings: []string{"No pull request was found; deploying anyway"},
+		},
+		{
+			name: "gate off, diff changed", policy: policy(false), review: reviewOf(safeDiff()), current: current(changedDiff()),
+			deploy: true, compared: 1, detailed: true, warnings: []string{"differs from the one reviewed; deploying anyway"},
+		},
+		{
+			name: "gate off, stale", policy: policy(false), review: stale, current: current(safeDiff()),
+			deploy: true, compared: -1, warnings: []string{"final head is 2222222; deploying anyway"},
+		},
+		{
+			name: "gate off, no pull request, destructive: no label can allow it", policy: policy(false), review: Review{Labels: []string{"cdkd:allow-destructive"}},
+			current: current(destructiveDiff()), reason: DestructiveRefused, compared: -1, warnings: []string{"No pull request"},
+			destructive: []string{"Queue ", "Version1 "},
+		},
+		{
+			name: "gate on, review unreadable", policy: policy(true), reviewE: errors.New("list comments: 502"), current: current(safeDiff()),
+			err: "find the reviewed diff: list comments: 502", noChangeSet: true,
+		},
+		{
+			name: "gate off, review unreadable", policy: policy(false), reviewE: errors.New("list comments: 502"), current: current(safeDiff()),
+			deploy: true, compared: -1, warnings: []string{"could not read the reviewed diff (list comments: 502)", "review could not be read"},
+		},
+		{
+			name: "change set fails", policy: policy(true), review: reviewOf(safeDiff()), changeE: errors.New("cdkd diff failed"),
+			err: "cdkd diff failed",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			called := false
+			d, err := Evaluate(context.Background(), tc.policy, fakeReviews{tc.review, tc.reviewE}, fakeChangeSets{tc.current, tc.changeE, &called})
+			assert.Equal(t, called, !tc.noChangeSet, "change set computed")
+			if tc.err != "" {
+				assert.ErrorContains(t, err, tc.err)
+				return
+			}
+			assert.NilError(t, err)
+			assert.Equal(t, d.Deploy, tc.deploy, d.Message)
+			assert.Equal(t, d.Reason, tc.reason)
+			assert.Equal(t, d.Reviewed, tc.reviewed)
+			assert.Assert(t, d.Title != "")
+			for _, m := range tc.message {
+				assert.Assert(t, is.Contains(d.Message, m))
+			}
+			assert.Equal(t, len(d.Warnings), len(tc.warnings), d.Warnings)
+			for i, w := range tc.warnings {
+				for _, part := range strings.Split(w, "; ") {
+					assert.Assert(t, is.Contains(d.Warnings[i], part))
+				}
+			}
+			if tc.compared < 0 {
+				assert.Assert(t, d.Comparison == nil)
+			} else {
+				assert.Assert(t, d.Comparison != nil)
+				assert.Equal(t, len(d.Comparison.Items), tc.compared)
+				assert.Equal(t, d.Comparison.Detailed, tc.detailed)
+			}
+			if tc.note != "" {
+				assert.Assert(t, is.Contains(d.ComparisonNote, tc.note))
+			}
+			var got []string
+			for _, x := range d.Destructive {
+				got = append(got, x.LogicalID+" "+x.AllowedBy)
+			}
+			assert.DeepEqual(t, got, tc.destructive)
+			if !tc.noChangeSet {
+				assert.Assert(t, d.Current != nil)
+			}
+		})
+	}
+}
+
+// The invariant: with require-reviewed-diff, nothing but the reviewed
+// change set, at the final head, is ever deployed.
+func TestNeverDeploysUnreviewed(t *testing.T) {
+	diffs := []model.Diff{safeDiff(), changedDiff(), destructiveDiff(), {}}
+	reviews := []Review{{}, {PR: 7, HeadSHA: headSHA}}
+	for _, d := range diffs {
+		for _, sha := range []string{headSHA, otherSHA, ""} {
+			for _, digest := range []string{"", d.Digest(), safeDiff().Digest()} {
+				reviews = append(reviews, Review{PR: 7, HeadSHA: headSHA, Comment: true, ReviewedSHA: sha, Digest: digest})
+			}
+		}
+	}
+	p := Policy{RequireReviewedDiff: true, AllowDestructive: true}
+	for _, rv := range reviews {
+		for _, d := range diffs {
+			dec := Decide(p, rv, current(d))
+			if dec.Deploy {
+				assert.Assert(t, rv.Comment && rv.ReviewedSHA == rv.HeadSHA && rv.Digest == d.Digest(), "deployed %+v against %+v", d, rv)
+				assert.Assert(t, dec.Reviewed)
+			}
+		}
+	}
+}

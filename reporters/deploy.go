@@ -1,0 +1,631 @@
+package reporters
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// DeployOutcome is how a deploy ended.
+type DeployOutcome string
+
+const (
+	OutcomeDeployed  DeployOutcome = "deployed"
+	OutcomeRefused   DeployOutcome = "refused"   // the gate said no; nothing ran
+	OutcomeFailed    DeployOutcome = "failed"    // cdkd deploy (or what precedes it) failed
+	OutcomePartial   DeployOutcome = "partial"   // cdkd left resources unaddressed
+	OutcomeLocked    DeployOutcome = "locked"    // another job holds a stack's lock
+	OutcomeCancelled DeployOutcome = "cancelled" // the job was cancelled or timed out
+)
+
+// DeployReport is one deploy as the pull request, the check run and the job
+// summary show it: whether it ran, why not, and what it did. Every string
+// comes redacted from the caller; untrusted ones are escaped here.
+type DeployReport struct {
+	Label   string
+	Outcome DeployOutcome
+	// Title is the headline's words after the outcome, e.g. "Diff changed
+	// since review".
+	Title string
+	// Message says why, in one or two sentences.
+	Message string
+	// Reason is the failure-reason output, "" on success.
+	Reason string
+
+	// Footer facts; empty ones are left out.
+	SHA         string // the deployed commit
+	RunURL      string
+	CdkdVersion string
+	Digest      string // the change set's digest
+	PR          int
+	ReviewedSHA string
+	ReviewURL   string // the reviewed diff comment
+	// Reviewed is true when the deployed change set is the reviewed one.
+	Reviewed bool
+
+	Warnings       []string
+	Comparison     *model.Comparison
+	ComparisonNote string
+	Destructive    []DestructiveChange
+	Lock           *DeployLock
+	Stacks         []DeployedStack
+	// StderrTail is the end of cdkd's stderr, for a failure.
+	StderrTail []string
+	// FullReportHint is trusted Markdown saying where the full report is.
+	FullReportHint string
+}
+
+// DestructiveChange is a delete or replacement and what allowed it.
+type DestructiveChange struct {
+	Stack, LogicalID, Type string
+	Action                 model.Action
+	ForcedBy               []string
+	// AllowedBy names the input that allowed it; "" means refused.
+	AllowedBy string
+}
+
+// DeployLock names who holds a stack's lock and how to release it.
+type DeployLock struct {
+	Stack, Region, Owner, Operation, ExpiresIn string
+	// Unlock is the command that releases it.
+	Unlock string
+}
+
+// DeployedStack is what a deploy did to one stack.
+type DeployedStack struct {
+	Stack, Region string
+	// Result is the run's: SUCCEEDED, FAILED, or "" when unknown.
+	Result                                       string
+	Created, Updated, Deleted, Failed, Unchanged int
+	Duration                                     string
+	Resources                                    []DeployedResource
+	Outputs                                      []StackOutput
+	// Note says what is not known, e.g. that no run was recorded.
+	Note string
+}
+
+// DeployedResource is one resource's outcome in the run.
+type DeployedResource struct {
+	LogicalID, Type string
+	// Result is created, updated, deleted, failed, skipped, retained or
+	// interrupted.
+	Result   string
+	Duration string
+	Error    string
+}
+
+// StackOutput is one stack output; Secret ones are shown masked whatever
+// Value holds.
+type StackOutput struct {
+	Name, Value string
+	Secret      bool
+}
+
+// Degradation levels of a deploy report.
+const (
+	deployFull       = iota
+	deployCollapsed  // <details> closed, values cut short
+	deployFailedOnly // resource lists keep failures only; differences without paths
+	deployStackLines // one line per stack; lists capped
+	deployHeadline   // headline, message, lock
+	deployLevels
+)
+
+// DeployMarkdown renders a deploy report within budget.
+func DeployMarkdown(r DeployReport, b Budget) string {
+	note := b.ShortenedNote(r.FullReportHint)
+	return Fit(b, deployLevels, func(w *Writer, level int) {
+		x := deployWriter{r: &r, w: w, level: level, limited: b.Limited(), note: note}
+		x.report()
+	}, note)
+}
+
+// DeployHeadline is the one-line outcome, for a check run title or a log
+// line.
+func DeployHeadline(r DeployReport) string {
+	switch r.Outcome {
+	case OutcomeDeployed:
+		return "Deployed: " + totalDeployed(r.Stacks)
+	case OutcomeRefused:
+		return "Deploy refused: " + r.Title
+	case OutcomePartial:
+		return "Partially deployed: " + totalDeployed(r.Stacks)
+	case OutcomeLocked:
+		return "Deploy not started: state locked"
+	case OutcomeCancelled:
+		return "Deploy cancelled"
+	}
+	if r.Title != "" {
+		return "Deploy failed: " + r.Title
+	}
+	return "Deploy failed"
+}
+
+type deployWriter struct {
+	r       *DeployReport
+	w       *Writer
+	level   int
+	limited bool
+	note    string
+}
+
+func (x *deployWriter) report() {
+	x.w.WriteString("### cdkd deploy")
+	if x.r.Label != "" {
+		label, _ := cutRunes(x.r.Label, labelMax)
+		x.w.Write(" (", Text(label), ")")
+	}
+	x.w.WriteString("\n")
+	x.headline()
+	if x.level > deployFull {
+		x.w.Block()
+		x.w.Write(x.note, "\n")
+	}
+	x.lock()
+	x.warnings()
+	if x.level < deployHeadline {
+		x.comparison()
+		x.destructive()
+		x.stacks()
+		x.stderr()
+	}
+	x.footer()
+}
+
+func (x *deployWriter) headline() {
+	var icon, words string
+	switch x.r.Outcome {
+	case OutcomeDeployed:
+		icon, words = "✅", "Deployed"
+	case OutcomeRefused:
+		icon, words = "⛔", "Deploy refused"
+	case OutcomePartial:
+		icon, words = "⚠️", "Partially deployed"
+	case OutcomeLocked:
+		icon, words = "🔒", "Deploy not started: state locked"
+	case OutcomeCancelled:
+		icon, words = "🛑", "Deploy cancelled"
+	default:
+		icon, words = "❌", "Deploy failed"
+	}
+	x.w.Block()
+	x.w.Write(icon, " **", words)
+	if x.r.Outcome == OutcomeRefused && x.r.Title != "" {
+		x.w.Write(": ", Text(x.r.Title))
+	}
+	x.w.WriteString("**")
+	if x.r.SHA != "" && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial) {
+		sha, _ := cutRunes(x.r.SHA, 7)
+		x.w.Write(" at ", Code(sha))
+	}
+	if len(x.r.Stacks) > 0 && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial || x.r.Outcome == OutcomeFailed) {
+		x.w.Write(" · ", totalDeployed(x.r.Stacks))
+	}
+	x.w.WriteString("\n")
+	if x.r.Message != "" {
+		msg, _ := cutRunes(x.r.Message, reasonMax)
+		x.w.Block()
+		x.w.Write(Text(msg), "\n")
+	}
+}
+
+func (x *deployWriter) lock() {
+	l := x.r.Lock
+	if l == nil {
+		return
+	}
+	x.w.Block()
+	x.w.Write("🔒 Stack ", nameCode(l.Stack), region(l.Region), " is locked")
+	if l.Owner != "" {
+		x.w.Write(" by ", nameCode(l.Owner))
+	}
+	if l.Operation != "" {
+		x.w.Write(" (operation ", nameCode(l.Operation), ")")
+	}
+	if l.ExpiresIn != "" {
+		x.w.Write("; the lock expires in ", Text(l.ExpiresIn))
+	}
+	x.w.WriteString(". Wait for that job to finish and run this again. If no job holds the lock any more, release it with:\n\n")
+	x.w.Fence(l.Unlock, "sh", "")
+}
+
+func (x *deployWriter) warnings() {
+	if len(x.r.Warnings) == 0 {
+		return
+	}
+	x.w.Block()
+	for _, warn := range x.r.Warnings {
+		warn, _ = cutRunes(warn, reasonMax)
+		x.w.Write("> ⚠️ ", Text(warn), "\n")
+	}
+}
+
+// comparison lists what differs from the reviewed change set.
+func (x *deployWriter) comparison() {
+	c := x.r.Comparison
+	if c == nil && x.r.ComparisonNote == "" {
+		return
+	}
+	x.w.Block()
+	x.w.WriteString("#### What changed since the review\n")
+	if c != nil {
+		if c.Empty() {
+			x.w.Block()
+			x.w.WriteString("No item differs, yet the digests do: the reviewed change set was computed differently.\n")
+		}
+		limit := len(c.Items)
+		if x.limited {
+			switch x.level {
+			case deployFull:
+			case deployCollapsed:
+				limit = min(limit, 200)
+			case deployFailedOnly:
+				limit = min(limit, 100)
+			default:
+				limit = min(limit, 20)
+			}
+		}
+		x.w.Block()
+		for i, it := range c.Items {
+			if x.w.Over() {
+				return
+			}
+			if i == limit {
+				x.w.Write("- … and ", strconv.Itoa(len(c.Items)-limit), " more\n")
+				break
+			}
+			x.item(it)
+		}
+	}
+	if x.r.ComparisonNote != "" {
+		x.w.Block()
+		x.w.Write(Text(x.r.ComparisonNote), "\n")
+	}
+}
+
+func (x *deployWriter) item(it model.ItemDelta) {
+	what := "resource"
+	if it.Output {
+		what = "output"
+	}
+	var head string
+	switch it.Delta {
+	case model.DeltaAdded:
+		head = "➕ **new** " + what
+	case model.DeltaRemoved:
+		head = "➖ **no longer** in the change set:"
+	default:
+		head = "🔄 **changed** " + what
+	}
+	x.w.Write("- ", head, " ", nameCode(it.Name))
+	if it.Type != "" {
+		x.w.Write(" · ", nameCode(it.Type))
+	}
+	x.w.Write(" in ", nameCode(it.Stack))
+	switch {
+	case it.Reviewed != "" && it.Current != "":
+		x.w.Write(": reviewed ", actionWord(it.Reviewed), ", now ", actionWord(it.Current))
+	case it.Current != "":
+		x.w.Write(": now ", actionWord(it.Current))
+	case it.Reviewed != "":
+		x.w.Write(": reviewed ", actionWord(it.Reviewed))
+	}
+	x.w.WriteString("\n")
+	if x.level >= deployFailedOnly {
+		return
+	}
+	for _, p := range it.Paths {
+		if x.w.Over() {
+			return
+		}
+		x.w.Write("  - ", pathName(p), ": ")
+		switch {
+		case p.Reviewed != nil && p.Current != nil:
+			x.w.Write("reviewed ", x.side(p.Reviewed), ", now ", x.side(p.Current))
+		case p.Current != nil:
+			x.w.Write("added, ", x.side(p.Current))
+		case p.Reviewed != nil:
+			x.w.Write("no longer changes (reviewed ", x.side(p.Reviewed), ")")
+		}
+		x.w.WriteString("\n")
+	}
+}
+
+func pathName(p model.PathDelta) string {
+	switch p.Kind {
+	case model.PathAttribute:
+		return "attribute " + nameCode(p.Path)
+	case model.PathType:
+		return "resource type"
+	case model.PathCloudControl:
+		return "Cloud Control routing"
+	case model.PathOutput:
+		return "value"
+	}
+	return nameCode(p.Path)
+}
+
+// side renders one side of a part as "old → new", masked at a secret
+// position.
+func (x *deployWriter) side(s *model.SideValue) string {
+	show := func(v model.Value, absent string) string {
+		switch {
+		case !v.Present():
+			return absent
+		case s.Secret != model.SecretNone:
+			return Code(model.Masked)
+		}
+		return ShowValue(v, true).Inline
+	}
+	out := show(s.Old, "(absent)") + " → " + show(s.New, "(removed)")
+	if s.RequiresReplacement {
+		out += " (requires replacement)"
+	}
+	return out
+}
+
+func actionWord(a string) string { return "**" + Text(a) + "**" }
+
+func (x *deployWriter) destructive() {
+	if len(x.r.Destructive) == 0 {
+		return
+	}
+	refused := 0
+	for _, d := range x.r.Destructive {
+		if d.AllowedBy == "" {
+			refused++
+		}
+	}
+	x.w.Block()
+	x.w.WriteString("#### Destructive changes\n")
+	limit := len(x.r.Destructive)
+	if x.limited && x.level >= deployStackLines {
+		limit = min(limit, 20)
+	}
+	x.w.Block()
+	for i, d := range x.r.Destructive {
+		if x.w.Over() {
+			return
+		}
+		if i == limit {
+			x.w.Write("- … and ", strconv.Itoa(len(x.r.Destructive)-limit), " more\n")
+			break
+		}
+		if d.AllowedBy == "" {
+			x.w.WriteString("- ⛔ **refused**: ")
+		} else {
+			x.w.Write("- ✅ allowed by ", Text(d.AllowedBy), ": ")
+		}
+		x.w.Write(actionLabel(d.Action), " ", nameCode(d.LogicalID), " (", nameCode(d.Type), ") in ", nameCode(d.Stack))
+		if len(d.ForcedBy) > 0 {
+			x.w.Write(", forced by ", codeList(d.ForcedBy, -1))
+		}
+		x.w.WriteString("\n")
+	}
+	if refused > 0 {
+		x.w.Block()
+		x.w.WriteString("Allow them with the pull request's destructive label, `allow-destructive: true`, or their types in `allow-destroy-types`.\n")
+	}
+}
+
+func (x *deployWriter) stacks() {
+	if len(x.r.Stacks) == 0 {
+		return
+	}
+	if x.level >= deployStackLines {
+		x.w.Block()
+		for _, s := range x.r.Stacks {
+			if x.w.Over() {
+				return
+			}
+			x.w.Write("- ", nameCode(s.Stack), region(s.Region), ": ", deployedPhrase(s), "\n")
+			// Failures stay named, whatever else is left out.
+			failed := 0
+			for _, res := range s.Resources {
+				if res.Result != "failed" {
+					continue
+				}
+				if failed++; failed > 10 {
+					x.w.WriteString("  - … and more failures\n")
+					break
+				}
+				x.w.Write("  - ", resultLabel(res.Result), " ", nameCode(res.LogicalID), " · ", nameCode(res.Type), "\n")
+			}
+		}
+		return
+	}
+	for i := range x.r.Stacks {
+		if x.w.Over() {
+			return
+		}
+		x.stack(&x.r.Stacks[i])
+	}
+}
+
+func (x *deployWriter) stack(s *DeployedStack) {
+	summary := "<b>" + Text(shortName(s.Stack)) + "</b>"
+	if s.Region != "" {
+		summary += " · " + Text(shortName(s.Region))
+	}
+	summary += " · " + Text(deployedPhrase(*s))
+	if s.Duration != "" {
+		summary += " · " + Text(s.Duration)
+	}
+	x.w.Block()
+	x.w.WriteString(detailsOpen(summary, x.level == deployFull && len(s.Resources) <= openMax))
+	if s.Note != "" {
+		x.w.Block()
+		x.w.Write(Text(s.Note), "\n")
+	}
+	shown := 0
+	for _, res := range s.Resources {
+		if x.w.Over() {
+			return
+		}
+		if x.level >= deployFailedOnly && res.Result != "failed" {
+			continue
+		}
+		if shown == 0 {
+			x.w.Block()
+		}
+		shown++
+		x.w.Write("- ", resultLabel(res.Result), " ", nameCode(res.LogicalID))
+		if res.Type != "" {
+			x.w.Write(" · ", nameCode(res.Type))
+		}
+		if res.Duration != "" {
+			x.w.Write(" · ", Text(res.Duration))
+		}
+		if res.Error != "" {
+			width := 1000
+			if x.level > deployCollapsed {
+				width = 300
+			}
+			msg, more := cutRunes(res.Error, width)
+			x.w.Write(": ", Text(msg))
+			if more > 0 {
+				x.w.Write(" … ", moreChars(more))
+			}
+		}
+		x.w.WriteString("\n")
+	}
+	if len(s.Outputs) > 0 {
+		x.w.Block()
+		x.w.WriteString("**Outputs**\n")
+		x.w.Block()
+		width := 300
+		if x.level > deployFull {
+			width = InlineMax
+		}
+		for _, o := range s.Outputs {
+			if x.w.Over() {
+				return
+			}
+			x.w.Write("- ", nameCode(o.Name), ": ")
+			if o.Secret {
+				x.w.Write(Code(model.Masked), " · 🔒 secret\n")
+				continue
+			}
+			v, more := cutRunes(o.Value, width)
+			x.w.WriteString(Code(v))
+			if more > 0 {
+				x.w.Write("… ", moreChars(more))
+			}
+			x.w.WriteString("\n")
+		}
+	}
+	x.w.Block()
+	x.w.WriteString("</details>\n")
+}
+
+func resultLabel(r string) string {
+	switch r {
+	case "created":
+		return "➕ **created**"
+	case "updated":
+		return "🔄 **updated**"
+	case "deleted":
+		return "➖ **deleted**"
+	case "failed":
+		return "❌ **failed**"
+	case "skipped":
+		return "⏭️ **skipped**"
+	case "retained":
+		return "📌 **retained**"
+	case "interrupted":
+		return "⏸️ **interrupted**"
+	}
+	return "**" + Text(r) + "**"
+}
+
+func (x *deployWriter) stderr() {
+	lines := x.r.StderrTail
+	if len(lines) == 0 {
+		return
+	}
+	width := 1000
+	if x.level > deployFull {
+		lines, width = lines[max(0, len(lines)-10):], 300
+	}
+	if x.level >= deployFailedOnly {
+		return
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		l, more := cutRunes(l, width)
+		b.WriteString(l)
+		if more > 0 {
+			b.WriteString(" … " + moreChars(more))
+		}
+		b.WriteString("\n")
+	}
+	what := "last line"
+	if len(lines) > 1 {
+		what = "last " + strconv.Itoa(len(lines)) + " lines"
+	}
+	x.w.Block()
+	x.w.Write(Details("cdkd's stderr ("+what+")", false, Fence(b.String(), "text")), "\n")
+}
+
+func (x *deployWriter) footer() {
+	var parts []string
+	if sha := x.r.SHA; sha != "" {
+		sha, _ = cutRunes(sha, 7)
+		parts = append(parts, "commit "+Code(sha))
+	}
+	if x.r.PR > 0 {
+		pr := "PR " + Code("#"+strconv.Itoa(x.r.PR))
+		if x.r.ReviewedSHA != "" {
+			sha, _ := cutRunes(x.r.ReviewedSHA, 7)
+			pr += ", reviewed at " + Code(sha)
+		}
+		if u := safeURL(x.r.ReviewURL); u != "" {
+			pr += " ([diff](" + u + "))"
+		}
+		parts = append(parts, pr)
+	}
+	if u := safeURL(x.r.RunURL); u != "" {
+		parts = append(parts, "[view run]("+u+")")
+	}
+	if v := x.r.CdkdVersion; v != "" {
+		v, _ = cutRunes(v, 40)
+		parts = append(parts, "cdkd "+Text(v))
+	}
+	if dg := x.r.Digest; dg != "" {
+		parts = append(parts, "digest "+Code(shortDigest(dg)))
+	}
+	if len(parts) > 0 {
+		x.w.Block()
+		x.w.Write("<sub>", strings.Join(parts, " · "), "</sub>\n")
+	}
+}
+
+// totalDeployed totals the stacks: "3 created, 1 updated, 1 failed".
+func totalDeployed(stacks []DeployedStack) string {
+	var t DeployedStack
+	for _, s := range stacks {
+		t.Created += s.Created
+		t.Updated += s.Updated
+		t.Deleted += s.Deleted
+		t.Failed += s.Failed
+	}
+	return deployedPhrase(t)
+}
+
+func deployedPhrase(s DeployedStack) string {
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+what)
+		}
+	}
+	add(s.Created, "created")
+	add(s.Updated, "updated")
+	add(s.Deleted, "deleted")
+	add(s.Failed, "failed")
+	if len(parts) == 0 {
+		return "no resource changed"
+	}
+	return strings.Join(parts, ", ")
+}
