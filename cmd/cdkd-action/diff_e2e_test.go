@@ -296,3 +296,24 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// An app token that cannot read GET /user: bot-login names our identity,
+// so the diff finds and edits its own comment instead of adding another.
+func TestDiffHonoursBotLogin(t *testing.T) {
+	w := newWorkspace(t)
+	w.gh.SetToken(token, "my-app[bot]")
+	w.gh.ForbidGetUser = true
+	w.stub(
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+		diffInvocation(t, "../../testdata/cdkd-samples/12-diff-v1-nochange-json.stdout"),
+	)
+	inputs := map[string]string{"all": "true", "bot-login": "my-app[bot]"}
+	assert.Equal(t, w.run(inputs).code, 0)
+	assert.Equal(t, w.run(inputs).code, 0)
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 1), "edited, not duplicated")
+	assert.Assert(t, is.Contains(comments[0].Body, "No changes"))
+	for _, r := range w.gh.Requests() {
+		assert.Assert(t, r.Operation != "users/get-authenticated", "bot-login makes GET /user unnecessary")
+	}
+}

@@ -71,6 +71,8 @@ type run struct {
 	summaryWritten bool
 	// masked holds what was already registered with ::add-mask::.
 	masked map[string]bool
+	// identity caches login().
+	identity string
 }
 
 // Run executes the action and returns its exit code.

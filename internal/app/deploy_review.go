@@ -33,13 +33,9 @@ func (s *prReviews) bot(ctx context.Context) string {
 	if s.login != "" {
 		return s.login
 	}
-	switch {
-	case s.r.cfg.BotLogin != "":
-		s.login = s.r.cfg.BotLogin
-	case s.r.api != nil:
+	s.login = github.ActionsBotLogin
+	if s.r.api != nil {
 		s.login = s.r.login(ctx)
-	default:
-		s.login = github.ActionsBotLogin
 	}
 	return s.login
 }

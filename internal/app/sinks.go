@@ -89,17 +89,26 @@ func safeFileName(s string) string {
 	}, s)
 }
 
-// login is the identity our comments are written by: GET /user, or
-// github-actions[bot] for the GITHUB_TOKEN, which cannot read /user.
+// login is the identity our comments and issues are written by, the only
+// one whose hidden headers we trust: the bot-login input, else GET /user,
+// else github-actions[bot] (the GITHUB_TOKEN cannot read /user). It is asked
+// once per run.
 func (r *run) login(ctx context.Context) string {
-	login, err := r.api.AuthenticatedLogin(ctx)
-	switch {
+	if r.identity != "" {
+		return r.identity
+	}
+	if r.cfg.BotLogin != "" {
+		r.identity = r.cfg.BotLogin
+		return r.identity
+	}
+	r.identity = github.ActionsBotLogin
+	switch login, err := r.api.AuthenticatedLogin(ctx); {
 	case err == nil && login != "":
-		return login
+		r.identity = login
 	case err != nil && !errors.Is(err, github.ErrNoIdentity):
 		r.runner.Warning(fmt.Sprintf("could not read the token's identity, assuming %s: %v", github.ActionsBotLogin, err))
 	}
-	return github.ActionsBotLogin
+	return r.identity
 }
 
 // upsertComment writes the sticky comment for the current pull request:
