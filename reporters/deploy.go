@@ -151,12 +151,7 @@ type deployWriter struct {
 }
 
 func (x *deployWriter) report() {
-	x.w.WriteString("### cdkd deploy")
-	if x.r.Label != "" {
-		label, _ := cutRunes(x.r.Label, labelMax)
-		x.w.Write(" (", Text(label), ")")
-	}
-	x.w.WriteString("\n")
+	writeTitle(x.w, "deploy", x.r.Label)
 	x.headline()
 	if x.level > deployFull {
 		x.w.Block()
@@ -196,8 +191,7 @@ func (x *deployWriter) headline() {
 	}
 	x.w.WriteString("**")
 	if x.r.SHA != "" && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial) {
-		sha, _ := cutRunes(x.r.SHA, 7)
-		x.w.Write(" at ", Code(sha))
+		x.w.Write(" at ", Code(shortSHA(x.r.SHA)))
 	}
 	if len(x.r.Stacks) > 0 && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial || x.r.Outcome == OutcomeFailed) {
 		x.w.Write(" · ", totalDeployed(x.r.Stacks))
@@ -272,7 +266,7 @@ func (x *deployWriter) comparison() {
 				return
 			}
 			if i == limit {
-				x.w.Write("- … and ", strconv.Itoa(len(c.Items)-limit), " more\n")
+				x.w.WriteString(moreItems(len(c.Items) - limit))
 				break
 			}
 			x.item(it)
@@ -389,7 +383,7 @@ func (x *deployWriter) destructive() {
 			return
 		}
 		if i == limit {
-			x.w.Write("- … and ", strconv.Itoa(len(x.r.Destructive)-limit), " more\n")
+			x.w.WriteString(moreItems(len(x.r.Destructive) - limit))
 			break
 		}
 		if d.AllowedBy == "" {
@@ -397,7 +391,7 @@ func (x *deployWriter) destructive() {
 		} else {
 			x.w.Write("- ✅ allowed by ", Text(d.AllowedBy), ": ")
 		}
-		x.w.Write(actionLabel(d.Action), " ", nameCode(d.LogicalID), " (", nameCode(d.Type), ") in ", nameCode(d.Stack))
+		x.w.WriteString(destructiveText(d.Action, d.LogicalID, d.Type, d.Stack))
 		if len(d.ForcedBy) > 0 {
 			x.w.Write(", forced by ", codeList(d.ForcedBy, -1))
 		}
@@ -444,11 +438,7 @@ func (x *deployWriter) stacks() {
 }
 
 func (x *deployWriter) stack(s *DeployedStack) {
-	summary := "<b>" + Text(shortName(s.Stack)) + "</b>"
-	if s.Region != "" {
-		summary += " · " + Text(shortName(s.Region))
-	}
-	summary += " · " + Text(deployedPhrase(*s))
+	summary := stackSummary(s.Stack, s.Region) + " · " + Text(deployedPhrase(*s))
 	if s.Duration != "" {
 		summary += " · " + Text(s.Duration)
 	}
@@ -540,65 +530,28 @@ func resultLabel(r string) string {
 }
 
 func (x *deployWriter) stderr() {
-	lines := x.r.StderrTail
-	if len(lines) == 0 {
-		return
-	}
-	width := 1000
-	if x.level > deployFull {
-		lines, width = lines[max(0, len(lines)-10):], 300
-	}
 	if x.level >= deployFailedOnly {
 		return
 	}
-	var b strings.Builder
-	for _, l := range lines {
-		l, more := cutRunes(l, width)
-		b.WriteString(l)
-		if more > 0 {
-			b.WriteString(" … " + moreChars(more))
-		}
-		b.WriteString("\n")
+	lines, width := x.r.StderrTail, 1000
+	if x.level > deployFull {
+		lines, width = lines[max(0, len(lines)-10):], 300
 	}
-	what := "last line"
-	if len(lines) > 1 {
-		what = "last " + strconv.Itoa(len(lines)) + " lines"
-	}
-	x.w.Block()
-	x.w.Write(Details("cdkd's stderr ("+what+")", false, Fence(b.String(), "text")), "\n")
+	writeStderr(x.w, lines, width)
 }
 
 func (x *deployWriter) footer() {
-	var parts []string
-	if sha := x.r.SHA; sha != "" {
-		sha, _ = cutRunes(sha, 7)
-		parts = append(parts, "commit "+Code(sha))
-	}
+	var pr string
 	if x.r.PR > 0 {
-		pr := "PR " + Code("#"+strconv.Itoa(x.r.PR))
+		pr = "PR " + Code("#"+strconv.Itoa(x.r.PR))
 		if x.r.ReviewedSHA != "" {
-			sha, _ := cutRunes(x.r.ReviewedSHA, 7)
-			pr += ", reviewed at " + Code(sha)
+			pr += ", reviewed at " + Code(shortSHA(x.r.ReviewedSHA))
 		}
 		if u := safeURL(x.r.ReviewURL); u != "" {
 			pr += " ([diff](" + u + "))"
 		}
-		parts = append(parts, pr)
 	}
-	if u := safeURL(x.r.RunURL); u != "" {
-		parts = append(parts, "[view run]("+u+")")
-	}
-	if v := x.r.CdkdVersion; v != "" {
-		v, _ = cutRunes(v, 40)
-		parts = append(parts, "cdkd "+Text(v))
-	}
-	if dg := x.r.Digest; dg != "" {
-		parts = append(parts, "digest "+Code(shortDigest(dg)))
-	}
-	if len(parts) > 0 {
-		x.w.Block()
-		x.w.Write("<sub>", strings.Join(parts, " · "), "</sub>\n")
-	}
+	footer{shaLabel: "commit", sha: x.r.SHA, extra: pr, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, digest: x.r.Digest}.write(x.w)
 }
 
 // totalDeployed totals the stacks: "3 created, 1 updated, 1 failed".
@@ -614,16 +567,10 @@ func totalDeployed(stacks []DeployedStack) string {
 }
 
 func deployedPhrase(s DeployedStack) string {
-	var parts []string
-	add := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, strconv.Itoa(n)+" "+what)
-		}
-	}
-	add(s.Created, "created")
-	add(s.Updated, "updated")
-	add(s.Deleted, "deleted")
-	add(s.Failed, "failed")
+	parts := appendCount(nil, s.Created, "created", false)
+	parts = appendCount(parts, s.Updated, "updated", false)
+	parts = appendCount(parts, s.Deleted, "deleted", false)
+	parts = appendCount(parts, s.Failed, "failed", false)
 	if len(parts) == 0 {
 		return "no resource changed"
 	}

@@ -2,7 +2,6 @@ package reporters
 
 import (
 	"cmp"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,14 +157,7 @@ func (x *diffWriter) diff() {
 	x.footer()
 }
 
-func (x *diffWriter) title() {
-	x.w.WriteString("### cdkd diff")
-	if x.r.Label != "" {
-		label, _ := cutRunes(x.r.Label, labelMax)
-		x.w.Write(" (", Text(label), ")")
-	}
-	x.w.WriteString("\n")
-}
+func (x *diffWriter) title() { writeTitle(x.w, "diff", x.r.Label) }
 
 // callout names what destroys resources, before anything else.
 func (x *diffWriter) callout() {
@@ -173,13 +165,8 @@ func (x *diffWriter) callout() {
 	if c.Replace+c.Delete == 0 {
 		return
 	}
-	var parts []string
-	if c.Replace > 0 {
-		parts = append(parts, strconv.Itoa(c.Replace)+" to replace")
-	}
-	if c.Delete > 0 {
-		parts = append(parts, strconv.Itoa(c.Delete)+" to delete")
-	}
+	parts := appendCount(nil, c.Replace, "to replace", false)
+	parts = appendCount(parts, c.Delete, "to delete", false)
 	x.w.Block()
 	x.w.Write("> ⚠️ **Destructive changes:** ", strings.Join(parts, ", "), "\n")
 	limit := len(x.destructive)
@@ -201,12 +188,12 @@ func (x *diffWriter) callout() {
 		}
 		if i == limit {
 			if limit > 0 {
-				x.w.Write("> - … and ", strconv.Itoa(len(x.destructive)-limit), " more\n")
+				x.w.Write("> ", moreItems(len(x.destructive)-limit))
 			}
 			return
 		}
 		ch := d.change
-		x.w.Write("> - ", actionLabel(ch.Action()), " ", nameCode(ch.LogicalID), " (", nameCode(ch.ResourceType), ") in ", nameCode(d.path))
+		x.w.Write("> - ", destructiveText(ch.Action(), ch.LogicalID, ch.ResourceType, d.path))
 		if ch.Action() == model.ActionReplace {
 			x.w.Write(", forced by ", codeList(ch.ReplacingPaths(), -1))
 		}
@@ -238,11 +225,7 @@ func (x *diffWriter) stackSections(stacks []model.StackDiff, prefix string) {
 
 func (x *diffWriter) stack(s *model.StackDiff, path string) {
 	c := s.Counts()
-	summary := "<b>" + Text(shortName(path)) + "</b>"
-	if s.Region != "" {
-		summary += " · " + Text(shortName(s.Region))
-	}
-	summary += " · " + countsPhrase(c, false)
+	summary := stackSummary(path, s.Region) + " · " + countsPhrase(c, false)
 	if len(s.NoEchoReaders) > 0 {
 		summary += " · ℹ️ NoEcho note"
 	}
@@ -311,10 +294,7 @@ func resourceHead(ch *model.ResourceChange, withForcing bool) string {
 }
 
 func (x *diffWriter) property(p model.PropertyChange) {
-	var markers string
-	if p.Secret != model.SecretNone {
-		markers += " · 🔒 " + Text(string(p.Secret))
-	}
+	markers := secretMarker(p.Secret)
 	if p.RequiresReplacement {
 		markers += " · ⚠️ **requires replacement**"
 		if p.ReplacementPropagated != nil && *p.ReplacementPropagated {
@@ -342,9 +322,7 @@ func (x *diffWriter) outputs(outs []model.OutputChange) {
 		if o.Export {
 			markers += " · export"
 		}
-		if o.Secret != model.SecretNone {
-			markers += " · 🔒 " + Text(string(o.Secret))
-		}
+		markers += secretMarker(o.Secret)
 		masked := o.Secret != model.SecretNone
 		old := side{name: "Old", v: o.Old, absent: "(absent)", masked: masked, redacted: o.OldValueRedacted}
 		cur := side{name: "New", v: o.New, absent: "(removed)", masked: masked}
@@ -361,74 +339,17 @@ func (x *diffWriter) outputs(outs []model.OutputChange) {
 	}
 }
 
-// side is one value of a change. A secret position is masked whatever it
-// holds: redaction by position, not by recognising the value.
-type side struct {
-	name     string
-	v        model.Value
-	absent   string // how a missing value reads
-	masked   bool
-	redacted bool // cdkd withheld the value
-}
-
-func (s side) show(short bool) Shown {
-	switch {
-	case s.redacted:
-		return Shown{Inline: "(redacted by cdkd)"}
-	case !s.v.Present():
-		return Shown{Inline: s.absent}
-	case s.masked:
-		return Shown{Inline: Code(model.Masked)}
-	}
-	return ShowValue(s.v, short)
-}
-
 // item renders one changed property, attribute or output as a list item:
 // short values inline ("old → new"), long ones in a collapsed section.
 func (x *diffWriter) item(head string, sides []side, markers string) {
 	if x.w.Over() {
 		return
 	}
-	if x.level >= levelPaths {
-		x.w.Write("- ", head, markers, "\n")
-		return
-	}
-	shown := make([]Shown, len(sides))
-	inline := true
-	for i, s := range sides {
-		shown[i] = s.show(x.level >= levelShortValues)
-		inline = inline && shown[i].Inline != ""
-	}
-	if inline {
-		x.w.Write("- ", head, ": ")
-		for i := range shown {
-			if i > 0 {
-				x.w.WriteString(" → ")
-			}
-			x.w.WriteString(shown[i].Inline)
-		}
-		x.w.Write(markers, "\n")
-		return
-	}
 	what := "old and new values"
 	if len(sides) == 1 {
 		what = "value"
 	}
-	x.w.Write("- ", head, markers, "\n")
-	x.w.Write("  <details><summary>", what, "</summary>\n\n")
-	for i, s := range sides {
-		if shown[i].Inline != "" {
-			x.w.Write("  ", s.name, ": ", shown[i].Inline, "\n\n")
-			continue
-		}
-		x.w.Write("  ", s.name, ":\n")
-		x.w.Fence(shown[i].Block, shown[i].Lang, "  ")
-		if shown[i].More > 0 {
-			x.w.Write("  … ", moreChars(shown[i].More), "\n")
-		}
-		x.w.WriteString("\n")
-	}
-	x.w.WriteString("  </details>\n\n")
+	valueItem{head: head, markers: markers, sides: sides, what: what}.write(x.w, x.level >= levelPaths, x.level >= levelShortValues)
 }
 
 // noEchoNote says which unchanged resources read a NoEcho parameter. It is a
@@ -442,11 +363,7 @@ func (x *diffWriter) noEchoNote(readers []string) {
 		limit = 20
 	}
 	x.w.Block()
-	if len(readers) == 1 {
-		x.w.WriteString("ℹ️ 1 unchanged resource reads a NoEcho parameter")
-	} else {
-		x.w.Write("ℹ️ ", strconv.Itoa(len(readers)), " unchanged resources read a NoEcho parameter")
-	}
+	x.w.Write("ℹ️ ", countOf(len(readers), "unchanged resource reads", "unchanged resources read"), " a NoEcho parameter")
 	x.w.Write("; cdkd cannot tell whether its value changed: ", codeList(readers, limit), "\n")
 }
 
@@ -483,53 +400,12 @@ func (x *diffWriter) failure() {
 		x.w.Block()
 		x.w.Write(x.note, "\n")
 	}
-	lines, width := x.r.StderrTail, 1000
-	switch x.level {
-	case levelShortTail:
-		lines, width = lines[max(0, len(lines)-30):], 300
-	case levelNoTail:
-		lines = nil
-	}
-	if len(lines) > 0 {
-		var b strings.Builder
-		for _, l := range lines {
-			l, more := cutRunes(l, width)
-			b.WriteString(l)
-			if more > 0 {
-				b.WriteString(" … " + moreChars(more))
-			}
-			b.WriteString("\n")
-		}
-		what := "last line"
-		if len(lines) > 1 {
-			what = "last " + strconv.Itoa(len(lines)) + " lines"
-		}
-		x.w.Block()
-		x.w.Write(Details("cdkd's stderr ("+what+")", false, Fence(b.String(), "text")), "\n")
-	}
+	writeErrorTail(x.w, x.r.StderrTail, x.level)
 	x.footer()
 }
 
 func (x *diffWriter) footer() {
-	var parts []string
-	if sha := x.r.HeadSHA; sha != "" {
-		sha, _ = cutRunes(sha, 7)
-		parts = append(parts, "head "+Code(sha))
-	}
-	if u := safeURL(x.r.RunURL); u != "" {
-		parts = append(parts, "[view run]("+u+")")
-	}
-	if v := x.r.CdkdVersion; v != "" {
-		v, _ = cutRunes(v, 40)
-		parts = append(parts, "cdkd "+Text(v))
-	}
-	if dg := x.r.Digest; dg != "" {
-		parts = append(parts, "digest "+Code(shortDigest(dg)))
-	}
-	if len(parts) > 0 {
-		x.w.Block()
-		x.w.Write("<sub>", strings.Join(parts, " · "), "</sub>\n")
-	}
+	footer{shaLabel: "head", sha: x.r.HeadSHA, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, digest: x.r.Digest}.write(x.w)
 }
 
 // CountsText is the one-line totals used in check-run titles and log lines,
@@ -540,19 +416,13 @@ func CountsText(c model.Counts) string { return countsPhrase(c, false) }
 // allResources the four resource counts show even when zero.
 func countsPhrase(c model.Counts, allResources bool) string {
 	var res, outs []string
-	add := func(parts []string, n int, what string, always bool) []string {
-		if n > 0 || always {
-			parts = append(parts, strconv.Itoa(n)+" to "+what)
-		}
-		return parts
-	}
-	res = add(res, c.Create, "create", allResources)
-	res = add(res, c.Update, "update", allResources)
-	res = add(res, c.Replace, "replace", allResources)
-	res = add(res, c.Delete, "delete", allResources)
-	outs = add(outs, c.OutputsAdd, "add", false)
-	outs = add(outs, c.OutputsModify, "change", false)
-	outs = add(outs, c.OutputsRemove, "remove", false)
+	res = appendCount(res, c.Create, "to create", allResources)
+	res = appendCount(res, c.Update, "to update", allResources)
+	res = appendCount(res, c.Replace, "to replace", allResources)
+	res = appendCount(res, c.Delete, "to delete", allResources)
+	outs = appendCount(outs, c.OutputsAdd, "to add", false)
+	outs = appendCount(outs, c.OutputsModify, "to change", false)
+	outs = appendCount(outs, c.OutputsRemove, "to remove", false)
 	s := strings.Join(res, ", ")
 	if len(outs) > 0 {
 		if s != "" {
@@ -566,22 +436,6 @@ func countsPhrase(c model.Counts, allResources bool) string {
 	return s
 }
 
-// actionLabel pairs an emoji with a word: the emoji alone says little to a
-// screen reader or a quick reader.
-func actionLabel(a model.Action) string {
-	switch a {
-	case model.ActionCreate:
-		return "➕ **create**"
-	case model.ActionUpdate:
-		return "🔄 **update**"
-	case model.ActionReplace:
-		return "♻️ **replace**"
-	case model.ActionDelete:
-		return "➖ **delete**"
-	}
-	return "**" + Text(string(a)) + "**"
-}
-
 func outputLabel(t model.OutputChangeType) string {
 	switch t {
 	case model.OutputAdd:
@@ -592,48 +446,6 @@ func outputLabel(t model.OutputChangeType) string {
 		return "➖ **remove**"
 	}
 	return "**" + Text(string(t)) + "**"
-}
-
-// codeList renders names as code spans, at most limit of them (-1: all).
-func codeList(names []string, limit int) string {
-	var b strings.Builder
-	for i, n := range names {
-		if i == limit {
-			b.WriteString(" and " + strconv.Itoa(len(names)-limit) + " more")
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(nameCode(n))
-	}
-	return b.String()
-}
-
-// nameMax caps a name's length: CloudFormation allows 255 characters for a
-// logical id, and no name deserves more of a report than that.
-const nameMax = 300
-
-// shortName cuts an absurdly long name, saying so.
-func shortName(s string) string {
-	if len(s) <= nameMax {
-		return s
-	}
-	head, more := cutRunes(s, nameMax)
-	if more == 0 {
-		return s
-	}
-	return head + "… " + moreChars(more)
-}
-
-// nameCode shows a name as code.
-func nameCode(s string) string { return Code(shortName(s)) }
-
-func region(r string) string {
-	if r == "" {
-		return ""
-	}
-	return " (" + Text(shortName(r)) + ")"
 }
 
 func joinPath(prefix, name string) string {
@@ -653,29 +465,6 @@ func hasNotes(s *model.StackDiff) bool {
 		}
 	}
 	return false
-}
-
-// shortDigest keeps the version and 12 hex digits: enough to compare by eye.
-func shortDigest(d string) string {
-	version, hex, ok := strings.Cut(d, ":")
-	if !ok {
-		d, _ = cutRunes(d, 16)
-		return d
-	}
-	hex, _ = cutRunes(hex, 12)
-	version, _ = cutRunes(version, 8)
-	return version + ":" + hex
-}
-
-// safeURL returns an http(s) URL that cannot break out of a Markdown link,
-// or "" when raw is not one.
-func safeURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return ""
-	}
-	return strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", " ", "%20",
-		"\\", "%5C", "`", "%60", "\"", "%22").Replace(u.String())
 }
 
 // sortedCopy returns the stacks in model.Diff.Sort's order without touching

@@ -185,13 +185,6 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 // driftData is what every level renders from.
 type driftData struct {
 	r       *DriftReport
@@ -244,13 +237,15 @@ func (x *driftWriter) report() {
 	x.footer()
 }
 
-func (x *driftWriter) title() {
-	x.w.WriteString("### cdkd drift")
-	if x.r.Label != "" {
-		label, _ := cutRunes(x.r.Label, labelMax)
-		x.w.Write(" (", Text(label), ")")
+func (x *driftWriter) title() { writeTitle(x.w, "drift", x.r.Label) }
+
+// listLimit is how many names a list shows: listMax once a shortened
+// report is down to resource names, else -1 (all).
+func (x *driftWriter) listLimit() int {
+	if x.limited && x.level >= driftResources {
+		return listMax
 	}
-	x.w.WriteString("\n")
+	return -1
 }
 
 func (x *driftWriter) issueIntro() string {
@@ -327,37 +322,7 @@ func (x *driftWriter) headline() {
 }
 
 // failure shows cdkd's last words for a check that did not run.
-func (x *driftWriter) failure() {
-	lines, width := x.r.StderrTail, 1000
-	switch x.level {
-	case levelShortTail:
-		lines, width = lines[max(0, len(lines)-30):], 300
-	case levelNoTail:
-		lines = nil
-	}
-	if len(lines) == 0 {
-		return
-	}
-	x.w.Block()
-	x.w.Write(stderrDetails(lines, width), "\n")
-}
-
-func stderrDetails(lines []string, width int) string {
-	var b strings.Builder
-	for _, l := range lines {
-		l, more := cutRunes(l, width)
-		b.WriteString(l)
-		if more > 0 {
-			b.WriteString(" … " + moreChars(more))
-		}
-		b.WriteString("\n")
-	}
-	what := "last line"
-	if len(lines) > 1 {
-		what = "last " + strconv.Itoa(len(lines)) + " lines"
-	}
-	return Details("cdkd's stderr ("+what+")", false, Fence(b.String(), "text"))
-}
+func (x *driftWriter) failure() { writeErrorTail(x.w, x.r.StderrTail, x.level) }
 
 func (x *driftWriter) resolution() {
 	res := x.r.Resolution
@@ -382,8 +347,8 @@ func (x *driftWriter) resolution() {
 			if x.w.Over() {
 				return
 			}
-			if x.limited && x.level >= driftResources && i == listMax {
-				x.w.Write("- … and ", strconv.Itoa(len(res.Failed)-listMax), " more\n")
+			if i == x.listLimit() {
+				x.w.WriteString(moreItems(len(res.Failed) - listMax))
 				break
 			}
 			x.w.Write("- ", failureLine(f), "\n")
@@ -391,11 +356,7 @@ func (x *driftWriter) resolution() {
 	default:
 		x.w.Write("✅ ", Text(capitalize(pastTense(res.Mode))), " ", countOf(len(res.Resources), "drifted resource", "drifted resources"))
 		if len(res.Resources) > 0 {
-			limit := -1
-			if x.limited && x.level >= driftResources {
-				limit = listMax
-			}
-			x.w.Write(": ", codeList(res.Resources, limit))
+			x.w.Write(": ", codeList(res.Resources, x.listLimit()))
 		}
 		x.w.WriteString(".\n")
 	}
@@ -429,11 +390,7 @@ func (x *driftWriter) resolution() {
 				still = append(still, entry)
 			}
 		}
-		limit := -1
-		if x.limited && x.level >= driftResources {
-			limit = listMax
-		}
-		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, limit), ". ")
+		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ". ")
 		x.w.WriteString("cdkd can report a property as resolved when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).\n")
 	default:
 		x.w.Write("After the resolution, ", Code("cdkd drift"), " reports: ", statusPhrase(res.After.Status), ".\n")
@@ -500,8 +457,8 @@ func (x *driftWriter) stackSections() {
 		if x.w.Over() {
 			return
 		}
-		if x.limited && x.level >= driftResources && i == listMax {
-			x.w.Write("- … and ", strconv.Itoa(len(calm)-listMax), " more\n")
+		if i == x.listLimit() {
+			x.w.WriteString(moreItems(len(calm) - listMax))
 			return
 		}
 		x.w.Write("- ", c, "\n")
@@ -533,11 +490,7 @@ func stackPhrase(v model.StackVerdict) string {
 }
 
 func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
-	summary := stackGlyph(v) + " <b>" + Text(shortName(s.Stack)) + "</b>"
-	if s.Region != "" {
-		summary += " · " + Text(shortName(s.Region))
-	}
-	summary += " · " + stackPhrase(v)
+	summary := stackGlyph(v) + " " + stackSummary(s.Stack, s.Region) + " · " + stackPhrase(v)
 	open := x.level == driftFull && len(s.Drifted)+len(s.NotCompared)+len(v.PossiblyDeleted) <= openMax
 	x.w.Block()
 	x.w.WriteString(detailsOpen(summary, open))
@@ -579,8 +532,8 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 			return
 		}
 		d := &s.Drifted[i]
-		if x.limited && x.level >= driftResources && i == listMax {
-			x.w.Write("- … and ", strconv.Itoa(len(s.Drifted)-listMax), " more\n")
+		if i == x.listLimit() {
+			x.w.WriteString(moreItems(len(s.Drifted) - listMax))
 			break
 		}
 		head := nameCode(d.LogicalID) + " · " + nameCode(d.Type)
@@ -608,46 +561,15 @@ func (x *driftWriter) change(c model.DriftChange, masked bool) {
 	if x.w.Over() {
 		return
 	}
-	var markers string
-	if c.Secret != model.SecretNone {
-		markers = " · 🔒 " + Text(string(c.Secret))
-	} else if masked {
+	markers := secretMarker(c.Secret)
+	if markers == "" && masked {
 		markers = " · 🔒 masked"
-	}
-	head := nameCode(c.Path)
-	if x.level >= driftPaths {
-		x.w.Write("  - ", head, markers, "\n")
-		return
 	}
 	sides := []side{
 		{name: "State", v: c.State, absent: "(absent)", masked: masked},
 		{name: "AWS", v: c.AWS, absent: "(absent)", masked: masked},
 	}
-	shown := make([]Shown, len(sides))
-	inline := true
-	for i, s := range sides {
-		shown[i] = s.show(x.level >= driftShortValues)
-		inline = inline && shown[i].Inline != ""
-	}
-	if inline {
-		x.w.Write("  - ", head, ": ", shown[0].Inline, " → ", shown[1].Inline, markers, "\n")
-		return
-	}
-	x.w.Write("  - ", head, markers, "\n")
-	x.w.WriteString("    <details><summary>state and AWS values</summary>\n\n")
-	for i, s := range sides {
-		if shown[i].Inline != "" {
-			x.w.Write("    ", s.name, ": ", shown[i].Inline, "\n\n")
-			continue
-		}
-		x.w.Write("    ", s.name, ":\n")
-		x.w.Fence(shown[i].Block, shown[i].Lang, "    ")
-		if shown[i].More > 0 {
-			x.w.Write("    … ", moreChars(shown[i].More), "\n")
-		}
-		x.w.WriteString("\n")
-	}
-	x.w.WriteString("    </details>\n\n")
+	valueItem{indent: "  ", head: nameCode(c.Path), markers: markers, sides: sides, what: "state and AWS values"}.write(x.w, x.level >= driftPaths, x.level >= driftShortValues)
 }
 
 // causeText is a cause's heading and what to do about it.
@@ -708,11 +630,7 @@ func (x *driftWriter) notCompared(s *model.StackDrift, v model.StackVerdict) {
 			for i, nc := range list {
 				names[i] = nc.LogicalID
 			}
-			limit := -1
-			if x.limited {
-				limit = listMax
-			}
-			x.w.Write("- ", head, " (", strconv.Itoa(len(list)), "): ", codeList(names, limit), "\n")
+			x.w.Write("- ", head, " (", strconv.Itoa(len(list)), "): ", codeList(names, x.listLimit()), "\n")
 			continue
 		}
 		x.w.Write("- ", head, " (", strconv.Itoa(len(list)), "): ", todo, "\n")
@@ -739,8 +657,8 @@ func (x *driftWriter) possiblyDeleted(rs []model.Resource) {
 		if x.w.Over() {
 			return
 		}
-		if x.limited && x.level >= driftResources && i == listMax {
-			x.w.Write("- … and ", strconv.Itoa(len(rs)-listMax), " more\n")
+		if i == x.listLimit() {
+			x.w.WriteString(moreItems(len(rs) - listMax))
 			return
 		}
 		x.w.Write("- ", nameCode(r.LogicalID), " · ", nameCode(r.Type), "\n")
@@ -762,8 +680,8 @@ func (x *driftWriter) typeCounts(head, what string, rs []model.Resource, why str
 	}
 	slices.Sort(types)
 	limit := len(types)
-	if x.limited && x.level >= driftResources {
-		limit = min(limit, listMax)
+	if l := x.listLimit(); l >= 0 {
+		limit = min(limit, l)
 	}
 	parts := make([]string, 0, limit+1)
 	for _, t := range types[:limit] {
@@ -796,22 +714,7 @@ func (x *driftWriter) footer() {
 	if x.issue {
 		return
 	}
-	var parts []string
-	if sha := x.r.SHA; sha != "" {
-		sha, _ = cutRunes(sha, 7)
-		parts = append(parts, "commit "+Code(sha))
-	}
-	if u := safeURL(x.r.RunURL); u != "" {
-		parts = append(parts, "[view run]("+u+")")
-	}
-	if v := x.r.CdkdVersion; v != "" {
-		v, _ = cutRunes(v, 40)
-		parts = append(parts, "cdkd "+Text(v))
-	}
-	if len(parts) > 0 {
-		x.w.Block()
-		x.w.Write("<sub>", strings.Join(parts, " · "), "</sub>\n")
-	}
+	footer{shaLabel: "commit", sha: x.r.SHA, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion}.write(x.w)
 }
 
 // sortedDrift returns a sorted copy of the stacks and of every list in them,

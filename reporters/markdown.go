@@ -267,14 +267,7 @@ func hidden(r rune) bool {
 // invalid UTF-8 visible as U+FFFD. With keepLines, line breaks become "\n"
 // and tabs stay; without, line breaks become "⏎" and tabs a space.
 func sanitize(s string, keepLines bool) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if printableASCII(s) {
 		return s
 	}
 	newline := "⏎"
@@ -347,6 +340,17 @@ func ansiLen(s string) int {
 		return 1
 	}
 	return 2
+}
+
+// printableASCII reports that s holds only printable ASCII characters:
+// nothing that sanitize or visible would change.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -110,14 +110,7 @@ func cutRunes(s string, n int) (string, int) {
 // visible replaces characters that could hide or reorder text with \uXXXX,
 // so a reviewer sees that they are there. keepLines keeps newlines and tabs.
 func visible(s string, keepLines bool) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if printableASCII(s) {
 		return s
 	}
 	if keepLines {

@@ -329,6 +329,15 @@ func (r *run) fail(reason string, err error, code ExitCode, publish func(msg str
 	return code
 }
 
+// failOnResult fails the step for a result the workflow asked to fail on
+// (fail-on-changes, fail-on-drift, ...): not an error of cdkd-action's, so
+// exit 1, with the reason as failure-reason.
+func (r *run) failOnResult(reason, msg string) ExitCode {
+	r.setOutput("failure-reason", reason)
+	r.runner.Error(msg)
+	return ExitChanges
+}
+
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")

@@ -122,7 +122,7 @@ func (d *deployRun) fromDecision(dec gate.Decision) {
 
 func (d *deployRun) failed(reason, title, msg string, tail []string) {
 	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeFailed, reason, title, msg
-	d.rep.StderrTail = redactLines(d.r, tail)
+	d.rep.StderrTail = d.r.redactLines(tail)
 	d.reason, d.code = reason, ExitFailure
 }
 
@@ -171,14 +171,6 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	}
 	r.runner.Notice(oneLine(reporters.DeployHeadline(d.rep)))
 	return ExitOK
-}
-
-func redactLines(r *run, lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = r.set.Redact(l)
-	}
-	return out
 }
 
 func shortSHA(sha string) string {

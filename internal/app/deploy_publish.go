@@ -30,49 +30,22 @@ const commentSlack = 2048
 // an API failure that is not a missing permission.
 func (d *deployRun) publish(ctx context.Context) error {
 	r := d.r
-	if path, err := r.writeReportJSON("deploy", d.reportJSON()); err != nil {
-		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
-	} else {
-		r.setOutput("report-json", path)
-	}
-	r.summary(reporters.DeployMarkdown(d.rep, reporters.SummaryBudget))
-	if r.local {
-		fmt.Fprintln(r.out, reporters.DeployMarkdown(d.rep, reporters.Unlimited))
-		return nil
-	}
-	if r.api == nil {
+	render := func(b reporters.Budget) string { return reporters.DeployMarkdown(d.rep, b) }
+	if !r.publishOffline("deploy", d.reportJSON(), render) {
 		return nil
 	}
 	d.finishDeployment(ctx)
 	var errs []error
-	if url, err := d.comment(ctx); err != nil {
-		if isPermission(err) {
-			r.runner.Warning(fmt.Sprintf("cannot write the pull request comment (no pull-requests: write permission?): %v", err))
-		} else {
-			errs = append(errs, err)
-		}
-	} else if url != "" {
+	url, err := d.comment(ctx)
+	if err == nil && url != "" {
 		r.setOutput("comment-url", url)
 	}
-	if r.cfg.CheckRun && r.gh.SHA != "" {
-		cr := github.CheckRun{
-			Name:       checkName("cdkd deploy", r.cfg.Label),
-			HeadSHA:    r.gh.SHA,
-			Status:     "completed",
-			Conclusion: deployConclusion(d.rep.Outcome),
-			Title:      d.checkTitle(),
-			DetailsURL: r.gh.RunURL,
-			Summary:    reporters.DeployMarkdown(d.rep, reporters.CheckRunBudget),
-		}
-		url, err := r.createCheckRun(ctx, cr)
-		switch {
-		case isPermission(err):
-			r.runner.Warning(fmt.Sprintf("cannot create the check run (no checks: write permission?): %v", err))
-		case err != nil:
-			errs = append(errs, fmt.Errorf("create check run: %w", err))
-		default:
-			r.setOutput("check-run-url", url)
-		}
+	if err := r.degrade(err, "cannot write the pull request comment (no pull-requests: write permission?): %v"); err != nil {
+		errs = append(errs, err)
+	}
+	cr := github.CheckRun{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA, Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()}
+	if err := r.publishCheckRun(ctx, cr, render); err != nil {
+		errs = append(errs, fmt.Errorf("create check run: %w", err))
 	}
 	return errors.Join(errs...)
 }
@@ -116,12 +89,8 @@ func (d *deployRun) comment(ctx context.Context) (string, error) {
 		kind = "deploy"
 		body = github.Header{V: github.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}.String() + "\n" + section
 	}
-	mode := github.ModeUpdate
-	if r.cfg.Comment == config.CommentRecreate {
-		mode = github.ModeRecreate
-	}
 	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: rv.pr.Number, Kind: kind, Label: r.cfg.Label, Author: rv.bot(ctx)}
-	res, err := github.Upsert(ctx, r.api, t, r.set.Redact(body), mode)
+	res, err := github.Upsert(ctx, r.api, t, r.set.Redact(body), r.commentMode())
 	if err != nil {
 		return "", fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
 	}

@@ -48,7 +48,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		// No results: a cancelled job has seconds left, and they go to
 		// the report.
 		d.cancelled(true, timedOut)
-		d.rep.StderrTail = redactLines(r, res.StderrTail)
+		d.rep.StderrTail = r.redactLines(res.StderrTail)
 		return
 	case runErr != nil:
 		d.failed(reasonDeployFailed, "cdkd deploy could not start", runErr.Error(), nil)
@@ -67,14 +67,14 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	case run.Partial:
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomePartial, reasonPartial, "Partially deployed"
 		d.rep.Message = "cdkd left some resources unaddressed (exit 2): " + run.Reason
-		d.rep.StderrTail = redactLines(r, res.StderrTail)
+		d.rep.StderrTail = r.redactLines(res.StderrTail)
 		d.reason, d.code = reasonPartial, ExitFailure
 	case run.OK:
 		d.rep.Outcome = reporters.OutcomeDeployed
 	default:
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy failed"
 		d.rep.Message = "cdkd deploy failed: " + run.Reason
-		d.rep.StderrTail = redactLines(r, res.StderrTail)
+		d.rep.StderrTail = r.redactLines(res.StderrTail)
 		d.reason, d.code = reasonDeployFailed, ExitFailure
 	}
 	d.rep.Stacks = d.results(ctx, dec.Current, run, started)

@@ -56,9 +56,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		return r.fail("api-failed", apiErr, ExitFailure, nil)
 	}
 	if totals.Any() && r.cfg.FailOnChanges {
-		r.setOutput("failure-reason", "changes")
-		r.runner.Error(fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.CountsText(totals)))
-		return ExitChanges
+		return r.failOnResult("changes", fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.CountsText(totals)))
 	}
 	return ExitOK
 }
@@ -116,17 +114,8 @@ func (r *run) common() cdkd.Common {
 // for an API failure that is not a missing permission (a fork PR's token
 // cannot write: that degrades to the job summary with a warning).
 func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
-	if path, err := r.writeReportJSON("diff", diffReportJSON(rep, d)); err != nil {
-		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
-	} else {
-		r.setOutput("report-json", path)
-	}
-	r.summary(reporters.DiffMarkdown(rep, reporters.SummaryBudget))
-	if r.local {
-		fmt.Fprintln(r.out, reporters.DiffMarkdown(rep, reporters.Unlimited))
-		return nil
-	}
-	if r.api == nil {
+	render := func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }
+	if !r.publishOffline("diff", diffReportJSON(rep, d), render) {
 		return nil
 	}
 	var errs []error
@@ -137,35 +126,19 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 		}
 		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string {
 			line := r.changeSetLine(d, &b) // the reviewed change set, for deploy (see gate.EncodeChangeSet)
-			return line + reporters.DiffMarkdown(rep, b)
+			return line + render(b)
 		})
-		switch {
-		case isPermission(err):
-			r.runner.Warning(fmt.Sprintf("cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary", err))
-		case err != nil:
-			errs = append(errs, err)
-		default:
+		if err == nil {
 			r.setOutput("comment-url", url)
 		}
-	}
-	if r.cfg.CheckRun && r.gh.HeadSHA != "" {
-		cr := github.CheckRun{
-			Name:       checkName("cdkd diff", r.cfg.Label),
-			HeadSHA:    r.gh.HeadSHA,
-			Status:     "completed",
-			DetailsURL: r.gh.RunURL,
-			Summary:    reporters.DiffMarkdown(rep, reporters.CheckRunBudget),
-		}
-		cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
-		url, err := r.createCheckRun(ctx, cr)
-		switch {
-		case isPermission(err):
-			r.runner.Warning(fmt.Sprintf("cannot create the check run (no checks: write permission?): %v", err))
-		case err != nil:
+		if err := r.degrade(err, "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"); err != nil {
 			errs = append(errs, err)
-		default:
-			r.setOutput("check-run-url", url)
 		}
+	}
+	cr := github.CheckRun{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
+	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
+	if err := r.publishCheckRun(ctx, cr, render); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

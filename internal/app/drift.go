@@ -121,15 +121,11 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 		return r.fail("cdkd-failed", errors.New("cdkd drift: "+reason), ExitFailure, nil)
 	case model.DriftDrifted:
 		if r.cfg.FailOnDrift {
-			r.setOutput("failure-reason", "drift")
-			r.runner.Error(fmt.Sprintf("cdkd drift: %s, and fail-on-drift is true", reporters.DriftTitle(rep)))
-			return ExitChanges
+			return r.failOnResult("drift", fmt.Sprintf("cdkd drift: %s, and fail-on-drift is true", reporters.DriftTitle(rep)))
 		}
 	case model.DriftIncomplete:
 		if r.cfg.FailOnIncomplete {
-			r.setOutput("failure-reason", "incomplete")
-			r.runner.Error(fmt.Sprintf("cdkd drift: %s (not a clean result), and fail-on-incomplete is true", reporters.DriftTitle(rep)))
-			return ExitChanges
+			return r.failOnResult("incomplete", fmt.Sprintf("cdkd drift: %s (not a clean result), and fail-on-incomplete is true", reporters.DriftTitle(rep)))
 		}
 	}
 	return ExitOK
@@ -137,13 +133,4 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 
 func resolutionFailed(res *reporters.ResolutionReport) bool {
 	return res.Error != "" || len(res.Failed) > 0
-}
-
-// redactLines redacts each of cdkd's lines before they reach a report.
-func (r *run) redactLines(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = r.set.Redact(l)
-	}
-	return out
 }

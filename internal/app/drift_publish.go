@@ -24,45 +24,19 @@ var issueBudget = reporters.Budget{MaxChars: 65536 - 2048, Channel: "the trackin
 // for an API failure that is not a missing permission (that degrades to the
 // job summary with a warning).
 func (r *run) publishDrift(ctx context.Context, rep reporters.DriftReport) error {
-	if path, err := r.writeReportJSON("drift", driftReportJSON(rep)); err != nil {
-		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
-	} else {
-		r.setOutput("report-json", path)
-	}
-	r.summary(reporters.DriftMarkdown(rep, reporters.SummaryBudget))
-	if r.local {
-		fmt.Fprintln(r.out, reporters.DriftMarkdown(rep, reporters.Unlimited))
-		return nil
-	}
-	if r.api == nil {
+	render := func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) }
+	if !r.publishOffline("drift", driftReportJSON(rep), render) {
 		return nil
 	}
 	var errs []error
-	if r.cfg.CheckRun && r.gh.SHA != "" {
-		cr := github.CheckRun{
-			Name:       checkName("cdkd drift", r.cfg.Label),
-			HeadSHA:    r.gh.SHA,
-			Status:     "completed",
-			DetailsURL: r.gh.RunURL,
-			Summary:    reporters.DriftMarkdown(rep, reporters.CheckRunBudget),
-		}
-		cr.Conclusion, cr.Title = driftConclusion(rep, r.gh.RunURL)
-		url, err := r.createCheckRun(ctx, cr)
-		switch {
-		case isPermission(err):
-			r.runner.Warning(fmt.Sprintf("cannot create the check run (no checks: write permission?): %v", err))
-		case err != nil:
-			errs = append(errs, err)
-		default:
-			r.setOutput("check-run-url", url)
-		}
+	cr := github.CheckRun{Name: checkName("cdkd drift", r.cfg.Label), HeadSHA: r.gh.SHA}
+	cr.Conclusion, cr.Title = driftConclusion(rep, r.gh.RunURL)
+	if err := r.publishCheckRun(ctx, cr, render); err != nil {
+		errs = append(errs, err)
 	}
 	if r.cfg.Issue {
 		url, err := r.syncDriftIssue(ctx, rep)
-		switch {
-		case isPermission(err):
-			r.runner.Warning(fmt.Sprintf("cannot write the tracking issue (no issues: write permission?): %v", err))
-		case err != nil:
+		if err := r.degrade(err, "cannot write the tracking issue (no issues: write permission?): %v"); err != nil {
 			errs = append(errs, err)
 		}
 		r.setOutput("issue-url", url)

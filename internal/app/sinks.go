@@ -54,6 +54,24 @@ func (r *run) fullReportHint() string {
 	return "the job summary and the report JSON file"
 }
 
+// publishOffline writes what needs no API: the report JSON (output
+// report-json; failing to is a warning), the job summary, and in a local run
+// the whole report on stdout. It reports whether the API channels are to be
+// written too.
+func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.Budget) string) bool {
+	if path, err := r.writeReportJSON(kind, reportJSON); err != nil {
+		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
+	} else {
+		r.setOutput("report-json", path)
+	}
+	r.summary(render(reporters.SummaryBudget))
+	if r.local {
+		fmt.Fprintln(r.out, render(reporters.Unlimited))
+		return false
+	}
+	return r.api != nil
+}
+
 // writeReportJSON writes the redacted, normalized report and returns its path.
 func (r *run) writeReportJSON(kind string, v any) (string, error) {
 	dir := r.gh.RunnerTemp
@@ -119,12 +137,8 @@ func (r *run) upsertComment(ctx context.Context, h github.Header, render func(re
 	// Redacted here too (not only at the API edge) so that "unchanged, skip
 	// the write" compares what GitHub holds with what we would write.
 	body := r.set.Redact(head + render(reporters.CommentBudget))
-	mode := github.ModeUpdate
-	if r.cfg.Comment == config.CommentRecreate {
-		mode = github.ModeRecreate
-	}
 	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: r.login(ctx)}
-	res, err := github.Upsert(ctx, r.api, t, body, mode)
+	res, err := github.Upsert(ctx, r.api, t, body, r.commentMode())
 	for _, c := range res.Ignored {
 		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", c.HTMLURL, c.AuthorLogin, t.Author))
 	}
@@ -134,12 +148,52 @@ func (r *run) upsertComment(ctx context.Context, h github.Header, render func(re
 	return res.URL, nil
 }
 
-func (r *run) createCheckRun(ctx context.Context, cr github.CheckRun) (string, error) {
-	ref, err := r.api.CreateCheckRun(ctx, r.gh.Owner, r.gh.Repo, cr)
-	if err != nil {
-		return "", err
+// commentMode is how a sticky comment is rewritten: edited in place, or
+// deleted and posted again (comment: recreate).
+func (r *run) commentMode() github.Mode {
+	if r.cfg.Comment == config.CommentRecreate {
+		return github.ModeRecreate
 	}
-	return ref.HTMLURL, nil
+	return github.ModeUpdate
+}
+
+// publishCheckRun completes cr (Name, HeadSHA, Conclusion and Title set by
+// the caller) with the report rendered for a check run, and creates it when
+// check-run is on and there is a commit to attach it to. It sets the output
+// check-run-url; a missing permission degrades to a warning, and any other
+// API error is returned.
+func (r *run) publishCheckRun(ctx context.Context, cr github.CheckRun, render func(reporters.Budget) string) error {
+	if !r.cfg.CheckRun || cr.HeadSHA == "" {
+		return nil
+	}
+	cr.Status = "completed"
+	cr.DetailsURL = r.gh.RunURL
+	cr.Summary = render(reporters.CheckRunBudget)
+	ref, err := r.api.CreateCheckRun(ctx, r.gh.Owner, r.gh.Repo, cr)
+	if err == nil {
+		r.setOutput("check-run-url", ref.HTMLURL)
+	}
+	return r.degrade(err, "cannot create the check run (no checks: write permission?): %v")
+}
+
+// degrade turns a missing permission into a warning (warning formats err
+// with its %v): a fork's token cannot write, and the report is still in the
+// job summary. Any other error is returned as it is.
+func (r *run) degrade(err error, warning string) error {
+	if isPermission(err) {
+		r.runner.Warning(fmt.Sprintf(warning, err))
+		return nil
+	}
+	return err
+}
+
+// redactLines redacts each of cdkd's lines before they reach a report.
+func (r *run) redactLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = r.set.Redact(l)
+	}
+	return out
 }
 
 // cdkJSONStateBucket reads context.cdkd.stateBucket from cdk.json, if any.

@@ -13,6 +13,22 @@ import (
 // errNoJSON is the decode error for an empty stdout.
 var errNoJSON = errors.New("cdkd printed no JSON")
 
+// decodeList unmarshals one of cdkd's --json lists. what names the payload
+// in errors ("cdkd diff JSON"), items what it lists ("stacks").
+func decodeList[T any](b []byte, what, items string) ([]T, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, errNoJSON
+	}
+	var list []T
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", what, err)
+	}
+	if list == nil {
+		return nil, fmt.Errorf("decode %s: expected a list of %s, got null", what, items)
+	}
+	return list, nil
+}
+
 // Private shapes of `cdkd diff --json`. Required fields are pointers so a
 // missing key can be told apart from a zero value; unknown fields are ignored.
 type diffNodeJSON struct {
@@ -55,15 +71,9 @@ type outputJSON struct {
 // absent value stays absent and a null stays null (model.Value). The result is
 // sorted.
 func DecodeDiff(b []byte) (model.Diff, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return model.Diff{}, errNoJSON
-	}
-	var nodes []diffNodeJSON
-	if err := json.Unmarshal(b, &nodes); err != nil {
-		return model.Diff{}, fmt.Errorf("decode cdkd diff JSON: %w", err)
-	}
-	if nodes == nil {
-		return model.Diff{}, errors.New("decode cdkd diff JSON: expected a list of stacks, got null")
+	nodes, err := decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks")
+	if err != nil {
+		return model.Diff{}, err
 	}
 	stacks, err := convertDiffNodes(nodes, "")
 	if err != nil {

@@ -1,8 +1,6 @@
 package cdkd
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -58,15 +56,9 @@ type DriftRun struct {
 // `notCompared[].cause` are optional (today's cdkd vs the seeds'); an unknown
 // cause is kept verbatim. Stacks are sorted by name and region.
 func DecodeDrift(b []byte) (model.Drift, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return model.Drift{}, errNoJSON
-	}
-	var nodes []stackDriftJSON
-	if err := json.Unmarshal(b, &nodes); err != nil {
-		return model.Drift{}, fmt.Errorf("decode cdkd drift JSON: %w", err)
-	}
-	if nodes == nil {
-		return model.Drift{}, errors.New("decode cdkd drift JSON: expected a list of stacks, got null")
+	nodes, err := decodeList[stackDriftJSON](b, "cdkd drift JSON", "stacks")
+	if err != nil {
+		return model.Drift{}, err
 	}
 	d := model.Drift{Stacks: make([]model.StackDrift, 0, len(nodes))}
 	for i, n := range nodes {

@@ -3,7 +3,6 @@ package cdkd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -130,15 +129,9 @@ func DecodeRuns(b []byte) (RunList, error) {
 // DecodeEvents parses `cdkd events <stack> --run <id> --json`, in cdkd's
 // order. eventType is required on every event.
 func DecodeEvents(b []byte) ([]Event, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, errNoJSON
-	}
-	var events []Event
-	if err := json.Unmarshal(b, &events); err != nil {
-		return nil, fmt.Errorf("decode cdkd run events JSON: %w", err)
-	}
-	if events == nil {
-		return nil, errors.New("decode cdkd run events JSON: expected a list of events, got null")
+	events, err := decodeList[Event](b, "cdkd run events JSON", "events")
+	if err != nil {
+		return nil, err
 	}
 	for i, e := range events {
 		if e.EventType == "" {
@@ -149,33 +142,21 @@ func DecodeEvents(b []byte) ([]Event, error) {
 }
 
 // ClassifyRuns reads an events listing run; errors are *Error.
-func ClassifyRuns(res Result) (RunList, error) {
-	if err := payloadRun(res); err != nil {
-		return RunList{}, err
-	}
-	l, err := DecodeRuns(res.Stdout)
-	if err != nil {
-		return RunList{}, newError(res, decodeReason(err), err)
-	}
-	return l, nil
-}
+func ClassifyRuns(res Result) (RunList, error) { return classifyPayload(res, DecodeRuns) }
 
 // ClassifyEvents reads a run's event stream; errors are *Error.
-func ClassifyEvents(res Result) ([]Event, error) {
-	if err := payloadRun(res); err != nil {
-		return nil, err
-	}
-	ev, err := DecodeEvents(res.Stdout)
-	if err != nil {
-		return nil, newError(res, decodeReason(err), err)
-	}
-	return ev, nil
-}
+func ClassifyEvents(res Result) ([]Event, error) { return classifyPayload(res, DecodeEvents) }
 
-// payloadRun rejects a run of a read-only command that did not exit 0.
-func payloadRun(res Result) error {
+// classifyPayload reads what a read-only command printed: a run that did
+// not exit 0, or output that does not decode, is an *Error.
+func classifyPayload[T any](res Result, decode func([]byte) (T, error)) (T, error) {
+	var zero T
 	if res.Cancelled || res.ExitCode != 0 {
-		return newError(res, crashReason(res), nil)
+		return zero, newError(res, crashReason(res), nil)
 	}
-	return nil
+	v, err := decode(res.Stdout)
+	if err != nil {
+		return zero, newError(res, decodeReason(err), err)
+	}
+	return v, nil
 }

@@ -72,12 +72,5 @@ func DecodeStateShow(b []byte) (StateShow, error) {
 
 // ClassifyStateShow reads a state show run; errors are *Error.
 func ClassifyStateShow(res Result) (StateShow, error) {
-	if err := payloadRun(res); err != nil {
-		return StateShow{}, err
-	}
-	s, err := DecodeStateShow(res.Stdout)
-	if err != nil {
-		return StateShow{}, newError(res, decodeReason(err), err)
-	}
-	return s, nil
+	return classifyPayload(res, DecodeStateShow)
 }

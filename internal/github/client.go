@@ -175,3 +175,20 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 
 // listOptions is the first page of a listing.
 func listOptions() gh.ListOptions { return gh.ListOptions{PerPage: perPage} }
+
+// allPages reads a listing to its end: list reads one page (0 is the
+// first), and the next page GitHub names decides whether there is another.
+func allPages[T any](list func(page int) ([]T, *gh.Response, error)) ([]T, error) {
+	var out []T
+	for page := 0; ; {
+		items, resp, err := list(page)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items...)
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		page = resp.NextPage
+	}
+}

@@ -52,23 +52,21 @@ func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssue
 		Creator:     o.Creator,
 		ListOptions: listOptions(),
 	}
-	var out []Issue
-	for {
-		page, resp, err := c.gh.Issues.ListByRepo(ctx, owner, repo, opts)
-		if err != nil {
-			return nil, fmt.Errorf("list issues in %s/%s: %w", owner, repo, err)
-		}
-		for _, i := range page {
-			if i.IsPullRequest() {
-				continue
-			}
-			out = append(out, issueFrom(i))
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
+	issues, err := allPages(func(page int) ([]*gh.Issue, *gh.Response, error) {
+		opts.Page = page
+		return c.gh.Issues.ListByRepo(ctx, owner, repo, opts)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list issues in %s/%s: %w", owner, repo, err)
 	}
+	var out []Issue
+	for _, i := range issues {
+		if i.IsPullRequest() {
+			continue
+		}
+		out = append(out, issueFrom(i))
+	}
+	return out, nil
 }
 
 // CreateIssue opens an issue.

@@ -30,20 +30,18 @@ func commentFrom(c *gh.IssueComment) Comment {
 // requests end up with duplicate sticky comments.
 func (c *Client) ListIssueComments(ctx context.Context, owner, repo string, number int) ([]Comment, error) {
 	opts := &gh.IssueListCommentsOptions{ListOptions: listOptions()}
-	var out []Comment
-	for {
-		page, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opts)
-		if err != nil {
-			return nil, fmt.Errorf("list comments on %s/%s#%d: %w", owner, repo, number, err)
-		}
-		for _, ic := range page {
-			out = append(out, commentFrom(ic))
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
+	comments, err := allPages(func(page int) ([]*gh.IssueComment, *gh.Response, error) {
+		opts.Page = page
+		return c.gh.Issues.ListComments(ctx, owner, repo, number, opts)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list comments on %s/%s#%d: %w", owner, repo, number, err)
 	}
+	var out []Comment
+	for _, ic := range comments {
+		out = append(out, commentFrom(ic))
+	}
+	return out, nil
 }
 
 // CreateIssueComment posts a new comment on an issue or pull request.

@@ -50,18 +50,16 @@ func (c *Client) GetPullRequest(ctx context.Context, owner, repo string, number 
 // how a push to the default branch finds the pull request that was reviewed.
 func (c *Client) PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error) {
 	opts := listOptions()
-	var out []PullRequest
-	for {
-		page, resp, err := c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &opts)
-		if err != nil {
-			return nil, fmt.Errorf("list pull requests for commit %s in %s/%s: %w", sha, owner, repo, err)
-		}
-		for _, p := range page {
-			out = append(out, pullRequestFrom(p))
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
+	prs, err := allPages(func(page int) ([]*gh.PullRequest, *gh.Response, error) {
+		opts.Page = page
+		return c.gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &opts)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list pull requests for commit %s in %s/%s: %w", sha, owner, repo, err)
 	}
+	var out []PullRequest
+	for _, p := range prs {
+		out = append(out, pullRequestFrom(p))
+	}
+	return out, nil
 }
