@@ -80,7 +80,7 @@ func deployInputs(extra ...string) map[string]string {
 
 func gateDiff(t *testing.T, file string) cdkdtest.Invocation {
 	t.Helper()
-	return cdkdtest.Invocation{Args: []string{"diff", "--all", "--json"}, Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: abs(t, file)}
+	return cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: abs(t, file)}
 }
 
 func deployInvocation(t *testing.T) cdkdtest.Invocation {

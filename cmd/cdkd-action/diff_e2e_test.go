@@ -20,7 +20,7 @@ var sampleSecrets = []string{"hunter2-noecho-v1", "hunter2-noecho-v2", "s3cr3t-p
 
 func diffInvocation(t *testing.T, stdoutFile string) cdkdtest.Invocation {
 	return cdkdtest.Invocation{
-		Args:       []string{"diff", "--all", "--json"},
+		Args:       []string{"diff", "--all", "--json", "--recursive"},
 		Env:        map[string]string{"CDKD_NO_LIVE": "1"},
 		StdoutFile: abs(t, stdoutFile),
 		StderrLines: []cdkdtest.Line{
@@ -136,7 +136,7 @@ func TestDiffFailOnChanges(t *testing.T) {
 func TestDiffCdkdCrashIsAnError(t *testing.T) {
 	w := newWorkspace(t)
 	w.stub(cdkdtest.Invocation{
-		Args:   []string{"diff", "--all", "--json"},
+		Args:   []string{"diff", "--all", "--json", "--recursive"},
 		Stderr: "Synthesizing CDK app...\nError: Region is missing\n",
 		Exit:   1,
 	})
@@ -157,9 +157,11 @@ func TestDiffCdkdCrashIsAnError(t *testing.T) {
 func TestDiffMissingCdkd(t *testing.T) {
 	w := newWorkspace(t)
 	res := w.run(map[string]string{"all": "true", "cdkd-path": filepath.Join(w.dir, "no-such-cdkd")})
-	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
 	assert.Assert(t, is.Contains(res.summary, "cdkd not found"))
-	assert.Assert(t, is.Contains(res.stdout, "::error::cdkd not found"))
+	assert.Assert(t, is.Contains(res.stdout, "::error::input cdkd-path: cdkd not found"))
+	assert.Equal(t, w.gh.Writes(), 0, "nothing ran, nothing posted")
 }
 
 // Bad input: one sentence naming the input, the summary still written,

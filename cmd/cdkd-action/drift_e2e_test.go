@@ -679,8 +679,11 @@ func TestDriftLabels(t *testing.T) {
 func TestDriftMissingCdkd(t *testing.T) {
 	w := newDriftWorkspace(t)
 	res := w.run(withInputs(all, "cdkd-path", filepath.Join(w.dir, "no-such-cdkd")))
-	assert.Equal(t, res.code, 3, res.stdout)
-	assert.Equal(t, res.outputs["drift-status"], "error")
+	// A wrong cdkd-path is bad input: nothing ran, so nothing is posted and
+	// no drift status is claimed; the summary and the log say why.
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+	assert.Equal(t, res.outputs["drift-status"], "")
 	assert.Assert(t, is.Contains(res.summary, "cdkd not found"))
-	assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "failure")
+	assert.Equal(t, w.gh.Writes(), 0)
 }

@@ -116,6 +116,11 @@ func (r *run) main(ctx context.Context) ExitCode {
 	if !r.local {
 		r.connectGitHub()
 	}
+	if needsCdkd := !(cfg.Command == config.CommandDiff && cfg.FromJSON != ""); needsCdkd {
+		if err := r.cdkdRunner().Available(); err != nil {
+			return r.fail("bad-input", &config.InputError{Input: "cdkd-path", Msg: err.Error()}, ExitBadInput, nil)
+		}
+	}
 	switch cfg.Command {
 	case config.CommandDiff:
 		return r.diff(ctx)

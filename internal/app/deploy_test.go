@@ -137,7 +137,7 @@ func TestHumanDuration(t *testing.T) {
 // input; the run takes any duration.)
 func TestDeployTimeout(t *testing.T) {
 	stub := cdkdtest.New(t,
-		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json"}, Stdout: "[]"},
+		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stdout: "[]"},
 		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
 			StderrLines: []cdkdtest.Line{{Text: "hung", DelayMs: 120000}},
 			OnSigint:    &cdkdtest.Sigint{Stdout: "Interrupted: released the lock\n", Exit: 1}},

@@ -36,7 +36,7 @@ const (
 // VersionArgs asks cdkd for its version.
 func VersionArgs() []string { return []string{"--version"} }
 
-// DiffArgs builds `cdkd diff ... --json`. It never passes --fail: the exit
+// DiffArgs builds `cdkd diff ... --json --recursive`. It never passes --fail: the exit
 // code would then mean two things, and the JSON already says what changed.
 func DiffArgs(c Common) ([]string, error) {
 	args := []string{"diff"}
@@ -45,7 +45,9 @@ func DiffArgs(c Common) ([]string, error) {
 		return nil, fmt.Errorf("build diff arguments: %w", err)
 	}
 	args = append(args, targets...)
-	args = append(args, "--json")
+	// --recursive: without it cdkd leaves nested stacks' changes out, and a
+	// reviewer (and the deploy gate) would not see them.
+	args = append(args, "--json", "--recursive")
 	synth, err := c.synthFlags()
 	if err != nil {
 		return nil, fmt.Errorf("build diff arguments: %w", err)

@@ -14,8 +14,8 @@ func TestDiffArgs(t *testing.T) {
 		want []string
 		err  string
 	}{
-		{name: "all", c: Common{All: true}, want: []string{"diff", "--all", "--json"}},
-		{name: "auto-select single stack", c: Common{}, want: []string{"diff", "--json"}},
+		{name: "all", c: Common{All: true}, want: []string{"diff", "--all", "--json", "--recursive"}},
+		{name: "auto-select single stack", c: Common{}, want: []string{"diff", "--json", "--recursive"}},
 		{
 			name: "every flag",
 			c: Common{
@@ -23,7 +23,7 @@ func TestDiffArgs(t *testing.T) {
 				Context: []string{"env=prod", "flag=a=b"}, StateBucket: "bkt", StatePrefix: "pfx", RoleARN: "arn:aws:iam::1:role/r",
 			},
 			want: []string{
-				"diff", "StackA", "Stage/Api", "Prod*", "--json", "--app", "node app.js",
+				"diff", "StackA", "Stage/Api", "Prod*", "--json", "--recursive", "--app", "node app.js",
 				"-c", "env=prod", "-c", "flag=a=b", "--state-bucket", "bkt", "--state-prefix", "pfx",
 				"--role-arn", "arn:aws:iam::1:role/r",
 			},

@@ -174,6 +174,13 @@ func (r *Runner) Version(ctx context.Context) (string, error) {
 	return strings.TrimPrefix(v, "v"), nil
 }
 
+// Available reports whether the cdkd binary can be found, so a wrong
+// cdkd-path is bad input found before anything runs.
+func (r *Runner) Available() error {
+	_, err := r.lookPath()
+	return err
+}
+
 func (r *Runner) lookPath() (string, error) {
 	p := r.Path
 	if p == "" {

@@ -193,6 +193,9 @@ func (c Config) validate() error {
 	default:
 		return bad("command", "expected diff, deploy or drift, got %q", c.Command)
 	}
+	if strings.HasPrefix(c.App, "-") {
+		return bad("app", "expected an app command or a cloud assembly directory, got %q (it starts with '-')", c.App)
+	}
 	for _, s := range c.Stacks {
 		if strings.HasPrefix(s, "-") {
 			return bad("stacks", "stack names cannot start with '-', got %q", s)
@@ -260,7 +263,7 @@ var (
 	regionPattern       = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
 	resourceTypePattern = regexp.MustCompile(`^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$`)
 	envNamePattern      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	contextKey          = regexp.MustCompile(`^[^\s=]+$`)
+	contextKey          = regexp.MustCompile(`^[^\s=-][^\s=]*$`)
 )
 
 // flagError rewords the flag package's errors as one sentence.

@@ -81,6 +81,8 @@ func TestBadInputsNameTheInput(t *testing.T) {
 		{"working dir", map[string]string{"INPUT_WORKING-DIRECTORY": filepath.Join(dir, "missing")}, nil, "input working-directory: expected an existing directory"},
 		{"mask-env", map[string]string{"INPUT_MASK-ENV": "NOT-A-NAME"}, nil, `input mask-env: expected environment variable names, got "NOT-A-NAME"`},
 		{"role", map[string]string{"INPUT_ROLE-ARN": "deployer"}, nil, "input role-arn: expected an IAM role ARN"},
+		{"app like a flag", map[string]string{"INPUT_APP": "--help"}, nil, `input app: expected an app command or a cloud assembly directory, got "--help" (it starts with '-')`},
+		{"context like a flag", map[string]string{"INPUT_CONTEXT": "-k=v"}, nil, `input context: expected one key=value per line, got "-k=v"`},
 		{"unknown flag", nil, []string{"--stackz=A"}, "input command line: -stackz is not an input of this action"},
 		{"stray arg", nil, []string{"diff"}, `input command line: unexpected argument "diff"`},
 	}
