@@ -13,6 +13,9 @@ type Budget struct {
 	MaxChars int // code points: what GitHub limits comment bodies by
 	// Channel names the place in the "shortened to fit" note: "the PR comment".
 	Channel string
+	// Hint, when set, replaces the report's FullReportHint in that note: the
+	// job summary cannot send readers to the job summary.
+	Hint string
 }
 
 // The channels' budgets. Each leaves room for what is added after rendering:
@@ -47,6 +50,9 @@ func (b Budget) Fits(s string) bool {
 // ShortenedNote is the visible note of a degraded report. hint is trusted
 // Markdown saying where the full report is; "" leaves that part out.
 func (b Budget) ShortenedNote(hint string) string {
+	if b.Hint != "" {
+		hint = b.Hint
+	}
 	where := "the size limit"
 	if b.Channel != "" {
 		where = b.Channel + "'s limit"

@@ -231,6 +231,7 @@ func TestDiffOversizedStaysWithinLimits(t *testing.T) {
 	run := w.gh.CheckRuns()[0]
 	assert.Assert(t, len(run.Output.Summary) <= 65535)
 	assert.Assert(t, len(res.summary) < 1<<20)
+	assert.Assert(t, is.Contains(res.summary, "the full report is in the report JSON file"), "the summary points at the file, not at itself")
 	assert.Equal(t, res.outputs["to-update"], "5000")
 	assert.Equal(t, res.outputs["to-replace"], "5000")
 	report := readFile(t, res.outputs["report-json"])
@@ -277,6 +278,23 @@ func TestDiffFromJSONNotADiff(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "input from-json"))
 	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
 	assert.Equal(t, w.gh.Writes(), 0, "nothing half-posted")
+}
+
+// In a workflow the report file lands in the workspace, which the action's
+// container and later steps share, and the output is relative to it.
+func TestDiffReportJSONInTheWorkspace(t *testing.T) {
+	w := newWorkspace(t)
+	w.vars["GITHUB_WORKSPACE"] = w.dir
+	res := w.run(map[string]string{"from-json": abs(t, "../../testdata/fixtures/diff-v2.json")})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["report-json"], filepath.Join(".cdkd-action", "diff.json"))
+	var report struct {
+		Kind   string `json:"kind"`
+		Digest string `json:"digest"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, filepath.Join(w.dir, res.outputs["report-json"]))), &report))
+	assert.Equal(t, report.Kind, "diff")
+	assert.Assert(t, strings.HasPrefix(report.Digest, "v1:"))
 }
 
 // Local mode prints Markdown and calls no API, even inside Actions.

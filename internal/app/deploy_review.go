@@ -33,10 +33,18 @@ func (s *prReviews) bot(ctx context.Context) string {
 	if s.login != "" {
 		return s.login
 	}
-	s.login = github.ActionsBotLogin
-	if s.r.api != nil {
-		s.login = s.r.login(ctx)
+	if s.r.api == nil {
+		s.login = github.ActionsBotLogin
+		return s.login
 	}
+	login, err := s.r.login(ctx)
+	if err != nil {
+		// No author: the review lookup fails with this error recorded,
+		// and the deploy stops with api-failed instead of trusting a guess.
+		s.err = err
+		return ""
+	}
+	s.login = login
 	return s.login
 }
 

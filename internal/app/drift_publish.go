@@ -76,7 +76,10 @@ func driftConclusion(rep reporters.DriftReport, runURL string) (conclusion, titl
 // complete, without claiming drift. Nothing is written when nothing
 // changed since the last run's body. It returns the issue's URL, if any.
 func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (string, error) {
-	login := r.login(ctx)
+	login, err := r.login(ctx)
+	if err != nil {
+		return "", fmt.Errorf("find the drift tracking issue: %w", err)
+	}
 	issues, err := r.api.ListIssues(ctx, r.gh.Owner, r.gh.Repo, github.ListIssuesOptions{State: "all", Creator: login})
 	if err != nil {
 		return "", fmt.Errorf("find the drift tracking issue: %w", err)

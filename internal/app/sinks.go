@@ -59,12 +59,15 @@ func (r *run) fullReportHint() string {
 // the whole report on stdout. It reports whether the API channels are to be
 // written too.
 func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.Budget) string) bool {
+	summary := reporters.SummaryBudget
+	summary.Hint = "the report JSON file (the `report-json` output)"
 	if path, err := r.writeReportJSON(kind, reportJSON); err != nil {
 		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
 	} else {
 		r.setOutput("report-json", path)
+		summary.Hint = "the report JSON file " + reporters.Code(path) + " (the `report-json` output)"
 	}
-	r.summary(render(reporters.SummaryBudget))
+	r.summary(render(summary))
 	if r.local {
 		fmt.Fprintln(r.out, render(reporters.Unlimited))
 		return false
@@ -72,13 +75,20 @@ func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.
 	return r.api != nil
 }
 
-// writeReportJSON writes the redacted, normalized report and returns its path.
+// writeReportJSON writes the redacted, normalized report and returns its
+// path. Inside a workflow it goes to .cdkd-action/ in the workspace and the
+// path is relative to the workspace: the action runs in a container, where
+// RUNNER_TEMP is a container path later steps on the host cannot open,
+// while the workspace is the same directory for both.
 func (r *run) writeReportJSON(kind string, v any) (string, error) {
-	dir := r.gh.RunnerTemp
-	if dir == "" {
-		dir = os.TempDir()
+	base, rel := r.gh.Workspace, ".cdkd-action"
+	if base == "" {
+		base, rel = r.gh.RunnerTemp, "cdkd-action"
+		if base == "" {
+			base = os.TempDir()
+		}
 	}
-	dir = filepath.Join(dir, "cdkd-action")
+	dir := filepath.Join(base, rel)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
@@ -95,6 +105,9 @@ func (r *run) writeReportJSON(kind string, v any) (string, error) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
+	if r.gh.Workspace != "" {
+		return filepath.Join(rel, name+".json"), nil
+	}
 	return path, nil
 }
 
@@ -110,23 +123,27 @@ func safeFileName(s string) string {
 // login is the identity our comments and issues are written by, the only
 // one whose hidden headers we trust: the bot-login input, else GET /user,
 // else github-actions[bot] (the GITHUB_TOKEN cannot read /user). It is asked
-// once per run.
-func (r *run) login(ctx context.Context) string {
+// once per run. Any other failure is an error, not a guess: trusting the
+// wrong author would let another user's header pass for ours, and looking
+// for the wrong author would post a duplicate comment.
+func (r *run) login(ctx context.Context) (string, error) {
 	if r.identity != "" {
-		return r.identity
+		return r.identity, nil
 	}
 	if r.cfg.BotLogin != "" {
 		r.identity = r.cfg.BotLogin
-		return r.identity
+		return r.identity, nil
 	}
-	r.identity = github.ActionsBotLogin
-	switch login, err := r.api.AuthenticatedLogin(ctx); {
+	login, err := r.api.AuthenticatedLogin(ctx)
+	switch {
 	case err == nil && login != "":
 		r.identity = login
-	case err != nil && !errors.Is(err, github.ErrNoIdentity):
-		r.runner.Warning(fmt.Sprintf("could not read the token's identity, assuming %s: %v", github.ActionsBotLogin, err))
+	case err == nil || errors.Is(err, github.ErrNoIdentity):
+		r.identity = github.ActionsBotLogin
+	default:
+		return "", fmt.Errorf("read the token's identity (set bot-login to skip this): %w", err)
 	}
-	return r.identity
+	return r.identity, nil
 }
 
 // upsertComment writes the sticky comment for the current pull request:
@@ -137,7 +154,11 @@ func (r *run) upsertComment(ctx context.Context, h github.Header, render func(re
 	// Redacted here too (not only at the API edge) so that "unchanged, skip
 	// the write" compares what GitHub holds with what we would write.
 	body := r.set.Redact(head + render(reporters.CommentBudget))
-	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: r.login(ctx)}
+	author, err := r.login(ctx)
+	if err != nil {
+		return "", fmt.Errorf("write pull request comment: %w", err)
+	}
+	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: author}
 	res, err := github.Upsert(ctx, r.api, t, body, r.commentMode())
 	for _, c := range res.Ignored {
 		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", c.HTMLURL, c.AuthorLogin, t.Author))

@@ -122,7 +122,15 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 			v = s.Default
 		}
 		values[s.Name] = v
-		flags[s.Name] = fs.String(s.Name, v, s.Description)
+		p := new(string)
+		*p = v
+		flags[s.Name] = p
+		if s.Default == "true" || s.Default == "false" {
+			// A boolean input is a boolean flag: --all means --all=true.
+			fs.Var(boolFlag{p}, s.Name, s.Description)
+		} else {
+			fs.Var(stringFlag{p}, s.Name, s.Description)
+		}
 	}
 	local := fs.Bool("local", false, "render Markdown to stdout and make no API call")
 	if err := fs.Parse(args); err != nil {
@@ -266,11 +274,32 @@ var (
 	contextKey          = regexp.MustCompile(`^[^\s=-][^\s=]*$`)
 )
 
+// stringFlag and boolFlag let flags override the values read from the
+// environment; booleans are validated later, with the inputs.
+type stringFlag struct{ p *string }
+
+func (f stringFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return *f.p
+}
+func (f stringFlag) Set(v string) error { *f.p = v; return nil }
+
+type boolFlag struct{ p *string }
+
+func (f boolFlag) String() string     { return stringFlag(f).String() }
+func (f boolFlag) Set(v string) error { *f.p = v; return nil }
+func (f boolFlag) IsBoolFlag() bool   { return true }
+
 // flagError rewords the flag package's errors as one sentence.
 func flagError(err error) string {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		return fmt.Sprintf("%s is not an input of this action (inputs are given as --name=value)", name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Sprintf("%s needs a value (--name=value)", name)
 	}
 	return msg
 }

@@ -54,6 +54,18 @@ func TestFlagsOverrideEnvironment(t *testing.T) {
 	assert.Equal(t, c.All, true)
 }
 
+func TestBooleanFlagsNeedNoValue(t *testing.T) {
+	c, err := Load(env(nil), []string{"--all", "--local", "--fail-on-changes", "--check-run=false"})
+	assert.NilError(t, err)
+	assert.Equal(t, c.All, true)
+	assert.Equal(t, c.Local, true)
+	assert.Equal(t, c.FailOnChanges, true)
+	assert.Equal(t, c.CheckRun, false)
+
+	_, err = Load(env(nil), []string{"--label"})
+	assert.Error(t, err, "input command line: -label needs a value (--name=value)")
+}
+
 func TestTokenFallsBackToGITHUB_TOKEN(t *testing.T) {
 	c, err := Load(env(map[string]string{"GITHUB_TOKEN": "from-env"}), nil)
 	assert.NilError(t, err)

@@ -24,7 +24,10 @@ type Context struct {
 	RunID      string
 	RunURL     string
 	RunnerTemp string
-	Actor      string
+	// Workspace is GITHUB_WORKSPACE: the checkout, shared by the action's
+	// container and the job's other steps.
+	Workspace string
+	Actor     string
 }
 
 // PullRequest is the part of a pull_request event payload the action uses.
@@ -70,6 +73,7 @@ func Load(getenv func(string) string) (Context, error) {
 		APIURL:     orDefault(getenv("GITHUB_API_URL"), "https://api.github.com"),
 		RunID:      getenv("GITHUB_RUN_ID"),
 		RunnerTemp: getenv("RUNNER_TEMP"),
+		Workspace:  getenv("GITHUB_WORKSPACE"),
 		Actor:      getenv("GITHUB_ACTOR"),
 	}
 	if repo := getenv("GITHUB_REPOSITORY"); repo != "" {
