@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -150,15 +152,29 @@ func (r *run) login(ctx context.Context) (string, error) {
 // hidden header first, then a body rendered within what is left of
 // GitHub's 65,536-character limit.
 func (r *run) upsertComment(ctx context.Context, h github.Header, render func(reporters.Budget) string) (string, error) {
+	// The header carries a hash of the content without the run link, so a
+	// new run with the same report leaves the comment alone (its link then
+	// points at the earlier run that posted the same report).
+	rendered := r.set.Redact(render(reporters.CommentBudget))
+	content := rendered
+	if r.gh.RunURL != "" {
+		content = strings.ReplaceAll(content, r.gh.RunURL, "")
+	}
+	sum := sha256.Sum256([]byte(content))
+	if h.Extra == nil {
+		h.Extra = map[string]string{}
+	}
+	h.Extra["content"] = hex.EncodeToString(sum[:8])
 	head := h.String() + "\n"
 	// Redacted here too (not only at the API edge) so that "unchanged, skip
 	// the write" compares what GitHub holds with what we would write.
-	body := r.set.Redact(head + render(reporters.CommentBudget))
+	body := r.set.Redact(head) + rendered
 	author, err := r.login(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write pull request comment: %w", err)
 	}
-	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: author}
+	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: author,
+		Same: sameHeaderLine}
 	res, err := github.Upsert(ctx, r.api, t, body, r.commentMode())
 	for _, c := range res.Ignored {
 		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", c.HTMLURL, c.AuthorLogin, t.Author))
@@ -234,6 +250,14 @@ func cdkJSONStateBucket(path string) string {
 		return ""
 	}
 	return f.Context.Cdkd.StateBucket
+}
+
+// sameHeaderLine: two bodies whose hidden headers are equal (same head, digest,
+// cdkd and content hash) show the same report.
+func sameHeaderLine(old, new string) bool {
+	o, _, _ := strings.Cut(old, "\n")
+	n, _, _ := strings.Cut(new, "\n")
+	return o == n
 }
 
 func sortedKeys[V any](m map[string]V) []string {
