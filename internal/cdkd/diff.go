@@ -21,12 +21,28 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 	}
 	var list []T
 	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", what, err)
+		return nil, fmt.Errorf("decode %s: %s", what, jsonProblem(err, items))
 	}
 	if list == nil {
 		return nil, fmt.Errorf("decode %s: expected a list of %s, got null", what, items)
 	}
 	return list, nil
+}
+
+// jsonProblem says what is wrong with a payload in the user's terms, not in
+// Go's (encoding/json names our private types).
+func jsonProblem(err error, items string) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("not valid JSON (at byte %d: %v)", syntax.Offset, syntax)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Sprintf("expected a list of %s, got a JSON %s", items, typ.Value)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("field %q holds a JSON %s, which is not what cdkd prints there", typ.Field, typ.Value)
+	}
+	return err.Error()
 }
 
 // Private shapes of `cdkd diff --json`. Required fields are pointers so a

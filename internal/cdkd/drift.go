@@ -174,43 +174,6 @@ func ClassifyDrift(res Result) (DriftRun, error) {
 	return DriftRun{Drift: d, ExitCode: res.ExitCode}, nil
 }
 
-// InferNotComparedCauses fills in the cause today's cdkd does not report,
-// where a detection-mode exit code (no --accept/--revert) decides it:
-//   - exit 0 promises nothing was refused and no read failed, so every
-//     cause-less entry is a permanent unresolvedToken;
-//   - exit 2 with no drift means something was refused (today's cdkd aborts
-//     on a failed read instead), which names the entry only when there is
-//     exactly one cause-less entry.
-//
-// Otherwise causes stay unreported. Inferred causes are marked CauseInferred.
-func InferNotComparedCauses(d *model.Drift, exitCode int) {
-	var unreported []*model.NotCompared
-	drifted := false
-	for i := range d.Stacks {
-		s := &d.Stacks[i]
-		if len(s.Drifted) > 0 {
-			drifted = true
-		}
-		for j := range s.NotCompared {
-			if s.NotCompared[j].Cause == model.CauseUnreported {
-				unreported = append(unreported, &s.NotCompared[j])
-			}
-		}
-	}
-	set := func(nc *model.NotCompared, c model.NotComparedCause) {
-		nc.Cause = c
-		nc.CauseInferred = true
-	}
-	switch {
-	case exitCode == 0:
-		for _, nc := range unreported {
-			set(nc, model.CauseUnresolvedToken)
-		}
-	case exitCode == 2 && !drifted && len(unreported) == 1:
-		set(unreported[0], model.CauseRefused)
-	}
-}
-
 // sortDrift orders stacks and each group by id, so reports do not depend on
 // cdkd's iteration order.
 func sortDrift(d *model.Drift) {

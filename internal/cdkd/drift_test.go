@@ -48,9 +48,6 @@ func TestClassifyDriftSamples(t *testing.T) {
 			Resource:             model.Resource{LogicalID: "XrSecretParam", Type: "AWS::SSM::Parameter"},
 			ReferencesUnresolved: true,
 		}})
-		InferNotComparedCauses(&run.Drift, run.ExitCode)
-		assert.Equal(t, run.Drift.Stacks[0].NotCompared[0].Cause, model.CauseRefused)
-		assert.Check(t, run.Drift.Stacks[0].NotCompared[0].CauseInferred)
 	})
 
 	t.Run("86 ssm-secure exits 0 with the same shape", func(t *testing.T) {
@@ -61,8 +58,6 @@ func TestClassifyDriftSamples(t *testing.T) {
 		assert.Equal(t, len(nc), 1)
 		assert.Equal(t, nc[0].LogicalID, "SecureTopic")
 		assert.Equal(t, nc[0].Cause, model.CauseUnreported)
-		InferNotComparedCauses(&run.Drift, run.ExitCode)
-		assert.Equal(t, run.Drift.Stacks[0].NotCompared[0].Cause, model.CauseUnresolvedToken)
 	})
 
 	t.Run("44 a failed read aborts: could not check, not drift", func(t *testing.T) {
@@ -90,42 +85,6 @@ func TestDecodeDriftSeedsShape(t *testing.T) {
 		causes = append(causes, nc.Cause)
 	}
 	assert.DeepEqual(t, causes, []model.NotComparedCause{model.CauseRefused, "somethingNew", model.CauseReadFailed})
-
-	// Reported causes are never overwritten.
-	InferNotComparedCauses(&d, 0)
-	assert.Equal(t, d.Stacks[0].NotCompared[1].Cause, model.NotComparedCause("somethingNew"))
-	assert.Check(t, !d.Stacks[0].NotCompared[1].CauseInferred)
-}
-
-func TestInferNotComparedCauses(t *testing.T) {
-	nc := func(id string) model.NotCompared {
-		return model.NotCompared{Resource: model.Resource{LogicalID: id}, ReferencesUnresolved: true}
-	}
-	tests := []struct {
-		name     string
-		drift    model.Drift
-		exit     int
-		want     []model.NotComparedCause
-		inferred bool
-	}{
-		{name: "exit 0: permanent", drift: model.Drift{Stacks: []model.StackDrift{{NotCompared: []model.NotCompared{nc("A"), nc("B")}}}}, exit: 0, want: []model.NotComparedCause{model.CauseUnresolvedToken, model.CauseUnresolvedToken}, inferred: true},
-		{name: "exit 2, one entry: refused", drift: model.Drift{Stacks: []model.StackDrift{{NotCompared: []model.NotCompared{nc("A")}}}}, exit: 2, want: []model.NotComparedCause{model.CauseRefused}, inferred: true},
-		{name: "exit 2, two entries: unknown which", drift: model.Drift{Stacks: []model.StackDrift{{NotCompared: []model.NotCompared{nc("A")}}, {NotCompared: []model.NotCompared{nc("B")}}}}, exit: 2, want: []model.NotComparedCause{"", ""}},
-		{name: "exit 1: drift outranks", drift: model.Drift{Stacks: []model.StackDrift{{Drifted: []model.DriftedResource{{}}, NotCompared: []model.NotCompared{nc("A")}}}}, exit: 1, want: []model.NotComparedCause{""}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			InferNotComparedCauses(&tc.drift, tc.exit)
-			var got []model.NotComparedCause
-			for _, s := range tc.drift.Stacks {
-				for _, n := range s.NotCompared {
-					got = append(got, n.Cause)
-					assert.Equal(t, n.CauseInferred, tc.inferred)
-				}
-			}
-			assert.DeepEqual(t, got, tc.want)
-		})
-	}
 }
 
 func TestDecodeDriftRequiredFields(t *testing.T) {
