@@ -56,6 +56,14 @@ func (f footer) write(w *Writer) {
 	}
 }
 
+// writeNotes writes each note as a quoted ℹ️ line of its own.
+func writeNotes(w *Writer, notes []string) {
+	for _, n := range notes {
+		w.Block()
+		w.Write("> ℹ️ ", Text(n), "\n")
+	}
+}
+
 // writeErrorTail writes the tail of cdkd's stderr for a failure report at
 // one of the errorLevels: all of it first, then the last 30 lines cut
 // shorter, then none.

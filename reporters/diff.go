@@ -28,6 +28,11 @@ type DiffReport struct {
 	// of cdkd's stderr in a collapsed section, instead of changes.
 	Error      string
 	StderrTail []string
+	// Notes are plain sentences shown under the headline, each as an ℹ️
+	// line: what the reader should know about how far the report can be
+	// trusted (e.g. that NoEcho positions are unknown). A failure report
+	// leaves them out.
+	Notes []string
 }
 
 // Degradation levels of a diff report, tried in order until one fits.
@@ -142,6 +147,7 @@ func (x *diffWriter) diff() {
 	} else {
 		x.w.WriteString("✅ **No changes.**\n")
 	}
+	writeNotes(x.w, x.r.Notes)
 	if x.level > levelFull {
 		x.w.Block()
 		x.w.Write(x.note, "\n")

@@ -433,3 +433,26 @@ func TestFooterLinks(t *testing.T) {
 	assert.Equal(t, shortDigest("v1:3f2a"), "v1:3f2a")
 	assert.Equal(t, shortDigest("nocolon0123456789abcdef"), "nocolon012345678")
 }
+
+// A note is a quoted ℹ️ line under the headline, at every level, escaped
+// like any text; a failure report leaves it out.
+func TestDiffMarkdownNotes(t *testing.T) {
+	r := report(decodeDiff(t, "diff-v1-nochange.json"))
+	r.Notes = []string{"NoEcho positions are unknown <b>@here</b>"}
+	got := DiffMarkdown(r, Unlimited)
+	assert.Assert(t, strings.Contains(got, "✅ **No changes.**\n\n> ℹ️ NoEcho positions are unknown <code>&lt;b&gt;@here&lt;/b&gt;</code>\n\n"), got)
+	assertSafe(t, got)
+	without := r
+	without.Notes = nil
+	assert.Equal(t, strings.Replace(got, "> ℹ️ NoEcho positions are unknown <code>&lt;b&gt;@here&lt;/b&gt;</code>\n\n", "", 1), DiffMarkdown(without, Unlimited))
+
+	levels, render, _ := diffRenderer(r, CommentBudget)
+	for level := range levels {
+		w := NewWriter(Unlimited)
+		render(w, level)
+		assert.Assert(t, strings.Contains(w.String(), "> ℹ️ NoEcho positions are unknown"), "level %d", level)
+	}
+
+	r.Error = "boom"
+	assert.Assert(t, !strings.Contains(DiffMarkdown(r, Unlimited), "ℹ️"))
+}

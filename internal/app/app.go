@@ -71,6 +71,14 @@ type run struct {
 	summaryWritten bool
 	// masked holds what was already registered with ::add-mask::.
 	masked map[string]bool
+	// warned holds the discovery warnings already printed: discovery runs
+	// again for an assembly found late (see lateAssembly).
+	warned map[string]bool
+	// lateTried is set once lateAssembly has looked for cdk.out.
+	lateTried bool
+	// notes are sentences for the diff report, e.g. that no assembly was
+	// found.
+	notes []string
 	// identity caches login().
 	identity string
 }
@@ -135,15 +143,30 @@ func (r *run) main(ctx context.Context) ExitCode {
 // discover finds every secret and registers it with the runner before any
 // other line is printed.
 func (r *run) discover(ctx context.Context) error {
-	cfg := r.cfg
 	var loadErr error
 	if dir := r.assemblyDir(); dir != "" {
 		asm, err := assembly.Load(dir)
 		if err != nil {
-			loadErr = fmt.Errorf("input app: %s looks like a cloud assembly but could not be read: %w", cfg.App, err)
+			loadErr = fmt.Errorf("input app: %s looks like a cloud assembly but could not be read: %w", r.cfg.App, err)
 		}
 		r.asm = asm
 	}
+	// Nothing is printed until every mask is registered: the warnings
+	// (AWS trouble included) come after the ::add-mask:: lines, and even a
+	// bad assembly registers mask-values and mask-env before the error.
+	warnings := r.discoverSecrets(ctx)
+	if loadErr != nil {
+		return loadErr
+	}
+	r.warnDiscovery(warnings)
+	return nil
+}
+
+// discoverSecrets adds to r.set what the inputs and r.asm (nil: the inputs
+// alone) make secret, and registers every value with the runner. It prints
+// nothing: it returns the warnings for the caller to print after the masks.
+func (r *run) discoverSecrets(ctx context.Context) []string {
+	cfg := r.cfg
 	region := r.app.Getenv("AWS_REGION")
 	if cfg.StackRegion != "" {
 		region = cfg.StackRegion // drift reads the stacks of that region
@@ -159,9 +182,6 @@ func (r *run) discover(ctx context.Context) error {
 		Getenv:         r.app.Getenv,
 		ResolveSecrets: cfg.ResolveSecrets,
 	}
-	// Nothing is printed until every mask is registered: the warnings
-	// (AWS trouble included) come after the ::add-mask:: lines, and even a
-	// bad assembly registers mask-values and mask-env before the error.
 	var deps discover.Deps
 	var warnings []string
 	if r.asm != nil && len(r.asm.Stacks) > 0 {
@@ -173,13 +193,20 @@ func (r *run) discover(ctx context.Context) error {
 	}
 	warnings = append(warnings, discover.Discover(ctx, r.set, in, deps)...)
 	r.registerMasks()
-	if loadErr != nil {
-		return loadErr
+	return warnings
+}
+
+// warnDiscovery prints each discovery warning not printed yet.
+func (r *run) warnDiscovery(warnings []string) {
+	if r.warned == nil {
+		r.warned = map[string]bool{}
 	}
 	for _, w := range warnings {
-		r.runner.Warning(w)
+		if !r.warned[w] {
+			r.warned[w] = true
+			r.runner.Warning(w)
+		}
 	}
-	return nil
 }
 
 // earlyMasks registers, before the inputs are even validated, the secrets

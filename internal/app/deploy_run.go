@@ -1,10 +1,13 @@
 package app
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -81,13 +84,100 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 }
 
 // runDeploy streams both of deploy's streams (its progress is on stdout)
-// redacted, line by line, inside stop-commands.
+// redacted, line by line, inside stop-commands. Stdout first passes a
+// filter that hides the value of each secret stack output deploy prints.
 func (d *deployRun) runDeploy(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	stdout := secrets.NewLineWriter(d.r.out, d.r.set)
-	runner.Stdout = stdout
+	filter := &outputFilter{dst: stdout, secret: d.r.secretOutputNamed, set: d.r.set}
+	runner.Stdout = filter
 	res, err := d.r.runCdkd(ctx, runner, args)
+	filter.Close()
 	stdout.Close()
+	d.r.registerMasks() // the values the filter found, now outside stop-commands
 	return res, err
+}
+
+// outputLine is how cdkd deploy prints a stack output: "  Stack.Key = value".
+var outputLine = regexp.MustCompile(`^(\s*(\S+)\.([^.\s]+) = )(.*)$`)
+
+// outputFilter hides, in cdkd deploy's live stdout, the value of each stack
+// output the assembly marks secret. cdkd prints its outputs
+// ("  StackA.DbPassword = value") before the action reads them back, so
+// value matching alone cannot protect a value only its position makes
+// secret. The lines that follow a hidden value continue it (a multi-line
+// value) up to a blank line or the next output line, and are left out.
+// Each hidden value is added to set, so that nothing printed later shows
+// it. Write expects what cdkd.Runner gives it, one line per Write, but
+// holds back a partial line until its end or Close.
+type outputFilter struct {
+	dst    io.Writer
+	secret func(stack, output string) bool
+	set    *secrets.Set
+
+	pending []byte
+	hiding  bool // inside a hidden multi-line value
+}
+
+func (f *outputFilter) Write(p []byte) (int, error) {
+	f.pending = append(f.pending, p...)
+	for {
+		i := bytes.IndexByte(f.pending, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(f.pending[:i+1])
+		f.pending = f.pending[i+1:]
+		if err := f.line(line); err != nil {
+			return len(p), err
+		}
+	}
+}
+
+// Close passes on a partial last line. It does not close dst.
+func (f *outputFilter) Close() error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	line := string(f.pending)
+	f.pending = nil
+	return f.line(line)
+}
+
+func (f *outputFilter) line(line string) error {
+	text := strings.TrimRight(line, "\r\n")
+	m := outputLine.FindStringSubmatch(text)
+	switch {
+	case m != nil && f.secret(m[2], m[3]):
+		f.hiding = true
+		if f.set != nil {
+			f.set.Add(m[4], "secret output "+m[2]+"."+m[3])
+		}
+		line = m[1] + secrets.Mask + line[len(text):]
+	case m != nil || strings.TrimSpace(text) == "":
+		f.hiding = false
+	case f.hiding:
+		if f.set != nil {
+			f.set.Add(text, "secret output (continued)")
+		}
+		return nil
+	}
+	_, err := io.WriteString(f.dst, line)
+	return err
+}
+
+// secretOutputNamed asks the assembly whether a stack's output, as cdkd
+// deploy names them, reads a secret position. The name may be any region's
+// stack: deploy's log does not say which.
+func (r *run) secretOutputNamed(stack, output string) bool {
+	if r.asm == nil {
+		return false
+	}
+	for _, st := range r.asm.Stacks {
+		if (st.Name == stack || st.DisplayName == stack) && st.SecretOutput(output) != model.SecretNone {
+			return true
+		}
+	}
+	return false
 }
 
 func lockMessage(l cdkd.LockInfo) string {
@@ -278,13 +368,11 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 }
 
 // registerSecret makes a value found late (a secret output's) masked from
-// now on: by the redactor, and by the runner in its own log.
+// now on: by the redactor, and by the runner in its own log (the set
+// decides which of its lines the runner may be given).
 func (d *deployRun) registerSecret(v, source string) {
-	if !d.r.set.Add(v, source) || !d.r.gh.Actions {
-		return
-	}
-	for _, line := range strings.Split(v, "\n") {
-		d.r.raw.AddMask(strings.TrimRight(line, "\r"))
+	if d.r.set.Add(v, source) {
+		d.r.registerMasks()
 	}
 }
 

@@ -24,11 +24,12 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		RunURL:         r.gh.RunURL,
 		CdkdVersion:    version,
 		FullReportHint: r.fullReportHint(),
+		Notes:          r.notes,
 	}
 	if err != nil {
 		var cerr *cdkd.Error
 		if errors.As(err, &cerr) {
-			report.StderrTail = cerr.StderrTail
+			report.StderrTail = r.redactLines(cerr.StderrTail)
 		}
 		if config.IsInputError(err) {
 			// Bad input posts nothing: the summary and the log say why.
@@ -63,6 +64,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 
 // obtainDiff reads from-json or runs cdkd; the error is cdkd's own reason.
 func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
+	defer r.lateAssembly(ctx) // before the caller redacts the diff: see assembly_late.go
 	if r.cfg.FromJSON != "" {
 		b, err := os.ReadFile(r.cfg.FromJSON)
 		if err != nil {

@@ -21,9 +21,10 @@ import (
 //
 // Replacing a short value such as "a", "no" or "1" wherever it occurs would
 // shred every report. Such values are still registered with the runner
-// (MaskCommands returns every value) and Len counts them, but Redact and
-// Contains ignore them: a field known to hold a secret must be replaced by
-// position (the whole field, whatever its value) where it is rendered.
+// (MaskCommands returns them when they hold a letter or digit) and Len
+// counts them, but Redact and Contains ignore them: a field known to hold a
+// secret must be replaced by position (the whole field, whatever its value)
+// where it is rendered.
 const MinRedactRunes = 4
 
 // minPatternBytes is the shortest encoded form that Redact looks for. Shorter
@@ -98,6 +99,9 @@ type Registration struct {
 	// ByValue is false when the value is shorter than MinRedactRunes: Redact
 	// ignores it and only position-based redaction protects it.
 	ByValue bool
+	// ByRunner is false when the value holds no letter or digit:
+	// MaskCommands leaves it out, so the runner does not mask it in the log.
+	ByRunner bool
 }
 
 // Registrations lists what is registered, for diagnostics, sorted by the
@@ -108,7 +112,7 @@ func (s *Set) Registrations() []Registration {
 	out := make([]Registration, 0, len(s.entries))
 	for _, e := range s.entries {
 		src := append([]string(nil), e.sources...)
-		out = append(out, Registration{Sources: src, ByValue: redactable(e.value)})
+		out = append(out, Registration{Sources: src, ByValue: redactable(e.value), ByRunner: runnerMaskable(e.value)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return strings.Join(out[i].Sources, "\x00") < strings.Join(out[j].Sources, "\x00")
@@ -126,7 +130,11 @@ func (s *Set) Registrations() []Registration {
 // output if its lines are registered too. Lines that are blank, shorter than
 // MinRedactRunes or made only of punctuation ("{", "},", "]") are skipped: the
 // runner masks every occurrence of what it is given, and "{" would mask every
-// brace of the log. Whole values are returned whatever their length.
+// brace of the log. For the same reason a whole value with no letter or
+// digit ("}", "--", a password of symbols) is never returned: Redact still
+// hides it where it is long enough, and Registrations reports it
+// (ByRunner false) so that the caller can warn. Other whole values are
+// returned whatever their length.
 //
 // The strings are raw values: the caller escapes them for the workflow
 // command (%, CR and LF).
@@ -148,6 +156,9 @@ func (s *Set) MaskCommands() []string {
 		}
 	}
 	for _, v := range values {
+		if !runnerMaskable(v) {
+			continue // its lines hold no letter or digit either
+		}
 		emit(v)
 		for _, line := range meaningfulLines(v) {
 			emit(line)
@@ -262,12 +273,20 @@ func meaningfulLines(v string) []string {
 		if utf8.RuneCountInString(line) < MinRedactRunes {
 			continue
 		}
-		if strings.IndexFunc(line, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 {
+		if !runnerMaskable(line) {
 			continue
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// runnerMaskable reports whether v may be given to the runner's
+// ::add-mask::: it holds at least one letter or digit. The runner masks every
+// occurrence of what it is given, and a value of punctuation and spaces
+// alone ("{", "},", "--") would mask that punctuation all over the log.
+func runnerMaskable(v string) bool {
+	return strings.IndexFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // replaceSpans replaces each span of text with Mask.

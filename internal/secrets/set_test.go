@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
@@ -263,8 +264,9 @@ func TestAdd(t *testing.T) {
 	assert.Assert(t, s.Add(noEcho, "state of StackA"))
 	assert.Equal(t, s.Len(), 1)
 	assert.DeepEqual(t, s.Registrations(), []Registration{{
-		Sources: []string{"NoEcho parameter StackA/DbPassword default", "state of StackA"},
-		ByValue: true,
+		Sources:  []string{"NoEcho parameter StackA/DbPassword default", "state of StackA"},
+		ByValue:  true,
+		ByRunner: true,
 	}})
 
 	var zero Set
@@ -351,4 +353,27 @@ func TestMaskCommandsWithRunner(t *testing.T) {
 	// value visible: that is why MaskCommands adds them.
 	wholeOnly := "::add-mask::" + escape.Replace(multiLine) + "\n" + multiLine + "\n"
 	assert.Assert(t, strings.Contains(runnermask.Simulate(wholeOnly), "MIIBOgIBAAJBAKj34GkxFhD9"))
+}
+
+// TestMaskCommandsNeverPunctuationOnly: the runner masks every occurrence
+// of what it is given, so a value with no letter or digit ("{", "},", a
+// password of symbols) would hide that punctuation all over the log. Whole
+// values are held to this too, not only the lines of a multi-line one.
+func TestMaskCommandsNeverPunctuationOnly(t *testing.T) {
+	s := newSet(t, "{", "}", "},", " [] ", "--", "{\n}", "****", "!@#$%^&*", "ab", "a-b", "{\n  \"pw\": \"hunter2\"\n}")
+	got := s.MaskCommands()
+	for _, m := range got {
+		assert.Assert(t, strings.IndexFunc(m, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0,
+			"%q has no letter or digit", m)
+	}
+	assert.DeepEqual(t, got, []string{"a-b", "ab", "{\n  \"pw\": \"hunter2\"\n}", `"pw": "hunter2"`})
+
+	// Such a value is still redacted by value when it is long enough, and
+	// Registrations says the runner does not know it.
+	assert.Equal(t, s.Redact("pw !@#$%^&* end"), "pw *** end")
+	byRunner := map[bool]int{}
+	for _, r := range s.Registrations() {
+		byRunner[r.ByRunner]++
+	}
+	assert.DeepEqual(t, byRunner, map[bool]int{false: 8, true: 3})
 }

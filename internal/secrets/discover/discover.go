@@ -363,15 +363,24 @@ func namedAfter(state *awsx.State, pos assembly.Position) (string, bool) {
 	return tail, true
 }
 
-// warnShort names, without the value, each secret too short to redact by
-// value.
+// warnShort names, without the value, each secret that is not masked
+// everywhere by value: one too short to redact by value, and one with no
+// letter or digit, which the runner is not asked to mask (it would mask
+// that punctuation all over the log).
 func (d *discovery) warnShort() {
 	for _, reg := range d.set.Registrations() {
-		if reg.ByValue {
-			continue
+		sources := strings.Join(reg.Sources, ", ")
+		switch {
+		case !reg.ByRunner && !reg.ByValue:
+			d.warn("a secret (%s) holds no letter or digit and is shorter than %d characters: it is not masked by value anywhere (the runner would mask that punctuation all over the log), only at the secret positions the template gives it",
+				sources, secrets.MinRedactRunes)
+		case !reg.ByRunner:
+			d.warn("a secret (%s) holds no letter or digit, so the runner is not asked to mask it (it would mask that punctuation all over the log): cdkd-action still hides it in everything it writes, but later steps' output is not masked",
+				sources)
+		case !reg.ByValue:
+			d.warn("a secret (%s) is shorter than %d characters: the runner masks it in the log and cdkd-action hides it where the template reads it, but reports are not searched for it by value",
+				sources, secrets.MinRedactRunes)
 		}
-		d.warn("a secret (%s) is shorter than %d characters: the runner masks it in the log and cdkd-action hides it where the template reads it, but reports are not searched for it by value",
-			strings.Join(reg.Sources, ", "), secrets.MinRedactRunes)
 	}
 }
 

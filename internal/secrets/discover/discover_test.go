@@ -426,3 +426,21 @@ func TestSpell(t *testing.T) {
 		})
 	}
 }
+
+// A mask-values line with no letter or digit is not given to the runner
+// (it would mask that punctuation all over the log): a warning names the
+// line, never the value.
+func TestDiscoverWarnsPunctuationOnlyMaskValue(t *testing.T) {
+	set := secrets.NewSet()
+	in := baseInput(nil)
+	in.MaskValues = []string{"good-value-1", "}", "!#%&*+=?"}
+	warnings := Discover(context.Background(), set, in, Deps{})
+	assertWarning(t, warnings, "mask-values line 2", "no letter or digit", "shorter than 4 characters")
+	assertWarning(t, warnings, "mask-values line 3", "no letter or digit")
+	assert.Assert(t, is.Len(warnings, 2))
+	for _, w := range warnings {
+		assert.Assert(t, !strings.Contains(w, "!#%&*+=?"), w)
+		assert.Assert(t, !strings.Contains(w, "}"), w)
+	}
+	assert.DeepEqual(t, set.MaskCommands(), []string{"good-value-1"})
+}

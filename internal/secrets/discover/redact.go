@@ -98,7 +98,12 @@ func redactStacks(stacks []model.StackDiff, parent string, pos Positions, set *s
 
 // RedactDrift hides secrets in a drift report in place: the state and AWS
 // values at secret positions (both: the live value is the secret as much
-// as the stored one), then every string by value. It is idempotent.
+// as the stored one), and every string by value. A side that is the mask
+// makes its position secret (NoEcho), assembly or not: cdkd stores a NoEcho
+// value as the mask (state schema version 11), and a side redacted whole
+// was a secret, so the other side is the live secret. The reporters hide
+// such a change in Markdown; this hides it in the model, and so in the
+// report JSON. It is idempotent.
 func RedactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 	for i := range d.Stacks {
 		s := &d.Stacks[i]
@@ -110,11 +115,14 @@ func RedactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				if known {
 					ch.Secret = stronger(ch.Secret, st.SecretAt(dr.LogicalID, ch.Path))
 				}
+				ch.Path = set.Redact(ch.Path)
+				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
+				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS)) {
+					ch.Secret = model.SecretNoEcho
+				}
 				if ch.Secret != model.SecretNone {
 					ch.State, ch.AWS = maskPresent(ch.State), maskPresent(ch.AWS)
 				}
-				ch.Path = set.Redact(ch.Path)
-				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
 			}
 			redactResource(&dr.Resource, set)
 		}
@@ -172,6 +180,11 @@ func stronger(a, b model.SecretKind) model.SecretKind {
 		return a
 	}
 	return b
+}
+
+// isMask reports a value that is cdkd's (or our) mask: the JSON string "***".
+func isMask(v model.Value) bool {
+	return v.Present() && !v.IsNull() && v.Text() == model.Masked
 }
 
 // maskPresent replaces a value with the mask but keeps absence and null

@@ -3,6 +3,7 @@ package discover
 import (
 	"encoding/json"
 	"html"
+	"slices"
 	"strings"
 	"testing"
 
@@ -269,4 +270,40 @@ func TestRedactWithoutPositions(t *testing.T) {
 	assert.Equal(t, pc.Old.Text(), "x-***")
 	assert.Equal(t, pc.New.Text(), "visible")
 	assert.Assert(t, !strings.Contains(string(pc.Old.Raw), "tenant"))
+}
+
+// A side cdkd stored as the mask (a NoEcho value, state schema 11) makes
+// the position secret even when no assembly knows it: the other side is the
+// live secret. Both sides are masked in the model, so the report JSON hides
+// it as the Markdown does.
+func TestRedactDriftStoredMask(t *testing.T) {
+	d := model.Drift{Stacks: []model.StackDrift{{Stack: "App", Region: "us-east-1", Drifted: []model.DriftedResource{{
+		Resource: model.Resource{LogicalID: "TokenParam", Type: "AWS::SSM::Parameter"},
+		Changes: []model.DriftChange{
+			{Path: "Value", State: str(model.Masked), AWS: str("live-token-value")},
+			{Path: "Other", State: str("live-other-value"), AWS: str(model.Masked)},
+			{Path: "Gone", State: str(model.Masked)},
+			{Path: "Plain", State: str("v1"), AWS: str("v2")},
+		},
+	}}}}}
+	for _, pos := range []Positions{nil, loadAssembly(t)} {
+		c := d
+		c.Stacks = []model.StackDrift{d.Stacks[0]}
+		c.Stacks[0].Drifted = []model.DriftedResource{d.Stacks[0].Drifted[0]}
+		c.Stacks[0].Drifted[0].Changes = slices.Clone(d.Stacks[0].Drifted[0].Changes)
+		RedactDrift(&c, pos, secrets.NewSet())
+		got := c.Stacks[0].Drifted[0].Changes
+		for _, ch := range got[:3] {
+			assert.Equal(t, ch.Secret, model.SecretNoEcho, ch.Path)
+			assert.Equal(t, ch.State.Text(), model.Masked, ch.Path)
+		}
+		assert.Equal(t, got[0].AWS.Text(), model.Masked)
+		assert.Equal(t, got[1].AWS.Text(), model.Masked)
+		assert.Assert(t, !got[2].AWS.Present(), "absent stays absent")
+		assert.Equal(t, got[3].Secret, model.SecretNone)
+		assert.Equal(t, got[3].AWS.Text(), "v2")
+		b, err := json.Marshal(c)
+		assert.NilError(t, err)
+		assert.Assert(t, !strings.Contains(string(b), "live-"), string(b))
+	}
 }

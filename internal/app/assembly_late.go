@@ -1,0 +1,48 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+)
+
+// synthesizedDir is where cdkd writes the cloud assembly it synthesizes,
+// relative to the working directory.
+const synthesizedDir = "cdk.out"
+
+// noAssemblyNote tells a reader of the diff report that NoEcho values may
+// show in it, and what to do about it.
+const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was found (the app input is not one, and the working directory has no cdk.out), " +
+	"so a value read from a NoEcho parameter may show in this report; only mask-values and mask-env are masked. " +
+	"Synthesize the app in an earlier step and pass the assembly directory (e.g. cdk.out) as app."
+
+// lateAssembly reads, when the app input named no cloud assembly, the one
+// cdkd synthesized into <working-directory>/cdk.out (or one an earlier step
+// left there for from-json), and discovers its secrets. cdkd's diff is
+// captured, not logged, so the assembly's positions and values still hide
+// its NoEcho values (which cdkd 0.284 prints in plaintext) before anything
+// renders. Without any assembly the diff report gets a note saying so.
+//
+// cdkd's stderr, streamed while it ran, was masked only with what was
+// known before; passing the assembly as app is the complete fix.
+func (r *run) lateAssembly(ctx context.Context) {
+	if r.asm != nil || r.lateTried {
+		return
+	}
+	r.lateTried = true
+	dir := filepath.Join(r.cfg.WorkingDirectory, synthesizedDir)
+	if !assembly.IsAssembly(dir) {
+		r.notes = append(r.notes, noAssemblyNote)
+		return
+	}
+	asm, err := assembly.Load(dir)
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("read the cloud assembly in %s to find secret positions: %v", dir, err))
+		r.notes = append(r.notes, noAssemblyNote)
+		return
+	}
+	r.asm = asm
+	r.warnDiscovery(r.discoverSecrets(ctx))
+}
