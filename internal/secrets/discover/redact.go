@@ -208,6 +208,11 @@ func redactValue(v model.Value, set *secrets.Set) model.Value {
 		return v
 	}
 	raw := []byte(v.Raw)
+	// Fast path: without a backslash every decoded string is a substring of
+	// raw, so when raw holds no secret, no decoded string does either.
+	if bytes.IndexByte(raw, '\\') < 0 && !set.Contains(string(raw)) {
+		return v
+	}
 	if decoded, ok := redactDecoded(raw, set); ok {
 		raw = decoded
 	}
