@@ -223,22 +223,31 @@ func TestDiffMarkdownLevels(t *testing.T) {
 	r.Diff.Stacks = append(r.Diff.Stacks, nestedDiff().Stacks...)
 	levels, render, note := diffRenderer(r, CommentBudget)
 	assert.Equal(t, levels, diffLevels)
+	assertLevels(t, levels, render, note, "diff-level-%d.golden", levelFull, levelCollapsed)
+}
+
+// assertLevels checks each degradation level of a renderer against its
+// golden: safe Markdown, the shortened note from the first degraded level
+// on, and each level after collapsing strictly shorter than the one before.
+func assertLevels(t *testing.T, levels int, render func(*Writer, int), note, goldenName string, full, collapsed int) {
+	t.Helper()
 	var previous int
 	for level := range levels {
 		t.Run(strconv.Itoa(level), func(t *testing.T) {
 			w := NewWriter(Unlimited)
 			render(w, level)
 			got := w.String()
-			golden.Assert(t, got, fmt.Sprintf("diff-level-%d.golden", level))
+			golden.Assert(t, got, fmt.Sprintf(goldenName, level))
 			assertSafe(t, got)
-			assert.Equal(t, strings.Contains(got, note), level > levelFull)
-			if level > levelCollapsed {
+			assert.Equal(t, strings.Contains(got, note), level > full)
+			if level > collapsed {
 				assert.Assert(t, len(got) < previous, "level %d is not shorter than the one before", level)
 			}
 			previous = len(got)
 		})
 	}
 }
+
 
 func TestDiffMarkdownErrorLevels(t *testing.T) {
 	r := report(model.Diff{})

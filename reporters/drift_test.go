@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -245,21 +244,7 @@ func TestDriftMarkdownLevels(t *testing.T) {
 	r.Verdict = model.ClassifyRun(&r.Drift, 1)
 	levels, render, note := driftRenderer(r, CommentBudget, false)
 	assert.Equal(t, levels, driftLevels)
-	var previous int
-	for level := range levels {
-		t.Run(strconv.Itoa(level), func(t *testing.T) {
-			w := NewWriter(Unlimited)
-			render(w, level)
-			got := w.String()
-			golden.Assert(t, got, fmt.Sprintf("drift_level-%d.golden", level))
-			assertSafe(t, got)
-			assert.Equal(t, strings.Contains(got, note), level > driftFull)
-			if level > driftCollapsed {
-				assert.Assert(t, len(got) < previous, "level %d is not shorter than the one before", level)
-			}
-			previous = len(got)
-		})
-	}
+	assertLevels(t, levels, render, note, "drift_level-%d.golden", driftFull, driftCollapsed)
 }
 
 // largeDrift is stacks*perStack drifted resources with long values, and as
