@@ -248,7 +248,6 @@ func assertLevels(t *testing.T, levels int, render func(*Writer, int), note, gol
 	}
 }
 
-
 func TestDiffMarkdownErrorLevels(t *testing.T) {
 	r := report(model.Diff{})
 	r.Error = "boom"
