@@ -196,6 +196,22 @@ func TestBadInputQuotingASecretIsMasked(t *testing.T) {
 	assert.Assert(t, !strings.Contains(res.summary, secret))
 }
 
+// A short secret that looks like hex must not garble the hidden header (a
+// deploy would then refuse its own review), and is still masked elsewhere.
+func TestDiffHeaderSurvivesAHexLikeSecret(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	res := w.run(map[string]string{"all": "true", "mask-values": "1111\nfixture-topic-v2"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	body := w.gh.Comments(owner, repo, prNum)[0].Body
+	h, ok := github.ParseHeader(body)
+	assert.Assert(t, ok)
+	assert.Equal(t, h.SHA, headSHA)
+	assert.Assert(t, strings.HasPrefix(h.Digest, "v1:"))
+	_, rest, _ := strings.Cut(body, "\n")
+	assert.Assert(t, !strings.Contains(rest, "fixture-topic-v2"), "the body is still redacted")
+}
+
 // A fork's token cannot write: the report goes to the job summary with a
 // warning, and the step does not fail for that alone.
 func TestDiffForkWithoutWritePermission(t *testing.T) {

@@ -90,7 +90,7 @@ func (d *deployRun) comment(ctx context.Context) (string, error) {
 		body = github.Header{V: github.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}.String() + "\n" + section
 	}
 	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: rv.pr.Number, Kind: kind, Label: r.cfg.Label, Author: rv.bot(ctx)}
-	res, err := github.Upsert(ctx, r.api, t, r.set.Redact(body), r.commentMode())
+	res, err := github.Upsert(ctx, r.api, t, redactBody(r.set, body), r.commentMode())
 	if err != nil {
 		return "", fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
@@ -24,11 +25,11 @@ func (r redactingAPI) ListIssueComments(ctx context.Context, owner, repo string,
 }
 
 func (r redactingAPI) CreateIssueComment(ctx context.Context, owner, repo string, number int, body string) (github.Comment, error) {
-	return r.api.CreateIssueComment(ctx, owner, repo, number, r.set.Redact(body))
+	return r.api.CreateIssueComment(ctx, owner, repo, number, redactBody(r.set, body))
 }
 
 func (r redactingAPI) EditIssueComment(ctx context.Context, owner, repo string, id int64, body string) (github.Comment, error) {
-	return r.api.EditIssueComment(ctx, owner, repo, id, r.set.Redact(body))
+	return r.api.EditIssueComment(ctx, owner, repo, id, redactBody(r.set, body))
 }
 
 func (r redactingAPI) DeleteIssueComment(ctx context.Context, owner, repo string, id int64) error {
@@ -73,7 +74,7 @@ func (r redactingAPI) ListIssues(ctx context.Context, owner, repo string, opts g
 }
 
 func (r redactingAPI) CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (github.Issue, error) {
-	return r.api.CreateIssue(ctx, owner, repo, r.set.Redact(title), r.set.Redact(body), labels)
+	return r.api.CreateIssue(ctx, owner, repo, r.set.Redact(title), redactBody(r.set, body), labels)
 }
 
 func (r redactingAPI) EditIssue(ctx context.Context, owner, repo string, number int, e github.IssueEdit) (github.Issue, error) {
@@ -82,7 +83,7 @@ func (r redactingAPI) EditIssue(ctx context.Context, owner, repo string, number 
 		e.Title = &t
 	}
 	if e.Body != nil {
-		b := r.set.Redact(*e.Body)
+		b := redactBody(r.set, *e.Body)
 		e.Body = &b
 	}
 	return r.api.EditIssue(ctx, owner, repo, number, e)
@@ -95,4 +96,22 @@ func (r redactingAPI) CreateDeployment(ctx context.Context, owner, repo string, 
 
 func (r redactingAPI) CreateDeploymentStatus(ctx context.Context, owner, repo string, id int64, state, environmentURL, logURL, description string) error {
 	return r.api.CreateDeploymentStatus(ctx, owner, repo, id, state, r.set.Redact(environmentURL), logURL, r.set.Redact(description))
+}
+
+// redactBody redacts a comment or issue body whose first line may be our
+// hidden header. The header's SHA, digest and hashes are not secrets, but a
+// short secret that happens to look like hex would turn them into *** and
+// break every later comparison (a deploy would refuse its own review); so
+// only the header's free-text fields are redacted there.
+func redactBody(set *secrets.Set, body string) string {
+	first, rest, found := strings.Cut(body, "\n")
+	h, ok := github.ParseHeader(first)
+	if !ok || h.String() != first {
+		return set.Redact(body)
+	}
+	h.Label, h.Cdkd = set.Redact(h.Label), set.Redact(h.Cdkd)
+	if !found {
+		return h.String()
+	}
+	return h.String() + "\n" + set.Redact(rest)
 }

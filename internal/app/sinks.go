@@ -168,7 +168,7 @@ func (r *run) upsertComment(ctx context.Context, h github.Header, render func(re
 	head := h.String() + "\n"
 	// Redacted here too (not only at the API edge) so that "unchanged, skip
 	// the write" compares what GitHub holds with what we would write.
-	body := r.set.Redact(head) + rendered
+	body := redactBody(r.set, head+rendered)
 	author, err := r.login(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write pull request comment: %w", err)
