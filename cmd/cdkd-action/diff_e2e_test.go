@@ -212,6 +212,26 @@ func TestDiffHeaderSurvivesAHexLikeSecret(t *testing.T) {
 	assert.Assert(t, !strings.Contains(rest, "fixture-topic-v2"), "the body is still redacted")
 }
 
+// A slow or re-run job for an older commit leaves the newer review alone.
+func TestDiffForAnOlderCommitDoesNotOverwriteTheReview(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(
+		diffInvocation(t, "../../testdata/fixtures/diff-v2.json"),
+		diffInvocation(t, "../../testdata/cdkd-samples/12-diff-v1-nochange-json.stdout"),
+	)
+	assert.Equal(t, w.run(map[string]string{"all": "true"}).code, 0)
+	before := w.gh.Comments(owner, repo, prNum)[0].Body
+
+	// The same job for an older head commit finishes late.
+	older := strings.Replace(readFile(t, "testdata/pull_request.json"), headSHA, "2222222222222222222222222222222222222222", 1)
+	writeFile(t, w.vars["GITHUB_EVENT_PATH"], older)
+	res := w.run(map[string]string{"all": "true"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "::warning::pull request #7 has moved on to 1111111"))
+	assert.Equal(t, w.gh.Comments(owner, repo, prNum)[0].Body, before, "the newer review stands")
+	assert.Equal(t, res.outputs["comment-url"], "")
+}
+
 // A fork's token cannot write: the report goes to the job summary with a
 // warning, and the step does not fail for that alone.
 func TestDiffForkWithoutWritePermission(t *testing.T) {

@@ -169,6 +169,13 @@ func (r *run) upsertComment(ctx context.Context, h github.Header, render func(re
 	// Redacted here too (not only at the API edge) so that "unchanged, skip
 	// the write" compares what GitHub holds with what we would write.
 	body := redactBody(r.set, head+rendered)
+	// A slow or re-run job for an older commit must not replace the review
+	// of the pull request's current head: reviewers would see a stale diff.
+	if pr, err := r.api.GetPullRequest(ctx, r.gh.Owner, r.gh.Repo, r.gh.PR.Number); err == nil && pr.HeadSHA != "" && pr.HeadSHA != r.gh.HeadSHA {
+		r.runner.Warning(fmt.Sprintf("pull request #%d has moved on to %s since this run's commit %s: the comment is left to the run for the newer commit",
+			r.gh.PR.Number, shortSHA(pr.HeadSHA), shortSHA(r.gh.HeadSHA)))
+		return "", nil
+	}
 	author, err := r.login(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write pull request comment: %w", err)
