@@ -2,7 +2,7 @@
 # cdkd-action: a static Go binary on a Node.js runtime that has cdkd installed.
 
 ARG GO_VERSION=1.26
-ARG NODE_VERSION=20
+ARG NODE_VERSION=22
 
 FROM golang:${GO_VERSION}-bookworm AS build
 WORKDIR /src

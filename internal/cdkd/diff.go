@@ -21,7 +21,14 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 	}
 	var list []T
 	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, fmt.Errorf("decode %s: %s", what, jsonProblem(err, items))
+		msg := jsonProblem(err, "a list of "+items)
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			// Say what was printed instead, so it can be diagnosed (a
+			// debug line on stdout, say). The caller's redactor masks it.
+			msg += fmt.Sprintf("; stdout starts with %q", firstLine(b, 200))
+		}
+		return nil, fmt.Errorf("decode %s: %s", what, msg)
 	}
 	if list == nil {
 		return nil, fmt.Errorf("decode %s: expected a list of %s, got null", what, items)
@@ -29,16 +36,29 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 	return list, nil
 }
 
+// firstLine is the first non-empty line of b, at most max bytes.
+func firstLine(b []byte, max int) string {
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			if len(l) > max {
+				l = append(l[:max:max], "…"...)
+			}
+			return string(l)
+		}
+	}
+	return ""
+}
+
 // jsonProblem says what is wrong with a payload in the user's terms, not in
 // Go's (encoding/json names our private types).
-func jsonProblem(err error, items string) string {
+func jsonProblem(err error, expected string) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
 		return fmt.Sprintf("not valid JSON (at byte %d: %v)", syntax.Offset, syntax)
 	case errors.As(err, &typ) && typ.Field == "":
-		return fmt.Sprintf("expected a list of %s, got a JSON %s", items, typ.Value)
+		return fmt.Sprintf("expected %s, got a JSON %s", expected, typ.Value)
 	case errors.As(err, &typ):
 		return fmt.Sprintf("field %q holds a JSON %s, which is not what cdkd prints there", typ.Field, typ.Value)
 	}

@@ -205,3 +205,10 @@ func TestClassifyDiff(t *testing.T) {
 		})
 	}
 }
+
+// Text on stdout instead of JSON (cdkd --verbose, say) is shown in the error,
+// so the failure can be diagnosed.
+func TestDecodeDiffShowsWhatWasPrintedInstead(t *testing.T) {
+	_, err := DecodeDiff([]byte("\nBundling asset StackA/Fn...\n[{\"stack\":\"A\"}]"))
+	assert.ErrorContains(t, err, `stdout starts with "Bundling asset StackA/Fn..."`)
+}

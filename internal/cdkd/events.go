@@ -107,7 +107,7 @@ func DecodeRuns(b []byte) (RunList, error) {
 		Runs      *[]json.RawMessage `json:"runs"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return RunList{}, fmt.Errorf("decode cdkd events JSON: %w", err)
+		return RunList{}, fmt.Errorf("decode cdkd events JSON: %s", jsonProblem(err, "an object"))
 	}
 	if raw.Runs == nil {
 		return RunList{}, fmt.Errorf("decode cdkd events JSON: stack %q: missing %q", raw.StackName, "runs")
@@ -116,7 +116,7 @@ func DecodeRuns(b []byte) (RunList, error) {
 	for i, r := range *raw.Runs {
 		var s RunSummary
 		if err := json.Unmarshal(r, &s); err != nil {
-			return RunList{}, fmt.Errorf("decode cdkd events JSON: stack %q: run #%d: %w", raw.StackName, i+1, err)
+			return RunList{}, fmt.Errorf("decode cdkd events JSON: stack %q: run #%d: %s", raw.StackName, i+1, jsonProblem(err, "an object"))
 		}
 		if s.RunID == "" {
 			return RunList{}, fmt.Errorf("decode cdkd events JSON: stack %q: run #%d: missing %q", raw.StackName, i+1, "runId")

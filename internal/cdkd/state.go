@@ -59,7 +59,7 @@ func DecodeStateShow(b []byte) (StateShow, error) {
 		Lock  *Lock       `json:"lock"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return StateShow{}, fmt.Errorf("decode cdkd state show JSON: %w", err)
+		return StateShow{}, fmt.Errorf("decode cdkd state show JSON: %s", jsonProblem(err, "an object"))
 	}
 	if raw.State == nil {
 		return StateShow{}, fmt.Errorf("decode cdkd state show JSON: missing %q", "state")
