@@ -1,9 +1,12 @@
 package reporters
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -111,7 +114,7 @@ type side struct {
 	redacted bool // cdkd withheld the value
 }
 
-func (s side) show(short bool) Shown {
+func (s side) show(short bool, blockMax int) Shown {
 	switch {
 	case s.redacted:
 		return Shown{Inline: "(redacted by cdkd)"}
@@ -120,31 +123,73 @@ func (s side) show(short bool) Shown {
 	case s.masked:
 		return Shown{Inline: Code(model.Masked)}
 	}
-	return ShowValue(s.v, short)
+	return showValue(s.v, short, blockMax)
+}
+
+// Tiers of value fidelity, which each renderer maps its levels to.
+const (
+	valuesFull      = iota // values whole, or cut to the budget's ValueMax
+	valuesCollapsed        // values cut to BlockMax at most when the budget is limited
+	valuesShort            // values inline, cut to InlineMax; diffs to shortDiffMax
+	valuesPaths            // no values
+)
+
+// valueLimits says how much of each changed value a report level shows.
+type valueLimits struct {
+	pathOnly bool // the path alone, no value
+	short    bool // values inline, cut to InlineMax; diffs without context
+	blockMax int  // the most characters a block or a diff shows; 0: all
+	// hint is trusted Markdown saying where a value cut here is whole: for a
+	// level with no "report shortened" note to say so. "" says nothing.
+	hint string
+}
+
+// newValueLimits returns the limits of a fidelity tier within budget b.
+// hint is where the full report is.
+func newValueLimits(b Budget, hint string, tier int) valueLimits {
+	if b.Hint != "" {
+		hint = b.Hint
+	}
+	switch tier {
+	case valuesFull:
+		return valueLimits{blockMax: b.valueMax(false), hint: hint}
+	case valuesCollapsed:
+		return valueLimits{blockMax: b.valueMax(true)}
+	case valuesShort:
+		return valueLimits{short: true, blockMax: shortDiffMax}
+	}
+	return valueLimits{pathOnly: true}
 }
 
 // valueItem is one changed value (a property, attribute or output) as a
-// list item: the values inline ("old → new") when they are short, else in a
-// collapsed section of fenced blocks.
+// list item: the values inline ("old → new") when they are short; else, in
+// a collapsed section, a line diff when both are long strings of several
+// lines or JSON objects or arrays, or each in a fenced block.
 type valueItem struct {
 	indent  string // before "- ": nests the item in an outer list
 	head    string
 	markers string // after head, e.g. " · 🔒 secret"
 	sides   []side
 	what    string // the collapsed section's summary, e.g. "old and new values"
+	// diffWhat is the summary of a line diff, e.g. "changes (- old, + new)".
+	diffWhat string
 }
 
-// write renders the item; pathOnly leaves the values out, short cuts them
-// to InlineMax characters.
-func (it valueItem) write(w *Writer, pathOnly, short bool) {
-	if pathOnly {
+// write renders the item within l. widest is the length in bytes of the
+// longest block or diff it wrote, 0 for none: whether a tighter limit would
+// have changed anything.
+func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
+	if l.pathOnly {
 		w.Write(it.indent, "- ", it.head, it.markers, "\n")
-		return
+		return 0
+	}
+	if n, ok := it.writeDiff(w, l); ok {
+		return n
 	}
 	shown := make([]Shown, len(it.sides))
 	inline := true
 	for i, s := range it.sides {
-		shown[i] = s.show(short)
+		shown[i] = s.show(l.short, l.blockMax)
 		inline = inline && shown[i].Inline != ""
 	}
 	if inline {
@@ -156,7 +201,7 @@ func (it valueItem) write(w *Writer, pathOnly, short bool) {
 			w.WriteString(shown[i].Inline)
 		}
 		w.Write(it.markers, "\n")
-		return
+		return 0
 	}
 	body := it.indent + "  "
 	w.Write(it.indent, "- ", it.head, it.markers, "\n")
@@ -168,12 +213,96 @@ func (it valueItem) write(w *Writer, pathOnly, short bool) {
 		}
 		w.Write(body, s.name, ":\n")
 		w.Fence(shown[i].Block, shown[i].Lang, body)
-		if shown[i].More > 0 {
-			w.Write(body, "… ", moreChars(shown[i].More), "\n")
+		widest = max(widest, len(shown[i].Block)+shown[i].More)
+		if more := shown[i].More; more > 0 {
+			w.Write(body, "… ", moreChars(more))
+			if l.hint != "" {
+				w.Write(" — the whole value is in ", l.hint, ".")
+			}
+			w.WriteString("\n")
 		}
 		w.WriteString("\n")
 	}
 	w.Write(body, "</details>\n\n")
+	return widest
+}
+
+// writeDiff renders the item as a line diff of its two values, when they
+// are worth one, and reports whether it did and the diff's length in bytes,
+// or more when it was shortened. Changed lines are what a reviewer must
+// see: the diff gives up context, then cuts changed lines, then leaves the
+// last ones out, saying how many, to stay within l.
+func (it valueItem) writeDiff(w *Writer, l valueLimits) (int, bool) {
+	old, cur, ok := it.diffTexts()
+	if !ok {
+		return 0, false
+	}
+	d, ok := newLineDiff(old, cur)
+	if !ok {
+		return 0, false
+	}
+	text, shortened := d.render(l.blockMax, diffStyles(l.short))
+	n := len(text)
+	if shortened {
+		n = len(old) + len(cur)
+	}
+	body := it.indent + "  "
+	w.Write(it.indent, "- ", it.head, it.markers, "\n")
+	w.Write(body, "<details><summary>", it.diffWhat, "</summary>\n\n")
+	w.Fence(text, "diff", body)
+	if shortened && l.hint != "" {
+		w.Write(body, "Shortened to fit; the whole change is in ", l.hint, ".\n")
+	}
+	w.Write("\n", body, "</details>\n\n")
+	return n, true
+}
+
+// diffTexts returns the texts of an old and a new value worth a line diff:
+// both shown (neither absent, masked nor withheld) and of one kind, and at
+// least one too long for a line: a JSON object or array longer than
+// InlineMax, or a string of several lines. A long string of one line diffs
+// to nothing more readable than the two values.
+func (it valueItem) diffTexts() (old, cur string, ok bool) {
+	if len(it.sides) != 2 || it.diffWhat == "" {
+		return "", "", false
+	}
+	var raw [2][]byte
+	for i, s := range it.sides {
+		if s.masked || s.redacted || !s.v.Present() {
+			return "", "", false
+		}
+		raw[i] = bytes.TrimSpace(s.v.Raw)
+		if len(raw[i]) == 0 {
+			return "", "", false
+		}
+	}
+	container := func(c byte) bool { return c == '{' || c == '[' }
+	var texts [2]string
+	switch a, b := raw[0][0], raw[1][0]; {
+	case container(a) && container(b):
+		compact := [2]string{compactJSON(raw[0]), compactJSON(raw[1])}
+		if utf8.RuneCountInString(visible(compact[0], false)) <= InlineMax &&
+			utf8.RuneCountInString(visible(compact[1], false)) <= InlineMax {
+			return "", "", false
+		}
+		for i := range texts {
+			texts[i] = visible(indentCompact(compact[i]), true)
+		}
+	case a == '"' && b == '"':
+		if !hasNewlineEscape(string(raw[0])) && !hasNewlineEscape(string(raw[1])) {
+			return "", "", false
+		}
+		for i := range texts {
+			var s string
+			if json.Unmarshal(raw[i], &s) != nil {
+				return "", "", false
+			}
+			texts[i] = visible(s, true)
+		}
+	default:
+		return "", "", false
+	}
+	return texts[0], texts[1], true
 }
 
 // secretMarker tags a value at a secret position: " · 🔒 <kind>", or ""

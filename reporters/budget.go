@@ -16,7 +16,16 @@ type Budget struct {
 	// Hint, when set, replaces the report's FullReportHint in that note: the
 	// job summary cannot send readers to the job summary.
 	Hint string
+	// ValueMax is the most characters one value's block, or its diff, shows
+	// in a full-fidelity report: 0 is BlockMax when the budget is limited and
+	// no cap when it is not; WholeValues shows values whole on a limited
+	// budget too, which then shortens them only by degrading the report.
+	ValueMax int
 }
+
+// WholeValues is the ValueMax of a channel that shows values whole: the
+// channel the other channels send readers to for the full report.
+const WholeValues = -1
 
 // The channels' budgets. Each leaves room for what is added after rendering:
 // the hidden header the caller puts in front of a comment, and the redactor,
@@ -27,13 +36,31 @@ var (
 	// CheckRunBudget: a check run's output summary and text take 65,535 bytes each.
 	CheckRunBudget = Budget{MaxBytes: 65535 - 1024, Channel: "the check run"}
 	// SummaryBudget: a step's job summary takes 1 MiB.
-	SummaryBudget = Budget{MaxBytes: 1<<20 - 32<<10, Channel: "the job summary"}
+	// It is where the full report is: values show whole.
+	SummaryBudget = Budget{MaxBytes: 1<<20 - 32<<10, Channel: "the job summary", ValueMax: WholeValues}
 	// Unlimited is for local runs printing to a terminal.
 	Unlimited = Budget{}
 )
 
 // Limited reports whether the budget limits anything.
 func (b Budget) Limited() bool { return b.MaxBytes > 0 || b.MaxChars > 0 }
+
+// valueMax is the most characters a value's block or diff shows at a
+// report's full fidelity (0: all of them); collapsed, at the level after,
+// where a limited budget caps values at BlockMax at most.
+func (b Budget) valueMax(collapsed bool) int {
+	m := b.ValueMax
+	switch {
+	case m < 0:
+		m = 0
+	case m == 0 && b.Limited():
+		m = BlockMax
+	}
+	if collapsed && b.Limited() && (m == 0 || m > BlockMax) {
+		m = BlockMax
+	}
+	return m
+}
 
 // Fits reports whether s is within the budget.
 func (b Budget) Fits(s string) bool {

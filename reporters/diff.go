@@ -73,7 +73,7 @@ func DiffMarkdown(r DiffReport, b Budget) string {
 // diffRenderer prepares what every level needs once, and returns the
 // number of levels and the function rendering one of them.
 func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), string) {
-	d := &diffData{r: &r, limited: b.Limited(), note: b.ShortenedNote(r.FullReportHint)}
+	d := &diffData{r: &r, budget: b, limited: b.Limited(), note: b.ShortenedNote(r.FullReportHint)}
 	if r.Error != "" {
 		return errorLevels, func(w *Writer, level int) {
 			x := diffWriter{diffData: d, w: w, level: level}
@@ -107,19 +107,25 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 // diffData is what every level renders from, computed once.
 type diffData struct {
 	r           *DiffReport
+	budget      Budget
 	stacks      []model.StackDiff
 	totals      model.Counts
 	destructive []located
 	limited     bool
 	note        string
 	full        *Writer // level 0, once rendered
+	widest      int     // the longest block or diff level 0 wrote, in bytes
 }
 
 // collapseCannotFit tells, from what level 0 wrote before giving up, that
 // level 1 cannot fit either, sparing a render: level 1 is level 0 with the
-// note added and every "<details open>" five bytes shorter.
+// note added and every "<details open>" five bytes shorter, unless level 1
+// cuts a value that level 0 wrote longer.
 func (d *diffData) collapseCannotFit(b Budget) bool {
 	if d.full == nil || !d.full.Over() {
+		return false
+	}
+	if limit := b.valueMax(true); limit > 0 && limit != b.valueMax(false) && d.widest > limit {
 		return false
 	}
 	saved := 5 * strings.Count(d.full.String(), "<details open>")
@@ -142,9 +148,14 @@ type diffWriter struct {
 func (x *diffWriter) diff() {
 	x.title()
 	x.w.Block()
-	if x.totals.Any() {
+	switch {
+	case len(x.stacks) == 0:
+		// An empty report is what a wrong stack name or app gives too: no
+		// clean bill of health.
+		x.w.WriteString("⚠️ **cdkd diffed no stack:** check the `stacks` and `all` inputs and the `app`.\n")
+	case x.totals.Any():
 		x.w.Write("**Plan:** ", countsPhrase(x.totals, true), "\n")
-	} else {
+	default:
 		x.w.WriteString("✅ **No changes.**\n")
 	}
 	writeNotes(x.w, x.r.Notes)
@@ -355,7 +366,24 @@ func (x *diffWriter) item(head string, sides []side, markers string) {
 	if len(sides) == 1 {
 		what = "value"
 	}
-	valueItem{head: head, markers: markers, sides: sides, what: what}.write(x.w, x.level >= levelPaths, x.level >= levelShortValues)
+	n := valueItem{head: head, markers: markers, sides: sides, what: what, diffWhat: "changes (- old, + new)"}.write(x.w, x.valueLimits())
+	if x.level == levelFull {
+		x.widest = max(x.widest, n)
+	}
+}
+
+// valueLimits is how much of each value the level shows.
+func (x *diffWriter) valueLimits() valueLimits {
+	tier := valuesPaths
+	switch {
+	case x.level == levelFull:
+		tier = valuesFull
+	case x.level == levelCollapsed:
+		tier = valuesCollapsed
+	case x.level == levelShortValues:
+		tier = valuesShort
+	}
+	return newValueLimits(x.budget, x.r.FullReportHint, tier)
 }
 
 // noEchoNote says which unchanged resources read a NoEcho parameter. It is a

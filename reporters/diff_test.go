@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -175,12 +176,16 @@ func TestDiffMarkdownGolden(t *testing.T) {
 	tests := []struct {
 		name   string
 		report DiffReport
+		// longValues: a value is longer than BlockMax, which a comment cuts
+		// (its own golden) and the unlimited report shows whole.
+		longValues bool
 	}{
 		{name: "sample-v2", report: report(sampleDiff(t))},
 		{name: "no-changes", report: report(decodeDiff(t, "diff-v1-nochange.json"))},
+		{name: "no-stack", report: report(model.Diff{Stacks: []model.StackDiff{}})},
 		{name: "nested", report: report(nestedDiff())},
 		{name: "noecho-note", report: report(noEchoNoteDiff())},
-		{name: "features", report: report(featuresDiff())},
+		{name: "features", report: report(featuresDiff()), longValues: true},
 		{name: "error", report: failed},
 		{name: "injection", report: hostileReport},
 		{name: "injection-error", report: hostileFailure},
@@ -192,8 +197,19 @@ func TestDiffMarkdownGolden(t *testing.T) {
 			golden.Assert(t, got, "diff-"+tc.name+".golden")
 			assertSafe(t, got)
 			assert.Assert(t, !strings.Contains(got, "✂️"), "an unlimited report is never shortened")
-			// Within a comment's budget, these render exactly the same.
-			assert.Equal(t, DiffMarkdown(tc.report, CommentBudget), got)
+			assert.Assert(t, !strings.Contains(got, "more character"), "an unlimited report cuts no value")
+			// Within a comment's budget, these render exactly the same but
+			// for values longer than BlockMax.
+			comment := DiffMarkdown(tc.report, CommentBudget)
+			if !tc.longValues {
+				assert.Equal(t, comment, got)
+				return
+			}
+			golden.Assert(t, comment, "diff-"+tc.name+"-comment.golden")
+			assertSafe(t, comment)
+			assert.Assert(t, !strings.Contains(comment, "✂️"))
+			// The job summary, where the full report is, shows them whole.
+			assert.Equal(t, DiffMarkdown(tc.report, SummaryBudget), got)
 		})
 	}
 }
@@ -201,10 +217,19 @@ func TestDiffMarkdownGolden(t *testing.T) {
 func TestDiffMarkdownNeverShowsSecretPositions(t *testing.T) {
 	d := featuresDiff()
 	d.Stacks = append(d.Stacks, sampleDiff(t).Stacks...)
+	// A long JSON value at a secret position is masked, never diffed.
+	long := func(pw string) model.Value {
+		return model.JSONValue(`{"User":"admin","Password":"` + pw + `","Pad":"` + strings.Repeat("p", 100) + `"}`)
+	}
+	d.Stacks[0].Changes[0].PropertyChanges = append(d.Stacks[0].Changes[0].PropertyChanges, model.PropertyChange{
+		Path: "Secret.Json", Old: long("hunter2-noecho-v1"), New: long("hunter2-noecho-v2"), Secret: model.SecretNoEcho})
 	for _, b := range []Budget{Unlimited, CommentBudget, {MaxChars: 1500}, {MaxBytes: 700}} {
 		got := DiffMarkdown(report(d), b)
 		for _, secret := range []string{"hunter2-noecho", "plaintext-key", "secret-output"} {
 			assert.Assert(t, !strings.Contains(got, secret), "budget %+v shows %s", b, secret)
+		}
+		if b == Unlimited {
+			assert.Assert(t, strings.Contains(got, "- `Secret.Json`: `***` → `***` · 🔒 NoEcho\n"), got)
 		}
 	}
 }
@@ -463,4 +488,123 @@ func TestDiffMarkdownNotes(t *testing.T) {
 
 	r.Error = "boom"
 	assert.Assert(t, !strings.Contains(DiffMarkdown(r, Unlimited), "ℹ️"))
+}
+
+// policyDiff is the review finding: a policy of 60 statements gains an
+// admin statement at index at. Cut at BlockMax characters, the old and new
+// documents read the same and the admin statement never showed.
+func policyDiff(at int) model.Diff {
+	var statements []string
+	for i := range 60 {
+		statements = append(statements, fmt.Sprintf(`{"Sid":"Read%02d","Effect":"Allow","Action":["s3:GetObject","s3:ListBucket"],"Resource":["arn:aws:s3:::bucket-%02d","arn:aws:s3:::bucket-%02d/*"]}`, i, i, i))
+	}
+	policy := func(s []string) model.Value {
+		return model.JSONValue(`{"Version":"2012-10-17","Statement":[` + strings.Join(s, ",") + `]}`)
+	}
+	grown := slices.Insert(slices.Clone(statements), at, `{"Action":"*","Resource":"*"}`)
+	return model.Diff{Stacks: []model.StackDiff{{
+		Stack: "App", Region: "us-east-1",
+		Changes: []model.ResourceChange{{LogicalID: "ReadPolicy", ChangeType: model.ChangeUpdate, ResourceType: "AWS::IAM::Policy",
+			PropertyChanges: []model.PropertyChange{{Path: "PolicyDocument", Old: policy(statements), New: policy(grown)}}}},
+	}}}
+}
+
+func TestDiffMarkdownShowsAnAddedStatementInALongPolicy(t *testing.T) {
+	end := policyDiff(60)
+	change := end.Stacks[0].Changes[0].PropertyChanges[0]
+	assert.Equal(t, ShowValue(change.Old, false).Block, ShowValue(change.New, false).Block, "cut blocks read the same")
+
+	got := DiffMarkdown(report(end), CommentBudget)
+	golden.Assert(t, got, "diff-policy-admin.golden")
+	assertSafe(t, got)
+
+	admin := "  +      \"Action\": \"*\",\n  +      \"Resource\": \"*\"\n"
+	for _, at := range []int{0, 30, 60} {
+		r := report(policyDiff(at))
+		for _, b := range []Budget{CommentBudget, CheckRunBudget, SummaryBudget, Unlimited} {
+			got := DiffMarkdown(r, b)
+			assert.Assert(t, strings.Contains(got, admin), "statement %d, %s:\n%s", at, b.Channel, got)
+			assert.Assert(t, !strings.Contains(got, "not shown"), "statement %d, %s", at, b.Channel)
+		}
+		// Every level that shows values shows the added lines.
+		levels, render, _ := diffRenderer(r, CommentBudget)
+		for level := range min(levels, levelPaths) {
+			w := NewWriter(Unlimited)
+			render(w, level)
+			assert.Assert(t, strings.Contains(w.String(), "  +      \"Action\": \"*\",\n"), "statement %d, level %d:\n%s", at, level, w.String())
+		}
+	}
+}
+
+// The job summary is where the other channels send readers for the full
+// report: it shows values whole until the report has to be shortened.
+func TestDiffMarkdownValueLimitsPerChannel(t *testing.T) {
+	blob := strings.Repeat("0123456789", 1000)
+	r := report(model.Diff{Stacks: []model.StackDiff{{Stack: "S", Region: "us-east-1",
+		Changes: []model.ResourceChange{{LogicalID: "Big", ChangeType: model.ChangeCreate, ResourceType: "Custom::Big",
+			PropertyChanges: []model.PropertyChange{{Path: "Blob", New: model.StringValue(blob)}}}}}}})
+	for _, tc := range []struct {
+		budget Budget
+		whole  bool
+	}{
+		{budget: Unlimited, whole: true},
+		{budget: SummaryBudget, whole: true},
+		{budget: CommentBudget},
+		{budget: CheckRunBudget},
+		{budget: Budget{MaxChars: 50000, Channel: "the tracking issue"}},
+		{budget: Budget{MaxChars: 50000, ValueMax: WholeValues}, whole: true},
+		{budget: Budget{MaxChars: 50000, ValueMax: 500}},
+	} {
+		got := DiffMarkdown(r, tc.budget)
+		assert.Equal(t, strings.Contains(got, blob), tc.whole, "%+v", tc.budget)
+		assert.Equal(t, strings.Contains(got, "more characters) — the whole value is in "+testHint+"."), !tc.whole, "%+v", tc.budget)
+	}
+	// A job summary that has to collapse cuts values as a comment does,
+	// under the note saying where the full report is.
+	summary := SummaryBudget
+	summary.Hint = "the report JSON file"
+	_, render, note := diffRenderer(r, summary)
+	w := NewWriter(Unlimited)
+	render(w, levelCollapsed)
+	assert.Assert(t, strings.Contains(w.String(), note))
+	assert.Assert(t, strings.Contains(w.String(), "… (7000 more characters)\n"), w.String())
+}
+
+// A diff too long for a comment gives up context, then changed lines, and
+// says how many it left out and where the whole change is.
+func TestDiffMarkdownLongDiffSaysWhatItLeavesOut(t *testing.T) {
+	var old, cur []string
+	for i := range 400 {
+		old = append(old, fmt.Sprintf("line %03d", i))
+		cur = append(cur, fmt.Sprintf("LINE %03d", i))
+	}
+	r := report(model.Diff{Stacks: []model.StackDiff{{Stack: "S", Region: "us-east-1",
+		Changes: []model.ResourceChange{{LogicalID: "Fn", ChangeType: model.ChangeUpdate, ResourceType: "AWS::Lambda::Function",
+			PropertyChanges: []model.PropertyChange{{Path: "Code.ZipFile",
+				Old: model.StringValue(strings.Join(old, "\n")), New: model.StringValue(strings.Join(cur, "\n"))}}}}}}})
+
+	comment := DiffMarkdown(r, CommentBudget)
+	assertSafe(t, comment)
+	assert.Assert(t, !strings.Contains(comment, "✂️"), "the report itself fits")
+	// Both sides of the change show their first lines.
+	assert.Assert(t, strings.Contains(comment, "  -line 000\n  -line 001\n"), comment)
+	assert.Assert(t, strings.Contains(comment, "  +LINE 000\n  +LINE 001\n"), comment)
+	assert.Assert(t, strings.Contains(comment, " more removed lines not shown\n"), comment)
+	assert.Assert(t, strings.Contains(comment, " more added lines not shown\n"), comment)
+	assert.Assert(t, strings.Contains(comment, "Shortened to fit; the whole change is in "+testHint+"."))
+
+	summary := DiffMarkdown(r, SummaryBudget)
+	assert.Assert(t, strings.Contains(summary, "  +LINE 399\n"))
+	assert.Assert(t, !strings.Contains(summary, "not shown"))
+	assert.Assert(t, !strings.Contains(summary, "Shortened"))
+}
+
+func TestDiffMarkdownNoStack(t *testing.T) {
+	for _, d := range []model.Diff{{}, {Stacks: []model.StackDiff{}}} {
+		got := DiffMarkdown(report(d), CommentBudget)
+		assert.Assert(t, strings.Contains(got, "⚠️ **cdkd diffed no stack:** check the `stacks` and `all` inputs and the `app`."), got)
+		assert.Assert(t, !strings.Contains(got, "No changes"))
+		assert.Assert(t, !strings.Contains(got, "✅"))
+		assert.Equal(t, CountsText(d.Totals()), "no changes", "counts are unchanged")
+	}
 }

@@ -30,6 +30,13 @@ type DriftReport struct {
 	// CauseNote is plain text saying how causes cdkd did not report were
 	// decided, when that is worth knowing (the state could not be read).
 	CauseNote string
+	// Notes are plain sentences shown under the headline, each as an ℹ️
+	// quote: e.g. that values are hidden because NoEcho positions are
+	// unknown.
+	Notes []string
+	// HiddenStacks are the stacks (as named in Drift) whose drifted values
+	// were all hidden, positions unknown; their paths still show.
+	HiddenStacks []string
 	// Resolution is what --accept or --revert did; nil when none ran.
 	Resolution *ResolutionReport
 }
@@ -109,7 +116,7 @@ func driftMarkdown(r DriftReport, b Budget, issue bool) string {
 // number of levels and the function rendering one of them.
 func driftRenderer(r DriftReport, b Budget, issue bool) (int, func(w *Writer, level int), string) {
 	note := b.ShortenedNote(r.FullReportHint)
-	d := &driftData{r: &r, issue: issue, limited: b.Limited(), note: note}
+	d := &driftData{r: &r, issue: issue, budget: b, limited: b.Limited(), note: note}
 	d.stacks = sortedDrift(r.Drift.Stacks)
 	levels := driftLevels
 	if r.Verdict.Status == model.DriftError {
@@ -136,8 +143,13 @@ func DriftTitle(r DriftReport) string {
 		t = countOf(v.Drifted, "resource", "resources") + " drifted"
 	case model.DriftIncomplete:
 		t = "Could not check everything"
-		if v.Unchecked > 0 {
+		switch {
+		case len(v.Stacks) == 0:
+			t = "Nothing checked: cdkd checked no stack"
+		case v.Unchecked > 0:
 			t += ": " + countOf(v.Unchecked, "resource", "resources") + " not checked"
+		case NothingCompared(v):
+			t = "Nothing checked: nothing could be compared"
 		}
 	default:
 		t = "cdkd drift failed"
@@ -190,6 +202,7 @@ type driftData struct {
 	r       *DriftReport
 	stacks  []model.StackDrift
 	issue   bool
+	budget  Budget
 	limited bool
 	note    string
 }
@@ -226,6 +239,7 @@ func (x *driftWriter) report() {
 		x.w.Block()
 		x.w.Write("> ℹ️ ", Text(x.r.CauseNote), "\n")
 	}
+	writeNotes(x.w, x.r.Notes)
 	x.resolution()
 	switch {
 	case x.level >= driftHeadline:
@@ -253,11 +267,22 @@ func (x *driftWriter) issueIntro() string {
 	case model.DriftDrifted:
 		return "cdkd-action keeps this issue current while the drift lasts and closes it when a check finds none."
 	case model.DriftIncomplete:
+		if v := x.finalVerdict(); NothingCompared(v) && v.Unchecked == 0 {
+			return "⚠️ **The latest check compared nothing.** That says nothing about drift and is not a clean result, so this issue stays open until a check completes without drift."
+		}
 		return "⚠️ **The latest check could not compare everything.** It found no drift among what it compared, but that is not a clean result, so this issue stays open until a check completes without drift."
 	case model.DriftError:
 		return "❌ **The latest check could not run.** It says nothing about drift either way; this issue stays open until a check completes without drift."
 	}
 	return "✅ **The latest check found no drift.** This issue is closed; it reopens if drift comes back."
+}
+
+// finalVerdict is the verdict FinalStatus follows.
+func (x *driftWriter) finalVerdict() model.RunVerdict {
+	if res := x.r.Resolution; res != nil && res.After != nil {
+		return *res.After
+	}
+	return x.r.Verdict
 }
 
 // headline is the verdict in one paragraph, first: a reader who reads
@@ -266,8 +291,8 @@ func (x *driftWriter) issueIntro() string {
 func (x *driftWriter) headline() {
 	v := x.r.Verdict
 	x.w.Block()
-	switch v.Status {
-	case model.DriftDrifted:
+	switch {
+	case v.Status == model.DriftDrifted:
 		drifting := 0
 		for _, s := range v.Stacks {
 			if s.Drifted > 0 {
@@ -280,7 +305,14 @@ func (x *driftWriter) headline() {
 			x.w.Write(" ", countOf(v.NotCompared, "resource was", "resources were"), " not fully compared.")
 		}
 		x.w.WriteString("\n")
-	case model.DriftIncomplete:
+	case v.Status == model.DriftIncomplete && v.Unchecked == 0 && NothingCompared(v):
+		// Nothing was compared: no "among the resources that were compared".
+		reason := v.Reason
+		if reason == "" {
+			reason = "nothing could be compared"
+		}
+		x.w.Write("⚠️ **Nothing checked:** ", Text(reason), ". This is not a clean result: it says nothing about drift.\n")
+	case v.Status == model.DriftIncomplete:
 		x.w.WriteString("⚠️ **Could not check everything:** nothing drifted among the resources that were compared, but ")
 		if v.Unchecked > 0 {
 			x.w.Write(countOf(v.Unchecked, "resource", "resources"), " could not be checked, for a reason you can act on.")
@@ -292,7 +324,7 @@ func (x *driftWriter) headline() {
 			x.w.Block()
 			x.w.Write(Text(v.Reason), ".\n")
 		}
-	case model.DriftError:
+	case v.Status == model.DriftError:
 		reason := x.r.Error
 		if reason == "" {
 			reason = v.Reason
@@ -551,6 +583,11 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 			x.change(c, masked)
 		}
 	}
+	if slices.Contains(x.r.HiddenStacks, s.Stack) {
+		x.w.Block()
+		x.w.WriteString("🔒 Every value in this stack is hidden (`***`): its NoEcho positions are unknown (see the note above), so only the paths that drifted are shown.\n")
+		return
+	}
 	if secret {
 		x.w.Block()
 		x.w.WriteString("🔒 Values at secret positions are hidden (`***`). A position whose state value is a NoEcho custom-resource response is stored by cdkd as the mask `***`, so it drifts on every run by design: cdkd compares its mask with the live value and will keep reporting it until that response is no longer marked NoEcho.\n")
@@ -569,7 +606,17 @@ func (x *driftWriter) change(c model.DriftChange, masked bool) {
 		{name: "State", v: c.State, absent: "(absent)", masked: masked},
 		{name: "AWS", v: c.AWS, absent: "(absent)", masked: masked},
 	}
-	valueItem{indent: "  ", head: nameCode(c.Path), markers: markers, sides: sides, what: "state and AWS values"}.write(x.w, x.level >= driftPaths, x.level >= driftShortValues)
+	tier := valuesPaths
+	switch {
+	case x.level == driftFull:
+		tier = valuesFull
+	case x.level == driftCollapsed:
+		tier = valuesCollapsed
+	case x.level == driftShortValues:
+		tier = valuesShort
+	}
+	valueItem{indent: "  ", head: nameCode(c.Path), markers: markers, sides: sides, what: "state and AWS values",
+		diffWhat: "changes (- state, + AWS)"}.write(x.w, newValueLimits(x.budget, x.r.FullReportHint, tier))
 }
 
 // causeText is a cause's heading and what to do about it.

@@ -54,6 +54,28 @@ func decide(t testing.TB, d *model.Drift, id string, cause model.NotComparedCaus
 	t.Fatalf("no not-compared resource %s", id)
 }
 
+// hideValues masks every present value, as the pipeline does where NoEcho
+// positions are unknown.
+func hideValues(d model.Drift) model.Drift {
+	b, _ := json.Marshal(d)
+	var out model.Drift
+	_ = json.Unmarshal(b, &out)
+	for i := range out.Stacks {
+		for j := range out.Stacks[i].Drifted {
+			for k := range out.Stacks[i].Drifted[j].Changes {
+				c := &out.Stacks[i].Drifted[j].Changes[k]
+				if c.State.Present() && !c.State.IsNull() {
+					c.State = model.MaskedValue()
+				}
+				if c.AWS.Present() && !c.AWS.IsNull() {
+					c.AWS = model.MaskedValue()
+				}
+			}
+		}
+	}
+	return out
+}
+
 func noEchoDrift(t testing.TB) model.Drift {
 	t.Helper()
 	d := decodeDrift(t, "drift_noecho.json")
@@ -132,7 +154,14 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	hostileError.Error = hostile
 	hostileError.StderrTail = strings.Split(hostile, "\n")
 
+	hidden := driftReport(oob, 1)
+	hidden.Drift = hideValues(hidden.Drift)
+	hidden.Notes = []string{"Values hidden: no cloud assembly, so NoEcho positions are unknown; pass the synthesized assembly as app to see them."}
+	hidden.HiddenStacks = []string{"StackA", "StackB"}
+
 	return map[string]DriftReport{
+		"hidden":           hidden,
+		"no-stack":         driftReport(model.Drift{}, 0),
 		"clean":            driftReport(clean, 0),
 		"drifted":          driftReport(oob, 1),
 		"refused":          driftReport(refused, 2),
@@ -166,7 +195,7 @@ func TestDriftMarkdownGolden(t *testing.T) {
 
 func TestDriftIssueMarkdownGolden(t *testing.T) {
 	cases := driftGoldenCases(t)
-	for _, name := range []string{"clean", "drifted", "refused", "error"} {
+	for _, name := range []string{"clean", "drifted", "refused", "error", "no-stack"} {
 		t.Run(name, func(t *testing.T) {
 			got := DriftIssueMarkdown(cases[name], CommentBudget)
 			golden.Assert(t, got, "drift_issue_"+name+".golden")
@@ -209,14 +238,43 @@ func TestDriftHeadlines(t *testing.T) {
 	}
 }
 
+// Nothing compared (no stack, or nothing comparable in any) is incomplete,
+// never a ✓, and says why.
 func TestDriftMarkdownNothingComparedNeverGetsACheckMark(t *testing.T) {
 	d := model.Drift{Stacks: []model.StackDrift{{Stack: "OnlyUnsupported", Region: "us-east-1",
 		NotSupported: []model.Resource{{LogicalID: "Schema", Type: "AWS::AppSync::GraphQLSchema"}}}}}
-	got := DriftMarkdown(driftReport(d, 0), Unlimited)
+	r := driftReport(d, 0)
+	got := DriftMarkdown(r, Unlimited)
 	assert.Assert(t, !strings.Contains(got, "✅"), "got:\n%s", got)
-	assert.Assert(t, strings.Contains(got, "⚠️ **No drift detected, but nothing was compared:**"))
+	assert.Assert(t, strings.Contains(got, "⚠️ **Nothing checked:** nothing could be compared: in no stack did cdkd compare a single resource"), got)
+	assert.Assert(t, !strings.Contains(got, "among the resources that were compared"), got)
 	assert.Assert(t, strings.Contains(got, "0 of 1 resource checked (1 unsupported)"))
 	assert.Assert(t, strings.Contains(got, "⚠️ <b>OnlyUnsupported</b> · us-east-1 · no drift detected, but NOTHING was compared"))
+	assert.Equal(t, DriftTitle(r), "Nothing checked: nothing could be compared")
+	assert.Assert(t, strings.Contains(DriftIssueMarkdown(r, CommentBudget), "The latest check compared nothing."))
+
+	none := driftReport(model.Drift{}, 0)
+	got = DriftMarkdown(none, Unlimited)
+	assert.Assert(t, !strings.Contains(got, "✅"), "got:\n%s", got)
+	assert.Assert(t, strings.Contains(got, "⚠️ **Nothing checked:** cdkd checked no stack — check stacks/all, state-bucket, state-prefix and stack-region."), got)
+	assert.Equal(t, DriftTitle(none), "Nothing checked: cdkd checked no stack")
+}
+
+// Notes show under the headline at every level; a stack whose values were
+// all hidden says so instead of the NoEcho custom-resource remark.
+func TestDriftMarkdownNotesAndHiddenValues(t *testing.T) {
+	cases := driftGoldenCases(t)
+	r := cases["hidden"]
+	levels, render, _ := driftRenderer(r, CommentBudget, false)
+	for level := range levels {
+		w := NewWriter(Unlimited)
+		render(w, level)
+		assert.Assert(t, strings.Contains(w.String(), "> ℹ️ Values hidden"), "level %d", level)
+	}
+	got := DriftMarkdown(r, Unlimited)
+	assert.Assert(t, strings.Contains(got, "Every value in this stack is hidden"), got)
+	assert.Assert(t, !strings.Contains(got, "by design"), got)
+	assert.Assert(t, strings.Contains(got, "`DisplayName`: `***` → `***` · 🔒 masked"), got)
 }
 
 func TestDriftMarkdownNeverShowsSecretPositions(t *testing.T) {

@@ -267,7 +267,7 @@ func hidden(r rune) bool {
 // invalid UTF-8 visible as U+FFFD. With keepLines, line breaks become "\n"
 // and tabs stay; without, line breaks become "⏎" and tabs a space.
 func sanitize(s string, keepLines bool) string {
-	if printableASCII(s) {
+	if printableASCII(s) || (keepLines && printableLines(s)) {
 		return s
 	}
 	newline := "⏎"
@@ -347,6 +347,18 @@ func ansiLen(s string) int {
 func printableASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// printableLines reports that s holds only printable ASCII characters,
+// newlines and tabs: nothing that sanitize or visible would change when
+// they keep lines.
+func printableLines(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
 			return false
 		}
 	}

@@ -14,8 +14,13 @@ const (
 	// InlineMax is the longest value, in characters, shown inline; longer
 	// ones go in a fenced block, or are cut to this length when shortening.
 	InlineMax = 80
-	// BlockMax is the longest value, in characters, shown in a fenced block.
+	// BlockMax is the longest value, in characters, a fenced block shows in
+	// a report whose budget is limited but names no ValueMax (a comment, a
+	// check run), and in any report once it shortens values.
 	BlockMax = 3000
+	// shortDiffMax is the most characters a diff shows at a report level
+	// that shortens values.
+	shortDiffMax = 1000
 )
 
 // Shown is a value ready to print: Inline Markdown, or Block text for a
@@ -29,15 +34,42 @@ type Shown struct {
 
 // ShowValue renders a present value. Strings keep their JSON quotes inline,
 // so "5" and 5, or "" and an absent value, read differently. Values longer
-// than InlineMax characters, and strings of several lines, go in a block.
-// With short, the value is always inline, cut to InlineMax characters. Characters that could
-// hide or reorder text are shown as \uXXXX escapes.
-func ShowValue(v model.Value, short bool) Shown {
+// than InlineMax characters, and strings of several lines, go in a block
+// cut to BlockMax characters. With short, the value is always inline, cut
+// to InlineMax characters. Characters that could hide or reorder text are
+// shown as \uXXXX escapes.
+func ShowValue(v model.Value, short bool) Shown { return showValue(v, short, BlockMax) }
+
+// showValue is ShowValue with blocks cut to blockMax characters (0: whole).
+func showValue(v model.Value, short bool, blockMax int) Shown {
 	raw := bytes.TrimSpace(v.Raw)
-	compact := string(raw)
+	compact, fits := inlineForm(raw)
+	if fits || (short && utf8.RuneCountInString(compact) <= InlineMax) {
+		return Shown{Inline: Code(compact)}
+	}
+	if short {
+		head, more := cutRunes(compact, InlineMax)
+		return Shown{Inline: Code(head) + "… " + moreChars(more)}
+	}
+	s := Shown{Block: compact}
+	if text, lang, ok := blockText(raw); ok {
+		s.Block, s.Lang = text, lang
+	}
+	if blockMax > 0 {
+		s.Block, s.More = cutRunes(s.Block, blockMax)
+	}
+	return s
+}
+
+// inlineForm is a value as one line: JSON compacted, hidden characters made
+// visible. fits reports that it reads well inline: at most InlineMax
+// characters, and not a string of several lines (a script, a certificate),
+// which reads better as lines however short.
+func inlineForm(raw []byte) (compact string, fits bool) {
+	compact = string(raw)
 	switch {
 	case len(raw) == 0:
-		return Shown{Inline: Code(compact)}
+		return compact, true
 	case raw[0] == '{' || raw[0] == '[':
 		compact = compactJSON(raw)
 	case raw[0] == '"' && bytes.Contains(raw, []byte(`\u00`)):
@@ -53,33 +85,29 @@ func ShowValue(v model.Value, short bool) Shown {
 		}
 	}
 	compact = visible(compact, false)
-	n := utf8.RuneCountInString(compact)
-	// A string of several lines (a script, a certificate) reads better as
-	// lines, however short.
 	multiline := raw[0] == '"' && hasNewlineEscape(compact)
-	if n <= InlineMax && (short || !multiline) {
-		return Shown{Inline: Code(compact)}
+	return compact, !multiline && utf8.RuneCountInString(compact) <= InlineMax
+}
+
+// blockText lays out a string or a JSON object or array for a block: the
+// string's text, or the JSON indented, with hidden characters made visible.
+// ok is false for other values, which read the same in a block as inline.
+func blockText(raw []byte) (text, lang string, ok bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "", "", false
 	}
-	if short {
-		head, more := cutRunes(compact, InlineMax)
-		return Shown{Inline: Code(head) + "… " + moreChars(more)}
-	}
-	var s Shown
 	switch raw[0] {
 	case '"':
-		var text string
-		if json.Unmarshal(raw, &text) == nil {
-			s.Block = visible(text, true)
-		} else {
-			s.Block = compact
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", "", false
 		}
+		return visible(s, true), "", true
 	case '{', '[':
-		s.Block, s.Lang = visible(indentJSON(raw), true), "json"
-	default:
-		s.Block = compact
+		return visible(indentJSON(raw), true), "json", true
 	}
-	s.Block, s.More = cutRunes(s.Block, BlockMax)
-	return s
+	return "", "", false
 }
 
 // moreChars says how much of a value was left out.
@@ -110,7 +138,7 @@ func cutRunes(s string, n int) (string, int) {
 // visible replaces characters that could hide or reorder text with \uXXXX,
 // so a reviewer sees that they are there. keepLines keeps newlines and tabs.
 func visible(s string, keepLines bool) string {
-	if printableASCII(s) {
+	if printableASCII(s) || (keepLines && printableLines(s)) {
 		return s
 	}
 	if keepLines {
@@ -161,8 +189,10 @@ func compactJSON(raw []byte) string {
 }
 
 // indentJSON lays valid JSON out as json.Indent(dst, raw, "", "  ") does.
-func indentJSON(raw []byte) string {
-	compact := compactJSON(raw)
+func indentJSON(raw []byte) string { return indentCompact(compactJSON(raw)) }
+
+// indentCompact is indentJSON of JSON already compacted.
+func indentCompact(compact string) string {
 	b := make([]byte, 0, len(compact)*2)
 	depth := 0
 	newline := func() {

@@ -1,0 +1,385 @@
+package reporters
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"gotest.tools/v3/assert"
+)
+
+// lines splits "a b c" into lines, so that cases read on one line.
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Fields(s)
+}
+
+// script renders an edit script compactly: "=a -b +c".
+func script(a, b []string, ops []lineOp) string {
+	var parts []string
+	for _, op := range ops {
+		switch op.kind {
+		case ' ':
+			parts = append(parts, "="+a[op.a])
+		case '-':
+			parts = append(parts, "-"+a[op.a])
+		case '+':
+			parts = append(parts, "+"+b[op.b])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// assertScript checks that ops turns a into b, and numbers each line's
+// position on both sides.
+func assertScript(t *testing.T, a, b []string, ops []lineOp) {
+	t.Helper()
+	var gotA, gotB []string
+	i, j := 0, 0
+	for _, op := range ops {
+		assert.Equal(t, op.a, i, "position in a of %+v", op)
+		assert.Equal(t, op.b, j, "position in b of %+v", op)
+		switch op.kind {
+		case ' ':
+			assert.Equal(t, a[op.a], b[op.b])
+			gotA, gotB = append(gotA, a[op.a]), append(gotB, b[op.b])
+			i, j = i+1, j+1
+		case '-':
+			gotA = append(gotA, a[op.a])
+			i++
+		case '+':
+			gotB = append(gotB, b[op.b])
+			j++
+		}
+	}
+	assert.Assert(t, slices.Equal(gotA, a), "kept and removed lines are not a: %q", gotA)
+	assert.Assert(t, slices.Equal(gotB, b), "kept and added lines are not b: %q", gotB)
+}
+
+func TestDiffLines(t *testing.T) {
+	tests := []struct {
+		name, a, b, want string
+	}{
+		{name: "equal", a: "x y", b: "x y", want: "=x =y"},
+		{name: "both empty", a: "", b: "", want: ""},
+		{name: "all added", a: "", b: "x y", want: "+x +y"},
+		{name: "all removed", a: "x y", b: "", want: "-x -y"},
+		{name: "one changed", a: "a b c", b: "a B c", want: "=a -b +B =c"},
+		{name: "inserted in the middle", a: "a b c d", b: "a b X Y c d", want: "=a =b +X +Y =c =d"},
+		{name: "removed at the end", a: "a b c", b: "a b", want: "=a =b -c"},
+		{name: "removals before additions", a: "a x y b", b: "a p q b", want: "=a -x -y +p +q =b"},
+		{name: "shortest script", a: "a b c a b b a", b: "c b a b a c", want: "-a -b =c +b =a =b -b =a +c"},
+		{name: "repeated lines", a: "} } }", b: "} }", want: "=} =} -}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := lines(tc.a), lines(tc.b)
+			ops := diffLines(a, b)
+			assertScript(t, a, b, ops)
+			assert.Equal(t, script(a, b, ops), tc.want)
+		})
+	}
+}
+
+// An added or removed run that could sit in several places sits where its
+// ends are least indented.
+func TestDiffLinesSlidesToTheLeastIndentedPlace(t *testing.T) {
+	tests := []struct {
+		name, a, b, want string
+	}{
+		{
+			name: "added object",
+			a:    "[|__{|____a|__},|__{|____b|__}|]",
+			b:    "[|__{|____a|__},|__{|____new|__},|__{|____b|__}|]",
+			want: "=[ =__{ =____a =__}, +__{ +____new +__}, =__{ =____b =__} =]",
+		},
+		{
+			name: "removed object",
+			a:    "[|__{|____x|__},|__{|____b|__}|]",
+			b:    "[|__{|____b|__}|]",
+			want: "=[ -__{ -____x -__}, =__{ =____b =__} =]",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			split := func(s string) []string { return strings.Split(s, "|") }
+			a, b := split(strings.ReplaceAll(tc.a, "_", " ")), split(strings.ReplaceAll(tc.b, "_", " "))
+			ops := diffLines(a, b)
+			assertScript(t, a, b, ops)
+			// Blanks in lines show as "_", as in the cases.
+			assert.Equal(t, script(split(strings.ReplaceAll(tc.a, " ", "_")), split(strings.ReplaceAll(tc.b, " ", "_")), ops), tc.want)
+		})
+	}
+}
+
+func TestSlideKeepsRunsApart(t *testing.T) {
+	a, b := []string{"p", "x", "x", "y"}, []string{"P", "x", "y"}
+	kinds := []byte("-+ - ")
+	slide(kinds, a, b)
+	assert.Equal(t, string(kinds), "-+ - ", "sliding up would join the change before")
+
+	a, b = []string{"  y", "x", "    z", "  y"}, []string{"  y"}
+	kinds = []byte("--- ")
+	slide(kinds, a, b)
+	assert.Equal(t, string(kinds), " ---", "slid down to the least indented ends")
+}
+
+// lcs is the length of a longest common subsequence, by the textbook table.
+func lcs(a, b []string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			if a[i] == b[j] {
+				cur[j+1] = prev[j] + 1
+			} else {
+				cur[j+1] = max(cur[j], prev[j+1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func TestDiffLinesIsShortest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := func() []string {
+		out := make([]string, rng.IntN(12))
+		for i := range out {
+			out[i] = string(rune('a' + rng.IntN(4)))
+		}
+		return out
+	}
+	for n := range 500 {
+		a, b := words(), words()
+		ops := diffLines(a, b)
+		assertScript(t, a, b, ops)
+		kept := 0
+		for _, op := range ops {
+			if op.kind == ' ' {
+				kept++
+			}
+		}
+		assert.Equal(t, kept, lcs(a, b), "case %d: %q → %q: %s", n, a, b, script(a, b, ops))
+	}
+}
+
+func TestDiffLinesGivesUpOnHugeInputs(t *testing.T) {
+	many := func(n int, prefix string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s%d", prefix, i)
+		}
+		return out
+	}
+	t.Run("too many lines: prefix and suffix kept, the middle replaced", func(t *testing.T) {
+		a := append(append([]string{"head"}, many(diffMaxLines+1, "a")...), "tail")
+		b := append(append([]string{"head"}, many(10, "b")...), "tail")
+		ops := diffLines(a, b)
+		assertScript(t, a, b, ops)
+		assert.Equal(t, ops[0].kind, byte(' '))
+		assert.Equal(t, ops[len(ops)-1].kind, byte(' '))
+		assert.Equal(t, len(ops), 2+len(a)-2+len(b)-2, "the middle is removed and added whole")
+	})
+	t.Run("too many edits", func(t *testing.T) {
+		a, b := many(diffMaxEdits, "a"), many(diffMaxEdits, "b")
+		a[diffMaxEdits/2] = "same"
+		b[diffMaxEdits/2] = "same"
+		ops := diffLines(a, b)
+		assertScript(t, a, b, ops)
+		assert.Equal(t, len(ops), 2*diffMaxEdits)
+	})
+	t.Run("within the limits", func(t *testing.T) {
+		a := many(diffMaxLines, "x")
+		b := append(append(append([]string(nil), a[:100]...), "new"), a[101:]...)
+		ops := diffLines(a, b)
+		assertScript(t, a, b, ops)
+		assert.Equal(t, len(ops), diffMaxLines+1)
+	})
+}
+
+// l30 is a line of 30 characters.
+func l30(c string) string { return strings.Repeat(c, 30) }
+
+func TestLineDiffRender(t *testing.T) {
+	long := strings.Repeat("x", 600)
+	tests := []struct {
+		name     string
+		old, cur string
+		limit    int
+		short    bool
+		want     string
+		cut      bool
+	}{
+		{
+			name: "context around a change",
+			old:  "1\n2\n3\n4\n5\n6\n7\n8\n9", cur: "1\n2\n3\n4\nfive\n6\n7\n8\n9",
+			want: "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n",
+		},
+		{
+			name: "hunks apart",
+			old:  "a\n1\n2\n3\n4\n5\n6\n7\nb", cur: "A\n1\n2\n3\n4\n5\n6\n7\nB",
+			want: "@@ -1,4 +1,4 @@\n-a\n+A\n 1\n 2\n 3\n@@ -6,4 +6,4 @@\n 5\n 6\n 7\n-b\n+B\n",
+		},
+		{
+			name: "hunks whose context touches merge",
+			old:  "a\n1\n2\n3\n4\n5\n6\nb", cur: "A\n1\n2\n3\n4\n5\n6\nB",
+			want: "@@ -1,8 +1,8 @@\n-a\n+A\n 1\n 2\n 3\n 4\n 5\n 6\n-b\n+B\n",
+		},
+		{
+			name: "pure addition",
+			old:  "a\nb", cur: "a\nb\nc",
+			want: "@@ -1,2 +1,3 @@\n a\n b\n+c\n",
+		},
+		{
+			name: "a final newline both have makes no line",
+			old:  "a\nb\n", cur: "a\nc\n",
+			want: "@@ -1,2 +1,2 @@\n a\n-b\n+c\n",
+		},
+		{
+			name: "a final newline only one has shows",
+			old:  "a\nb", cur: "a\nb\n",
+			want: "@@ -1,2 +1,3 @@\n a\n b\n+\n",
+		},
+		{
+			name: "context given up first",
+			old:  "1\n2\n3\n4\n5\n6\n7", cur: "1\n2\n3\nfour\n5\n6\n7", limit: 21,
+			want: "@@ -4 +4 @@\n-4\n+four\n", cut: true,
+		},
+		{
+			name: "an empty side is numbered by the line before",
+			old:  "1\n2\n3\n4\n5\n6\n7", cur: "1\n2\n3\n4\n5\n6\n7\n8", limit: 17,
+			want: "@@ -7,0 +8 @@\n+8\n", cut: true,
+		},
+		{
+			name: "long context lines cut before context is given up",
+			old:  long + "\na\n" + long, cur: long + "\nb\n" + long, limit: 300,
+			want: "@@ -1,3 +1,3 @@\n " + strings.Repeat("x", InlineMax) + " … (520 more characters)\n-a\n+b\n " + strings.Repeat("x", InlineMax) + " … (520 more characters)\n",
+			cut:  true,
+		},
+		{
+			name: "changed lines cut only without context",
+			old:  "ctx\n" + long, cur: "ctx\n" + long + "y", limit: 1100,
+			want: "@@ -2 +2 @@\n-" + strings.Repeat("x", diffLineCut) + " … (100 more characters)\n+" + strings.Repeat("x", diffLineCut) + " … (101 more characters)\n",
+			cut:  true,
+		},
+		{
+			name: "changed lines left out are counted",
+			old:  "aaaaaaaaaa\nbbbbbbbbbb\ncccccccccc\ndddddddddd", cur: "AAAAAAAAAA\nBBBBBBBBBB\nCCCCCCCCCC\nDDDDDDDDDD", limit: 100,
+			want: "@@ -1,4 +1,4 @@\n-aaaaaaaaaa\n… 7 more changed lines not shown (3 removed, 4 added)\n",
+			cut:  true,
+		},
+		{
+			name: "each side of a run keeps its first lines",
+			old:  "aaaaaaaaaa\nbbbbbbbbbb\ncccccccccc\ndddddddddd", cur: "AAAAAAAAAA\nBBBBBBBBBB\nCCCCCCCCCC\nDDDDDDDDDD", limit: 104,
+			want: "@@ -1,4 +1,4 @@\n-aaaaaaaaaa\n… 3 more removed lines not shown\n+AAAAAAAAAA\n… 3 more added lines not shown\n",
+			cut:  true,
+		},
+		{
+			name: "as many as fit",
+			old:  strings.Join([]string{l30("a"), l30("b"), l30("c"), l30("d")}, "\n"),
+			cur:  strings.Join([]string{l30("A"), l30("B"), l30("C"), l30("D")}, "\n"), limit: 220,
+			want: "@@ -1,4 +1,4 @@\n-" + l30("a") + "\n-" + l30("b") + "\n… 2 more removed lines not shown\n+" + l30("A") + "\n+" + l30("B") + "\n… 2 more added lines not shown\n",
+			cut:  true,
+		},
+		{
+			name: "nothing fits: all counted",
+			old:  "a", cur: "b", limit: 10,
+			want: "… 2 more changed lines not shown (1 removed, 1 added)\n", cut: true,
+		},
+		{
+			name: "short: no context, lines cut",
+			old:  "1\n2\n" + long, cur: "1\n2\n" + long + "z", short: true, limit: shortDiffMax,
+			want: "@@ -3 +3 @@\n-" + strings.Repeat("x", InlineMax) + " … (520 more characters)\n+" + strings.Repeat("x", InlineMax) + " … (521 more characters)\n",
+			cut:  true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, ok := newLineDiff(tc.old, tc.cur)
+			assert.Assert(t, ok)
+			got, cut := d.render(tc.limit, diffStyles(tc.short))
+			assert.Equal(t, got, tc.want)
+			assert.Equal(t, cut, tc.cut)
+		})
+	}
+}
+
+func TestNewLineDiffNothingDiffers(t *testing.T) {
+	for _, tc := range [][2]string{{"a\nb", "a\nb"}, {"", ""}, {"a\n", "a\n"}} {
+		_, ok := newLineDiff(tc[0], tc[1])
+		assert.Assert(t, !ok, "%q", tc)
+	}
+}
+
+// However small the limit, every changed line is shown or counted, and a
+// limited diff stays near its limit.
+func TestLineDiffRenderAccountsForEveryChange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	text := func() string {
+		out := make([]string, rng.IntN(60))
+		for i := range out {
+			out[i] = strings.Repeat(string(rune('a'+rng.IntN(5))), 1+rng.IntN(200))
+		}
+		return strings.Join(out, "\n")
+	}
+	for n := range 300 {
+		old, cur := text(), text()
+		d, ok := newLineDiff(old, cur)
+		if !ok {
+			continue
+		}
+		limit := rng.IntN(3000)
+		for _, short := range []bool{false, true} {
+			got, _ := d.render(limit, diffStyles(short))
+			shown := map[byte]int{}
+			dropped := map[byte]int{}
+			for l := range strings.Lines(got) {
+				var n, rem, add int
+				var what string
+				switch {
+				case !strings.HasPrefix(l, "…"):
+					shown[l[0]]++
+				case strings.Contains(l, "changed"):
+					_, err := fmt.Sscanf(strings.Replace(l, "line ", "lines ", 1), "… %d more changed lines not shown (%d removed, %d added)", &n, &rem, &add)
+					assert.NilError(t, err, "%q", l)
+					assert.Equal(t, n, rem+add)
+					dropped['-'] += rem
+					dropped['+'] += add
+				default:
+					_, err := fmt.Sscanf(l, "… %d more %s", &n, &what)
+					assert.NilError(t, err, "%q", l)
+					if what == "removed" {
+						dropped['-'] += n
+					} else {
+						dropped['+'] += n
+					}
+				}
+			}
+			assert.Equal(t, shown['-']+dropped['-'], d.removed, "case %d, limit %d", n, limit)
+			assert.Equal(t, shown['+']+dropped['+'], d.added, "case %d, limit %d", n, limit)
+			if limit > 0 {
+				assert.Assert(t, utf8.RuneCountInString(got) <= max(limit, 80), "case %d: %d characters for a limit of %d", n, utf8.RuneCountInString(got), limit)
+			}
+		}
+	}
+}
+
+func BenchmarkDiffLines(b *testing.B) {
+	var old []string
+	for i := range 4000 {
+		old = append(old, fmt.Sprintf(`      "Resource": "arn:aws:s3:::bucket-%d/*"`, i))
+	}
+	cur := append([]string(nil), old...)
+	for i := 0; i < len(cur); i += 50 {
+		cur[i] += ","
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		diffLines(old, cur)
+	}
+}
