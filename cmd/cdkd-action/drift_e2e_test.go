@@ -13,6 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/sivchari/kumo"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -67,6 +70,14 @@ func stderrFile(t *testing.T, inv cdkdtest.Invocation, name string) cdkdtest.Inv
 }
 
 var all = map[string]string{"all": "true"}
+
+// withAssembly adds the synthesized assembly of StackA and StackB as app:
+// with it, drifted values show, all but those at secret positions.
+// Without one every drifted value is hidden (TestDriftWithoutAssembly).
+func withAssembly(t *testing.T, base map[string]string) map[string]string {
+	t.Helper()
+	return withInputs(base, "app", abs(t, "testdata/drift/assembly"))
+}
 
 func withInputs(base map[string]string, kv ...string) map[string]string {
 	out := map[string]string{}
@@ -134,7 +145,7 @@ func TestDriftDrifted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newDriftWorkspace(t)
 			w.stub(detect(t, "drifted.json", 1))
-			res := w.run(withInputs(all, "fail-on-drift", tc.failOn))
+			res := w.run(withAssembly(t, withInputs(all, "fail-on-drift", tc.failOn)))
 			assert.Equal(t, res.code, tc.code, res.stdout)
 			assert.Equal(t, res.outputs["drift-status"], "drifted")
 			assert.Equal(t, res.outputs["drifted-count"], "3")
@@ -240,6 +251,7 @@ func TestDriftCrashIsAnError(t *testing.T) {
 	assert.Equal(t, res.outputs["drift-status"], "error")
 	assert.Equal(t, res.outputs["failure-reason"], "cdkd-failed")
 	assert.Equal(t, res.outputs["drifted-count"], "")
+	assert.Equal(t, res.outputs["not-compared-count"], "")
 	run := onlyCheckRun(t, w.gh)
 	assert.Equal(t, run.Conclusion, "failure")
 	assert.Equal(t, run.Output.Title, "cdkd drift failed")
@@ -254,15 +266,21 @@ func TestDriftCrashIsAnError(t *testing.T) {
 }
 
 func TestDriftOnlyUnsupported(t *testing.T) {
-	t.Run("nothing compared: no drift, and no ✓", func(t *testing.T) {
+	// Was clean with a neutral check: nothing compared is no clean bill of
+	// health, so it is incomplete now, and fails like one by default.
+	t.Run("nothing compared: incomplete, and no ✓", func(t *testing.T) {
 		w := newDriftWorkspace(t)
 		w.stub(detect(t, "unsupported.json", 0))
 		res := w.run(all)
-		assert.Equal(t, res.code, 0, res.stdout)
-		assert.Equal(t, res.outputs["drift-status"], "clean")
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "incomplete")
+		assert.Equal(t, res.outputs["failure-reason"], "incomplete")
+		assert.Equal(t, res.outputs["drifted-count"], "0")
+		assert.Equal(t, res.outputs["not-compared-count"], "0")
 		run := onlyCheckRun(t, w.gh)
-		assert.Equal(t, run.Conclusion, "neutral")
-		assert.Equal(t, run.Output.Title, "No drift detected, but nothing was compared")
+		assert.Equal(t, run.Conclusion, "action_required")
+		assert.Equal(t, run.Output.Title, "Nothing checked: nothing could be compared")
+		assert.Assert(t, is.Contains(res.summary, "⚠️ **Nothing checked:** nothing could be compared"))
 		assert.Assert(t, !strings.Contains(res.summary, "✅"), res.summary)
 		assert.Assert(t, is.Contains(res.summary, "0 of 3 resources checked (2 unsupported, 1 skipped)"))
 		assert.Assert(t, is.Contains(res.summary, "`AWS::AppSync::GraphQLSchema` ×1"))
@@ -288,7 +306,7 @@ func TestDriftAccept(t *testing.T) {
 	accept := detect(t, "clean.json", 0, "--accept", "-y")
 	accept.Stderr = "Accept plan for StackA: 3 resources\n✓ State updated for StackA (3 resources)\n"
 	stub := w.stub(detect(t, "drifted.json", 1), accept, detect(t, "clean.json", 0))
-	res := w.run(withInputs(all, "drift-resolution", "accept"))
+	res := w.run(withAssembly(t, withInputs(all, "drift-resolution", "accept")))
 	assert.Equal(t, res.code, 0, res.stdout)
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["drift-status"], "drifted", "drift-status keeps the detection result")
@@ -387,7 +405,7 @@ func TestDriftIssueLifecycle(t *testing.T) {
 	spoof := w.gh.AddIssue(githubtest.Issue{Title: "spoof", Login: "mallory",
 		Body: github.Header{Kind: "drift"}.String() + "\nfake"})
 	w.gh.AddIssue(githubtest.Issue{Title: "bug", Body: "unrelated"})
-	inputs := withInputs(all, "issue", "true", "issue-labels", "drift, infra", "fail-on-drift", "false")
+	inputs := withAssembly(t, withInputs(all, "issue", "true", "issue-labels", "drift, infra", "fail-on-drift", "false"))
 
 	ours := func() githubtest.Issue {
 		t.Helper()
@@ -496,14 +514,27 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	res := w.run(withInputs(all, "issue", "true", "app", abs(t, "testdata/drift/assembly")))
 	assert.Equal(t, res.code, 1, res.stdout)
 	assert.Equal(t, res.outputs["drifted-count"], "2")
+	assert.Assert(t, is.Len(w.gh.Issues(), 1))
+	assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
+	report := readFile(t, res.outputs["report-json"])
+	assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
+	assert.Assert(t, is.Contains(res.summary, "drifts on every run by design"))
+	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
+	if os.Getenv("DRIFT_DEBUG") != "" {
+		t.Log(res.stdout, res.summary)
+	}
+}
 
+// driftSurfaces is every channel a drift run writes to: check runs, issues
+// and their comments, outputs, the job summary, the report JSON and the
+// log as the runner shows it.
+func driftSurfaces(t *testing.T, w *workspace, res result) []string {
+	t.Helper()
 	var surfaces []string
 	for _, r := range w.gh.CheckRuns() {
 		surfaces = append(surfaces, r.Name, r.Output.Title, r.Output.Summary, r.Output.Text)
 	}
-	issues := w.gh.Issues()
-	assert.Assert(t, is.Len(issues, 1))
-	for _, is := range issues {
+	for _, is := range w.gh.Issues() {
 		surfaces = append(surfaces, is.Title, is.Body)
 		for _, c := range w.gh.Comments(owner, repo, is.Number) {
 			surfaces = append(surfaces, c.Body)
@@ -512,18 +543,218 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	for _, v := range res.outputs {
 		surfaces = append(surfaces, v)
 	}
-	report := readFile(t, res.outputs["report-json"])
-	surfaces = append(surfaces, res.summary, report, runnermask.Simulate(res.stdout))
+	if path := res.outputs["report-json"]; path != "" {
+		surfaces = append(surfaces, readFile(t, path))
+	}
+	return append(surfaces, res.summary, runnermask.Simulate(res.stdout))
+}
+
+func assertNowhere(t *testing.T, surfaces []string, values ...string) {
+	t.Helper()
 	for _, s := range surfaces {
-		for _, secret := range sampleSecrets {
-			assert.Assert(t, !strings.Contains(s, secret), "secret %q leaked in:\n%s", secret, s)
+		for _, v := range values {
+			assert.Assert(t, !strings.Contains(s, v), "%q leaked in:\n%s", v, s)
 		}
 	}
-	assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
-	assert.Assert(t, is.Contains(res.summary, "drifts on every run by design"))
-	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
-	if os.Getenv("DRIFT_DEBUG") != "" {
-		t.Log(res.stdout, res.summary)
+}
+
+// Without any cloud assembly NoEcho positions are unknown, and today's cdkd
+// prints a NoEcho value in plaintext as a stateValue: every drifted value
+// is hidden, state and AWS alike, on every channel, and the report says
+// why. The paths stay.
+func TestDriftWithoutAssembly(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(detect(t, "noecho-drift.json", 1))
+	res := w.run(withInputs(all, "issue", "true"))
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "drifted")
+	assert.Equal(t, res.outputs["drifted-count"], "2")
+	assert.Assert(t, is.Len(w.gh.Issues(), 1))
+	// The AWS side is hidden too: it may be the live secret.
+	assertNowhere(t, driftSurfaces(t, w, res), append(sampleSecrets, "rotated-by-hand", "fixture-topic-v1")...)
+
+	const note = "Values hidden: no cloud assembly was found"
+	run := onlyCheckRun(t, w.gh)
+	for _, s := range []string{res.summary, run.Output.Summary, w.gh.Issues()[0].Body} {
+		assert.Assert(t, is.Contains(s, note))
+		assert.Assert(t, is.Contains(s, "pass the synthesized assembly as app to see them"))
+		assert.Assert(t, is.Contains(s, "- `NoEchoParam2FCCC8BD` · `AWS::SSM::Parameter`\n  - `Value`: `***` → `***`"), "the path stays:\n%s", s)
+		assert.Assert(t, is.Contains(s, "  - `DisplayName`: `***` → `***`"), "the path stays:\n%s", s)
+		assert.Assert(t, is.Contains(s, "Every value in this stack is hidden"))
+	}
+	var report struct {
+		Notes        []string `json:"notes"`
+		HiddenStacks []string `json:"valuesHidden"`
+		Stacks       []struct {
+			Drifted []struct {
+				Changes []struct {
+					Path  string `json:"path"`
+					State any    `json:"stateValue"`
+					AWS   any    `json:"awsValue"`
+				} `json:"changes"`
+			} `json:"drifted"`
+		} `json:"stacks"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+	assert.Assert(t, is.Len(report.Notes, 1))
+	assert.Assert(t, is.Contains(report.Notes[0], note))
+	assert.DeepEqual(t, report.HiddenStacks, []string{"StackA"})
+	for _, d := range report.Stacks[0].Drifted {
+		for _, c := range d.Changes {
+			assert.Equal(t, c.State, "***", c.Path)
+			assert.Equal(t, c.AWS, "***", c.Path)
+		}
+	}
+}
+
+// A stack the assembly does not hold has unknown positions too: its values
+// are hidden, the others' shown.
+func TestDriftStackMissingFromAssembly(t *testing.T) {
+	d1 := readFile(t, "testdata/drift/drifted.json")
+	d2 := readFile(t, "testdata/drift/partial.json")
+	both := filepath.Join(t.TempDir(), "both.json")
+	writeFile(t, both, strings.TrimSuffix(strings.TrimSpace(d1), "]")+","+strings.TrimPrefix(strings.TrimSpace(d2), "["))
+	w := newDriftWorkspace(t)
+	inv := detect(t, "", 1)
+	inv.StdoutFile = both
+	w.stub(inv)
+	res := w.run(withAssembly(t, withInputs(all, "fail-on-drift", "false")))
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Assert(t, is.Contains(res.summary, "`VisibilityTimeout`: `30` → `99`"), "StackA is in the assembly")
+	assert.Assert(t, is.Contains(res.summary, "`MemorySize`: `***` → `***`"), "StackP is not")
+	assert.Assert(t, is.Contains(res.summary, "Values hidden in StackP: the cloud assembly does not hold this stack"))
+	assert.Assert(t, !strings.Contains(res.summary, "no cloud assembly was found"))
+}
+
+// Drift does not synthesize: a cdk.out an earlier step left in the working
+// directory is the assembly when app is not one, read before cdkd runs.
+// Values show, all but the NoEcho one.
+func TestDriftCdkOutInWorkingDirectory(t *testing.T) {
+	for _, app := range []string{"", "npx ts-node bin/app.ts"} {
+		t.Run("app="+app, func(t *testing.T) {
+			w := newDriftWorkspace(t)
+			copyDir(t, "testdata/drift/assembly", filepath.Join(w.dir, "cdk.out"))
+			inv := detect(t, "noecho-drift.json", 1)
+			// Streamed while cdkd runs: masked only if the assembly was
+			// read before.
+			inv.Stderr = "NoEchoParam2FCCC8BD (AWS::SSM::Parameter): Value differs (hunter2-noecho-v1)\n"
+			w.stub(inv)
+			inputs := withInputs(all, "issue", "true")
+			if app != "" {
+				inputs["app"] = app
+			}
+			res := w.run(inputs)
+			assert.Equal(t, res.code, 1, res.stdout)
+			assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
+			for _, s := range []string{res.summary, onlyCheckRun(t, w.gh).Output.Summary, w.gh.Issues()[0].Body} {
+				assert.Assert(t, is.Contains(s, "`Value`: `***` → `***` · 🔒 NoEcho"), s)
+				assert.Assert(t, is.Contains(s, "`DisplayName`: `\"fixture-topic-v1\"` → `\"prefix-***-suffix\"`"), s)
+				assert.Assert(t, !strings.Contains(s, "Values hidden"), s)
+			}
+		})
+	}
+}
+
+// The {{resolve:...}} references in the state records are resolved and
+// their values masked even without an assembly: before cdkd runs for the
+// stacks the input names, and after detection for the stacks cdkd
+// reported, so later cdkd runs (a resolution) and everything rendered are
+// masked. Today's cdkd prints a secret-named queue's URL on stderr.
+func TestDriftStateReferences(t *testing.T) {
+	bucket := randomBucket(t)
+	env := kumoState(t, bucket, map[string]string{"StackC": "state-stackC.json"})
+
+	t.Run("named stack, before cdkd runs", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		inv := stderrFile(t, detectStack(t, "", 1, "StackC", "--state-bucket", bucket), "queue-url.stderr")
+		inv.Stderr = "Error: read failed for http://localhost:4566/000000000000/s3cr3t-pw-from-sm\n"
+		w.stub(inv)
+		res := w.run(map[string]string{"stacks": "StackC", "state-bucket": bucket, "issue": "true"}, env...)
+		assert.Equal(t, res.code, 3, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "error")
+		assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
+		assert.Assert(t, is.Contains(res.summary, "read failed for"), "cdkd's reason is shown, masked")
+		assert.Assert(t, !strings.Contains(res.stdout, "::warning::"), res.stdout)
+	})
+	t.Run("all stacks, after detection", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		accept := stderrFile(t, detect(t, "", 0, "--state-bucket", bucket, "--accept", "-y"), "queue-url.stderr")
+		w.stub(detect(t, "drifted-stackC.json", 1, "--state-bucket", bucket), accept, detect(t, "drifted-stackC.json", 1, "--state-bucket", bucket))
+		res := w.run(withInputs(all, "state-bucket", bucket, "drift-resolution", "accept", "fail-on-drift", "false"), env...)
+		assert.Equal(t, res.code, 0, res.stdout)
+		assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
+		assert.Assert(t, is.Contains(res.stdout, "QueueUrl=http://localhost:4566/000000000000/***"), "the accept's stderr was logged, masked")
+	})
+}
+
+// A check that checked no stack, or compared nothing, is incomplete: it
+// never closes the tracking issue, and says why.
+func TestDriftNothingCheckedKeepsTheIssueOpen(t *testing.T) {
+	w := newDriftWorkspace(t)
+	stub := w.stub(detect(t, "drifted.json", 1), detect(t, "empty.json", 0), detect(t, "unsupported.json", 0))
+	inputs := withAssembly(t, withInputs(all, "issue", "true", "fail-on-drift", "false"))
+	assert.Equal(t, w.run(inputs).code, 0)
+	assert.Assert(t, is.Len(w.gh.Issues(), 1))
+
+	res := w.run(inputs)
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "incomplete")
+	assert.Equal(t, res.outputs["failure-reason"], "incomplete")
+	const why = "cdkd checked no stack — check stacks/all, state-bucket, state-prefix and stack-region"
+	assert.Assert(t, is.Contains(res.summary, "⚠️ **Nothing checked:** "+why))
+	assert.Assert(t, !strings.Contains(res.summary, "No drift"), res.summary)
+	run := w.gh.CheckRuns()[1]
+	assert.Equal(t, run.Conclusion, "action_required")
+	assert.Equal(t, run.Output.Title, "Nothing checked: cdkd checked no stack")
+	issue := w.gh.Issues()[0]
+	assert.Equal(t, issue.State, "open", "nothing checked is not clean")
+	assert.Equal(t, issue.Title, "cdkd drift: Nothing checked: cdkd checked no stack")
+	assert.Assert(t, is.Contains(issue.Body, "The latest check compared nothing."))
+	assert.Assert(t, is.Contains(issue.Body, why))
+
+	res = w.run(inputs)
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "incomplete")
+	issue = w.gh.Issues()[0]
+	assert.Equal(t, issue.State, "open", "nothing compared is not clean")
+	assert.Equal(t, issue.Title, "cdkd drift: Nothing checked: nothing could be compared")
+	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, issue.Number), 0), "no closing comment")
+	stub.AssertAllUsed(t)
+}
+
+// A run that ends in an error leaves drifted-count and not-compared-count
+// empty, and drift-status error, whichever detection failed.
+func TestDriftErrorOutputs(t *testing.T) {
+	accept := detect(t, "clean.json", 0, "--accept", "-y")
+	tests := []struct {
+		name   string
+		invs   []cdkdtest.Invocation
+		inputs map[string]string
+	}{
+		{name: "exit 1 with a report and no drift", invs: []cdkdtest.Invocation{detect(t, "clean.json", 1)}, inputs: all},
+		{name: "the detection after an accept crashed",
+			invs:   []cdkdtest.Invocation{detect(t, "partial.json", 1), accept, stderrFile(t, detect(t, "", 1), "crash.stderr")},
+			inputs: withInputs(all, "drift-resolution", "accept")},
+		{name: "the detection after an accept is unusable",
+			invs:   []cdkdtest.Invocation{detect(t, "partial.json", 1), accept, detect(t, "clean.json", 1)},
+			inputs: withInputs(all, "drift-resolution", "accept")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newDriftWorkspace(t)
+			stub := w.stub(tc.invs...)
+			res := w.run(tc.inputs)
+			stub.AssertAllUsed(t)
+			assert.Equal(t, res.code, 3, res.stdout)
+			assert.Equal(t, res.outputs["failure-reason"], "cdkd-failed")
+			assert.Equal(t, res.outputs["drift-status"], "error")
+			for _, name := range []string{"drifted-count", "not-compared-count"} {
+				v, ok := res.outputs[name]
+				assert.Assert(t, ok, "%s is written", name)
+				assert.Equal(t, v, "", name)
+			}
+			assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "failure")
+		})
 	}
 }
 
@@ -550,8 +781,9 @@ func TestDriftArguments(t *testing.T) {
 }
 
 // kumoState starts an in-process AWS emulator holding the given state
-// records under cdkd/{stack}/us-east-1/state.json, and returns the
-// environment that points the action at it.
+// records under cdkd/{stack}/us-east-1/state.json and the secrets their
+// references name (my-secret, /fixture/secure-value: the sample data's),
+// and returns the environment that points the action at it.
 func kumoState(t *testing.T, bucket string, records map[string]string) []string {
 	t.Helper()
 	srv := kumo.NewServer()
@@ -572,6 +804,20 @@ func kumoState(t *testing.T, bucket string, records map[string]string) []string 
 		})
 		assert.NilError(t, err)
 	}
+	cfg := aws.Config{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(srv.URL),
+		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+	}
+	// kumo's storage is process-global: the secret may exist already.
+	sm := secretsmanager.NewFromConfig(cfg)
+	_, err = sm.CreateSecret(ctx, &secretsmanager.CreateSecretInput{Name: aws.String("my-secret"), SecretString: aws.String(`{"password":"s3cr3t-pw-from-sm"}`)})
+	if err != nil && !strings.Contains(err.Error(), "ResourceExists") {
+		assert.NilError(t, err)
+	}
+	_, err = ssm.NewFromConfig(cfg).PutParameter(ctx, &ssm.PutParameterInput{Name: aws.String("/fixture/secure-value"), Value: aws.String("securepw1"),
+		Type: ssmtypes.ParameterTypeSecureString, Overwrite: aws.Bool(true)})
+	assert.NilError(t, err)
 	return []string{
 		"AWS_ENDPOINT_URL=" + srv.URL, "AWS_REGION=us-east-1",
 		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test",

@@ -27,6 +27,10 @@ const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was foun
 //
 // cdkd's stderr, streamed while it ran, was masked only with what was
 // known before; passing the assembly as app is the complete fix.
+//
+// drift calls it before cdkd runs (drift does not synthesize, so a cdk.out
+// present then was left by an earlier step) and reports a missing assembly
+// its own way; r.notes are the diff report's.
 func (r *run) lateAssembly(ctx context.Context) {
 	if r.asm != nil || r.lateTried {
 		return

@@ -23,6 +23,12 @@ func (r *run) drift(ctx context.Context) ExitCode {
 		RunURL:         r.gh.RunURL,
 		FullReportHint: r.fullReportHint(),
 	}
+	// Drift does not synthesize: a cdk.out in the working directory now
+	// was left by an earlier step. Its positions and secrets are known
+	// before cdkd prints anything.
+	r.lateAssembly(ctx)
+	aws := r.newDriftAWS(ctx)
+	r.stateSecrets(ctx, aws, r.namedStacks())
 	runner := r.cdkdRunner()
 	version, err := runner.Version(ctx)
 	if err != nil && !errors.Is(err, cdkd.ErrNotFound) {
@@ -31,21 +37,41 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	rep.CdkdVersion = version
 	var det detection
 	if err == nil {
-		det, err = r.detectDrift(ctx, runner)
+		det, err = r.detectDrift(ctx, runner, aws)
 	}
 	if err != nil {
 		return r.driftFailed(ctx, rep, err)
 	}
 	rep.Drift, rep.Verdict, rep.CauseNote = det.drift, det.verdict, det.causeNote
-	r.setOutput("drift-status", string(det.verdict.Status))
-	r.setOutput("drifted-count", strconv.Itoa(det.verdict.Drifted))
-	r.setOutput("not-compared-count", strconv.Itoa(det.verdict.NotCompared))
+	rep.Notes, rep.HiddenStacks = det.notes, det.hidden
 
 	if r.cfg.DriftResolution != config.ResolutionNone && det.verdict.Status == model.DriftDrifted {
-		rep.Resolution = r.resolveDrift(ctx, runner, det.drift)
+		rep.Resolution = r.resolveDrift(ctx, runner, aws, det.drift)
 	}
+	r.driftOutputs(rep)
 	apiErr := r.publishDrift(ctx, rep)
 	return r.driftExit(rep, apiErr)
+}
+
+// driftOutputs sets drift-status (the detection result) and the counts.
+// A run that ends in an error — cdkd's report was unusable, or the
+// detection after a resolution failed — is error, and its counts are
+// empty: no complete check vouches for them.
+func (r *run) driftOutputs(rep reporters.DriftReport) {
+	if rep.Verdict.Status == model.DriftError || rep.FinalStatus() == model.DriftError {
+		r.errorOutputs()
+		return
+	}
+	r.setOutput("drift-status", string(rep.Verdict.Status))
+	r.setOutput("drifted-count", strconv.Itoa(rep.Verdict.Drifted))
+	r.setOutput("not-compared-count", strconv.Itoa(rep.Verdict.NotCompared))
+}
+
+// errorOutputs are the outputs of a check that did not complete.
+func (r *run) errorOutputs() {
+	r.setOutput("drift-status", string(model.DriftError))
+	r.setOutput("drifted-count", "")
+	r.setOutput("not-compared-count", "")
 }
 
 // detection is one detection run, classified.
@@ -53,13 +79,20 @@ type detection struct {
 	drift     model.Drift // redacted
 	verdict   model.RunVerdict
 	causeNote string
+	// hidden are the stacks whose values were hidden, positions unknown,
+	// and notes say why.
+	hidden []string
+	notes  []string
 }
 
 // detectDrift runs `cdkd drift --json` (never --verbose: it breaks the
-// JSON), decides the causes cdkd did not report, and redacts the report. A
-// run without a report is an error: exit 1 with no JSON is what today's cdkd
-// does when one read fails, and that is neither drift nor clean.
-func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner) (detection, error) {
+// JSON), decides the causes cdkd did not report, and redacts the report:
+// by the assembly's positions and by value, with the secrets the state
+// records of the reported stacks reference added first; and where no
+// assembly gives a stack's positions, every drifted value of it is hidden.
+// A run without a report is an error: exit 1 with no JSON is what today's
+// cdkd does when one read fails, and that is neither drift nor clean.
+func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS) (detection, error) {
 	args, err := cdkd.DriftArgs(r.common(), r.cfg.StackRegion, cdkd.ResolutionNone)
 	if err != nil {
 		return detection{}, err
@@ -72,10 +105,20 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner) (detection, 
 	if err != nil {
 		return detection{}, err
 	}
-	// Causes first: the state lookups need the names before redaction.
-	note := r.decideCauses(ctx, &dr.Drift, dr.ExitCode)
+	// The secrets the records reference are masked before anything else is
+	// printed; then the causes: the state lookups need the names before
+	// redaction.
+	r.stateSecrets(ctx, aws, reportedStacks(dr.Drift))
+	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
+	unknown := r.unknownPositions(dr.Drift)
 	discover.RedactDrift(&dr.Drift, r.positions(), r.set)
-	return detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}, nil
+	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
+	var hideNote string
+	det.hidden, hideNote = r.hideValues(&det.drift, unknown)
+	if hideNote != "" {
+		det.notes = append(det.notes, hideNote)
+	}
+	return det, nil
 }
 
 // driftFailed reports a check that produced no report on every channel, as
@@ -89,7 +132,7 @@ func (r *run) driftFailed(ctx context.Context, rep reporters.DriftReport, err er
 	}
 	rep.Error = r.set.Redact(oneLine(err.Error()))
 	rep.Verdict = model.ErrorVerdict(exit, rep.Error)
-	r.setOutput("drift-status", string(model.DriftError))
+	r.errorOutputs()
 	if apiErr := r.publishDrift(ctx, rep); apiErr != nil {
 		r.runner.Warning(fmt.Sprintf("could not publish the drift report: %v", apiErr))
 	}

@@ -23,7 +23,11 @@ func TestDriftConclusion(t *testing.T) {
 		want   string
 	}{
 		{name: "clean", rep: reporters.DriftReport{Verdict: verdict(model.DriftClean, compared)}, want: "success"},
+		// ClassifyRun no longer calls such a run clean; a hand-built verdict
+		// still gets no ✓.
 		{name: "clean but nothing compared: no ✓", rep: reporters.DriftReport{Verdict: verdict(model.DriftClean, nothing)}, want: "neutral"},
+		{name: "nothing compared is incomplete", rep: reporters.DriftReport{Verdict: verdict(model.DriftIncomplete, nothing)}, runURL: "https://x/run", want: "action_required"},
+		{name: "no stack checked is incomplete", rep: reporters.DriftReport{Verdict: verdict(model.DriftIncomplete, []model.StackVerdict{})}, runURL: "https://x/run", want: "action_required"},
 		{name: "drifted", rep: reporters.DriftReport{Verdict: verdict(model.DriftDrifted, compared)}, want: "failure"},
 		{name: "incomplete", rep: reporters.DriftReport{Verdict: verdict(model.DriftIncomplete, compared)}, runURL: "https://x/run", want: "action_required"},
 		{name: "incomplete without a run to link", rep: reporters.DriftReport{Verdict: verdict(model.DriftIncomplete, compared)}, want: "neutral"},

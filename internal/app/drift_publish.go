@@ -196,22 +196,26 @@ func driftReportJSON(rep reporters.DriftReport) any {
 		AfterError string                        `json:"afterError,omitempty"`
 	}
 	type out struct {
-		Kind        string             `json:"kind"`
-		Label       string             `json:"label"`
-		SHA         string             `json:"sha,omitempty"`
-		CdkdVersion string             `json:"cdkdVersion,omitempty"`
-		Status      model.DriftStatus  `json:"status"`
-		FinalStatus model.DriftStatus  `json:"finalStatus"`
-		Verdict     model.RunVerdict   `json:"verdict"`
-		Error       string             `json:"error,omitempty"`
-		CauseNote   string             `json:"causeNote,omitempty"`
-		Stacks      []model.StackDrift `json:"stacks"`
-		Resolution  *resolution        `json:"resolution,omitempty"`
+		Kind        string            `json:"kind"`
+		Label       string            `json:"label"`
+		SHA         string            `json:"sha,omitempty"`
+		CdkdVersion string            `json:"cdkdVersion,omitempty"`
+		Status      model.DriftStatus `json:"status"`
+		FinalStatus model.DriftStatus `json:"finalStatus"`
+		Verdict     model.RunVerdict  `json:"verdict"`
+		Error       string            `json:"error,omitempty"`
+		CauseNote   string            `json:"causeNote,omitempty"`
+		Notes       []string          `json:"notes,omitempty"`
+		// ValuesHidden are the stacks whose drifted values are all "***":
+		// no assembly gave their NoEcho positions.
+		ValuesHidden []string           `json:"valuesHidden,omitempty"`
+		Stacks       []model.StackDrift `json:"stacks"`
+		Resolution   *resolution        `json:"resolution,omitempty"`
 	}
 	o := out{
 		Kind: "drift", Label: rep.Label, SHA: rep.SHA, CdkdVersion: rep.CdkdVersion,
 		Status: rep.Verdict.Status, FinalStatus: rep.FinalStatus(), Verdict: rep.Verdict,
-		Error: rep.Error, CauseNote: rep.CauseNote, Stacks: rep.Drift.Stacks,
+		Error: rep.Error, CauseNote: rep.CauseNote, Notes: rep.Notes, ValuesHidden: rep.HiddenStacks, Stacks: rep.Drift.Stacks,
 	}
 	if o.Stacks == nil {
 		o.Stacks = []model.StackDrift{}

@@ -18,7 +18,7 @@ const resolutionTailLines = 1000
 // the run completed, not that everything was compared, and today's cdkd
 // reports an immutable property (an SQS queue's name) as reverted when
 // nothing changed. Only the second detection says what is still drifted.
-func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, detected model.Drift) *reporters.ResolutionReport {
+func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, detected model.Drift) *reporters.ResolutionReport {
 	mode := string(r.cfg.DriftResolution)
 	rr := &reporters.ResolutionReport{Mode: mode}
 	for _, s := range detected.Stacks {
@@ -61,7 +61,8 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, detected mo
 	if !ran || ctx.Err() != nil {
 		return rr
 	}
-	after, err := r.detectDrift(ctx, runner)
+	aws.forget() // the resolution may have rewritten the records
+	after, err := r.detectDrift(ctx, runner, aws)
 	if err != nil {
 		rr.AfterError = r.set.Redact(oneLine(err.Error()))
 		return rr

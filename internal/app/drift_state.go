@@ -7,20 +7,118 @@ import (
 
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
+
+// driftAWS is what the drift command reads AWS with, built once per run
+// (drift does not synthesize, so discovery may not have built it): the
+// state reader, whose reads one detection shares between the cause
+// decisions and the secret references, and the resolver, which resolves
+// each reference once per run.
+type driftAWS struct {
+	// reads is nil when the state cannot be read; why then says why.
+	reads *stateReads
+	why   string
+	// resolver is nil when resolve-secrets is off or AWS is not configured.
+	resolver discover.Resolver
+}
+
+// newDriftAWS builds the state reader and the resolver the same way
+// discovery builds them. Nothing is printed: what could not be built is
+// said where it matters.
+func (r *run) newDriftAWS(ctx context.Context) *driftAWS {
+	if r.stateBucket() == "" {
+		return &driftAWS{why: "the state bucket is not known: set the state-bucket input or CDKD_STATE_BUCKET"}
+	}
+	build := r.app.Deps.AWS
+	if build == nil {
+		build = sdkDeps
+	}
+	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
+	deps, err := build(ctx, settings)
+	if err != nil {
+		return &driftAWS{why: fmt.Sprintf("AWS is not configured (%v)", err)}
+	}
+	a := &driftAWS{why: "no state reader"}
+	if deps.State != nil {
+		a.reads = &stateReads{src: deps.State, got: map[string]stateRead{}}
+	}
+	if deps.Resolver != nil && r.cfg.ResolveSecrets {
+		a.resolver = &onceResolver{next: deps.Resolver, got: map[string]resolved{}}
+	}
+	return a
+}
+
+// stateSource is the state reader, or nil and why there is none.
+func (a *driftAWS) stateSource() (discover.StateSource, string) {
+	if a.reads == nil {
+		return nil, a.why
+	}
+	return a.reads, ""
+}
+
+// forget drops the state read so far: after --accept the records changed.
+func (a *driftAWS) forget() {
+	if a.reads != nil {
+		a.reads.got = map[string]stateRead{}
+	}
+}
+
+// stateReads remembers each state record read, so one detection reads a
+// record once whoever asks.
+type stateReads struct {
+	src discover.StateSource
+	got map[string]stateRead
+}
+
+type stateRead struct {
+	state *awsx.State
+	err   error
+}
+
+func (s *stateReads) Read(ctx context.Context, bucket, prefix, stack, region string) (*awsx.State, error) {
+	key := strings.Join([]string{bucket, prefix, stack, region}, "\x00")
+	if got, ok := s.got[key]; ok {
+		return got.state, got.err
+	}
+	st, err := s.src.Read(ctx, bucket, prefix, stack, region)
+	s.got[key] = stateRead{state: st, err: err}
+	return st, err
+}
+
+// onceResolver resolves each reference once per run, failures included.
+type onceResolver struct {
+	next discover.Resolver
+	got  map[string]resolved
+}
+
+type resolved struct {
+	value  string
+	secret bool
+	err    error
+}
+
+func (o *onceResolver) Resolve(ctx context.Context, ref dynref.Ref) (string, bool, error) {
+	if got, ok := o.got[ref.Raw]; ok {
+		return got.value, got.secret, got.err
+	}
+	v, secret, err := o.next.Resolve(ctx, ref)
+	o.got[ref.Raw] = resolved{value: v, secret: secret, err: err}
+	return v, secret, err
+}
 
 // decideCauses fills in the causes cdkd did not report, per resource, from
 // the stack's state record (read-only): an ssm-secure token there means a
 // permanent unresolvedToken, anything else under exit 2 a refusal. Where a
 // record cannot be read, cdkd's exit code alone decides, and the returned
 // note says so for the report.
-func (r *run) decideCauses(ctx context.Context, d *model.Drift, exitCode int) string {
+func (r *run) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, exitCode int) string {
 	if !cdkd.NeedsCauses(*d) {
 		return ""
 	}
-	src, why := r.driftStateSource(ctx)
+	src, why := aws.stateSource()
 	if src == nil {
 		r.runner.Warning(fmt.Sprintf("the state records were not read to tell a refused comparison from an ssm-secure one: %s; cdkd's exit code alone decides", why))
 		cdkd.DecideNotComparedCauses(d, exitCode, nil)
@@ -67,28 +165,6 @@ func (r *run) decideCauses(ctx context.Context, d *model.Drift, exitCode int) st
 		return ""
 	}
 	return fmt.Sprintf("The state records of %s could not be read, so for their resources the causes cdkd did not report were inferred from its exit code alone.", strings.Join(failed, ", "))
-}
-
-// driftStateSource builds the state reader the cause decisions need, even
-// when no cloud assembly was given (drift does not synthesize), the same
-// way discovery builds it. It returns nil and the reason when it cannot.
-func (r *run) driftStateSource(ctx context.Context) (discover.StateSource, string) {
-	if r.stateBucket() == "" {
-		return nil, "the state bucket is not known: set the state-bucket input or CDKD_STATE_BUCKET"
-	}
-	build := r.app.Deps.AWS
-	if build == nil {
-		build = sdkDeps
-	}
-	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
-	deps, err := build(ctx, settings)
-	if err != nil {
-		return nil, fmt.Sprintf("AWS is not configured (%v)", err)
-	}
-	if deps.State == nil {
-		return nil, "no state reader"
-	}
-	return deps.State, ""
 }
 
 // defaultRegion is where a stack with no region of its own lives.

@@ -20,7 +20,8 @@ const (
 	// DriftDrifted: at least one resource drifted. It outranks incomplete.
 	DriftDrifted DriftStatus = "drifted"
 	// DriftIncomplete: nothing drifted, but something was refused, its read
-	// failed, or it was not checked although cdkd can read its type.
+	// failed, or it was not checked although cdkd can read its type; or
+	// nothing was compared at all (no stack, or nothing comparable).
 	DriftIncomplete DriftStatus = "incomplete"
 	// DriftError: cdkd did not produce a report (a crash: exit 1 with no JSON).
 	DriftError DriftStatus = "error"
@@ -305,8 +306,9 @@ type RunVerdict struct {
 // table: drift (exit 1 with a report) outranks an incomplete comparison
 // (exit 2), exit 0 is clean unless a resource says otherwise, and a run
 // without a report (d == nil: exit 1 with no JSON) is an error, never drift
-// and never clean. Where the report and the exit code disagree, the
-// more cautious reading wins.
+// and never clean. A run that checked no stack, or compared nothing in any
+// stack, is incomplete: nothing compared is no clean bill of health. Where
+// the report and the exit code disagree, the more cautious reading wins.
 func ClassifyRun(d *Drift, exitCode int) RunVerdict {
 	v := RunVerdict{ExitCode: exitCode, Stacks: []StackVerdict{}}
 	if d == nil {
@@ -339,10 +341,43 @@ func ClassifyRun(d *Drift, exitCode int) RunVerdict {
 	case exitCode == 2:
 		v.Status = DriftIncomplete
 		v.Reason = "cdkd exited 2: at least one comparison was refused or failed, though no resource in its report says which"
+	case len(v.Stacks) == 0:
+		v.Status = DriftIncomplete
+		v.Reason = ReasonNoStack
+	case nothingCompared(v.Stacks):
+		v.Status = DriftIncomplete
+		v.Reason = ReasonNothingCompared
 	default:
 		v.Status = DriftClean
 	}
+	if v.Status == DriftIncomplete && v.Reason == "" && nothingCompared(v.Stacks) {
+		// Possibly deleted resources alone: the stacks say why, and this
+		// says that nothing else was compared either.
+		v.Reason = ReasonNothingCompared
+	}
 	return v
+}
+
+// The reasons a run is incomplete although no resource was refused: no
+// clean bill of health comes from a check that compared nothing.
+const (
+	// ReasonNoStack: cdkd's report lists no stack at all (exit 0 with []),
+	// which a wrong stack name, bucket, prefix or region also gives.
+	ReasonNoStack = "cdkd checked no stack — check stacks/all, state-bucket, state-prefix and stack-region"
+	// ReasonNothingCompared: every stack's resources were unsupported,
+	// skipped or absent, so not one comparison happened.
+	ReasonNothingCompared = "nothing could be compared: in no stack did cdkd compare a single resource (all unsupported, skipped or possibly deleted)"
+)
+
+// nothingCompared reports stacks in none of which a comparison happened;
+// true for no stacks.
+func nothingCompared(stacks []StackVerdict) bool {
+	for _, s := range stacks {
+		if !s.Coverage.NothingCompared() {
+			return false
+		}
+	}
+	return true
 }
 
 // ErrorVerdict is the verdict of a run that produced no report.

@@ -35,6 +35,8 @@ func TestClassifyRunFollowsTheSeedsExitCodeTable(t *testing.T) {
 		exit   int
 		want   DriftStatus
 		reason string
+		// noReason: the verdict carries no run-level reason.
+		noReason bool
 	}{
 		{name: "0: everything compared and matched", exit: 0, want: DriftClean,
 			drift: &Drift{Stacks: []StackDrift{stack("A", nil)}}},
@@ -42,12 +44,25 @@ func TestClassifyRunFollowsTheSeedsExitCodeTable(t *testing.T) {
 			drift: &Drift{Stacks: []StackDrift{stack("A", func(s *StackDrift) { s.NotCompared = []NotCompared{nc("Secure", CauseUnresolvedToken)} })}}},
 		{name: "0: today's cdkd, cause not reported: exit 0 promises nothing actionable", exit: 0, want: DriftClean,
 			drift: &Drift{Stacks: []StackDrift{stack("A", func(s *StackDrift) { s.NotCompared = []NotCompared{nc("Secure", CauseUnreported)} })}}},
-		{name: "0: only unsupported resources (nothing compared) is not drift", exit: 0, want: DriftClean,
+		// Nothing compared is not drift, and no clean bill of health either.
+		{name: "0: only unsupported resources: nothing compared, incomplete", exit: 0, want: DriftIncomplete, reason: "nothing could be compared",
 			drift: &Drift{Stacks: []StackDrift{{Stack: "A", NotSupported: []Resource{res("Dist", "AWS::CloudFront::Distribution")}}}}},
-		{name: "0: only custom resources (skipped)", exit: 0, want: DriftClean,
+		{name: "0: only custom resources (skipped): nothing compared, incomplete", exit: 0, want: DriftIncomplete, reason: "nothing could be compared",
 			drift: &Drift{Stacks: []StackDrift{{Stack: "A", Skipped: []Resource{res("Cr", "Custom::Thing")}}}}},
-		{name: "0: an unsupported resource of a type cdkd reads: possibly deleted", exit: 0, want: DriftIncomplete,
+		{name: "0: no stack in the report ([]): incomplete", exit: 0, want: DriftIncomplete, reason: "cdkd checked no stack",
+			drift: &Drift{}},
+		{name: "0: stacks without a single resource: nothing compared", exit: 0, want: DriftIncomplete, reason: "nothing could be compared",
+			drift: &Drift{Stacks: []StackDrift{{Stack: "A"}, {Stack: "B"}}}},
+		{name: "0: nothing compared in one stack, everything matched in another: clean", exit: 0, want: DriftClean,
+			drift: &Drift{Stacks: []StackDrift{stack("A", nil), {Stack: "B", NotSupported: []Resource{res("Dist", "AWS::CloudFront::Distribution")}}}}},
+		{name: "0: an unsupported resource of a type cdkd reads: possibly deleted", exit: 0, want: DriftIncomplete, reason: "nothing could be compared",
 			drift: &Drift{Stacks: []StackDrift{{Stack: "A", NotSupported: []Resource{res("Fn", "AWS::Lambda::Function")}}}}},
+		{name: "0: possibly deleted beside a compared resource: no run-level reason", exit: 0, want: DriftIncomplete, noReason: true,
+			drift: &Drift{Stacks: []StackDrift{stack("A", func(s *StackDrift) { s.NotSupported = []Resource{res("Fn", "AWS::Lambda::Function")} })}}},
+		{name: "2 with no stack: cdkd's exit code is the reason", exit: 2, want: DriftIncomplete, reason: "exited 2",
+			drift: &Drift{}},
+		{name: "1 with no stack: an error, never clean", exit: 1, want: DriftError, reason: "lists no drifted resource",
+			drift: &Drift{}},
 		{name: "0: an unknown cause is shown, and not vouched for", exit: 0, want: DriftIncomplete,
 			drift: &Drift{Stacks: []StackDrift{stack("A", func(s *StackDrift) { s.NotCompared = []NotCompared{nc("X", "somethingNew")} })}}},
 		{name: "0 with drift in the report: the report wins", exit: 0, want: DriftDrifted,
@@ -89,6 +104,9 @@ func TestClassifyRunFollowsTheSeedsExitCodeTable(t *testing.T) {
 			assert.Equal(t, v.ExitCode, tc.exit)
 			if tc.reason != "" {
 				assert.Check(t, is.Contains(v.Reason, tc.reason))
+			}
+			if tc.noReason {
+				assert.Check(t, is.Equal(v.Reason, ""))
 			}
 		})
 	}
