@@ -50,20 +50,26 @@ func newDeployWorkspace(t *testing.T, head string, labels ...string) *workspace 
 }
 
 // onPullRequest makes the next step run on a pull_request event of #8 at head.
-func (w *workspace) onPullRequest(head string) {
+func (w *workspace) onPullRequest(head string) { w.onPullRequestInto(deployPR, head, "main") }
+
+// onPullRequestInto makes the next step run on a pull_request event of
+// pull request number, proposed into base, at head.
+func (w *workspace) onPullRequestInto(number int, head, base string) {
 	w.t.Helper()
 	payload := fmt.Sprintf(`{"action":"synchronize","number":%d,"pull_request":{"number":%d,"state":"open",`+
 		`"head":{"ref":"rename-queue","sha":%q,"repo":{"full_name":"octo-org/octo-repo"}},`+
-		`"base":{"ref":"main","repo":{"full_name":"octo-org/octo-repo"}},"labels":[]}}`, deployPR, deployPR, head)
-	path := filepath.Join(w.dir, "pr8-event.json")
+		`"base":{"ref":%q,"repo":{"full_name":"octo-org/octo-repo"}},"labels":[]}}`, number, number, head, base)
+	path := filepath.Join(w.dir, fmt.Sprintf("pr%d-event.json", number))
 	writeFile(w.t, path, payload)
 	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"] = "pull_request", path, prMergeRef
+	w.vars["GITHUB_REF"] = fmt.Sprintf("refs/pull/%d/merge", number)
 }
 
-// onPush makes the next step run on the push of the merge commit.
+// onPush makes the next step run on the push of the merge commit to main.
 func (w *workspace) onPush() {
 	w.t.Helper()
 	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"] = "push", abs(w.t, "testdata/deploy/push.json"), mergeSHA
+	w.vars["GITHUB_REF"] = "refs/heads/main"
 }
 
 func diffInputs() map[string]string {
@@ -110,10 +116,17 @@ func resultInvocations(t *testing.T, runFile string) []cdkdtest.Invocation {
 // review runs the diff command on #8 at head: the reviewed comment.
 func (w *workspace) review(head string, inputs map[string]string) github.Header {
 	w.t.Helper()
-	w.onPullRequest(head)
+	return w.reviewPR(deployPR, "main", head, inputs)
+}
+
+// reviewPR runs the diff command on pull request number (into base) at
+// head, then makes the next step run on the push.
+func (w *workspace) reviewPR(number int, base, head string, inputs map[string]string) github.Header {
+	w.t.Helper()
+	w.onPullRequestInto(number, head, base)
 	res := w.run(inputs)
 	assert.Equal(w.t, res.code, 0, res.stdout)
-	comments := w.gh.Comments(owner, repo, deployPR)
+	comments := w.gh.Comments(owner, repo, number)
 	assert.Assert(w.t, len(comments) > 0)
 	h, ok := github.ParseHeader(comments[len(comments)-1].Body)
 	assert.Assert(w.t, ok)
@@ -292,12 +305,25 @@ func TestDeployRefusesChangedDiff(t *testing.T) {
 	}
 	assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: Diff changed since review"))
 	assertNoSecrets(t, w, res)
+
+	// The current digest is not printed whole anywhere a reader with write
+	// access sees it: it would be the value to paste into the comment.
+	var report struct {
+		Digest string `json:"digest"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+	assert.Assert(t, strings.HasPrefix(report.Digest, "v1:") && len(report.Digest) > 40, report.Digest)
+	assert.Assert(t, is.Contains(res.stdout, report.Digest[:15]), "a short prefix tells them apart")
+	for where, text := range map[string]string{"log": res.stdout, "summary": res.summary, "check run": check.Output.Title + check.Output.Summary, "comment": prComment(t, w.gh).Body} {
+		assert.Assert(t, !strings.Contains(text, report.Digest), "the current digest is printed whole in the %s", where)
+	}
 }
 
 func TestDeployRefusesStaleReview(t *testing.T) {
-	w := newDeployWorkspace(t, laterSHA) // a commit was pushed after the review
+	w := newDeployWorkspace(t, reviewedSHA)
 	stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
 	w.review(reviewedSHA, diffInputs())
+	w.gh.PushToPullRequest(owner, repo, deployPR, laterSHA) // a commit pushed after the review, whose diff never ran
 	res := w.run(deployInputs())
 	assert.Equal(t, res.code, 1, res.stdout)
 	stub.AssertAllUsed(t)
@@ -376,7 +402,220 @@ func TestDeployIgnoresSpoofedHeader(t *testing.T) {
 		assert.Equal(t, res.code, 1, res.stdout)
 		assert.Equal(t, res.outputs["failure-reason"], "diff-changed", "compared with our review, not mallory's")
 		assert.Assert(t, is.Contains(res.stdout, "by mallory"))
+		// Mallory's run also created a newer "cdkd diff" check run; it is
+		// not the app our identity belongs to, so it records nothing.
+		assert.Assert(t, is.Contains(res.stdout, "::warning::ignored check run"))
+		assert.Assert(t, is.Contains(res.stdout, "created by the app mallory, not github-actions"))
 	})
+}
+
+// digestOf is the digest the diff command records for a cdkd diff output.
+func digestOf(t *testing.T, file string) string {
+	t.Helper()
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.stub(gateDiff(t, file))
+	return w.review(reviewedSHA, diffInputs()).Digest
+}
+
+// Anyone with write access can edit the bot's diff comment, and GitHub
+// keeps its author. They cannot edit the diff's check run, which records
+// the review too: the deploy cross-checks the comment with it.
+func TestDeployRefusesEditedComment(t *testing.T) {
+	changed := digestOf(t, "testdata/deploy/diff-changed.json")
+	// forge makes our comment claim the change set about to be deployed,
+	// with or without the stored change set line under the header.
+	forge := func(t *testing.T, w *workspace, keepChangeSet bool) {
+		t.Helper()
+		c := prComment(t, w.gh)
+		lines := strings.SplitN(c.Body, "\n", 3)
+		assert.Assert(t, is.Len(lines, 3))
+		assert.Assert(t, strings.HasPrefix(lines[1], "<!-- cdkd-action-changeset:v1 "))
+		h, ok := github.ParseHeader(lines[0])
+		assert.Assert(t, ok)
+		h.Digest = changed
+		body := h.String() + "\n"
+		if keepChangeSet {
+			body += lines[1] + "\n"
+		}
+		edited := w.gh.EditComment(owner, repo, c.ID, body+lines[2])
+		assert.Equal(t, edited.Login, githubtest.DefaultLogin, "the author stays the bot")
+	}
+	noCheckRun := diffInputs()
+	noCheckRun["check-run"] = "false"
+
+	t.Run("the diff check run records another digest", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json")) // the review only: the deploy refuses before its diff
+		w.review(reviewedSHA, diffInputs())
+		var marker string
+		for _, cr := range w.gh.CheckRuns() {
+			if cr.Name == "cdkd diff" {
+				marker = cr.ExternalID
+			}
+		}
+		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v1:diff:v1:"), "the diff's check run records the review")
+		forge(t, w, false)
+		res := w.run(deployInputs())
+		assert.Equal(t, res.code, 1, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+		assert.Equal(t, res.outputs["deployed"], "false")
+		assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: Review cannot be trusted: The digest in the diff comment on pull request #8 ("+changed[:15]+") is not the one the diff check run recorded"))
+		assert.Assert(t, is.Contains(res.stdout, "the comment may have been edited"))
+		check := deployCheck(t, w.gh)
+		assert.Equal(t, check.Output.Title, "Review cannot be trusted")
+		for where, text := range map[string]string{"log": res.stdout, "summary": res.summary, "check run": check.Output.Summary} {
+			assert.Assert(t, !strings.Contains(text, changed), "the current digest is printed whole in the %s", where)
+		}
+	})
+	t.Run("the stored change set gives it away", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+		w.review(reviewedSHA, noCheckRun)
+		forge(t, w, true)
+		res := w.run(deployInputs())
+		assert.Equal(t, res.code, 1, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+		assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: Review cannot be trusted: The diff comment on pull request #8 was altered after the diff wrote it"))
+		assert.Assert(t, is.Contains(res.stdout, "does not match the header's digest"))
+	})
+	t.Run("without a diff check run it is not cross-checked", func(t *testing.T) {
+		// check-run: false leaves nothing to cross-check with: the deploy
+		// trusts the comment and says so (see docs/deploy.md).
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(append([]cdkdtest.Invocation{
+			gateDiff(t, "testdata/deploy/diff-safe.json"),
+			gateDiff(t, "testdata/deploy/diff-changed.json"),
+			deployInvocation(t),
+		}, resultInvocations(t, "events-StackA-run.json")...)...)
+		w.review(reviewedSHA, noCheckRun)
+		forge(t, w, false)
+		res := w.run(deployInputs())
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Assert(t, is.Contains(res.stdout, "::warning::No diff check run on 8888888 records the review (the diff ran with check-run: false, or could not create its check run), so the digest in the diff comment on pull request #8 could not be cross-checked"))
+	})
+}
+
+// The same head proposed to two branches: the pull request into another
+// branch than the one pushed must not lend its labels (or its review).
+func TestDeployIgnoresAnotherBranchsPullRequest(t *testing.T) {
+	const (
+		v2     = "../../testdata/fixtures/diff-v2.json" // deletes ExtraTopic, replaces Queue
+		ffSHA  = "6666666666666666666666666666666666666666"
+		otherM = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		ours   = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	)
+	w := newWorkspace(t)
+	// #6 (listed first) into release carries the destructive label; #8
+	// into main, fast-forwarded (its head is the pushed commit), does not.
+	w.gh.AddPullRequest(githubtest.PR{Number: 6, HeadSHA: ffSHA, HeadRef: "rename-queue", BaseRef: "release", Merged: true, MergeCommitSHA: otherM,
+		Labels: []string{"cdkd:allow-destructive"}})
+	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: ffSHA, HeadRef: "rename-queue", BaseRef: "main", Merged: true, MergeCommitSHA: ours})
+	stub := w.stub(gateDiff(t, v2), gateDiff(t, v2), gateDiff(t, v2))
+	w.reviewPR(6, "release", ffSHA, diffInputs())
+	w.reviewPR(deployPR, "main", ffSHA, diffInputs())
+	w.onPush()
+	w.vars["GITHUB_SHA"] = ffSHA
+
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 1, res.stdout)
+	stub.AssertAllUsed(t) // and so cdkd deploy never ran
+	assert.Equal(t, res.outputs["failure-reason"], "destructive-refused", "#6's label does not apply to a push to main")
+	assert.Assert(t, is.Contains(res.summary, "⛔ **refused**"))
+	var report struct {
+		Review struct {
+			PullRequest int `json:"pullRequest"`
+		} `json:"review"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+	assert.Equal(t, report.Review.PullRequest, deployPR)
+
+	// Pushed to release, the same commit is #6's.
+	w.stub(gateDiff(t, v2))
+	w.vars["GITHUB_REF"] = "refs/heads/release"
+	res = w.run(deployInputs())
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+	assert.Equal(t, report.Review.PullRequest, 6)
+}
+
+// A workflow_dispatch on the merge commit finds the merged pull request as a
+// push does: the gate applies to it in full.
+func TestDeployDispatchOnMergeCommit(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		deployInvocation(t),
+	}, resultInvocations(t, "events-StackA-run.json")...)...)
+	w.review(reviewedSHA, diffInputs())
+	event := filepath.Join(w.dir, "dispatch.json")
+	writeFile(t, event, `{"ref":"refs/heads/main","inputs":{},"sender":{"login":"octocat"}}`)
+	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"] = "workflow_dispatch", event
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Assert(t, is.Contains(res.summary, "reviewed at `8888888`"))
+}
+
+// With app a command, cdkd synthesizes on every run. The deploy reads the
+// assembly the gate's diff synthesized, so that it applies exactly the
+// templates that were compared, whatever a second synth would give.
+func TestDeployReadsTheDiffedAssembly(t *testing.T) {
+	const app = "node bin/app.js"
+	asm := abs(t, "testdata/deploy/assembly")
+	synthDiff := func(t *testing.T) cdkdtest.Invocation {
+		inv := gateDiff(t, "testdata/deploy/diff-safe.json")
+		inv.Args = append(inv.Args, "--app", app)
+		return inv
+	}
+	inputs := func(base map[string]string) map[string]string {
+		base["app"], base["resolve-secrets"] = app, "false"
+		return base
+	}
+
+	t.Run("the gate's diff wrote cdk.out", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		dir, err := filepath.EvalSymlinks(w.dir)
+		assert.NilError(t, err)
+		out := filepath.Join(dir, "cdk.out")
+		deploy := deployInvocation(t)
+		deploy.Args = append(deploy.Args, "--app", out)
+		stub := w.stub(append([]cdkdtest.Invocation{synthDiff(t), synthDiff(t), deploy}, resultInvocations(t, "events-StackA-run.json")...)...)
+		w.synthesizingCdkd(asm, out)
+		w.review(reviewedSHA, inputs(diffInputs()))
+		assert.NilError(t, os.RemoveAll(out)) // the deploy job starts from a fresh checkout
+		res := w.run(inputs(deployInputs()), "AWS_REGION=us-east-1")
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Assert(t, is.Contains(res.stdout, "::notice::cdkd deploy reads the cloud assembly the gate's diff synthesized ("+out+")"))
+		assert.Assert(t, is.Contains(res.summary, "so it deploys exactly the templates that were compared"))
+		assert.Assert(t, !strings.Contains(res.stdout, "synthesizes the app again"))
+	})
+	t.Run("a cdk.out the diff did not write may be stale", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		deploy := deployInvocation(t)
+		deploy.Args = append(deploy.Args, "--app", app)
+		stub := w.stub(append([]cdkdtest.Invocation{synthDiff(t), synthDiff(t), deploy}, resultInvocations(t, "events-StackA-run.json")...)...)
+		w.review(reviewedSHA, inputs(diffInputs()))
+		copyDir(t, asm, filepath.Join(w.dir, "cdk.out")) // left by an earlier step; cdkd writes elsewhere
+		res := w.run(inputs(deployInputs()), "AWS_REGION=us-east-1")
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Assert(t, is.Contains(res.stdout, "::warning::cdkd deploy synthesizes the app again: the cloud assembly in cdk.out was not written by the gate's cdkd diff (it may be stale)"))
+	})
+}
+
+// synthesizingCdkd puts a cdkd in front of the stub that, like cdkd, writes
+// the assembly it synthesizes (a copy of asm) to out on each diff.
+func (w *workspace) synthesizingCdkd(asm, out string) {
+	w.t.Helper()
+	stub := w.vars["INPUT_CDKD-PATH"]
+	script := filepath.Join(w.dir, "cdkd-synth")
+	writeFile(w.t, script, fmt.Sprintf("#!/bin/sh\nif [ \"$1\" = diff ]; then rm -rf '%[2]s' && cp -R '%[1]s' '%[2]s' || exit 97; fi\nexec '%[3]s' \"$@\"\n", asm, out, stub))
+	assert.NilError(w.t, os.Chmod(script, 0o755))
+	w.vars["INPUT_CDKD-PATH"] = script
 }
 
 func TestDeployWithoutPullRequest(t *testing.T) {

@@ -4,7 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
@@ -94,21 +99,89 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	}
 	s.comment, s.header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
-	if h.Digest != "" {
-		cs, err := gate.DecodeChangeSet(c.Body, h.Digest)
-		switch {
-		case err == nil:
-			rv.ChangeSet = cs
-		case errors.Is(err, gate.ErrNoChangeSet):
-		default:
-			r.runner.Warning(fmt.Sprintf("the reviewed change set stored in %s cannot be read (%v); only its digest is compared", c.HTMLURL, err))
+	if h.Digest == "" {
+		return rv, nil // a failed diff: no review to verify
+	}
+	cs, err := gate.DecodeChangeSet(c.Body, h.Digest)
+	switch {
+	case err == nil:
+		rv.ChangeSet = cs
+	case errors.Is(err, gate.ErrNoChangeSet):
+	case errors.Is(err, gate.ErrChangeSetMismatch):
+		// The diff writes both lines together: one was edited since.
+		rv.Tampered = err.Error()
+	default:
+		r.runner.Warning(fmt.Sprintf("the reviewed change set stored in %s cannot be read (%v); only its digest is compared", c.HTMLURL, err))
+	}
+	if h.SHA != "" {
+		if rv.Record, err = s.record(ctx, h); err != nil {
+			return rv, err
 		}
 	}
 	return rv, nil
 }
 
+// record reads what the diff command's check run on the reviewed commit
+// recorded (gate.DiffMarker in its external ID): the newest run of the
+// diff's name, created by the app our identity belongs to. A comment can be
+// edited by anyone with write access (GitHub keeps its author), a check run
+// cannot be edited in GitHub's UI. Nil when there is none.
+func (s *prReviews) record(ctx context.Context, h github.Header) (*gate.Record, error) {
+	r := s.r
+	name := checkName("cdkd diff", r.cfg.Label)
+	runs, err := r.api.ListCheckRunsForRef(ctx, r.gh.Owner, r.gh.Repo, h.SHA, name)
+	if err != nil {
+		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(h.SHA), err)
+	}
+	app := appOf(s.bot(ctx))
+	var newest *github.CheckRunInfo
+	for i, cr := range runs {
+		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != h.SHA {
+			continue
+		}
+		if app != "" && cr.AppSlug != "" && !strings.EqualFold(cr.AppSlug, app) {
+			r.runner.Warning(fmt.Sprintf("ignored check run %s: it is named %q but was created by the app %s, not %s; it is not trusted as a record of the review",
+				cr.HTMLURL, name, cr.AppSlug, app))
+			continue
+		}
+		if newest == nil || cr.ID > newest.ID {
+			newest = &runs[i]
+		}
+	}
+	if newest == nil {
+		return nil, nil
+	}
+	rec := &gate.Record{Name: name, URL: newest.HTMLURL}
+	switch marker := gate.DiffMarker(h.Digest); {
+	case newest.ExternalID == marker, newest.ExternalID == r.set.Redact(marker):
+		// The second: the diff's redactor masked a stretch of the digest
+		// that spells a short secret (see redactingAPI); still a match.
+		rec.Digest = h.Digest
+	default:
+		rec.Digest, _ = gate.MarkerDigest(newest.ExternalID)
+	}
+	return rec, nil
+}
+
+// appOf is the GitHub App a bot login belongs to (deployer[bot] is the app
+// deployer's; github-actions[bot] is GitHub Actions', slug github-actions),
+// "" for a user: only apps create check runs, so a user's are not told
+// apart by app.
+func appOf(login string) string {
+	app, ok := strings.CutSuffix(login, "[bot]")
+	if !ok {
+		return ""
+	}
+	return app
+}
+
 // findPR names the pull request the deployed commit came from: the event's
-// own, or the merged one whose merge commit (else head) is GITHUB_SHA.
+// own, or the one merged into the branch the run is on (GITHUB_REF) whose
+// merge commit (else head, for a fast-forward merge) is GITHUB_SHA. A pull
+// request into another branch never counts, though it may share the commit
+// (the same head proposed to two branches): its labels and review are about
+// another change. Without a branch (a tag), only a merge commit, which
+// belongs to one pull request, counts.
 func (s *prReviews) findPR(ctx context.Context) (int, string, error) {
 	r := s.r
 	if r.gh.PR != nil {
@@ -121,19 +194,38 @@ func (s *prReviews) findPR(ctx context.Context) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	for _, match := range []func(github.PullRequest) bool{
-		func(p github.PullRequest) bool { return p.Merged && p.MergeCommitSHA == r.gh.SHA },
-		func(p github.PullRequest) bool { return p.Merged && p.HeadSHA == r.gh.SHA }, // a fast-forward merge
-	} {
+	branch := r.gh.Branch()
+	into := func(p github.PullRequest) bool { return p.Merged && (branch == "" || p.BaseRef == branch) }
+	matches := []func(github.PullRequest) bool{
+		func(p github.PullRequest) bool { return into(p) && p.MergeCommitSHA == r.gh.SHA },
+	}
+	if branch != "" {
+		matches = append(matches, func(p github.PullRequest) bool { return into(p) && p.HeadSHA == r.gh.SHA }) // a fast-forward merge
+	}
+	for _, match := range matches {
 		for _, p := range prs {
 			if match(p) {
 				return p.Number, "", nil
 			}
 		}
 	}
-	note := "no merged pull request has it as its merge commit: a direct push?"
-	if r.gh.EventName != "" && r.gh.EventName != "push" {
-		note = "the run was started by " + r.gh.EventName + ", and no merged pull request has this commit as its merge commit"
+	note := "no merged pull request has it as its merge commit"
+	if branch != "" {
+		note = "no pull request merged into " + branch + " has it as its merge commit or head"
+	} else if r.gh.Ref != "" {
+		note += " (" + r.gh.Ref + " is no branch, so a fast-forward merge is not looked for)"
+	}
+	switch {
+	case r.gh.EventName == "" || r.gh.EventName == "push":
+		note += ": a direct push?"
+	default:
+		note = "the run was started by " + r.gh.EventName + ", and " + note
+	}
+	for _, p := range prs {
+		if p.Merged && branch != "" && p.BaseRef != branch && (p.MergeCommitSHA == r.gh.SHA || p.HeadSHA == r.gh.SHA) {
+			note += fmt.Sprintf("; pull request #%d holds it but was merged into %s, not %s", p.Number, p.BaseRef, branch)
+			break
+		}
 	}
 	return 0, note, nil
 }
@@ -154,17 +246,79 @@ func (s *prReviews) describe(rep *reporters.DeployReport) {
 type currentChangeSet struct {
 	r       *run
 	version string
+	// assembly is the cloud assembly the gate's diff synthesized, when app
+	// is a command: cdkd deploy reads it rather than synthesizing again, so
+	// it deploys exactly the templates that were compared ("" when app is
+	// already an assembly, or the diff left none).
+	assembly string
+	// resynth says why cdkd deploy synthesizes again although app is a
+	// command, "" when it does not.
+	resynth string
 }
 
 var _ gate.ChangeSets = (*currentChangeSet)(nil)
 
 func (c *currentChangeSet) ChangeSet(ctx context.Context) (gate.Current, error) {
+	before := stampAssembly(c.r.synthesizedPath())
 	d, version, err := c.r.obtainDiff(ctx)
 	c.version = version
 	if err != nil {
 		return gate.Current{}, err
 	}
+	c.pinAssembly(before)
 	discover.RedactDiff(&d, c.r.positions(), c.r.set)
 	d.Sort()
 	return gate.Current{Diff: d, Digest: d.Digest()}, nil
+}
+
+// pinAssembly decides what cdkd deploy reads. With app a command, cdkd
+// synthesizes on each run, and a synth that is not deterministic (a
+// timestamp, a lookup, a random name) would let the deploy apply templates
+// other than the ones the gate just compared. So the assembly the gate's
+// diff wrote to <working-directory>/cdk.out is deployed instead; one that
+// the diff did not write (unchanged since before it ran) may be stale and
+// is not used.
+func (c *currentChangeSet) pinAssembly(before assemblyStamp) {
+	r := c.r
+	if r.assemblyDir() != "" {
+		return // app is an assembly already: nothing is synthesized
+	}
+	dir := r.synthesizedPath()
+	after := stampAssembly(dir)
+	switch {
+	case !after.exists || !assembly.IsAssembly(dir):
+		c.resynth = fmt.Sprintf("the gate's cdkd diff left no cloud assembly in %s", dir)
+	case before.same(after):
+		c.resynth = fmt.Sprintf("the cloud assembly in %s was not written by the gate's cdkd diff (it may be stale)", dir)
+	default:
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		c.assembly = dir
+	}
+}
+
+// synthesizedPath is where cdkd writes the assembly it synthesizes.
+func (r *run) synthesizedPath() string {
+	return filepath.Join(r.cfg.WorkingDirectory, synthesizedDir)
+}
+
+// assemblyStamp is the state of an assembly's manifest, to tell whether a
+// command rewrote it.
+type assemblyStamp struct {
+	exists bool
+	mod    time.Time
+	size   int64
+}
+
+func (a assemblyStamp) same(b assemblyStamp) bool {
+	return a.exists == b.exists && a.size == b.size && a.mod.Equal(b.mod)
+}
+
+func stampAssembly(dir string) assemblyStamp {
+	fi, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return assemblyStamp{}
+	}
+	return assemblyStamp{exists: true, mod: fi.ModTime(), size: fi.Size()}
 }

@@ -28,7 +28,19 @@ const runSlack = 2 * time.Second
 // reads back what it did.
 func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	r := d.r
-	args, err := cdkd.DeployArgs(r.common())
+	common := r.common()
+	switch {
+	case d.changes.assembly != "":
+		common.App = d.changes.assembly
+		note := fmt.Sprintf("cdkd deploy reads the cloud assembly the gate's diff synthesized (%s), so it deploys exactly the templates that were compared.", d.changes.assembly)
+		d.rep.Message = strings.TrimSpace(d.rep.Message + " " + note)
+		r.runner.Notice(note)
+	case d.changes.resynth != "":
+		w := "cdkd deploy synthesizes the app again: " + d.changes.resynth + "; if the synth is not deterministic, what is deployed may differ from what was compared. Synthesize in an earlier step and pass the assembly directory as app."
+		d.rep.Warnings = append(d.rep.Warnings, w)
+		r.runner.Warning(w)
+	}
+	args, err := cdkd.DeployArgs(common)
 	if err != nil {
 		d.failed(reasonDeployFailed, "cdkd deploy could not start", err.Error(), nil)
 		return

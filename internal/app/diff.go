@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
@@ -139,6 +140,9 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 	}
 	cr := github.CheckRun{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
 	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
+	if rep.Error == "" && d != nil {
+		cr.ExternalID = gate.DiffMarker(rep.Digest) // the review, where no one can edit it: deploy cross-checks the comment with it
+	}
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
 		errs = append(errs, err)
 	}

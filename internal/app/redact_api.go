@@ -48,6 +48,10 @@ func (r redactingAPI) UpdateCheckRun(ctx context.Context, owner, repo string, id
 	return r.api.UpdateCheckRun(ctx, owner, repo, id, r.checkRun(cr))
 }
 
+func (r redactingAPI) ListCheckRunsForRef(ctx context.Context, owner, repo, ref, checkName string) ([]github.CheckRunInfo, error) {
+	return r.api.ListCheckRunsForRef(ctx, owner, repo, ref, checkName)
+}
+
 func (r redactingAPI) checkRun(cr github.CheckRun) github.CheckRun {
 	cr.Name, cr.Title = r.set.Redact(cr.Name), r.set.Redact(cr.Title)
 	cr.Summary, cr.Text = r.set.Redact(cr.Summary), r.set.Redact(cr.Text)

@@ -25,11 +25,15 @@ import (
 //
 // "stacks" is model.Diff.Canonical() of the REDACTED change set (the same
 // form the digest is computed over); "fingerprints" is model.Diff.Fingerprints(),
-// used when the whole change set does not fit. Neither ever holds more than
-// the comment itself shows. A deploy trusts the block only inside a comment
+// used when the whole change set does not fit. Both are masked as the
+// comment is, but the whole form holds every value whole, which the visible
+// comment may shorten or leave out: anyone who can read the pull request can
+// decode it. A deploy trusts the block only inside a comment
 // written by the action's identity, and only when it matches the header's
 // digest: the whole form must hash to it, the fingerprint form must name
-// it. The digest alone decides; the block only explains a mismatch.
+// it. The digest alone decides; the block only explains a mismatch. A block
+// that does not match its header (ErrChangeSetMismatch) shows the comment
+// was edited, and the deploy refuses it.
 const (
 	changeSetPrefix = "<!-- cdkd-action-changeset:v1 "
 	changeSetSuffix = " -->"
@@ -102,6 +106,11 @@ func encodeLine(env envelope) (string, error) {
 // ErrNoChangeSet means the comment carries no change set block.
 var ErrNoChangeSet = errors.New("the comment carries no reviewed change set")
 
+// ErrChangeSetMismatch means the block is well formed but does not match the
+// header's digest. The diff command writes both together, so the comment was
+// edited since: the deploy refuses it rather than guess which part to trust.
+var ErrChangeSetMismatch = errors.New("the stored change set does not match the header's digest")
+
 // DecodeChangeSet reads the change set block of a diff comment body: the
 // line right after the header, nowhere else (a value shown in the visible
 // report cannot plant one). It must match digest, the header's.
@@ -142,11 +151,11 @@ func DecodeChangeSet(body, digest string) (*ChangeSet, error) {
 	case env.V != changeSetV:
 		return nil, fmt.Errorf("read the reviewed change set: unknown version %d", env.V)
 	case env.Digest != digest:
-		return nil, fmt.Errorf("read the reviewed change set: it records digest %s, the header %s", env.Digest, digest)
+		return nil, fmt.Errorf("read the reviewed change set: %w: it records digest %s, the header %s", ErrChangeSetMismatch, shortDigest(env.Digest), shortDigest(digest))
 	case env.Stacks != nil:
 		d := model.Diff{Stacks: *env.Stacks}
 		if got := d.Digest(); got != digest {
-			return nil, fmt.Errorf("read the reviewed change set: its digest is %s, the header's %s", got, digest)
+			return nil, fmt.Errorf("read the reviewed change set: %w: its digest is %s, the header's %s", ErrChangeSetMismatch, shortDigest(got), shortDigest(digest))
 		}
 		return &ChangeSet{Digest: digest, Diff: &d}, nil
 	case env.Fingerprints != nil:

@@ -3,6 +3,7 @@ package gate
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -107,14 +108,15 @@ func TestDecodeChangeSetRefuses(t *testing.T) {
 
 	tests := []struct {
 		name, body, err string
+		mismatch        bool // the comment was edited: the deploy refuses it
 	}{
 		{name: "no block", body: comment(digest, ""), err: ErrNoChangeSet.Error()},
 		{name: "header only", body: github.Header{V: 1, Kind: "diff"}.String(), err: ErrNoChangeSet.Error()},
 		{name: "block further down is not read", body: comment(digest, "") + line + "\n", err: ErrNoChangeSet.Error()},
 		{name: "redacted on the way", body: comment(digest, strings.Replace(line, data[10:20], "***", 1)), err: "illegal base64"},
 		{name: "not closed", body: comment(digest, strings.TrimSuffix(line, " -->")), err: "not closed"},
-		{name: "another digest", body: comment(digest, EncodeChangeSet(other, 20000, nil)), err: "it records digest"},
-		{name: "forged content", body: comment(digest, forged), err: "its digest is"},
+		{name: "another digest", body: comment(digest, EncodeChangeSet(other, 20000, nil)), err: "it records digest", mismatch: true},
+		{name: "forged content", body: comment(digest, forged), err: "its digest is", mismatch: true},
 		{name: "unknown version", body: comment(digest, envelopeLine(t, map[string]any{"v": 2, "digest": digest, "stacks": []any{}})), err: "unknown version 2"},
 		{name: "empty envelope", body: comment(digest, envelopeLine(t, map[string]any{"v": 1, "digest": digest})), err: "neither stacks nor fingerprints"},
 		{name: "not gzip", body: comment(digest, "<!-- cdkd-action-changeset:v1 "+base64.StdEncoding.EncodeToString([]byte("plain text, not gzip"))+" -->"), err: "invalid header"},
@@ -124,6 +126,7 @@ func TestDecodeChangeSetRefuses(t *testing.T) {
 			cs, err := DecodeChangeSet(tc.body, digest)
 			assert.Assert(t, cs == nil)
 			assert.Assert(t, is.ErrorContains(err, tc.err))
+			assert.Equal(t, errors.Is(err, ErrChangeSetMismatch), tc.mismatch, err)
 		})
 	}
 }

@@ -67,9 +67,49 @@ type Review struct {
 	// ChangeSet is the reviewed change set as stored in the comment, nil
 	// when the comment does not carry a usable one.
 	ChangeSet *ChangeSet
+	// Tampered says how the comment was found altered since the diff wrote
+	// it (a stored change set that does not match its header), "" when it
+	// was not.
+	Tampered string
+	// Record is what the diff command's check run on ReviewedSHA recorded:
+	// unlike the comment, which anyone with write access can edit (GitHub
+	// keeps its author), a check run cannot be edited in GitHub's UI. Nil
+	// when no such check run exists (the diff ran with check-run: false, or
+	// could not create one): the comment then cannot be cross-checked.
+	Record *Record
 	// Note says why no review could be found when that is not obvious
 	// (no token, a direct push), for the message.
 	Note string
+}
+
+// Record is the newest diff check run on the reviewed commit.
+type Record struct {
+	// Name is the check run's name ("cdkd diff", plus the label).
+	Name string
+	// Digest is the digest its external ID records (see DiffMarker); ""
+	// when it records none: a failed diff, or a diff run by a cdkd-action
+	// older than the marker.
+	Digest string
+	// URL links the check run, for messages.
+	URL string
+}
+
+// diffMarkerPrefix starts the external ID of a successful diff's check run.
+const diffMarkerPrefix = "cdkd-action:v1:diff:"
+
+// DiffMarker is the external ID the diff command gives its check run when
+// the diff succeeded: a compact record of the review (its digest) that a
+// deploy reads back to verify the diff comment.
+func DiffMarker(digest string) string { return diffMarkerPrefix + digest }
+
+// MarkerDigest reads the digest back from a check run's external ID; false
+// when the external ID is not a DiffMarker.
+func MarkerDigest(externalID string) (string, bool) {
+	d, ok := strings.CutPrefix(externalID, diffMarkerPrefix)
+	if !ok || d == "" {
+		return "", false
+	}
+	return d, true
 }
 
 // Current is the change set about to be deployed, redacted and sorted, and
@@ -164,7 +204,8 @@ func Evaluate(ctx context.Context, p Policy, reviews Reviews, changes ChangeSets
 // Decide is the whole decision, given the review and the current change set.
 func Decide(p Policy, rv Review, cur Current) Decision {
 	d := Decision{Current: &cur}
-	if problem, refused := reviewProblem(p, rv); refused {
+	problem, flawed := reviewProblem(p, rv)
+	if flawed {
 		if p.RequireReviewedDiff {
 			problem.Current = &cur
 			return problem
@@ -173,9 +214,15 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
 	}
 	usable := rv.PR != 0 && rv.Comment && rv.Digest != ""
+	if usable && rv.ReviewedSHA != "" && rv.Record == nil {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("No diff check run on %s records the review (the diff ran with check-run: false, or could not create its check run), "+
+			"so the digest in the diff comment on pull request #%d could not be cross-checked; it is trusted as it is", short(rv.ReviewedSHA), rv.PR))
+	}
 	if usable && rv.Digest != cur.Digest {
 		d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
-		msg := fmt.Sprintf("The change set differs from the one reviewed in pull request #%d (reviewed digest %s, now %s)", rv.PR, rv.Digest, cur.Digest)
+		// Short digests: a message that printed the current one whole
+		// would hand anyone who can edit the comment the value to paste.
+		msg := fmt.Sprintf("The change set differs from the one reviewed in pull request #%d (reviewed digest %s, now %s)", rv.PR, shortDigest(rv.Digest), shortDigest(cur.Digest))
 		if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
 			msg += "; the digests were computed by different versions of cdkd-action"
 		}
@@ -185,8 +232,9 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		}
 		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
 	}
-	fresh := rv.ReviewedSHA != "" && rv.ReviewedSHA == rv.HeadSHA
-	d.Reviewed = usable && fresh && rv.Digest == cur.Digest
+	// Reviewed: a trusted, fresh, unaltered review of exactly this change
+	// set (reviewProblem checks all but the last).
+	d.Reviewed = !flawed && rv.Digest == cur.Digest
 
 	d.Destructive = destructive(p, rv, cur.Diff)
 	var refused []string
@@ -208,7 +256,7 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		d.Message = fmt.Sprintf("The change set is the one reviewed in pull request #%d at %s.", rv.PR, short(rv.ReviewedSHA))
 	default:
 		d.Title = "Deploying an unreviewed change set"
-		d.Message = "The change set was not verified against a review (require-reviewed-diff is false); its digest is " + cur.Digest + "."
+		d.Message = "The change set was not verified against a review (require-reviewed-diff is false); its digest is " + shortDigest(cur.Digest) + "."
 	}
 	return d
 }
@@ -245,6 +293,14 @@ func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
 		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("Pull request #%d has no diff comment written by %s", rv.PR, bot), true
 	case rv.Digest == "":
 		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("The diff comment on pull request #%d reports a failed diff, which is not a review", rv.PR), true
+	case rv.Tampered != "":
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered), true
+	case rv.Record != nil && rv.Record.Digest == "":
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The newest %q check run on %s (%s) records no reviewed digest (a failed diff, or one run by an older cdkd-action), "+
+			"so the diff comment on pull request #%d cannot be verified; re-run the pull request's diff", rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL, rv.PR), true
+	case rv.Record != nil && rv.Record.Digest != rv.Digest:
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The digest in the diff comment on pull request #%d (%s) is not the one the diff check run recorded (%s, %q on %s, %s): "+
+			"the comment may have been edited", rv.PR, shortDigest(rv.Digest), shortDigest(rv.Record.Digest), rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL), true
 	case rv.ReviewedSHA == "" || rv.ReviewedSHA != rv.HeadSHA:
 		reviewed := short(rv.ReviewedSHA)
 		if reviewed == "" {
@@ -315,6 +371,24 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+// untrusted is the title of a refusal whose review was altered.
+const untrusted = "Review cannot be trusted"
+
+// shortDigest is enough of a digest to tell two apart in a message.
+func shortDigest(d string) string {
+	version, hex, ok := strings.Cut(d, ":")
+	if !ok {
+		version, hex = "", d
+	}
+	if len(hex) > 12 {
+		hex = hex[:12]
+	}
+	if !ok {
+		return hex
+	}
+	return version + ":" + hex
 }
 
 func digestVersion(d string) string {

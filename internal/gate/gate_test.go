@@ -62,10 +62,15 @@ func destructiveDiff() model.Diff {
 
 func current(d model.Diff) Current { return Current{Diff: d, Digest: d.Digest()} }
 
-// reviewOf is a fresh, trusted review of d, carrying d in the comment.
+// reviewOf is a fresh, trusted review of d, carrying d in the comment,
+// that the diff check run recorded.
 func reviewOf(d model.Diff, labels ...string) Review {
 	return Review{PR: 7, HeadSHA: headSHA, Labels: labels, Commit: "commit 9999999", Comment: true, ReviewedSHA: headSHA,
-		Digest: d.Digest(), ChangeSet: &ChangeSet{Digest: d.Digest(), Diff: &d}}
+		Digest: d.Digest(), ChangeSet: &ChangeSet{Digest: d.Digest(), Diff: &d}, Record: record(d.Digest())}
+}
+
+func record(digest string) *Record {
+	return &Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/1"}
 }
 
 func policy(require bool) Policy {
@@ -78,7 +83,7 @@ func TestEvaluate(t *testing.T) {
 	bare := reviewOf(safeDiff())
 	bare.ChangeSet = nil
 	oldDigest := reviewOf(safeDiff())
-	oldDigest.Digest, oldDigest.ChangeSet = "v0:abc", nil
+	oldDigest.Digest, oldDigest.ChangeSet, oldDigest.Record = "v0:abc", nil, record("v0:abc")
 	stale := reviewOf(safeDiff())
 	stale.HeadSHA = otherSHA
 	noSHA := reviewOf(safeDiff())
@@ -86,6 +91,16 @@ func TestEvaluate(t *testing.T) {
 	failed := reviewOf(safeDiff())
 	failed.Digest, failed.ChangeSet = "", nil
 	noComment := Review{PR: 7, HeadSHA: headSHA, Commit: "commit 9999999"}
+	// Someone with write access edited the comment to claim the current
+	// change set: the check run still records the reviewed one.
+	edited := reviewOf(changedDiff())
+	edited.Record = record(safeDiff().Digest())
+	unrecorded := reviewOf(safeDiff())
+	unrecorded.Record = record("")
+	unanchored := reviewOf(safeDiff())
+	unanchored.Record = nil
+	tampered := reviewOf(changedDiff())
+	tampered.ChangeSet, tampered.Tampered = nil, "the stored change set does not match the header's digest"
 	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
 
 	tests := []struct {
@@ -135,7 +150,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "diff changed, whole change set", policy: policy(true), review: reviewOf(safeDiff()), current: current(changedDiff()),
-			reason: DiffChanged, message: []string{"differs from the one reviewed in pull request #7", safeDiff().Digest(), changedDiff().Digest()},
+			reason: DiffChanged, message: []string{"differs from the one reviewed in pull request #7", "(reviewed digest " + safeDiff().Digest()[:15] + ", now " + changedDiff().Digest()[:15] + ")"},
 			compared: 1, detailed: true,
 		},
 		{
@@ -149,6 +164,31 @@ func TestEvaluate(t *testing.T) {
 		{
 			name: "digest from another version", policy: policy(true), review: oldDigest, current: current(safeDiff()),
 			reason: DiffChanged, message: []string{"computed by different versions"}, compared: -1,
+		},
+		{
+			name: "comment edited to the current digest", policy: policy(true), review: edited, current: current(changedDiff()),
+			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			message: []string{"comment on pull request #7 (" + changedDiff().Digest()[:15] + ") is not the one the diff check run recorded (" + safeDiff().Digest()[:15],
+				`"cdkd diff (prod)" on 1111111, https://github.com/o/r/runs/1`, "may have been edited", "not deploying"},
+		},
+		{
+			name: "check run records no digest", policy: policy(true), review: unrecorded, current: current(safeDiff()),
+			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) records no reviewed digest`, "re-run the pull request's diff"},
+		},
+		{
+			name: "no check run: not cross-checked, deployed with a warning", policy: policy(true), review: unanchored, current: current(safeDiff()),
+			deploy: true, reviewed: true, compared: -1,
+			warnings: []string{"No diff check run on 1111111 records the review (the diff ran with check-run: false; could not be cross-checked"},
+		},
+		{
+			name: "change set line does not match the header", policy: policy(true), review: tampered, current: current(changedDiff()),
+			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			message: []string{"comment on pull request #7 was altered after the diff wrote it (the stored change set does not match"},
+		},
+		{
+			name: "gate off, comment edited", policy: policy(false), review: edited, current: current(changedDiff()),
+			deploy: true, compared: -1, warnings: []string{"not the one the diff check run recorded; deploying anyway"},
 		},
 		{
 			name: "destructive refused", policy: policy(true), review: reviewOf(destructiveDiff()), current: current(destructiveDiff()),
@@ -179,7 +219,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "gate off, no pull request", policy: policy(false), review: noPR, current: current(safeDiff()),
-			deploy: true, message: []string{"not verified against a review", safeDiff().Digest()}, compared: -1,
+			deploy: true, message: []string{"not verified against a review", "its digest is " + safeDiff().Digest()[:15] + "."}, compared: -1,
 			warnings: []string{"No pull request was found; deploying anyway"},
 		},
 		{
@@ -219,6 +259,11 @@ func TestEvaluate(t *testing.T) {
 			}
 			assert.NilError(t, err)
 			assert.Equal(t, d.Deploy, tc.deploy, d.Message)
+			// The current digest is never printed whole: it would be the
+			// value to paste into the comment.
+			for _, text := range append([]string{d.Message}, d.Warnings...) {
+				assert.Assert(t, tc.current.Digest == "" || !strings.Contains(text, tc.current.Digest), text)
+			}
 			assert.Equal(t, d.Reason, tc.reason)
 			assert.Equal(t, d.Reviewed, tc.reviewed)
 			assert.Assert(t, d.Title != "")
@@ -261,7 +306,11 @@ func TestNeverDeploysUnreviewed(t *testing.T) {
 	for _, d := range diffs {
 		for _, sha := range []string{headSHA, otherSHA, ""} {
 			for _, digest := range []string{"", d.Digest(), safeDiff().Digest()} {
-				reviews = append(reviews, Review{PR: 7, HeadSHA: headSHA, Comment: true, ReviewedSHA: sha, Digest: digest})
+				for _, rec := range []*Record{nil, record(""), record(d.Digest()), record(safeDiff().Digest())} {
+					for _, tampered := range []string{"", "altered"} {
+						reviews = append(reviews, Review{PR: 7, HeadSHA: headSHA, Comment: true, ReviewedSHA: sha, Digest: digest, Record: rec, Tampered: tampered})
+					}
+				}
 			}
 		}
 	}
@@ -271,8 +320,26 @@ func TestNeverDeploysUnreviewed(t *testing.T) {
 			dec := Decide(p, rv, current(d))
 			if dec.Deploy {
 				assert.Assert(t, rv.Comment && rv.ReviewedSHA == rv.HeadSHA && rv.Digest == d.Digest(), "deployed %+v against %+v", d, rv)
+				// What the check run recorded, when there is one, is what
+				// was reviewed; an altered comment is never trusted.
+				assert.Assert(t, rv.Record == nil || rv.Record.Digest == d.Digest(), "deployed %+v against %+v", d, rv)
+				assert.Assert(t, rv.Tampered == "", "deployed %+v against %+v", d, rv)
 				assert.Assert(t, dec.Reviewed)
 			}
 		}
+	}
+}
+
+func TestDiffMarker(t *testing.T) {
+	const digest = "v1:941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
+	m := DiffMarker(digest)
+	assert.Equal(t, m, "cdkd-action:v1:diff:"+digest)
+	assert.Assert(t, len(m) <= 255, "GitHub's limit... a compact marker")
+	got, ok := MarkerDigest(m)
+	assert.Assert(t, ok)
+	assert.Equal(t, got, digest)
+	for _, bad := range []string{"", "prod", "cdkd-action:v1:diff:", "cdkd-action:v2:diff:" + digest} {
+		_, ok := MarkerDigest(bad)
+		assert.Assert(t, !ok, bad)
 	}
 }

@@ -12,11 +12,14 @@ import (
 // Context is the run as the action sees it.
 type Context struct {
 	// Actions is true inside GitHub Actions (GITHUB_ACTIONS=true).
-	Actions    bool
-	Owner      string
-	Repo       string
-	EventName  string
-	SHA        string // GITHUB_SHA: the commit the workflow runs on
+	Actions   bool
+	Owner     string
+	Repo      string
+	EventName string
+	SHA       string // GITHUB_SHA: the commit the workflow runs on
+	// Ref is GITHUB_REF: for a push, the branch pushed (refs/heads/main)
+	// or tag; for a dispatch, the branch or tag it ran on.
+	Ref        string
 	HeadSHA    string // the pull request's head commit, else SHA
 	PR         *PullRequest
 	ServerURL  string
@@ -69,6 +72,7 @@ func Load(getenv func(string) string) (Context, error) {
 		Actions:    getenv("GITHUB_ACTIONS") == "true",
 		EventName:  getenv("GITHUB_EVENT_NAME"),
 		SHA:        getenv("GITHUB_SHA"),
+		Ref:        getenv("GITHUB_REF"),
 		ServerURL:  orDefault(getenv("GITHUB_SERVER_URL"), "https://github.com"),
 		APIURL:     orDefault(getenv("GITHUB_API_URL"), "https://api.github.com"),
 		RunID:      getenv("GITHUB_RUN_ID"),
@@ -122,6 +126,16 @@ func (c *Context) readEvent(path string) error {
 		c.HeadSHA = pr.HeadSHA
 	}
 	return nil
+}
+
+// Branch is the branch GITHUB_REF names (refs/heads/<branch>), "" when it
+// names none (a tag, a pull request's merge ref, or no GITHUB_REF).
+func (c Context) Branch() string {
+	b, ok := strings.CutPrefix(c.Ref, "refs/heads/")
+	if !ok {
+		return ""
+	}
+	return b
 }
 
 // Repository is "owner/name".

@@ -35,11 +35,25 @@ func TestLoadPullRequestEvent(t *testing.T) {
 func TestLoadPushEventHasNoPR(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "event.json")
 	assert.NilError(t, os.WriteFile(path, []byte(`{"ref":"refs/heads/main","after":"def"}`), 0o600))
-	env := map[string]string{"GITHUB_REPOSITORY": "acme/infra", "GITHUB_SHA": "def", "GITHUB_EVENT_PATH": path}
+	env := map[string]string{"GITHUB_REPOSITORY": "acme/infra", "GITHUB_SHA": "def", "GITHUB_EVENT_PATH": path, "GITHUB_REF": "refs/heads/release/v2"}
 	c, err := Load(func(k string) string { return env[k] })
 	assert.NilError(t, err)
 	assert.Assert(t, c.PR == nil)
 	assert.Equal(t, c.HeadSHA, "def")
+	assert.Equal(t, c.Ref, "refs/heads/release/v2")
+	assert.Equal(t, c.Branch(), "release/v2")
+}
+
+func TestBranch(t *testing.T) {
+	for ref, want := range map[string]string{
+		"refs/heads/main":   "main",
+		"refs/tags/v1.2.0":  "",
+		"refs/pull/7/merge": "",
+		"main":              "",
+		"":                  "",
+	} {
+		assert.Equal(t, Context{Ref: ref}.Branch(), want, ref)
+	}
 }
 
 func TestBadRepository(t *testing.T) {

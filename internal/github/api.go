@@ -11,6 +11,7 @@ type API interface {
 
 	CreateCheckRun(ctx context.Context, owner, repo string, cr CheckRun) (CheckRunRef, error)
 	UpdateCheckRun(ctx context.Context, owner, repo string, id int64, cr CheckRun) (CheckRunRef, error)
+	ListCheckRunsForRef(ctx context.Context, owner, repo, ref, checkName string) ([]CheckRunInfo, error)
 
 	GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error)
 	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error)

@@ -67,6 +67,11 @@ func TestGoGitHubRequestsAreValid(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, cr.GetStatus(), "completed")
 	assert.Equal(t, cr.GetOutput().GetAnnotationsCount(), 1)
+	listed, _, err := client.Checks.ListCheckRunsForRef(ctx, "o", "r", "abc", &gh.ListCheckRunsOptions{CheckName: gh.String("cdkd diff"), Filter: gh.String("all")})
+	assert.NilError(t, err)
+	assert.Equal(t, listed.GetTotal(), 1)
+	assert.Equal(t, listed.CheckRuns[0].GetID(), cr.GetID())
+	assert.Equal(t, listed.CheckRuns[0].GetApp().GetSlug(), "github-actions")
 
 	pr, _, err := client.PullRequests.Get(ctx, "o", "r", 4)
 	assert.NilError(t, err)

@@ -25,6 +25,7 @@ func TestResponseShapes(t *testing.T) {
 		{"GET", "/repos/o/r/pulls/1", ""},
 		{"POST", "/repos/o/r/check-runs", `{"name":"cdkd diff","head_sha":"abc","status":"in_progress"}`},
 		{"PATCH", "/repos/o/r/check-runs/200001", `{"conclusion":"success","output":{"title":"No changes","summary":"s"}}`},
+		{"GET", "/repos/o/r/commits/abc/check-runs?check_name=cdkd+diff", ""},
 		{"POST", "/repos/o/r/issues", `{"title":"Drift","labels":["cdkd-drift"]}`},
 		{"GET", "/repos/o/r/issues?state=all", ""},
 		{"POST", "/repos/o/r/deployments", `{"ref":"main","environment":"prod","payload":{"stack":"App"}}`},

@@ -42,6 +42,7 @@ var handlers = map[string]handler{
 	OpDeleteIssueComment:        (*call).deleteComment,
 	OpCreateCheckRun:            (*call).createCheckRun,
 	OpUpdateCheckRun:            (*call).updateCheckRun,
+	OpListCheckRunsForRef:       (*call).listCheckRunsForRef,
 	OpGetPullRequest:            (*call).getPullRequest,
 	OpListPullRequestsForCommit: (*call).listPullRequestsForCommit,
 	OpListIssues:                (*call).listIssues,
@@ -398,6 +399,43 @@ func (c *call) updateCheckRun() response {
 		}
 	}
 	return notFound()
+}
+
+// listCheckRunsForRef lists the repository's check runs on a commit (a
+// SHA, or a branch the fake knows as a pull request's head), newest first,
+// filtered by check_name and status. filter=latest (GitHub's default) keeps
+// the newest run of each name; filter=all keeps every run. app_id is
+// accepted and ignored.
+func (c *call) listCheckRunsForRef() response {
+	r := c.repo()
+	q := c.r.URL.Query()
+	ref := c.params["ref"]
+	sha := r.resolveRef(ref)
+	name, status := q.Get("check_name"), q.Get("status")
+	latest := q.Get("filter") != "all"
+	var matched []*CheckRun
+	seen := map[string]bool{}
+	for i := len(c.s.checkRuns) - 1; i >= 0; i-- { // IDs grow: newest first
+		cr := c.s.checkRuns[i]
+		switch {
+		case !strings.EqualFold(cr.Owner+"/"+cr.Repo, r.owner+"/"+r.name):
+		case cr.HeadSHA != ref && cr.HeadSHA != sha:
+		case name != "" && cr.Name != name:
+		case status != "" && cr.Status != status:
+		case latest && seen[cr.Name]:
+		default:
+			seen[cr.Name] = true
+			matched = append(matched, cr)
+		}
+	}
+	lo, hi, headers := c.paginate(len(matched))
+	runs := make([]map[string]any, 0, hi-lo)
+	for _, cr := range matched[lo:hi] {
+		runs = append(runs, c.s.renderCheckRun(cr))
+	}
+	resp := jsonResponse(http.StatusOK, map[string]any{"total_count": len(matched), "check_runs": runs})
+	resp.headers = headers
+	return resp
 }
 
 func (c *call) getPullRequest() response {

@@ -212,6 +212,29 @@ func (s *Server) renderCheckRun(cr *CheckRun) map[string]any {
 		"html_url":      cr.HTMLURL,
 		"url":           fmt.Sprintf("%s/check-runs/%d", s.repoAPIURL(r), cr.ID),
 		"pull_requests": []any{},
+		"app":           s.renderApp(cr.Login),
+	}
+}
+
+// renderApp is the GitHub App a check run belongs to: the one whose bot
+// created it (deployer[bot] belongs to the app deployer; github-actions[bot]
+// to GitHub Actions, with its real ID). GitHub lets only apps create check
+// runs; the fake lets any login, and gives a user an app named after it.
+// Called with s.mu held.
+func (s *Server) renderApp(login string) map[string]any {
+	if login == "" {
+		return nil
+	}
+	slug := strings.TrimSuffix(login, "[bot]")
+	id, name := 2000+s.userID(login), slug
+	if slug == "github-actions" {
+		id, name = 15368, "GitHub Actions"
+	}
+	return map[string]any{
+		"id":      id,
+		"slug":    slug,
+		"node_id": fmt.Sprintf("A_%d", id),
+		"name":    name,
 	}
 }
 

@@ -285,6 +285,32 @@ func TestPullRequests(t *testing.T) {
 	assert.Equal(t, do(t, srv, http.MethodGet, fmt.Sprintf("/repos/%s/%s/pulls/12", owner, repo), "").Status, http.StatusNotFound)
 }
 
+func TestPushToPullRequest(t *testing.T) {
+	srv := githubtest.New(t)
+	srv.AddPullRequest(githubtest.PR{Owner: "o", Repo: "r", Number: 3, HeadSHA: "old"})
+	srv.PushToPullRequest("o", "r", 3, "new")
+	var pr struct {
+		Head struct{ SHA string }
+	}
+	do(t, srv, http.MethodGet, "/repos/o/r/pulls/3", "").JSON(t, &pr)
+	assert.Equal(t, pr.Head.SHA, "new")
+}
+
+func TestEditCommentKeepsTheAuthor(t *testing.T) {
+	srv := githubtest.New(t)
+	srv.AddPullRequest(githubtest.PR{Owner: "o", Repo: "r", Number: 3})
+	c := srv.SeedComments("o", "r", 3, "bot[bot]", "original")[0]
+	edited := srv.EditComment("o", "r", c.ID, "edited")
+	assert.Equal(t, edited.Login, "bot[bot]")
+	var got []struct {
+		Body string
+		User struct{ Login string }
+	}
+	do(t, srv, http.MethodGet, "/repos/o/r/issues/3/comments", "").JSON(t, &got)
+	assert.Equal(t, got[0].Body, "edited")
+	assert.Equal(t, got[0].User.Login, "bot[bot]")
+}
+
 func TestCheckRunLifecycle(t *testing.T) {
 	srv, tb := newCaptured(t)
 	annotations := func(n int) []map[string]any {
@@ -333,6 +359,78 @@ func TestCheckRunLifecycle(t *testing.T) {
 
 	// Another repository's check run ID is not found.
 	assert.Equal(t, do(t, srv, http.MethodPatch, fmt.Sprintf("/repos/o/other/check-runs/%d", created.ID), `{"name":"x"}`).Status, http.StatusNotFound)
+}
+
+func TestListCheckRunsForRef(t *testing.T) {
+	srv := githubtest.New(t)
+	srv.SetToken("app-token", "deployer[bot]")
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	create := func(token, name, headSHA string) int64 {
+		t.Helper()
+		res := doAs(t, srv, token, http.MethodPost, srv.APIURL()+"/repos/o/r/check-runs",
+			mustJSON(t, map[string]any{"name": name, "head_sha": headSHA, "conclusion": "success", "external_id": fmt.Sprint(name, "@", headSHA)}))
+		assert.Equal(t, res.Status, http.StatusCreated, res.Body)
+		var cr struct{ ID int64 }
+		res.JSON(t, &cr)
+		return cr.ID
+	}
+	first := create("tok", "cdkd diff", sha)
+	create("tok", "cdkd deploy", sha)
+	create("tok", "cdkd diff", "fedcba9876543210fedcba9876543210fedcba98")
+	second := create("app-token", "cdkd diff", sha)
+	third := create("tok", "cdkd diff", sha)
+
+	type listed struct {
+		Total     int `json:"total_count"`
+		CheckRuns []struct {
+			ID         int64
+			Name       string
+			HeadSHA    string `json:"head_sha"`
+			ExternalID string `json:"external_id"`
+			App        struct{ Slug string }
+		} `json:"check_runs"`
+	}
+	list := func(query string) (listed, http.Header) {
+		t.Helper()
+		res := do(t, srv, http.MethodGet, "/repos/o/r/commits/"+sha+"/check-runs?"+query, "")
+		assert.Equal(t, res.Status, http.StatusOK, res.Body)
+		var l listed
+		res.JSON(t, &l)
+		return l, res.Header
+	}
+	ids := func(l listed) []int64 {
+		var out []int64
+		for _, cr := range l.CheckRuns {
+			out = append(out, cr.ID)
+		}
+		return out
+	}
+
+	all, _ := list("check_name=cdkd+diff&filter=all")
+	assert.Equal(t, all.Total, 3)
+	assert.DeepEqual(t, ids(all), []int64{third, second, first}) // newest first
+	assert.Equal(t, all.CheckRuns[0].ExternalID, "cdkd diff@"+sha)
+	assert.Equal(t, all.CheckRuns[0].App.Slug, "github-actions")
+	assert.Equal(t, all.CheckRuns[1].App.Slug, "deployer")
+
+	latest, _ := list("") // GitHub's default: the newest run of each name
+	assert.Equal(t, latest.Total, 2)
+	assert.DeepEqual(t, []string{latest.CheckRuns[0].Name, latest.CheckRuns[1].Name}, []string{"cdkd diff", "cdkd deploy"})
+	assert.Equal(t, latest.CheckRuns[0].ID, third)
+
+	page1, header := list("check_name=cdkd+diff&filter=all&per_page=2")
+	assert.DeepEqual(t, ids(page1), []int64{third, second})
+	assert.Equal(t, page1.Total, 3)
+	assert.Assert(t, is.Contains(header.Get("Link"), `rel="next"`))
+	page2, header := list("check_name=cdkd+diff&filter=all&per_page=2&page=2")
+	assert.DeepEqual(t, ids(page2), []int64{first})
+	assert.Assert(t, !strings.Contains(header.Get("Link"), `rel="next"`))
+
+	none, _ := list("check_name=cdkd+drift")
+	assert.Equal(t, none.Total, 0)
+	assert.Assert(t, none.CheckRuns != nil, "an empty list, not null")
+	other := do(t, srv, http.MethodGet, "/repos/o/other/commits/"+sha+"/check-runs", "")
+	assert.Assert(t, is.Contains(other.Body, `"total_count":0`))
 }
 
 func TestLimits(t *testing.T) {

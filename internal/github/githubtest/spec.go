@@ -34,6 +34,7 @@ const (
 	OpDeleteIssueComment        = "issues/delete-comment"
 	OpCreateCheckRun            = "checks/create"
 	OpUpdateCheckRun            = "checks/update"
+	OpListCheckRunsForRef       = "checks/list-for-ref"
 	OpGetPullRequest            = "pulls/get"
 	OpListPullRequestsForCommit = "repos/list-pull-requests-associated-with-commit"
 	OpListIssues                = "issues/list-for-repo"

@@ -276,6 +276,40 @@ func (s *Server) AddPullRequest(pr PR) PR {
 	return s.prView(r, it)
 }
 
+// EditComment replaces a comment's body as someone with write access does
+// in GitHub's UI: the author stays who it was. It returns the comment as
+// edited.
+func (s *Server) EditComment(owner, repo string, id int64, body string) Comment {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	owner, repo = s.defaults(owner, repo)
+	for _, c := range s.repo(owner, repo).comments {
+		if c.ID == id {
+			c.Body, c.UpdatedAt = body, s.now()
+			return *c
+		}
+	}
+	s.t.Fatalf("githubtest: EditComment: no comment %d in %s/%s", id, owner, repo)
+	return Comment{}
+}
+
+// PushToPullRequest moves a seeded pull request's head to sha, as a push to
+// its branch does (owner and repo default as for AddPullRequest).
+func (s *Server) PushToPullRequest(owner, repo string, number int, sha string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	owner, repo = s.defaults(owner, repo)
+	it := s.repo(owner, repo).items[number]
+	if it == nil || it.pr == nil {
+		s.t.Fatalf("githubtest: PushToPullRequest: %s/%s#%d is no pull request", owner, repo, number)
+		return
+	}
+	it.pr.headSHA = sha
+	it.updated = s.now()
+}
+
 // AddIssue seeds an issue and returns it with defaults filled in.
 func (s *Server) AddIssue(is Issue) Issue {
 	s.t.Helper()

@@ -182,6 +182,7 @@ func TestEveryOperationIsServed(t *testing.T) {
 		{"DELETE", "/repos/o/r/issues/comments/100001", ""},
 		{"POST", "/repos/o/r/check-runs", `{"name":"n","head_sha":"abc"}`},
 		{"PATCH", "/repos/o/r/check-runs/200001", `{"conclusion":"success"}`},
+		{"GET", "/repos/o/r/commits/abc/check-runs", ""},
 		{"GET", "/repos/o/r/pulls/1", ""},
 		{"GET", "/repos/o/r/commits/abc/pulls", ""},
 		{"GET", "/repos/o/r/issues", ""},
@@ -202,11 +203,11 @@ func TestEveryOperationIsServed(t *testing.T) {
 	for _, op := range []string{
 		githubtest.OpGetAuthenticatedUser, githubtest.OpListIssueComments, githubtest.OpCreateIssueComment,
 		githubtest.OpUpdateIssueComment, githubtest.OpDeleteIssueComment, githubtest.OpCreateCheckRun,
-		githubtest.OpUpdateCheckRun, githubtest.OpGetPullRequest, githubtest.OpListPullRequestsForCommit,
+		githubtest.OpUpdateCheckRun, githubtest.OpListCheckRunsForRef, githubtest.OpGetPullRequest, githubtest.OpListPullRequestsForCommit,
 		githubtest.OpListIssues, githubtest.OpCreateIssue, githubtest.OpUpdateIssue,
 		githubtest.OpCreateDeployment, githubtest.OpCreateDeploymentStatus,
 	} {
 		assert.Assert(t, ops[op], "operation %s not exercised", op)
 	}
-	assert.Equal(t, len(ops), 14, fmt.Sprint(ops))
+	assert.Equal(t, len(ops), 15, fmt.Sprint(ops))
 }
