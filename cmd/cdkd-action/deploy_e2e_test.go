@@ -480,21 +480,22 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 		assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: Review cannot be trusted: The diff comment on pull request #8 was altered after the diff wrote it"))
 		assert.Assert(t, is.Contains(res.stdout, "does not match the header's digest"))
 	})
-	t.Run("without a diff check run it is not cross-checked", func(t *testing.T) {
-		// check-run: false leaves nothing to cross-check with: the deploy
-		// trusts the comment and says so (see docs/deploy.md).
+	t.Run("without a diff check run nothing vouches for the comment", func(t *testing.T) {
+		// check-run: false (or a cancelled diff) leaves only the comment,
+		// which anyone with write access can edit: the gate refuses.
 		w := newDeployWorkspace(t, reviewedSHA)
-		stub := w.stub(append([]cdkdtest.Invocation{
+		stub := w.stub(
 			gateDiff(t, "testdata/deploy/diff-safe.json"),
 			gateDiff(t, "testdata/deploy/diff-changed.json"),
-			deployInvocation(t),
-		}, resultInvocations(t, "events-StackA-run.json")...)...)
+		)
 		w.review(reviewedSHA, noCheckRun)
 		forge(t, w, false)
 		res := w.run(deployInputs())
-		assert.Equal(t, res.code, 0, res.stdout)
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+		assert.Equal(t, res.outputs["deployed"], "false")
 		stub.AssertAllUsed(t)
-		assert.Assert(t, is.Contains(res.stdout, "::warning::No diff check run on 8888888 records the review (the diff ran with check-run: false, or could not create its check run), so the digest in the diff comment on pull request #8 could not be cross-checked"))
+		assert.Assert(t, is.Contains(res.stdout, "No diff check run on 8888888 records the review of pull request #8"))
 	})
 }
 

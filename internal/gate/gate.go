@@ -215,8 +215,17 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 	}
 	usable := rv.PR != 0 && rv.Comment && rv.Digest != ""
 	if usable && rv.ReviewedSHA != "" && rv.Record == nil {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("No diff check run on %s records the review (the diff ran with check-run: false, or could not create its check run), "+
-			"so the digest in the diff comment on pull request #%d could not be cross-checked; it is trusted as it is", short(rv.ReviewedSHA), rv.PR))
+		// The comment alone is not a review: anyone with write access can
+		// edit it and keep its author. Without the check run the diff
+		// recorded, nothing vouches for the digest in it.
+		msg := fmt.Sprintf("No diff check run on %s records the review of pull request #%d (the diff ran with check-run: false, could not create its check run, or was cancelled), "+
+			"so the digest in its comment cannot be verified", short(rv.ReviewedSHA), rv.PR)
+		if p.RequireReviewedDiff {
+			d.Reason, d.Title = NoReviewedDiff, "Review cannot be verified"
+			d.Message = msg + ": not deploying. Run the diff with check-run: true, or set require-reviewed-diff: false."
+			return d
+		}
+		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
 	}
 	if usable && rv.Digest != cur.Digest {
 		d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)

@@ -177,9 +177,13 @@ func TestEvaluate(t *testing.T) {
 			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) records no reviewed digest`, "re-run the pull request's diff"},
 		},
 		{
-			name: "no check run: not cross-checked, deployed with a warning", policy: policy(true), review: unanchored, current: current(safeDiff()),
+			name: "no check run: nothing vouches for the comment, refused", policy: policy(true), review: unanchored, current: current(safeDiff()),
+			reason: NoReviewedDiff, message: []string{"No diff check run on 1111111 records the review of pull request #7", "not deploying"}, compared: -1,
+		},
+		{
+			name: "no check run with the gate off: deployed with a warning", policy: policy(false), review: unanchored, current: current(safeDiff()),
 			deploy: true, reviewed: true, compared: -1,
-			warnings: []string{"No diff check run on 1111111 records the review (the diff ran with check-run: false; could not be cross-checked"},
+			warnings: []string{"No diff check run on 1111111 records the review of pull request #7; deploying anyway because require-reviewed-diff is false"},
 		},
 		{
 			name: "change set line does not match the header", policy: policy(true), review: tampered, current: current(changedDiff()),
@@ -322,7 +326,7 @@ func TestNeverDeploysUnreviewed(t *testing.T) {
 				assert.Assert(t, rv.Comment && rv.ReviewedSHA == rv.HeadSHA && rv.Digest == d.Digest(), "deployed %+v against %+v", d, rv)
 				// What the check run recorded, when there is one, is what
 				// was reviewed; an altered comment is never trusted.
-				assert.Assert(t, rv.Record == nil || rv.Record.Digest == d.Digest(), "deployed %+v against %+v", d, rv)
+				assert.Assert(t, rv.Record != nil && rv.Record.Digest == d.Digest(), "deployed %+v against %+v", d, rv)
 				assert.Assert(t, rv.Tampered == "", "deployed %+v against %+v", d, rv)
 				assert.Assert(t, dec.Reviewed)
 			}
