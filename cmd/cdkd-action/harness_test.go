@@ -56,7 +56,39 @@ func actionBinary(t *testing.T) string {
 	if binary.err != nil {
 		t.Fatal(binary.err)
 	}
+	declareSources(t)
 	return binary.path
+}
+
+// declareSources tells go test's result cache what the e2e tests depend on.
+// The cache keys a result on the test binary and the files the test reads;
+// the action binary is built from the whole tree and only executed, which
+// the cache cannot see, so without this a changed package could replay a
+// stale pass. Stat-ing every source file makes any change a cache miss.
+func declareSources(t *testing.T) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if name := d.Name(); strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" || name == "action.yml" {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatalf("list sources: %v", err)
+	}
 }
 
 // workspace is one job's environment: a fake GitHub with the pull request
