@@ -216,10 +216,6 @@ func escapeOf(c byte) string {
 		return "&#91;"
 	case ']':
 		return "&#93;"
-	case '(':
-		return "&#40;"
-	case ')':
-		return "&#41;"
 	case '!':
 		return "&#33;"
 	case '#':

@@ -48,7 +48,7 @@ func TestText(t *testing.T) {
 		{name: "plain", in: "StackA", want: "StackA"},
 		{name: "html", in: "</details><img src=x>", want: "&lt;/details&gt;&lt;img src=x&gt;"},
 		{name: "entity stays literal", in: "&#64;octocat &lt;", want: "<code>&amp;&#35;64;octocat</code> &amp;lt;"},
-		{name: "emphasis and links", in: "*a* _b_ [c](d) ![e](f) ~~g~~ $h$", want: "&#42;a&#42; &#95;b&#95; &#91;c&#93;&#40;d&#41; &#33;&#91;e&#93;&#40;f&#41; &#126;&#126;g&#126;&#126; &#36;h&#36;"},
+		{name: "emphasis and links", in: "*a* _b_ [c](d) ![e](f) ~~g~~ $h$", want: "&#42;a&#42; &#95;b&#95; &#91;c&#93;(d) &#33;&#91;e&#93;(f) &#126;&#126;g&#126;&#126; &#36;h&#36;"},
 		{name: "table and code", in: "a|b `c` \\d", want: "a&#124;b &#96;c&#96; &#92;d"},
 		{name: "mention", in: "ping @octocat now", want: "ping <code>@octocat</code> now"},
 		{name: "team mention", in: "@org/team", want: "<code>@org/team</code>"},

@@ -701,7 +701,7 @@ func TestDeployDestructivePolicy(t *testing.T) {
 		res := w.run(deployInputs("allow-destroy-types", "AWS::SNS::Topic"))
 		assert.Equal(t, res.code, 1, res.stdout)
 		assert.Equal(t, res.outputs["failure-reason"], "destructive-refused")
-		assert.Assert(t, is.Contains(res.summary, "✅ allowed by allow-destroy-types &#40;AWS::SNS::Topic&#41;"))
+		assert.Assert(t, is.Contains(res.summary, "✅ allowed by allow-destroy-types (AWS::SNS::Topic)"))
 	})
 }
 

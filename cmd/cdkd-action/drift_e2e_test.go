@@ -315,7 +315,7 @@ func TestDriftAccept(t *testing.T) {
 	assert.Equal(t, run.Conclusion, "success")
 	assert.Equal(t, run.Output.Title, "3 resources drifted · accepted")
 	assert.Assert(t, is.Contains(res.summary, "✅ Accepted 3 drifted resources: `StackA/Bucket83908E77`, `StackA/Queue4A7E3555`, `StackA/TopicBFC7AF6E`."))
-	assert.Assert(t, is.Contains(res.summary, "> ✓ State updated for StackA &#40;3 resources&#41;"))
+	assert.Assert(t, is.Contains(res.summary, "> ✓ State updated for StackA (3 resources)"))
 	assert.Assert(t, is.Contains(res.summary, "After the resolution, `cdkd drift` reports: ✅ no drift."))
 	assert.Assert(t, is.Contains(res.summary, "`VisibilityTimeout`: `30` → `99`"), "the detection result stays in the report")
 }

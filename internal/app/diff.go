@@ -36,7 +36,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 			// Bad input posts nothing: the summary and the log say why.
 			return r.fail("bad-input", err, ExitBadInput, nil)
 		}
-		report.Error = r.set.Redact(oneLine(err.Error()))
+		report.Error = r.failureText(err)
 		r.publishDiff(ctx, report, nil)
 		return r.fail("cdkd-failed", err, ExitFailure, nil)
 	}

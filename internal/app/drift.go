@@ -130,7 +130,7 @@ func (r *run) driftFailed(ctx context.Context, rep reporters.DriftReport, err er
 		exit = cerr.ExitCode
 		rep.StderrTail = r.redactLines(cerr.StderrTail)
 	}
-	rep.Error = r.set.Redact(oneLine(err.Error()))
+	rep.Error = r.failureText(err)
 	rep.Verdict = model.ErrorVerdict(exit, rep.Error)
 	r.errorOutputs()
 	if apiErr := r.publishDrift(ctx, rep); apiErr != nil {

@@ -259,6 +259,16 @@ func cdkJSONStateBucket(path string) string {
 	return f.Context.Cdkd.StateBucket
 }
 
+// failureText is an error as a report's failure line, which already says
+// which cdkd command failed: cdkd's own reason and its exit code.
+func (r *run) failureText(err error) string {
+	var cerr *cdkd.Error
+	if errors.As(err, &cerr) && cerr.Reason != "" {
+		return r.set.Redact(oneLine(fmt.Sprintf("%s (cdkd exited %d)", cerr.Reason, cerr.ExitCode)))
+	}
+	return r.set.Redact(oneLine(err.Error()))
+}
+
 // sameHeaderLine: two bodies whose hidden headers are equal (same head, digest,
 // cdkd and content hash) show the same report.
 func sameHeaderLine(old, new string) bool {
