@@ -134,6 +134,21 @@ const (
 	valuesPaths            // no values
 )
 
+// tierAt maps a renderer's level to a value tier, given the levels at which
+// that renderer shows values whole, collapsed and short; any later level
+// shows paths only.
+func tierAt(level, full, collapsed, short int) int {
+	switch level {
+	case full:
+		return valuesFull
+	case collapsed:
+		return valuesCollapsed
+	case short:
+		return valuesShort
+	}
+	return valuesPaths
+}
+
 // valueLimits says how much of each changed value a report level shows.
 type valueLimits struct {
 	pathOnly bool // the path alone, no value

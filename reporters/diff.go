@@ -374,15 +374,7 @@ func (x *diffWriter) item(head string, sides []side, markers string) {
 
 // valueLimits is how much of each value the level shows.
 func (x *diffWriter) valueLimits() valueLimits {
-	tier := valuesPaths
-	switch {
-	case x.level == levelFull:
-		tier = valuesFull
-	case x.level == levelCollapsed:
-		tier = valuesCollapsed
-	case x.level == levelShortValues:
-		tier = valuesShort
-	}
+	tier := tierAt(x.level, levelFull, levelCollapsed, levelShortValues)
 	return newValueLimits(x.budget, x.r.FullReportHint, tier)
 }
 

@@ -606,15 +606,7 @@ func (x *driftWriter) change(c model.DriftChange, masked bool) {
 		{name: "State", v: c.State, absent: "(absent)", masked: masked},
 		{name: "AWS", v: c.AWS, absent: "(absent)", masked: masked},
 	}
-	tier := valuesPaths
-	switch {
-	case x.level == driftFull:
-		tier = valuesFull
-	case x.level == driftCollapsed:
-		tier = valuesCollapsed
-	case x.level == driftShortValues:
-		tier = valuesShort
-	}
+	tier := tierAt(x.level, driftFull, driftCollapsed, driftShortValues)
 	valueItem{indent: "  ", head: nameCode(c.Path), markers: markers, sides: sides, what: "state and AWS values",
 		diffWhat: "changes (- state, + AWS)"}.write(x.w, newValueLimits(x.budget, x.r.FullReportHint, tier))
 }
