@@ -232,6 +232,19 @@ func TestDiffForAnOlderCommitDoesNotOverwriteTheReview(t *testing.T) {
 	assert.Equal(t, res.outputs["comment-url"], "")
 }
 
+// A diff of no stack at all is not a clean bill of health.
+func TestDiffOfNoStackIsNotGreen(t *testing.T) {
+	w := newWorkspace(t)
+	path := filepath.Join(w.dir, "empty.json")
+	writeFile(t, path, "[]")
+	res := w.run(map[string]string{"from-json": path})
+	assert.Equal(t, res.code, 0, res.stdout)
+	run := w.gh.CheckRuns()[0]
+	assert.Equal(t, run.Conclusion, "neutral")
+	assert.Equal(t, run.Output.Title, "No stack diffed")
+	assert.Assert(t, is.Contains(w.gh.Comments(owner, repo, prNum)[0].Body, "cdkd diffed no stack"))
+}
+
 // A fork's token cannot write: the report goes to the job summary with a
 // warning, and the step does not fail for that alone.
 func TestDiffForkWithoutWritePermission(t *testing.T) {

@@ -80,7 +80,7 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 	case ctx.Err() != nil:
 		d.cancelled(false, false)
 		return
-	case err != nil && d.reviews.err != nil:
+	case err != nil && d.reviews.err != nil && !isCdkdError(err):
 		d.failed(reasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
 		return
 	case err != nil:
@@ -171,6 +171,13 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	}
 	r.runner.Notice(oneLine(reporters.DeployHeadline(d.rep)))
 	return ExitOK
+}
+
+// isCdkdError reports a failure of cdkd itself (or of finding it), as
+// opposed to one of the GitHub API.
+func isCdkdError(err error) bool {
+	var cerr *cdkd.Error
+	return errors.As(err, &cerr) || errors.Is(err, cdkd.ErrNotFound)
 }
 
 func shortSHA(sha string) string {

@@ -85,7 +85,11 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	s.pr = &pr
 	rv.PR, rv.HeadSHA, rv.Labels = pr.Number, pr.HeadSHA, pr.Labels
 
-	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: pr.Number, Kind: "diff", Label: r.cfg.Label, Author: s.bot(ctx)}
+	author := s.bot(ctx)
+	if author == "" && s.err != nil {
+		return rv, s.err // the identity could not be read: say why
+	}
+	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: pr.Number, Kind: "diff", Label: r.cfg.Label, Author: author}
 	c, h, ignored, err := github.Find(ctx, r.api, t)
 	if err != nil {
 		return rv, err
@@ -114,8 +118,12 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 		r.runner.Warning(fmt.Sprintf("the reviewed change set stored in %s cannot be read (%v); only its digest is compared", c.HTMLURL, err))
 	}
 	if h.SHA != "" {
+		// Without the check runs the review cannot be verified (Decide
+		// refuses it when the gate is on), but the rest of the review —
+		// the pull request and its labels — still counts.
 		if rv.Record, err = s.record(ctx, h); err != nil {
-			return rv, err
+			rv.Record = nil
+			r.runner.Warning(fmt.Sprintf("cannot read the diff's check runs to verify the review (the job needs checks: read): %v", err))
 		}
 	}
 	return rv, nil

@@ -153,6 +153,10 @@ func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool)
 	if rep.Error != "" || d == nil {
 		return "failure", "cdkd diff failed"
 	}
+	if len(d.Stacks) == 0 {
+		// Nothing was compared: not a clean bill of health.
+		return "neutral", "No stack diffed"
+	}
 	totals := d.Totals()
 	if !totals.Any() {
 		return "success", "No changes"

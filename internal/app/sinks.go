@@ -91,7 +91,9 @@ func (r *run) writeReportJSON(kind string, v any) (string, error) {
 		}
 	}
 	dir := filepath.Join(base, rel)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// Readable by later steps: the action's container runs as root, the
+	// job's other steps do not. The content is redacted.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
 	name := kind
@@ -104,7 +106,7 @@ func (r *run) writeReportJSON(kind string, v any) (string, error) {
 		return "", fmt.Errorf("encode %s report: %w", kind, err)
 	}
 	b = append(r.set.RedactBytes(b), '\n')
-	if err := os.WriteFile(path, b, 0o600); err != nil {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	if r.gh.Workspace != "" {

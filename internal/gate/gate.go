@@ -243,7 +243,7 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 	}
 	// Reviewed: a trusted, fresh, unaltered review of exactly this change
 	// set (reviewProblem checks all but the last).
-	d.Reviewed = !flawed && rv.Digest == cur.Digest
+	d.Reviewed = !flawed && rv.Digest == cur.Digest && rv.Record != nil
 
 	d.Destructive = destructive(p, rv, cur.Diff)
 	var refused []string

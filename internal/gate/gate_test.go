@@ -181,8 +181,8 @@ func TestEvaluate(t *testing.T) {
 			reason: NoReviewedDiff, message: []string{"No diff check run on 1111111 records the review of pull request #7", "not deploying"}, compared: -1,
 		},
 		{
-			name: "no check run with the gate off: deployed with a warning", policy: policy(false), review: unanchored, current: current(safeDiff()),
-			deploy: true, reviewed: true, compared: -1,
+			name: "no check run with the gate off: deployed with a warning, not called reviewed", policy: policy(false), review: unanchored, current: current(safeDiff()),
+			deploy: true, reviewed: false, compared: -1,
 			warnings: []string{"No diff check run on 1111111 records the review of pull request #7; deploying anyway because require-reviewed-diff is false"},
 		},
 		{
