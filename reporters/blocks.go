@@ -304,20 +304,44 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 			texts[i] = visible(indentCompact(compact[i]), true)
 		}
 	case a == '"' && b == '"':
+		var strs [2]string
+		for i := range strs {
+			if json.Unmarshal(raw[i], &strs[i]) != nil {
+				return "", "", false
+			}
+		}
+		// A JSON document held in a one-line string (a Step Functions
+		// definition, a policy string): diff its indented form, or a change
+		// past the cut would be invisible.
+		if doc, ok := jsonDocs(strs); ok && (len(strs[0]) > InlineMax || len(strs[1]) > InlineMax) {
+			for i := range texts {
+				texts[i] = visible(indentCompact(compactJSON(doc[i])), true)
+			}
+			break
+		}
 		if !hasNewlineEscape(string(raw[0])) && !hasNewlineEscape(string(raw[1])) {
 			return "", "", false
 		}
 		for i := range texts {
-			var s string
-			if json.Unmarshal(raw[i], &s) != nil {
-				return "", "", false
-			}
-			texts[i] = visible(s, true)
+			texts[i] = visible(strs[i], true)
 		}
 	default:
 		return "", "", false
 	}
 	return texts[0], texts[1], true
+}
+
+// jsonDocs reports whether both strings are JSON objects or arrays.
+func jsonDocs(strs [2]string) ([2][]byte, bool) {
+	var doc [2][]byte
+	for i, s := range strs {
+		b := bytes.TrimSpace([]byte(s))
+		if len(b) == 0 || (b[0] != '{' && b[0] != '[') || !json.Valid(b) {
+			return doc, false
+		}
+		doc[i] = b
+	}
+	return doc, true
 }
 
 // secretMarker tags a value at a secret position: " · 🔒 <kind>", or ""

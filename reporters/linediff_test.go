@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
 // lines splits "a b c" into lines, so that cases read on one line.
@@ -381,5 +383,31 @@ func BenchmarkDiffLines(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		diffLines(old, cur)
+	}
+}
+
+// A JSON document held in a one-line string (a Step Functions definition)
+// whose change lies past the 3,000-character cut is diffed as JSON, so the
+// change shows in the comment.
+func TestDiffMarkdownJSONInAString(t *testing.T) {
+	states := func(last string) string {
+		var b strings.Builder
+		b.WriteString(`{"StartAt":"S0","States":{`)
+		for i := 0; i < 80; i++ {
+			fmt.Fprintf(&b, `"S%d":{"Type":"Task","Resource":"arn:aws:lambda:us-east-1:1:function:step-%d","Next":"S%d"},`, i, i, i+1)
+		}
+		fmt.Fprintf(&b, `"S80":{"Type":"Task","Resource":"%s","End":true}}}`, last)
+		return b.String()
+	}
+	oldDef, newDef := states("arn:aws:lambda:us-east-1:1:function:final"), states("arn:aws:lambda:us-east-1:1:function:exfiltrate")
+	assert.Assert(t, len(oldDef) > BlockMax)
+	d := model.Diff{Stacks: []model.StackDiff{{Stack: "S", Region: "us-east-1", Changes: []model.ResourceChange{{
+		LogicalID: "Machine", ChangeType: model.ChangeUpdate, ResourceType: "AWS::StepFunctions::StateMachine",
+		PropertyChanges: []model.PropertyChange{{Path: "DefinitionString", Old: model.StringValue(oldDef), New: model.StringValue(newDef)}},
+	}}}}}
+	for _, b := range []Budget{CommentBudget, CheckRunBudget} {
+		md := DiffMarkdown(DiffReport{Diff: d}, b)
+		assert.Assert(t, strings.Contains(md, "function:exfiltrate"), "%s hides the change", b.Channel)
+		assert.Assert(t, strings.Contains(md, "```diff") || strings.Contains(md, "~~~diff"))
 	}
 }
