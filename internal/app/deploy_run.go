@@ -193,17 +193,8 @@ func (r *run) secretOutputNamed(stack, output string) bool {
 }
 
 func lockMessage(l cdkd.LockInfo) string {
-	s := fmt.Sprintf("Stack %s (%s) is locked", l.Stack, l.Region)
-	if l.Owner != "" {
-		s += " by " + l.Owner
-	}
-	if l.Operation != "" {
-		s += " (operation: " + l.Operation + ")"
-	}
-	if l.ExpiresIn != "" {
-		s += "; the lock expires in " + strings.TrimPrefix(l.ExpiresIn, "in ")
-	}
-	return s + ". Nothing was deployed. If no job holds the lock any more, release it with `" + cdkd.ForceUnlockCommand(l.Stack, l.Region) + "`."
+	d := l.Describe()
+	return strings.ToUpper(d[:1]) + d[1:] + ". Nothing was deployed. If no job holds the lock any more, release it with `" + cdkd.ForceUnlockCommand(l.Stack, l.Region) + "`."
 }
 
 // target is one stack whose results are read back.

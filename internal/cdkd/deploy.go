@@ -161,6 +161,12 @@ func ClassifyDeploy(res Result) DeployRun {
 }
 
 func lockReason(l LockInfo) string {
+	return l.Describe() + "; if no other job holds it, release it with `" + ForceUnlockCommand(l.Stack, l.Region) + "`"
+}
+
+// Describe says who holds a stack's lock, for what, and until when:
+// "stack S (r) is locked by O (operation: deploy); the lock expires in T".
+func (l LockInfo) Describe() string {
 	s := "stack " + l.Stack + " (" + l.Region + ") is locked"
 	if l.Owner != "" {
 		s += " by " + l.Owner
@@ -169,9 +175,9 @@ func lockReason(l LockInfo) string {
 		s += " (operation: " + l.Operation + ")"
 	}
 	if l.ExpiresIn != "" {
-		s += ", lock expires in " + strings.TrimPrefix(l.ExpiresIn, "in ")
+		s += "; the lock expires in " + strings.TrimPrefix(l.ExpiresIn, "in ")
 	}
-	return s + "; if no other job holds it, release it with `cdkd force-unlock " + l.Stack + " --stack-region " + l.Region + "`"
+	return s
 }
 
 // parseSummaries reads every "Deployment Summary:" block and the "Outputs:"
