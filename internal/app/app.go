@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
@@ -19,6 +21,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
+	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // ExitCode is the action's exit status; each value has one meaning.
@@ -326,7 +329,7 @@ func (r *run) writeOutputs() {
 	if _, ok := r.outputs["failure-reason"]; !ok {
 		r.outputs["failure-reason"] = ""
 	}
-	for _, name := range sortedKeys(r.outputs) {
+	for _, name := range slices.Sorted(maps.Keys(r.outputs)) {
 		if err := r.runner.SetOutput(name, r.set.Redact(r.outputs[name])); err != nil {
 			r.runner.Error(fmt.Sprintf("write output %s: %v", name, err))
 		}
@@ -356,7 +359,7 @@ func (r *run) fail(reason string, err error, code ExitCode, publish func(msg str
 		if r.cfg.Command != "" {
 			title = fmt.Sprintf("cdkd %s failed", r.cfg.Command)
 		}
-		r.summary(fmt.Sprintf("## ❌ %s\n\n%s\n", title, mdText(msg)))
+		r.summary(fmt.Sprintf("## ❌ %s\n\n%s\n", title, reporters.Text(msg)))
 	}
 	return code
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -169,7 +170,7 @@ func (d *deployRun) environmentURL() string {
 		value, found = d.outputs[stack][key]
 	}
 	if !found {
-		for _, stack := range sortedKeys(d.outputs) {
+		for _, stack := range slices.Sorted(maps.Keys(d.outputs)) {
 			if v, ok := d.outputs[stack][name]; ok {
 				value, found = v, true
 				break

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -355,7 +356,7 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 	}
 	var out []reporters.StackOutput
 	masked := map[string]string{}
-	for _, name := range sortedKeys(values) {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
 		v := values[name]
 		secret := d.secretOutput(t, name)
 		if secret {

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
@@ -152,7 +154,7 @@ func (r *run) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, e
 	cdkd.DecideNotComparedCauses(d, exitCode, lookup)
 
 	var failed []string
-	for _, key := range sortedKeys(records) {
+	for _, key := range slices.Sorted(maps.Keys(records)) {
 		rec := records[key]
 		if rec.err == nil {
 			continue

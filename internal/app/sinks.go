@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -278,14 +277,3 @@ func sameHeaderLine(old, new string) bool {
 	n, _, _ := strings.Cut(new, "\n")
 	return o == n
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func mdText(s string) string { return reporters.Text(s) }

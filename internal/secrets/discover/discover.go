@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -262,7 +263,7 @@ func (d *discovery) jsonFields(v, raw string) {
 	if json.Unmarshal([]byte(v), &obj) != nil {
 		return
 	}
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		var s string
 		if json.Unmarshal(obj[k], &s) == nil {
 			d.set.Add(s, fmt.Sprintf("field %q of %s", k, raw))
@@ -454,13 +455,4 @@ func describe(p assembly.Position) string {
 		return "output " + p.Output
 	}
 	return p.LogicalID + "." + p.Path
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
