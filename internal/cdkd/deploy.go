@@ -148,6 +148,8 @@ func ClassifyDeploy(res Result) DeployRun {
 		if run.Reason == "" {
 			run.Reason = "cdkd left some resources unaddressed (exit 2)"
 		}
+	case res.Signal != "" || res.TimedOut:
+		run.Reason = crashReason(res)
 	default:
 		run.Reason = LastErrorLine(res.StderrTail)
 		if run.Reason == "" {

@@ -11,6 +11,8 @@ type Error struct {
 	// Command is the cdkd command, e.g. "diff" or "state show".
 	Command  string
 	ExitCode int
+	// Signal names the signal that ended cdkd, "" when it exited.
+	Signal string
 	// Reason is one sentence: cdkd's own error line when it gave one.
 	Reason string
 	// Raw is cdkd's stdout as printed.
@@ -22,7 +24,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("cdkd %s failed (exit %d): %s", e.Command, e.ExitCode, e.Reason)
+	return fmt.Sprintf("cdkd %s failed (%s): %s", e.Command, exitText(e.ExitCode, e.Signal), e.Reason)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -30,10 +32,14 @@ func (e *Error) Unwrap() error { return e.Err }
 func newError(res Result, reason string, err error) *Error {
 	if reason == "" {
 		reason = fmt.Sprintf("cdkd exited with code %d and printed no error message", res.ExitCode)
+		if res.Signal != "" {
+			reason = "cdkd was " + res.ExitText() + " and printed no error message"
+		}
 	}
 	return &Error{
 		Command:    commandName(res.Args),
 		ExitCode:   res.ExitCode,
+		Signal:     res.Signal,
 		Reason:     reason,
 		Raw:        res.Stdout,
 		StderrTail: res.StderrTail,
@@ -43,8 +49,18 @@ func newError(res Result, reason string, err error) *Error {
 
 // crashReason explains a run that printed no usable payload.
 func crashReason(res Result) string {
-	if res.Cancelled {
+	switch {
+	case res.Cancelled:
 		return "the run was cancelled before cdkd finished"
+	case res.TimedOut:
+		return fmt.Sprintf("cdkd ran longer than %s and was stopped", res.Limit)
 	}
-	return LastErrorLine(res.StderrTail)
+	last := LastErrorLine(res.StderrTail)
+	if res.Signal != "" {
+		if last == "" {
+			return "cdkd was killed by " + res.Signal
+		}
+		return "cdkd was killed by " + res.Signal + " after printing: " + last
+	}
+	return last
 }

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -22,6 +24,14 @@ const (
 
 // ErrNotFound is wrapped by Run when the cdkd binary cannot be found.
 var ErrNotFound = errors.New("cdkd not found")
+
+// ErrTimeout is wrapped by Run when cdkd ran longer than Runner.Timeout and
+// was stopped. It is not a cancellation: the job itself is still running.
+var ErrTimeout = errors.New("ran longer than its time limit")
+
+// VersionTimeout bounds `cdkd --version` whatever Runner.Timeout says: it
+// answers at once, so a longer wait is a hung binary, not a slow command.
+const VersionTimeout = 30 * time.Second
 
 // Runner starts cdkd processes. The zero value runs "cdkd" from PATH in the
 // current directory with the current environment.
@@ -51,6 +61,11 @@ type Runner struct {
 	KillGrace time.Duration
 	// TailLines is how many non-empty stderr lines Result keeps.
 	TailLines int
+	// Timeout bounds each run (timeout-minutes); 0 means no bound of its
+	// own. When it runs out cdkd is stopped as on cancellation (SIGINT,
+	// then SIGKILL after KillGrace) and Run returns an error wrapping
+	// ErrTimeout.
+	Timeout time.Duration
 }
 
 // Result is what one cdkd process did. A non-zero exit is a result, not an
@@ -65,9 +80,35 @@ type Result struct {
 	StderrTail []string
 	// ExitCode is cdkd's exit status; -1 when it was killed by a signal or
 	// never ran.
-	ExitCode  int
+	ExitCode int
+	// Signal names the signal that ended cdkd ("SIGKILL", "SIGSEGV"), or
+	// is empty when cdkd exited by itself.
+	Signal    string
 	Duration  time.Duration
 	Cancelled bool
+	// TimedOut is a run stopped because Runner.Timeout ran out.
+	TimedOut bool
+	// Interrupted reports that cdkd was sent SIGINT (cancellation or
+	// timeout); Killed that it did not exit within KillGrace and was
+	// killed. A killed cdkd had no chance to release its state lock.
+	Interrupted bool
+	Killed      bool
+	// Limit is the Timeout that applied, for messages.
+	Limit time.Duration
+}
+
+// ExitText says how cdkd ended, for messages: "exit 2", or "killed by
+// SIGKILL" when a signal ended it, never "exit -1".
+func (r Result) ExitText() string { return exitText(r.ExitCode, r.Signal) }
+
+func exitText(code int, signal string) string {
+	switch {
+	case signal != "":
+		return "killed by " + signal
+	case code < 0:
+		return "did not exit normally"
+	}
+	return fmt.Sprintf("exit %d", code)
 }
 
 // Run starts cdkd with args and waits for it. It returns an error only when
@@ -85,11 +126,26 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 		res.Cancelled = true
 		return res, fmt.Errorf("run cdkd %s: %w", name, err)
 	}
+	parent := ctx
+	limit := r.Timeout
+	if isVersion(args) && (limit <= 0 || limit > VersionTimeout) {
+		limit = VersionTimeout
+	}
+	res.Limit = limit
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
 
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = r.Dir
 	cmd.Env = r.environ()
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	var interrupted atomic.Bool
+	cmd.Cancel = func() error {
+		interrupted.Store(true)
+		return cmd.Process.Signal(os.Interrupt)
+	}
 	cmd.WaitDelay = r.KillGrace
 	if cmd.WaitDelay <= 0 {
 		cmd.WaitDelay = DefaultKillGrace
@@ -141,10 +197,18 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	res.StderrTail = tail.lines()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
+		res.Signal = signalOf(cmd.ProcessState)
 	}
-	if ctx.Err() != nil {
+	// exec kills (SIGKILL) a process still running WaitDelay after Cancel.
+	res.Interrupted = interrupted.Load()
+	res.Killed = res.Interrupted && res.Signal == "SIGKILL"
+	switch {
+	case parent.Err() != nil:
 		res.Cancelled = true
-		return res, fmt.Errorf("run cdkd %s: cancelled: %w", name, ctx.Err())
+		return res, fmt.Errorf("run cdkd %s: cancelled: %w", name, parent.Err())
+	case ctx.Err() != nil:
+		res.TimedOut = true
+		return res, fmt.Errorf("cdkd %s ran longer than %s and was stopped: %w", name, limit, ErrTimeout)
 	}
 	if cmd.ProcessState == nil {
 		return res, fmt.Errorf("wait for cdkd %s: %w", name, waitErr)
@@ -204,6 +268,34 @@ func (r *Runner) environ() []string {
 	// exec keeps the last value of a duplicated key, so this one wins.
 	return append(env, "CDKD_NO_LIVE=1")
 }
+
+// signalOf names the signal that ended a process ("SIGKILL"), or "".
+func signalOf(ps *os.ProcessState) string {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return ""
+	}
+	return SignalName(ws.Signal())
+}
+
+// SignalName is a signal's conventional name: "SIGKILL", "SIGSEGV".
+func SignalName(sig syscall.Signal) string {
+	if name, ok := signalNames[sig]; ok {
+		return name
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
+	syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ", syscall.SIGSYS: "SIGSYS",
+}
+
+func isVersion(args []string) bool { return len(args) == 1 && args[0] == "--version" }
 
 // commandName names a cdkd invocation for messages: "diff", "state show".
 func commandName(args []string) string {

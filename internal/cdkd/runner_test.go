@@ -348,3 +348,64 @@ func TestVersion(t *testing.T) {
 		})
 	}
 }
+
+func TestRunTimeout(t *testing.T) {
+	tests := []struct {
+		name       string
+		sigint     *cdkdtest.Sigint
+		wantKilled bool
+		wantExit   string
+	}{
+		{name: "cdkd stops on SIGINT", sigint: &cdkdtest.Sigint{Stderr: "Interrupted\n", Exit: 130}, wantExit: "exit 130"},
+		{name: "cdkd ignores SIGINT and is killed", sigint: &cdkdtest.Sigint{Ignore: true}, wantKilled: true, wantExit: "killed by SIGKILL"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stub := cdkdtest.New(t, cdkdtest.Invocation{ArgsContain: []string{"diff"}, DelayMs: 10 * 60 * 1000, OnSigint: tc.sigint})
+			r := stubRunner(stub)
+			r.Timeout = 300 * time.Millisecond
+			r.KillGrace = 200 * time.Millisecond
+			start := time.Now()
+			res, err := r.Run(context.Background(), "diff", "--json")
+			assert.Check(t, time.Since(start) < hangGuard)
+			assert.Check(t, errors.Is(err, ErrTimeout), "got %v", err)
+			assert.Check(t, !errors.Is(err, context.Canceled))
+			assert.Check(t, res.TimedOut && !res.Cancelled)
+			assert.Check(t, res.Interrupted)
+			assert.Equal(t, res.Killed, tc.wantKilled)
+			assert.Equal(t, res.ExitText(), tc.wantExit)
+			_, cerr := ClassifyDiff(res)
+			assert.Check(t, is.ErrorContains(cerr, "ran longer than 300ms"))
+		})
+	}
+}
+
+func TestRunNamesTheSignal(t *testing.T) {
+	for _, sig := range []string{"SIGKILL", "SIGSEGV"} {
+		t.Run(sig, func(t *testing.T) {
+			stub := cdkdtest.New(t, cdkdtest.Invocation{ArgsContain: []string{"diff"}, Stderr: "working\n", Signal: sig})
+			res, err := stubRunner(stub).Run(context.Background(), "diff", "--json")
+			assert.NilError(t, err)
+			assert.Equal(t, res.Signal, sig)
+			assert.Check(t, !res.Interrupted && !res.Killed, "cdkd died by itself")
+			_, cerr := ClassifyDiff(res)
+			assert.Check(t, is.ErrorContains(cerr, "killed by "+sig))
+			assert.Check(t, !strings.Contains(cerr.Error(), "-1"), "got %v", cerr)
+			run := ClassifyDeploy(res)
+			assert.Check(t, is.Contains(run.Reason, "killed by "+sig))
+		})
+	}
+}
+
+func TestVersionHasItsOwnBound(t *testing.T) {
+	stub := cdkdtest.New(t, cdkdtest.Invocation{Args: []string{"--version"}, Stdout: "0.284.40\n", Exit: 0})
+	r := stubRunner(stub)
+	r.Timeout = time.Hour
+	res, err := r.Run(context.Background(), VersionArgs()...)
+	assert.NilError(t, err)
+	assert.Equal(t, res.Limit, VersionTimeout, "--version is bounded more tightly than timeout-minutes")
+	r.Timeout = time.Second
+	res, err = r.Run(context.Background(), VersionArgs()...)
+	assert.NilError(t, err)
+	assert.Equal(t, res.Limit, time.Second, "a shorter timeout-minutes still applies")
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -186,5 +187,25 @@ func answer(inv scenario.Invocation, dir string, stdout, stderr io.Writer) int {
 	if code := wait(inv.DelayMs); code >= 0 {
 		return code
 	}
+	if inv.Signal != "" {
+		return killSelf(inv.Signal, stderr)
+	}
 	return inv.Exit
+}
+
+// killSelf ends the process with the named signal. The Go runtime turns a
+// SIGSEGV into a panic and exit 2, so the process becomes a shell (exec keeps
+// the pid) that sends the signal to itself, as a crashed cdkd ends.
+func killSelf(name string, stderr io.Writer) int {
+	if !strings.HasPrefix(name, "SIG") || strings.ContainsFunc(name[3:], func(r rune) bool { return r < 'A' || r > 'Z' }) {
+		fmt.Fprintf(stderr, "cdkdstub: unknown signal %q\n", name)
+		return scenario.ExitUnexpected
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		sh = "/bin/sh" // the test may give the stub no PATH
+	}
+	err = syscall.Exec(sh, []string{"sh", "-c", "kill -" + name[3:] + " $$"}, os.Environ())
+	fmt.Fprintf(stderr, "cdkdstub: kill itself with %s: %v\n", name, err)
+	return scenario.ExitUnexpected
 }

@@ -58,6 +58,10 @@ type Invocation struct {
 	// DelayMs is waited after all output, before exiting with Exit.
 	DelayMs int `json:"delayMs,omitempty"`
 	Exit    int `json:"exit"`
+	// Signal, when set ("SIGKILL", "SIGSEGV", "SIGABRT"), ends the stub by
+	// sending that signal to itself instead of exiting with Exit, as a
+	// crashed or OOM-killed cdkd ends.
+	Signal string `json:"signal,omitempty"`
 	// OnSigint, when set, handles SIGINT (and SIGTERM); without it a signal
 	// kills the stub as it would any program.
 	OnSigint *Sigint `json:"onSigint,omitempty"`
