@@ -84,6 +84,9 @@ type run struct {
 	notes []string
 	// identity caches login().
 	identity string
+	// resolveTimedOut is set when timeout-minutes stopped a drift
+	// resolution or the detection after it.
+	resolveTimedOut bool
 }
 
 // Run executes the action and returns its exit code.
@@ -371,6 +374,20 @@ func (r *run) failOnResult(reason, msg string) ExitCode {
 	r.setOutput("failure-reason", reason)
 	r.runner.Error(msg)
 	return ExitChanges
+}
+
+// joinReason is "prefix: reason", or reason alone when it already starts
+// with prefix: a wrapped message never repeats its own prefix ("cdkd
+// deploy failed: cdkd deploy failed: ...").
+func joinReason(prefix, reason string) string {
+	reason = strings.TrimSpace(reason)
+	switch {
+	case reason == "":
+		return prefix
+	case strings.HasPrefix(strings.ToLower(reason), strings.ToLower(prefix)):
+		return reason
+	}
+	return prefix + ": " + reason
 }
 
 func oneLine(s string) string {

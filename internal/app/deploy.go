@@ -78,7 +78,7 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 	d.rep.CdkdVersion = d.changes.version
 	switch {
 	case ctx.Err() != nil:
-		d.cancelled(false, false)
+		d.stopped(cdkd.Result{Cancelled: true}, nil)
 		return
 	case err != nil && d.reviews.err != nil && !isCdkdError(err):
 		d.failed(reasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
@@ -89,7 +89,7 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 		if errors.As(err, &cerr) {
 			tail = cerr.StderrTail
 		}
-		d.failed(reasonCdkdFailed, "cdkd diff failed", fmt.Sprintf("The change set could not be computed, so it cannot be checked against the review: %v. Not deploying.", err), tail)
+		d.failed(cdkdReason(err, reasonCdkdFailed), "cdkd diff failed", fmt.Sprintf("The change set could not be computed, so it cannot be checked against the review: %v. Not deploying.", err), tail)
 		return
 	}
 	d.fromDecision(dec)
@@ -126,21 +126,39 @@ func (d *deployRun) failed(reason, title, msg string, tail []string) {
 	d.reason, d.code = reason, ExitFailure
 }
 
-// cancelled reports a job cancelled (or timed out) before or during cdkd
-// deploy.
-func (d *deployRun) cancelled(duringDeploy, timedOut bool) {
-	msg := "The job was cancelled before cdkd deploy started; nothing was deployed."
+// stopped reports a deploy stopped before or during cdkd deploy: the job
+// was cancelled (cancelled), or cdkd ran longer than timeout-minutes
+// (timeout). What it says of the state lock is what cdkd.LockState can
+// vouch for: a release only when cdkd said so.
+func (d *deployRun) stopped(res cdkd.Result, targets []cdkd.Target) {
+	reason, title := reasonCancelled, "Deploy cancelled"
+	var msg string
 	switch {
-	case timedOut:
-		msg = fmt.Sprintf("cdkd deploy ran longer than timeout-minutes (%s) and was stopped.", d.r.cfg.Timeout)
-	case duringDeploy:
-		msg = "The job was cancelled while cdkd deploy ran."
+	case res.TimedOut:
+		reason, title = reasonTimeout, "Deploy timed out"
+		msg = fmt.Sprintf("cdkd deploy ran longer than timeout-minutes (%s) and was stopped; its log shows what it finished.", res.Limit)
+	case len(res.Args) > 0:
+		msg = "The job was cancelled while cdkd deploy ran; its log shows what it finished."
+	default:
+		msg = "The job was cancelled before cdkd deploy started; nothing was deployed."
 	}
-	if duringDeploy {
-		msg += " cdkd was interrupted (SIGINT) so that it could release its lock; its log shows what it finished."
+	if len(res.Args) > 0 {
+		msg += " " + cdkd.LockState(res, targets)
 	}
-	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeCancelled, reasonCancelled, "Deploy cancelled", msg
-	d.reason, d.code = reasonCancelled, ExitFailure
+	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeCancelled, reason, title, msg
+	d.reason, d.code = reason, ExitFailure
+}
+
+// deployTargets are the stacks of the change set, for force-unlock.
+func deployTargets(cur *gate.Current) []cdkd.Target {
+	if cur == nil {
+		return nil
+	}
+	var out []cdkd.Target
+	for _, s := range cur.Diff.Stacks {
+		out = append(out, cdkd.Target{Stack: s.Stack, Region: s.Region})
+	}
+	return out
 }
 
 // finish publishes the report and sets the outputs. After a cancellation

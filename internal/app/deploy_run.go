@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -49,22 +48,22 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	d.startDeployment(ctx)
 	runner := r.cdkdRunner()
 	runner.KillGrace = deployKillGrace
-	runCtx, cancel := ctx, context.CancelFunc(func() {})
-	if r.cfg.Timeout > 0 {
-		runCtx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
-	}
 	started := time.Now()
-	res, runErr := d.runDeploy(runCtx, runner, args)
-	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
-	cancel()
-
+	res, runErr := d.runDeploy(ctx, runner, args) // bounded by timeout-minutes
 	run := cdkd.ClassifyDeploy(res)
 	switch {
-	case res.Cancelled || run.Cancelled:
+	case res.TimedOut || res.Cancelled || run.Cancelled:
 		// No results: a cancelled job has seconds left, and they go to
 		// the report.
-		d.cancelled(true, timedOut)
+		d.stopped(res, deployTargets(dec.Current))
 		d.rep.StderrTail = r.redactLines(res.StderrTail)
+		return
+	case res.Signal != "":
+		// Killed (OOM, a crash): the lock was left as it was.
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy was killed"
+		d.rep.Message = joinReason("cdkd deploy was killed", run.Reason) + ". " + cdkd.LockState(res, deployTargets(dec.Current))
+		d.rep.StderrTail = r.redactLines(res.StderrTail)
+		d.reason, d.code = reasonDeployFailed, ExitFailure
 		return
 	case runErr != nil:
 		d.failed(reasonDeployFailed, "cdkd deploy could not start", runErr.Error(), nil)
@@ -89,7 +88,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		d.rep.Outcome = reporters.OutcomeDeployed
 	default:
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy failed"
-		d.rep.Message = "cdkd deploy failed: " + run.Reason
+		d.rep.Message = joinReason("cdkd deploy failed", run.Reason)
 		d.rep.StderrTail = r.redactLines(res.StderrTail)
 		d.reason, d.code = reasonDeployFailed, ExitFailure
 	}

@@ -134,9 +134,10 @@ func TestHumanDuration(t *testing.T) {
 	assert.Equal(t, humanDuration(1500*time.Millisecond), "1.5 s")
 }
 
-// timeout-minutes stops a hung deploy as a cancellation does: SIGINT, so
-// cdkd releases its lock, and "cancelled" with the reason. (In minutes as an
-// input; the run takes any duration.)
+// timeout-minutes stops a hung deploy as a cancellation does (SIGINT, so
+// cdkd can release its lock) but reports it as "timeout", not "cancelled":
+// the job was not cancelled. (In minutes as an input; the run takes any
+// duration.)
 func TestDeployTimeout(t *testing.T) {
 	stub := cdkdtest.New(t,
 		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stdout: "[]"},
@@ -159,9 +160,10 @@ func TestDeployTimeout(t *testing.T) {
 	code := r.deploy(context.Background())
 	r.out.Close()
 	assert.Equal(t, code, ExitFailure, out.String())
-	assert.Equal(t, r.outputs["failure-reason"], "cancelled")
+	assert.Equal(t, r.outputs["failure-reason"], "timeout")
 	assert.Equal(t, r.outputs["deployed"], "false")
 	assert.Assert(t, is.Contains(out.String(), "ran longer than timeout-minutes (300ms) and was stopped"))
+	assert.Assert(t, is.Contains(out.String(), "said it released its lock"), "cdkd said so, and only then is it claimed")
 	stub.AssertAllUsed(t)
 }
 

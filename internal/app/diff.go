@@ -38,7 +38,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		}
 		report.Error = r.failureText(err)
 		r.publishDiff(ctx, report, nil)
-		return r.fail("cdkd-failed", err, ExitFailure, nil)
+		return r.fail(cdkdReason(err, "cdkd-failed"), err, ExitFailure, nil)
 	}
 
 	discover.RedactDiff(&d, r.positions(), r.set)
@@ -80,7 +80,8 @@ func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 	runner := r.cdkdRunner()
 	version, verr := runner.Version(ctx)
 	if verr != nil {
-		if errors.Is(verr, cdkd.ErrNotFound) {
+		// A hung --version is a hung binary: the diff would hang too.
+		if errors.Is(verr, cdkd.ErrNotFound) || errors.Is(verr, cdkd.ErrTimeout) {
 			return model.Diff{}, "", verr
 		}
 		version = ""

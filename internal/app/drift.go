@@ -31,7 +31,7 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	r.stateSecrets(ctx, aws, r.namedStacks())
 	runner := r.cdkdRunner()
 	version, err := runner.Version(ctx)
-	if err != nil && !errors.Is(err, cdkd.ErrNotFound) {
+	if err != nil && !errors.Is(err, cdkd.ErrNotFound) && !errors.Is(err, cdkd.ErrTimeout) {
 		version, err = "", nil // an old or odd --version does not stop the check
 	}
 	rep.CdkdVersion = version
@@ -136,7 +136,7 @@ func (r *run) driftFailed(ctx context.Context, rep reporters.DriftReport, err er
 	if apiErr := r.publishDrift(ctx, rep); apiErr != nil {
 		r.runner.Warning(fmt.Sprintf("could not publish the drift report: %v", apiErr))
 	}
-	return r.fail("cdkd-failed", err, ExitFailure, nil)
+	return r.fail(cdkdReason(err, "cdkd-failed"), err, ExitFailure, nil)
 }
 
 // driftExit follows fail-on-drift and fail-on-incomplete; an error, a failed
@@ -148,7 +148,11 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 		if reason == "" {
 			reason = fmt.Sprintf("%d resource(s) were not resolved", len(res.Failed))
 		}
-		return r.fail("resolution-failed", fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason), ExitFailure, nil)
+		failure := "resolution-failed"
+		if r.resolveTimedOut {
+			failure = reasonTimeout
+		}
+		return r.fail(failure, fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason), ExitFailure, nil)
 	}
 	if apiErr != nil {
 		return r.fail("api-failed", apiErr, ExitFailure, nil)
@@ -161,7 +165,11 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 		} else if res != nil && res.AfterError != "" {
 			reason = "after the " + res.Mode + ", drift could not be checked again: " + res.AfterError
 		}
-		return r.fail("cdkd-failed", errors.New("cdkd drift: "+reason), ExitFailure, nil)
+		failure := "cdkd-failed"
+		if r.resolveTimedOut {
+			failure = reasonTimeout
+		}
+		return r.fail(failure, errors.New("cdkd drift: "+reason), ExitFailure, nil)
 	case model.DriftDrifted:
 		if r.cfg.FailOnDrift {
 			return r.failOnResult("drift", fmt.Sprintf("cdkd drift: %s, and fail-on-drift is true", reporters.DriftTitle(rep)))

@@ -35,6 +35,14 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	resolver.TailLines = resolutionTailLines
 	res, err := r.runCdkd(ctx, &resolver, args)
 	ran := err == nil || res.ExitCode >= 0
+	if res.TimedOut {
+		r.resolveTimedOut = true
+		ran = false // stopped midway: detecting again would only wait for the same bound
+		var cerr *cdkd.Error
+		if errors.As(err, &cerr) {
+			cerr.Lock = cdkd.LockState(res, driftTargets(detected))
+		}
+	}
 	var out cdkd.DriftResolution
 	if err == nil {
 		out, err = cdkd.ClassifyDriftResolution(res, mode)
@@ -63,10 +71,22 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	}
 	aws.forget() // the resolution may have rewritten the records
 	after, err := r.detectDrift(ctx, runner, aws)
+	if errors.Is(err, cdkd.ErrTimeout) {
+		r.resolveTimedOut = true
+	}
 	if err != nil {
 		rr.AfterError = r.set.Redact(oneLine(err.Error()))
 		return rr
 	}
 	rr.After, rr.AfterDrift = &after.verdict, after.drift
 	return rr
+}
+
+// driftTargets are the stacks a resolution worked on, for force-unlock.
+func driftTargets(d model.Drift) []cdkd.Target {
+	var out []cdkd.Target
+	for _, s := range d.Stacks {
+		out = append(out, cdkd.Target{Stack: s.Stack, Region: s.Region})
+	}
+	return out
 }

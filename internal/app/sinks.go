@@ -21,7 +21,21 @@ import (
 
 // cdkdRunner runs cdkd in the working directory with the live renderer off.
 func (r *run) cdkdRunner() *cdkd.Runner {
-	return &cdkd.Runner{Path: r.cfg.CdkdPath, Dir: r.cfg.WorkingDirectory}
+	// Every call is bounded by timeout-minutes (--version by less).
+	return &cdkd.Runner{Path: r.cfg.CdkdPath, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout}
+}
+
+// reasonTimeout is the failure reason of a cdkd call stopped by
+// timeout-minutes (cancelled is kept for a cancelled job).
+const reasonTimeout = "timeout"
+
+// cdkdReason is the failure reason for a failed cdkd call: timeout when
+// timeout-minutes stopped it, else fallback.
+func cdkdReason(err error, fallback string) string {
+	if errors.Is(err, cdkd.ErrTimeout) {
+		return reasonTimeout
+	}
+	return fallback
 }
 
 // runCdkd streams cdkd's stderr to the log, redacted line by line and inside
@@ -265,7 +279,19 @@ func cdkJSONStateBucket(path string) string {
 func (r *run) failureText(err error) string {
 	var cerr *cdkd.Error
 	if errors.As(err, &cerr) && cerr.Reason != "" {
-		return r.set.Redact(oneLine(fmt.Sprintf("%s (cdkd exited %d)", cerr.Reason, cerr.ExitCode)))
+		text := cerr.Reason
+		switch {
+		case errors.Is(err, cdkd.ErrTimeout):
+			text += " (timeout-minutes)"
+		case cerr.Signal != "":
+			text += " (cdkd was killed by " + cerr.Signal + ")"
+		default:
+			text += fmt.Sprintf(" (cdkd exited %d)", cerr.ExitCode)
+		}
+		if cerr.Lock != "" {
+			text += ". " + cerr.Lock
+		}
+		return r.set.Redact(oneLine(text))
 	}
 	return r.set.Redact(oneLine(err.Error()))
 }

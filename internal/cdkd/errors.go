@@ -1,6 +1,9 @@
 package cdkd
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error is a cdkd run that did not produce a usable answer: it crashed, was
 // cancelled, or printed something that is not the promised JSON. It keeps
@@ -19,12 +22,23 @@ type Error struct {
 	Raw []byte
 	// StderrTail is the end of cdkd's stderr, ANSI-stripped.
 	StderrTail []string
-	// Err is the underlying decode error, when there is one.
+	// Err is the underlying decode error, when there is one (ErrTimeout
+	// for a run stopped by its time limit).
 	Err error
+	// Lock explains, for a run that was stopped or killed, whether it can
+	// have left its state lock held (see LockState); "" otherwise.
+	Lock string
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("cdkd %s failed (%s): %s", e.Command, exitText(e.ExitCode, e.Signal), e.Reason)
+	msg := fmt.Sprintf("cdkd %s failed (%s): %s", e.Command, exitText(e.ExitCode, e.Signal), e.Reason)
+	if errors.Is(e.Err, ErrTimeout) {
+		msg = fmt.Sprintf("cdkd %s timed out: %s", e.Command, e.Reason)
+	}
+	if e.Lock != "" {
+		msg += ". " + e.Lock
+	}
+	return msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -44,6 +58,7 @@ func newError(res Result, reason string, err error) *Error {
 		Raw:        res.Stdout,
 		StderrTail: res.StderrTail,
 		Err:        err,
+		Lock:       LockState(res, nil),
 	}
 }
 

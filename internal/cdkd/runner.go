@@ -27,7 +27,7 @@ var ErrNotFound = errors.New("cdkd not found")
 
 // ErrTimeout is wrapped by Run when cdkd ran longer than Runner.Timeout and
 // was stopped. It is not a cancellation: the job itself is still running.
-var ErrTimeout = errors.New("ran longer than its time limit")
+var ErrTimeout = errors.New("timed out")
 
 // VersionTimeout bounds `cdkd --version` whatever Runner.Timeout says: it
 // answers at once, so a longer wait is a hung binary, not a slow command.
@@ -63,8 +63,8 @@ type Runner struct {
 	TailLines int
 	// Timeout bounds each run (timeout-minutes); 0 means no bound of its
 	// own. When it runs out cdkd is stopped as on cancellation (SIGINT,
-	// then SIGKILL after KillGrace) and Run returns an error wrapping
-	// ErrTimeout.
+	// then SIGKILL after KillGrace) and Run returns an *Error wrapping
+	// ErrTimeout, with the Result filled in.
 	Timeout time.Duration
 }
 
@@ -208,7 +208,7 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 		return res, fmt.Errorf("run cdkd %s: cancelled: %w", name, parent.Err())
 	case ctx.Err() != nil:
 		res.TimedOut = true
-		return res, fmt.Errorf("cdkd %s ran longer than %s and was stopped: %w", name, limit, ErrTimeout)
+		return res, newError(res, crashReason(res), ErrTimeout)
 	}
 	if cmd.ProcessState == nil {
 		return res, fmt.Errorf("wait for cdkd %s: %w", name, waitErr)

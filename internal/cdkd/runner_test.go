@@ -409,3 +409,45 @@ func TestVersionHasItsOwnBound(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, res.Limit, time.Second, "a shorter timeout-minutes still applies")
 }
+
+func TestLockState(t *testing.T) {
+	deploy := []string{"deploy", "StackA", "-y"}
+	targets := []Target{{Stack: "StackA", Region: "us-east-1"}}
+	unlock := "`cdkd force-unlock StackA --stack-region us-east-1`"
+	tests := []struct {
+		name     string
+		res      Result
+		want     []string
+		wantNot  []string
+		wantNone bool
+	}{
+		{name: "ended by itself", res: Result{Args: deploy, ExitCode: 1}, wantNone: true},
+		{name: "read-only command", res: Result{Args: []string{"diff", "--json"}, TimedOut: true, Interrupted: true, ExitCode: 130},
+			want: []string{"takes no lock"}, wantNot: []string{"force-unlock"}},
+		{name: "killed after the grace", res: Result{Args: deploy, TimedOut: true, Interrupted: true, Killed: true, Signal: "SIGKILL", ExitCode: -1},
+			want: []string{"SIGKILL", "may still be held", unlock}, wantNot: []string{"released its lock", "exit -1"}},
+		{name: "crashed", res: Result{Args: deploy, Signal: "SIGSEGV", ExitCode: -1},
+			want: []string{"killed by SIGSEGV", "may still be held", unlock}},
+		{name: "interrupted, said released", res: Result{Args: deploy, Cancelled: true, Interrupted: true, ExitCode: 130, StderrTail: []string{"Released lock for StackA"}},
+			want: []string{"said it released its lock"}, wantNot: []string{"force-unlock"}},
+		{name: "interrupted, silent", res: Result{Args: deploy, Cancelled: true, Interrupted: true, ExitCode: 130, StderrTail: []string{"Use --force-unlock to manually release the lock."}},
+			want: []string{"without saying it released", "may still be held", unlock}},
+		{name: "drift revert takes the lock", res: Result{Args: []string{"drift", "--revert", "-y"}, TimedOut: true, Interrupted: true, Killed: true, Signal: "SIGKILL"},
+			want: []string{"may still be held"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := LockState(tc.res, targets)
+			if tc.wantNone {
+				assert.Equal(t, got, "")
+				return
+			}
+			for _, w := range tc.want {
+				assert.Check(t, is.Contains(got, w))
+			}
+			for _, w := range tc.wantNot {
+				assert.Check(t, !strings.Contains(got, w), "%q contains %q", got, w)
+			}
+		})
+	}
+}
