@@ -351,7 +351,7 @@ func (r *run) summary(markdown string) {
 // summary (always), and the outputs. publish, when given, posts the failure
 // to the API channels of the current command.
 func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
-	msg := r.set.Redact(oneLine(err.Error()))
+	msg := r.set.Redact(dropRepeats(oneLine(err.Error())))
 	r.runner.Error(msg)
 	r.setOutput("failure-reason", reason)
 	if publish != nil {
@@ -376,18 +376,55 @@ func (r *run) failOnResult(reason, msg string) ExitCode {
 	return ExitChanges
 }
 
-// joinReason is "prefix: reason", or reason alone when it already starts
-// with prefix: a wrapped message never repeats its own prefix ("cdkd
-// deploy failed: cdkd deploy failed: ...").
+// joinReason is "prefix: reason" without saying anything twice: when reason
+// already starts with prefix, or with the last ": "-separated parts of it,
+// those words are not repeated ("cdkd deploy failed" + "cdkd deploy failed:
+// boom" is "cdkd deploy failed: boom", never "cdkd deploy failed: cdkd
+// deploy failed: boom").
 func joinReason(prefix, reason string) string {
 	reason = strings.TrimSpace(reason)
-	switch {
-	case reason == "":
+	if reason == "" {
 		return prefix
-	case strings.HasPrefix(strings.ToLower(reason), strings.ToLower(prefix)):
-		return reason
+	}
+	lower := strings.ToLower(reason)
+	for tail := prefix; tail != ""; {
+		if rest, ok := cutFold(lower, reason, strings.ToLower(tail)); ok {
+			return prefix + rest
+		}
+		_, after, found := strings.Cut(tail, ": ")
+		if !found {
+			break
+		}
+		tail = after
 	}
 	return prefix + ": " + reason
+}
+
+// cutFold reports whether reason (lower is its lower case) starts with tail
+// as whole words, and returns what follows it.
+func cutFold(lower, reason, tail string) (string, bool) {
+	if !strings.HasPrefix(lower, tail) {
+		return "", false
+	}
+	rest := reason[len(tail):]
+	if rest != "" && !strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "(") {
+		return "", false
+	}
+	return rest, true
+}
+
+// dropRepeats removes a ": "-separated part that repeats the one before it
+// ("api failed: api failed: x" is "api failed: x"), the last line of
+// defence against wrapping that says the same thing twice.
+func dropRepeats(msg string) string {
+	parts := strings.Split(msg, ": ")
+	out := parts[:1]
+	for _, p := range parts[1:] {
+		if !strings.EqualFold(strings.TrimSpace(p), strings.TrimSpace(out[len(out)-1])) {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ": ")
 }
 
 func oneLine(s string) string {

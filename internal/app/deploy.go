@@ -174,14 +174,11 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	for i, w := range d.rep.Warnings {
 		d.rep.Warnings[i] = r.set.Redact(w)
 	}
-	r.setOutput("deployed", fmt.Sprint(d.rep.Outcome == reporters.OutcomeDeployed))
+	r.setOutput("deployed", deployedOutput(d.rep))
 	r.setOutput("stack-outputs", stackOutputsJSON(d.outputs))
 	apiErr := d.publish(ctx)
 	if d.reason != "" {
-		msg := reporters.DeployHeadline(d.rep)
-		if d.rep.Message != "" {
-			msg += ": " + d.rep.Message
-		}
+		msg := joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)
 		return r.fail(d.reason, errors.New(msg), d.code, nil)
 	}
 	if apiErr != nil {
@@ -189,6 +186,23 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	}
 	r.runner.Notice(oneLine(reporters.DeployHeadline(d.rep)))
 	return ExitOK
+}
+
+// deployedOutput is the deployed output: true, false, or partial when cdkd
+// changed some resources before it stopped (exit 2): saying false then
+// would hide that the stacks are no longer what they were.
+func deployedOutput(rep reporters.DeployReport) string {
+	switch rep.Outcome {
+	case reporters.OutcomeDeployed:
+		return "true"
+	case reporters.OutcomePartial:
+		for _, s := range rep.Stacks {
+			if s.Created+s.Updated+s.Deleted > 0 {
+				return "partial"
+			}
+		}
+	}
+	return "false"
 }
 
 // isCdkdError reports a failure of cdkd itself (or of finding it), as

@@ -61,7 +61,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	case res.Signal != "":
 		// Killed (OOM, a crash): the lock was left as it was.
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy was killed"
-		d.rep.Message = joinReason("cdkd deploy was killed", run.Reason) + ". " + cdkd.LockState(res, deployTargets(dec.Current))
+		d.rep.Message = run.Reason + ". " + cdkd.LockState(res, deployTargets(dec.Current))
 		d.rep.StderrTail = r.redactLines(res.StderrTail)
 		d.reason, d.code = reasonDeployFailed, ExitFailure
 		return
@@ -88,7 +88,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		d.rep.Outcome = reporters.OutcomeDeployed
 	default:
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy failed"
-		d.rep.Message = joinReason("cdkd deploy failed", run.Reason)
+		d.rep.Message = run.Reason // the title says "cdkd deploy failed"
 		d.rep.StderrTail = r.redactLines(res.StderrTail)
 		d.reason, d.code = reasonDeployFailed, ExitFailure
 	}

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -336,11 +337,13 @@ func parseMinutes(input, v string) (time.Duration, error) {
 	if v == "" {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 || n > 24*60 {
-		return 0, bad(input, "expected a whole number of minutes from 0 to 1440, got %q", v)
+	// A fraction is allowed ("0.5" is 30 seconds), as for a step's own
+	// timeout-minutes.
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(n) || n < 0 || n > 24*60 {
+		return 0, bad(input, "expected a number of minutes from 0 to 1440, got %q", v)
 	}
-	return time.Duration(n) * time.Minute, nil
+	return time.Duration(n * float64(time.Minute)), nil
 }
 
 func lines(s string) []string {

@@ -144,7 +144,7 @@ func TestDriftAndDeployInputs(t *testing.T) {
 		"INPUT_DRIFT-RESOLUTION":    `input drift-resolution: expected none, accept or revert, got "fix"`,
 		"INPUT_STACK-REGION":        `input stack-region: expected an AWS region such as us-east-1, got "fix"`,
 		"INPUT_ALLOW-DESTROY-TYPES": `input allow-destroy-types: expected resource types such as AWS::Lambda::Version, got "fix"`,
-		"INPUT_TIMEOUT-MINUTES":     `input timeout-minutes: expected a whole number of minutes from 0 to 1440, got "fix"`,
+		"INPUT_TIMEOUT-MINUTES":     `input timeout-minutes: expected a number of minutes from 0 to 1440, got "fix"`,
 	} {
 		_, err := Load(env(map[string]string{input: "fix"}), nil)
 		assert.Error(t, err, want)
