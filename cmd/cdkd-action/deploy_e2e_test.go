@@ -741,7 +741,7 @@ func TestDeployPartialFailure(t *testing.T) {
 	assert.Equal(t, res.code, 3, res.stdout)
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["failure-reason"], "partial")
-	assert.Equal(t, res.outputs["deployed"], "false")
+	assert.Equal(t, res.outputs["deployed"], "partial", "StackA's topic was updated before cdkd exited 2: not false")
 	assert.Assert(t, is.Contains(res.summary, "⚠️ **Partially deployed**"))
 	assert.Assert(t, is.Contains(res.summary, "❌ **failed** `NewQueue1C62264E` · `AWS::SQS::Queue` · 41 ms: QueueDeletedRecently: You must wait 60 seconds"))
 	assert.Equal(t, deployCheck(t, w.gh).Conclusion, "failure")

@@ -386,6 +386,10 @@ func joinReason(prefix, reason string) string {
 	if reason == "" {
 		return prefix
 	}
+	// cdkd's "Error: " label adds nothing to a message that says it failed.
+	if rest, ok := strings.CutPrefix(reason, "Error: "); ok && hasOverlap(prefix, rest) {
+		reason = rest
+	}
 	lower := strings.ToLower(reason)
 	for tail := prefix; tail != ""; {
 		if rest, ok := cutFold(lower, reason, strings.ToLower(tail)); ok {
@@ -398,6 +402,12 @@ func joinReason(prefix, reason string) string {
 		tail = after
 	}
 	return prefix + ": " + reason
+}
+
+// hasOverlap reports whether reason starts with prefix or with its last
+// ": "-separated parts.
+func hasOverlap(prefix, reason string) bool {
+	return joinReason(prefix, reason) != prefix+": "+reason
 }
 
 // cutFold reports whether reason (lower is its lower case) starts with tail

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+)
+
+// hung is a cdkd call that never finishes on its own; SIGINT ends it (no
+// handler: it dies of the signal, as cdkd's read-only commands do).
+func hung(args ...string) cdkdtest.Invocation {
+	return cdkdtest.Invocation{Args: args, StderrLines: []cdkdtest.Line{{Text: "working"}}, DelayMs: 10 * 60 * 1000}
+}
+
+// timeout-minutes bounds every cdkd call of every command, not only
+// deploy: a hung call is failure-reason timeout, exit 3, with what it means
+// for the state lock, on the summary and the check run.
+func TestTimeoutBoundsEveryCommand(t *testing.T) {
+	diffArgs := []string{"diff", "--all", "--json", "--recursive"}
+	tests := []struct {
+		name    string
+		setup   func(w *workspace)
+		invs    func(t *testing.T) []cdkdtest.Invocation
+		inputs  map[string]string
+		check   string // the check run's name prefix
+		lock    string
+		noClaim bool
+	}{
+		{
+			name:   "diff",
+			invs:   func(*testing.T) []cdkdtest.Invocation { return []cdkdtest.Invocation{hung(diffArgs...)} },
+			inputs: map[string]string{"all": "true"},
+			check:  "cdkd diff",
+			lock:   "cdkd diff only reads state and takes no lock",
+		},
+		{
+			name:   "diff with a hung --version",
+			invs:   func(*testing.T) []cdkdtest.Invocation { return []cdkdtest.Invocation{hung("--version")} },
+			inputs: map[string]string{"all": "true"},
+			check:  "cdkd diff",
+			lock:   "takes no lock",
+		},
+		{
+			name:   "drift",
+			setup:  func(w *workspace) { w.vars["INPUT_COMMAND"] = "drift" },
+			invs:   func(*testing.T) []cdkdtest.Invocation { return []cdkdtest.Invocation{hung("drift", "--all", "--json")} },
+			inputs: map[string]string{"all": "true", "command": "drift"},
+			check:  "cdkd drift",
+			lock:   "cdkd drift only reads state and takes no lock",
+		},
+		{
+			name:  "the deploy gate's own diff",
+			setup: func(w *workspace) { w.onPush() },
+			invs:  func(*testing.T) []cdkdtest.Invocation { return []cdkdtest.Invocation{hung(diffArgs...)} },
+			inputs: map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"},
+			check:   "cdkd deploy",
+			lock:    "takes no lock",
+		},
+		{
+			name:  "deploy that ignores SIGINT",
+			setup: func(w *workspace) { w.onPush() },
+			invs: func(t *testing.T) []cdkdtest.Invocation {
+				return []cdkdtest.Invocation{
+					gateDiff(t, "testdata/deploy/diff-safe.json"),
+					{Args: []string{"deploy", "--all", "-y"}, StderrLines: []cdkdtest.Line{{Text: "Deploying stack: StackA"}}, DelayMs: 10 * 60 * 1000,
+						OnSigint: &cdkdtest.Sigint{Ignore: true}},
+				}
+			},
+			inputs:  map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"},
+			check:   "cdkd deploy",
+			lock:    "cdkd force-unlock StackA --stack-region us-east-1",
+			noClaim: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			if tc.setup != nil {
+				tc.setup(w)
+			}
+			w.stub(tc.invs(t)...)
+			in := tc.inputs
+			in["timeout-minutes"] = "0.01" // 600 ms
+			res := w.run(in)
+			assert.Equal(t, res.code, 3, res.stdout)
+			assert.Equal(t, res.outputs["failure-reason"], "timeout")
+			assert.Assert(t, is.Contains(res.summary, "ran longer than"))
+			assert.Assert(t, is.Contains(res.stdout, tc.lock))
+			assert.Assert(t, !strings.Contains(res.stdout, "released its lock"), "nobody said so")
+			if tc.noClaim {
+				assert.Assert(t, is.Contains(res.summary, "may still be held"))
+				assert.Assert(t, is.Contains(res.summary, "SIGKILL"))
+				assert.Assert(t, is.Contains(res.summary, tc.lock))
+			}
+			var found bool
+			for _, cr := range w.gh.CheckRuns() {
+				if strings.HasPrefix(cr.Name, tc.check) {
+					found = true
+					assert.Assert(t, cr.Conclusion != "success", "a timed-out run is never green")
+				}
+			}
+			assert.Assert(t, found || tc.check == "", "no %s check run", tc.check)
+		})
+	}
+}
+
+// A cdkd killed by a signal is named: never "exit -1".
+func TestKilledCdkdIsNamed(t *testing.T) {
+	t.Run("diff crashes with SIGSEGV", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.stub(cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stderr: "Synthesizing CDK app...\n", Signal: "SIGSEGV"})
+		res := w.run(map[string]string{"all": "true"})
+		assert.Equal(t, res.code, 3, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "cdkd-failed")
+		for _, text := range []string{res.stdout, res.summary, w.gh.CheckRuns()[0].Output.Summary} {
+			assert.Assert(t, is.Contains(text, "SIGSEGV"))
+			assert.Assert(t, !strings.Contains(text, "-1"), "the exit code of a signal is not -1: %s", text)
+		}
+	})
+	t.Run("deploy is OOM-killed", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.onPush()
+		w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
+			cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n", Signal: "SIGKILL"})
+		res := w.run(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"})
+		assert.Equal(t, res.code, 3, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "deploy-failed")
+		assert.Equal(t, res.outputs["deployed"], "false")
+		for _, text := range []string{res.summary, deployCheck(t, w.gh).Output.Summary} {
+			assert.Assert(t, is.Contains(text, "killed by SIGKILL"))
+			assert.Assert(t, is.Contains(text, "may still be held"))
+			assert.Assert(t, is.Contains(text, "cdkd force-unlock StackA --stack-region us-east-1"))
+			assert.Assert(t, !strings.Contains(text, "exit -1"))
+		}
+	})
+}
+
+// A failed deploy's message says "cdkd deploy failed" once.
+func TestDeployFailureSaysItOnce(t *testing.T) {
+	w := newWorkspace(t)
+	w.onPush()
+	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
+		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stderr: "Error: cdkd deploy failed: 1 node(s) failed\n", Exit: 1},
+		fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
+		fileInvocation(t, "events-StackA-run-partial.json", "events", "StackA", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
+		fileInvocation(t, "state-StackA.json", "state", "show", "StackA", "--json"),
+		fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
+		fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"),
+	)
+	res := w.run(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"})
+	assert.Equal(t, res.code, 3, res.stdout)
+	for _, text := range []string{res.stdout, res.summary} {
+		assert.Assert(t, !strings.Contains(strings.ToLower(text), "cdkd deploy failed: cdkd deploy failed"), text)
+		assert.Assert(t, !strings.Contains(strings.ToLower(text), "failed: error: cdkd deploy failed"), text)
+	}
+}
