@@ -53,12 +53,12 @@ func TestTimeoutBoundsEveryCommand(t *testing.T) {
 			lock:   "cdkd drift only reads state and takes no lock",
 		},
 		{
-			name:  "the deploy gate's own diff",
-			setup: func(w *workspace) { w.onPush() },
-			invs:  func(*testing.T) []cdkdtest.Invocation { return []cdkdtest.Invocation{hung(diffArgs...)} },
+			name:   "the deploy gate's own diff",
+			setup:  func(w *workspace) { w.onPush() },
+			invs:   func(*testing.T) []cdkdtest.Invocation { return []cdkdtest.Invocation{hung(diffArgs...)} },
 			inputs: map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"},
-			check:   "cdkd deploy",
-			lock:    "takes no lock",
+			check:  "cdkd deploy",
+			lock:   "takes no lock",
 		},
 		{
 			name:  "deploy that ignores SIGINT",
