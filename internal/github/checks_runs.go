@@ -69,17 +69,48 @@ func (c *Client) CreateCheckRun(ctx context.Context, owner, repo string, cr Chec
 		Conclusion: optional(conclusion),
 		Output:     output(cr, batches[0]),
 	}
-	run, _, err := c.gh.Checks.CreateCheckRun(ctx, owner, repo, opts)
+	found := false
+	create := func() (CheckRunRef, error) {
+		run, _, err := c.gh.Checks.CreateCheckRun(ctx, owner, repo, opts)
+		if err != nil {
+			return CheckRunRef{}, err
+		}
+		return CheckRunRef{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}, nil
+	}
+	// The run a lost answer may have created: same name, head SHA and
+	// external ID, newest first.
+	find := func() (CheckRunRef, bool, error) {
+		runs, err := c.ListCheckRunsForRef(ctx, owner, repo, cr.HeadSHA, cr.Name)
+		if err != nil {
+			return CheckRunRef{}, false, err
+		}
+		for i := len(runs) - 1; i >= 0; i-- {
+			if r := runs[i]; r.Name == cr.Name && r.HeadSHA == cr.HeadSHA && r.ExternalID == cr.ExternalID {
+				found = true
+				return CheckRunRef{ID: r.ID, HTMLURL: r.HTMLURL}, true, nil
+			}
+		}
+		return CheckRunRef{}, false, nil
+	}
+	ref, err := createOnce(ctx, c, fmt.Sprintf("check run %q", cr.Name), create, find)
 	if err != nil {
 		return CheckRunRef{}, fmt.Errorf("create check run %q: %w", cr.Name, err)
 	}
-	ref := CheckRunRef{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}
-	if len(batches) == 1 {
-		return ref, nil
-	}
 	rest := cr
 	rest.Name, rest.DetailsURL, rest.ExternalID = "", "", ""
-	if _, err := c.sendBatches(ctx, owner, repo, ref.ID, rest, batches[1:], len(batches[0])); err != nil {
+	batches, sent := batches[1:], len(batches[0])
+	if found {
+		// Found, not made by us just now: write all of this run's report
+		// into it (its annotations were sent with the lost request).
+		rest = cr
+		if len(batches) == 0 {
+			batches = [][]Annotation{nil}
+		}
+	}
+	if len(batches) == 0 {
+		return ref, nil
+	}
+	if _, err := c.sendBatches(ctx, owner, repo, ref.ID, rest, batches, sent); err != nil {
 		return ref, fmt.Errorf("create check run %q: %w", cr.Name, err)
 	}
 	return ref, nil

@@ -33,6 +33,9 @@ const perPage = 100
 type Client struct {
 	gh  *gh.Client
 	log *slog.Logger
+	// retry is the policy the create methods follow when a POST's outcome
+	// is unknown (see createOnce).
+	retry *retryTransport
 }
 
 // Sleeper waits for d or until ctx is done. Tests replace it so that retries
@@ -50,7 +53,17 @@ type settings struct {
 	maxWait     time.Duration
 	now         func() time.Time
 	jitter      func(time.Duration) time.Duration
+	attempt     time.Duration
 }
+
+// DefaultAttemptTimeout bounds one attempt of a request, answer included.
+// GitHub answers in well under a second; a minute covers a slow page of a
+// listing without letting a stalled reply hold the step.
+const DefaultAttemptTimeout = time.Minute
+
+// WithAttemptTimeout bounds each attempt of a request (answer read
+// included); 0 or less means no bound.
+func WithAttemptTimeout(d time.Duration) Option { return func(s *settings) { s.attempt = d } }
 
 // WithHTTPClient sets the HTTP client whose transport carries the requests
 // (proxies, test transports). The client is copied, never modified.
@@ -96,6 +109,7 @@ func NewClient(token, apiURL string, opts ...Option) (*Client, error) {
 		sleep:       sleepContext,
 		now:         time.Now,
 		jitter:      halfJitter,
+		attempt:     DefaultAttemptTimeout,
 	}
 	for _, o := range opts {
 		o(&s)
@@ -116,15 +130,17 @@ func NewClient(token, apiURL string, opts ...Option) (*Client, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = &retryTransport{
-		next:        next,
-		log:         s.logger,
-		sleep:       s.sleep,
-		now:         s.now,
-		jitter:      s.jitter,
-		maxAttempts: s.maxAttempts,
-		maxWait:     s.maxWait,
+	rt := &retryTransport{
+		next:           next,
+		log:            s.logger,
+		sleep:          s.sleep,
+		now:            s.now,
+		jitter:         s.jitter,
+		maxAttempts:    s.maxAttempts,
+		maxWait:        s.maxWait,
+		attemptTimeout: max(s.attempt, 0),
 	}
+	hc.Transport = rt
 
 	g := gh.NewClient(hc).WithAuthToken(token)
 	g.BaseURL = base
@@ -132,7 +148,7 @@ func NewClient(token, apiURL string, opts ...Option) (*Client, error) {
 	// stray call on the same host rather than at github.com.
 	g.UploadURL = base
 	g.UserAgent = "cdkd-action"
-	return &Client{gh: g, log: s.logger}, nil
+	return &Client{gh: g, log: s.logger, retry: rt}, nil
 }
 
 // parseAPIURL accepts GITHUB_API_URL as given and adds the trailing slash

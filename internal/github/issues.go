@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	gh "github.com/google/go-github/v62/github"
 )
@@ -75,11 +76,36 @@ func (c *Client) CreateIssue(ctx context.Context, owner, repo, title, body strin
 	if len(labels) > 0 {
 		req.Labels = &labels
 	}
-	i, _, err := c.gh.Issues.Create(ctx, owner, repo, req)
+	create := func() (Issue, error) {
+		i, _, err := c.gh.Issues.Create(ctx, owner, repo, req)
+		if err != nil {
+			return Issue{}, err
+		}
+		return issueFrom(i), nil
+	}
+	// The issue a lost answer may have opened: same title and body (the
+	// tracking issue's body carries its marker), newest first.
+	find := func() (Issue, bool, error) {
+		open, err := c.ListIssues(ctx, owner, repo, ListIssuesOptions{State: "open", Labels: labels})
+		if err != nil {
+			return Issue{}, false, err
+		}
+		var best *Issue
+		for i := range open {
+			if open[i].Title == title && strings.TrimSpace(open[i].Body) == strings.TrimSpace(body) && (best == nil || open[i].Number > best.Number) {
+				best = &open[i]
+			}
+		}
+		if best == nil {
+			return Issue{}, false, nil
+		}
+		return *best, true, nil
+	}
+	i, err := createOnce(ctx, c, fmt.Sprintf("issue %q", title), create, find)
 	if err != nil {
 		return Issue{}, fmt.Errorf("create issue %q in %s/%s: %w", title, owner, repo, err)
 	}
-	return issueFrom(i), nil
+	return i, nil
 }
 
 // EditIssue changes an issue's title, body or state.

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	gh "github.com/google/go-github/v62/github"
 )
@@ -44,13 +45,35 @@ func (c *Client) ListIssueComments(ctx context.Context, owner, repo string, numb
 	return out, nil
 }
 
-// CreateIssueComment posts a new comment on an issue or pull request.
+// CreateIssueComment posts a new comment on an issue or pull request. When
+// GitHub's answer is lost (5xx, reset), the comment the attempt may have
+// posted is looked for by its exact body, which starts with the sticky
+// comment's hidden header, before posting again.
 func (c *Client) CreateIssueComment(ctx context.Context, owner, repo string, number int, body string) (Comment, error) {
-	ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &gh.IssueComment{Body: &body})
+	create := func() (Comment, error) {
+		ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &gh.IssueComment{Body: &body})
+		if err != nil {
+			return Comment{}, err
+		}
+		return commentFrom(ic), nil
+	}
+	find := func() (Comment, bool, error) {
+		all, err := c.ListIssueComments(ctx, owner, repo, number)
+		if err != nil {
+			return Comment{}, false, err
+		}
+		for i := len(all) - 1; i >= 0; i-- {
+			if strings.TrimSpace(all[i].Body) == strings.TrimSpace(body) {
+				return all[i], true, nil
+			}
+		}
+		return Comment{}, false, nil
+	}
+	cm, err := createOnce(ctx, c, fmt.Sprintf("comment on #%d", number), create, find)
 	if err != nil {
 		return Comment{}, fmt.Errorf("create comment on %s/%s#%d: %w", owner, repo, number, err)
 	}
-	return commentFrom(ic), nil
+	return cm, nil
 }
 
 // EditIssueComment replaces the body of an existing comment.

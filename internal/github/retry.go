@@ -18,7 +18,13 @@ import (
 // errors, 429, and GitHub's primary and secondary rate limits. It sits under
 // go-github so every call gets the same policy, and it returns the last
 // response unchanged when it gives up, so go-github still builds its typed
-// errors from it.
+// errors from it. Each attempt has its own time limit, reading the answer
+// included, so one stalled reply cannot hold the step.
+//
+// A POST whose outcome is unknown (a 5xx, a reset connection, no answer in
+// time) is not resent here: GitHub may have applied it. The create methods
+// look for what it made before they send it again (see createOnce). A
+// refusal that says nothing was done (429, a rate limit) is retried.
 type retryTransport struct {
 	next        http.RoundTripper
 	log         *slog.Logger
@@ -27,6 +33,8 @@ type retryTransport struct {
 	jitter      func(time.Duration) time.Duration
 	maxAttempts int
 	maxWait     time.Duration
+	// attemptTimeout bounds one attempt; 0 means no bound.
+	attemptTimeout time.Duration
 }
 
 const (
@@ -61,10 +69,24 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				send.Body = body
 			}
 		}
+		cancel := context.CancelFunc(func() {})
+		if t.attemptTimeout > 0 {
+			var actx context.Context
+			actx, cancel = context.WithTimeout(ctx, t.attemptTimeout)
+			send = send.WithContext(actx)
+		}
 		resp, err := t.next.RoundTrip(send)
+		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %s: %w", t.attemptTimeout, err)
+		}
 		wait, reason, retry := t.classify(req, resp, err, attempt)
 		if !retry {
 			hideExhaustedQuota(resp)
+			if resp != nil && resp.Body != nil {
+				resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+			} else {
+				cancel()
+			}
 			return resp, err
 		}
 		attrs := []any{
@@ -76,15 +98,34 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if attempt >= t.maxAttempts || waited+wait > t.maxWait {
 			t.log.Warn("GitHub API request failed; giving up", append(attrs, "waited", waited)...)
+			if resp != nil && resp.Body != nil {
+				resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+			} else {
+				cancel()
+			}
 			return resp, err
 		}
 		t.log.Warn("GitHub API request failed; retrying", attrs...)
 		discard(resp)
+		cancel()
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 		waited += wait
 	}
+}
+
+// cancelOnClose ends an attempt's context once its answer has been read:
+// the body is read after RoundTrip returns, under the same time limit.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // hideExhaustedQuota drops X-RateLimit-Reset from a successful response that
@@ -119,7 +160,9 @@ func bodyGetter(req *http.Request) (get func() (io.ReadCloser, error), fresh boo
 // long.
 func (t *retryTransport) classify(req *http.Request, resp *http.Response, err error, attempt int) (time.Duration, string, bool) {
 	if err != nil {
-		if req.Context().Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// The caller's context ended: nothing more to do. An attempt that
+		// ran out of its own time is a transport error like any other.
+		if req.Context().Err() != nil || errors.Is(err, context.Canceled) {
 			return 0, "", false
 		}
 		// A POST that failed in transit may still have been applied;
@@ -130,6 +173,9 @@ func (t *retryTransport) classify(req *http.Request, resp *http.Response, err er
 		return t.backoff(attempt), "transport error", true
 	}
 	switch code := resp.StatusCode; {
+	case code >= 500 && req.Method == http.MethodPost:
+		// GitHub can apply a POST and still answer 5xx: see createOnce.
+		return 0, "", false
 	case code >= 500:
 		if d, ok := t.retryAfter(resp); ok {
 			return d, "server error", true

@@ -28,6 +28,22 @@ func post(status int, header map[string]string, resp string) call {
 
 var created = post(http.StatusCreated, nil, commentJSON(1, "github-actions[bot]", "report"))
 
+// patch is an edit: idempotent, so the transport itself resends it after a
+// server error (a POST is resent only by createOnce, after a lookup).
+func patch(status int, header map[string]string, resp string) call {
+	return call{method: "PATCH", path: "repos/o/r/issues/comments/1", body: `{"body":"report"}`, status: status, header: header, resp: resp}
+}
+
+var edited = patch(http.StatusOK, nil, commentJSON(1, "github-actions[bot]", "report"))
+
+// send makes the request the calls expect: an edit for PATCH, else a create.
+func send(ctx context.Context, c *Client, calls []call) (Comment, error) {
+	if len(calls) > 0 && calls[0].method == "PATCH" {
+		return c.EditIssueComment(ctx, "o", "r", 1, "report")
+	}
+	return c.CreateIssueComment(ctx, "o", "r", 7, "report")
+}
+
 func unix(d time.Duration) string { return strconv.FormatInt(clock.Add(d).Unix(), 10) }
 
 func TestRetries(t *testing.T) {
@@ -44,17 +60,17 @@ func TestRetries(t *testing.T) {
 	}{
 		{
 			name:  "502 then success",
-			calls: []call{post(502, nil, "bad gateway"), created},
+			calls: []call{patch(502, nil, "bad gateway"), edited},
 			waits: []time.Duration{time.Second},
 		},
 		{
 			name:  "5xx backs off exponentially",
-			calls: []call{post(500, nil, ""), post(503, nil, ""), post(504, nil, ""), created},
+			calls: []call{patch(500, nil, ""), patch(503, nil, ""), patch(504, nil, ""), edited},
 			waits: []time.Duration{time.Second, 2 * time.Second, 4 * time.Second},
 		},
 		{
 			name:  "503 with Retry-After",
-			calls: []call{post(503, map[string]string{"Retry-After": "5"}, ""), created},
+			calls: []call{patch(503, map[string]string{"Retry-After": "5"}, ""), edited},
 			waits: []time.Duration{5 * time.Second},
 		},
 		{
@@ -103,8 +119,8 @@ func TestRetries(t *testing.T) {
 		{
 			name: "gives up after max attempts",
 			calls: []call{
-				post(502, nil, ""), post(502, nil, ""), post(502, nil, ""), post(502, nil, ""),
-				post(502, nil, `{"message":"last one"}`),
+				patch(502, nil, ""), patch(502, nil, ""), patch(502, nil, ""), patch(502, nil, ""),
+				patch(502, nil, `{"message":"last one"}`),
 			},
 			waits: []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second},
 			err:   "502 last one",
@@ -169,13 +185,15 @@ func TestRetries(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c, s := newTestClient(t, tc.calls)
-			got, err := c.CreateIssueComment(context.Background(), "o", "r", 7, "report")
+			got, err := send(context.Background(), c, tc.calls)
 			if tc.err == "" {
 				assert.NilError(t, err)
 				assert.Equal(t, got.ID, int64(1))
 			} else {
 				assert.ErrorContains(t, err, tc.err)
-				assert.ErrorContains(t, err, "create comment on o/r#7: ")
+				if tc.calls[0].method == "POST" {
+					assert.ErrorContains(t, err, "create comment on o/r#7: ")
+				}
 			}
 			if tc.check != nil {
 				tc.check(t, err)
@@ -186,13 +204,13 @@ func TestRetries(t *testing.T) {
 }
 
 func TestRetryBoundsAreOptions(t *testing.T) {
-	c, s := newTestClient(t, []call{post(502, nil, ""), post(502, nil, "")}, WithMaxAttempts(2))
-	_, err := c.CreateIssueComment(context.Background(), "o", "r", 7, "report")
+	c, s := newTestClient(t, []call{patch(502, nil, ""), patch(502, nil, "")}, WithMaxAttempts(2))
+	_, err := c.EditIssueComment(context.Background(), "o", "r", 1, "report")
 	assert.ErrorContains(t, err, "502")
 	assert.DeepEqual(t, s.got(), []time.Duration{time.Second})
 
-	c, s = newTestClient(t, []call{post(502, nil, ""), post(502, nil, "")}, WithMaxWait(1500*time.Millisecond))
-	_, err = c.CreateIssueComment(context.Background(), "o", "r", 7, "report")
+	c, s = newTestClient(t, []call{patch(502, nil, ""), patch(502, nil, "")}, WithMaxWait(1500*time.Millisecond))
+	_, err = c.EditIssueComment(context.Background(), "o", "r", 1, "report")
 	assert.ErrorContains(t, err, "502")
 	assert.DeepEqual(t, s.got(), []time.Duration{time.Second})
 }
@@ -207,20 +225,20 @@ func TestRetryIsLogged(t *testing.T) {
 			return a
 		},
 	}))
-	c, _ := newTestClient(t, []call{post(502, nil, ""), created}, WithLogger(logger))
-	_, err := c.CreateIssueComment(context.Background(), "o", "r", 7, "report")
+	c, _ := newTestClient(t, []call{patch(502, nil, ""), edited}, WithLogger(logger))
+	_, err := c.EditIssueComment(context.Background(), "o", "r", 1, "report")
 	assert.NilError(t, err)
-	assert.Equal(t, logs.String(), `level=WARN msg="GitHub API request failed; retrying" method=POST path=/api/v3/repos/o/r/issues/7/comments status=502 reason="server error" attempt=1 wait=1s`+"\n")
+	assert.Equal(t, logs.String(), `level=WARN msg="GitHub API request failed; retrying" method=PATCH path=/api/v3/repos/o/r/issues/comments/1 status=502 reason="server error" attempt=1 wait=1s`+"\n")
 	assert.Check(t, !strings.Contains(logs.String(), testToken))
 }
 
 func TestRetryStopsWhenContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	c, _ := newTestClient(t, []call{post(502, nil, "")}, WithSleeper(func(context.Context, time.Duration) error {
+	c, _ := newTestClient(t, []call{patch(502, nil, "")}, WithSleeper(func(context.Context, time.Duration) error {
 		cancel()
 		return ctx.Err()
 	}))
-	_, err := c.CreateIssueComment(ctx, "o", "r", 7, "report")
+	_, err := c.EditIssueComment(ctx, "o", "r", 1, "report")
 	assert.Check(t, errors.Is(err, context.Canceled), "got %v", err)
 }
 

@@ -268,6 +268,16 @@ type Fault struct {
 	Headers   map[string]string
 	// Body is sent as is; empty sends {"message": <status text>}.
 	Body string
+	// Apply serves the request for real (the write happens) and then
+	// answers with the fault anyway: GitHub applying a POST and still
+	// answering 502.
+	Apply bool
+	// Reset closes the connection without an answer (a connection reset)
+	// instead of sending Status; with Apply the write happened first.
+	Reset bool
+	// Delay holds the answer this long (or until the client gives up): a
+	// stalled reply.
+	Delay time.Duration
 }
 
 // FailNext answers the next n requests with status, headers and body
@@ -305,6 +315,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
 
+	if resp.delay > 0 {
+		select {
+		case <-time.After(resp.delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if resp.reset {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				if tcp, ok := conn.(interface{ SetLinger(int) error }); ok {
+					_ = tcp.SetLinger(0) // RST, not FIN
+				}
+				conn.Close()
+				return
+			}
+		}
+	}
 	resp.write(w)
 }
 
@@ -313,6 +341,9 @@ type response struct {
 	status  int
 	headers map[string]string
 	body    []byte
+	// reset and delay come from a Fault (see there).
+	reset bool
+	delay time.Duration
 }
 
 func (r response) write(w http.ResponseWriter) {
@@ -393,6 +424,9 @@ func (s *Server) dispatch(c *call, h handler, invalid string) response {
 	defer s.mu.Unlock()
 
 	if f := s.takeFault(c.rec); f != nil {
+		if f.Apply {
+			_ = s.authorizedApply(c, h, invalid)
+		}
 		return faultResponse(f)
 	}
 	if invalid != "" {
@@ -468,8 +502,29 @@ func (s *Server) takeFault(rec *Request) *Fault {
 	return nil
 }
 
+// authorizedApply runs the handler as dispatch would have, for a fault that
+// applies the request before failing it. Called with s.mu held.
+func (s *Server) authorizedApply(c *call, h handler, invalid string) response {
+	if invalid != "" {
+		return response{}
+	}
+	login, resp, ok := s.authenticate(c.r, c.rec.Operation)
+	if !ok {
+		return resp
+	}
+	c.login = login
+	c.rec.Login = login
+	if resp, denied := s.deny(c.r.Method, c.rec.Operation); denied {
+		return resp
+	}
+	return h(c)
+}
+
 func faultResponse(f *Fault) response {
-	resp := response{status: f.Status, headers: f.Headers, body: []byte(f.Body)}
+	resp := response{status: f.Status, headers: f.Headers, body: []byte(f.Body), reset: f.Reset, delay: f.Delay}
+	if resp.status == 0 {
+		resp.status = http.StatusBadGateway
+	}
 	if f.Body == "" {
 		resp.body, _ = json.Marshal(map[string]string{"message": http.StatusText(f.Status)})
 	}

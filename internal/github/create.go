@@ -1,0 +1,64 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/url"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// createOnce sends a create (a POST) at most until one is known to have
+// worked. GitHub can apply a POST and still answer 5xx, or reset the
+// connection after applying it, and the transport does not resend a POST
+// whose outcome it cannot know. So when an attempt's outcome is unknown,
+// find looks for what that attempt may have made; if it is there it is the
+// answer, else the create is sent again after a backoff. Any other error is
+// returned as it is. what names the object for the log.
+func createOnce[T any](ctx context.Context, c *Client, what string, create func() (T, error), find func() (T, bool, error)) (T, error) {
+	var zero T
+	rt := c.retry
+	for attempt := 1; ; attempt++ {
+		got, err := create()
+		if err == nil || !outcomeUnknown(ctx, err) {
+			return got, err
+		}
+		found, ok, ferr := find()
+		switch {
+		case ferr == nil && ok:
+			c.log.Warn("GitHub API create failed but had been applied; using what it made", "object", what, "attempt", attempt, "error", err.Error())
+			return found, nil
+		case ferr != nil:
+			// Without knowing whether the first one exists, a second
+			// could be a duplicate: stop with the original error.
+			c.log.Warn("GitHub API create failed and what it may have made could not be looked for; not resending", "object", what, "error", err.Error(), "lookup", ferr.Error())
+			return zero, err
+		}
+		wait := rt.backoff(attempt)
+		if attempt >= rt.maxAttempts {
+			c.log.Warn("GitHub API create failed; giving up", "object", what, "attempt", attempt, "error", err.Error())
+			return zero, err
+		}
+		c.log.Warn("GitHub API create failed and made nothing; retrying", "object", what, "attempt", attempt, "wait", wait, "error", err.Error())
+		if serr := rt.sleep(ctx, wait); serr != nil {
+			return zero, err
+		}
+	}
+}
+
+// outcomeUnknown reports a failed request that GitHub may nevertheless have
+// applied: a server error, or a transport failure (reset, timeout) while
+// the caller's context is still live.
+func outcomeUnknown(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) {
+		return er.Response != nil && er.Response.StatusCode >= 500
+	}
+	var ue *url.Error
+	var ne net.Error
+	return errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded)
+}
