@@ -2,12 +2,15 @@ package main
 
 import (
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
 )
 
 // hung is a cdkd call that never finishes on its own; SIGINT ends it (no
@@ -157,4 +160,62 @@ func TestDeployFailureSaysItOnce(t *testing.T) {
 		assert.Assert(t, !strings.Contains(strings.ToLower(text), "cdkd deploy failed: cdkd deploy failed"), text)
 		assert.Assert(t, !strings.Contains(strings.ToLower(text), "failed: error: cdkd deploy failed"), text)
 	}
+}
+
+// A write to GitHub that fails is said in the log, with its status and
+// what was not posted, on every path: also when cdkd failed or the gate
+// refused, where the step fails for another reason.
+func TestFailedWritesAreNeverSilent(t *testing.T) {
+	notFound := func(op string) githubtest.Fault {
+		return githubtest.Fault{Times: 100, Operation: op, Status: 404, Body: `{"message":"Not Found"}`}
+	}
+	t.Run("diff: cdkd failed", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.stub(cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stderr: "Error: Region is missing\n", Exit: 1})
+		w.gh.Inject(notFound(githubtest.OpCreateIssueComment))
+		w.gh.Inject(notFound(githubtest.OpCreateCheckRun))
+		res := w.run(map[string]string{"all": "true"})
+		assert.Equal(t, res.code, 3, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "cdkd-failed")
+		assert.Assert(t, is.Contains(res.stdout, "::warning::the pull request comment was not posted (HTTP 404)"))
+		assert.Assert(t, is.Contains(res.stdout, "::warning::the cdkd diff check run was not posted (HTTP 404)"))
+	})
+	t.Run("deploy: the gate refused", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.onPush()
+		w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+		w.gh.Inject(notFound(githubtest.OpCreateCheckRun))
+		res := w.run(map[string]string{"command": "deploy", "all": "true"})
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+		assert.Assert(t, is.Contains(res.stdout, "::warning::the cdkd deploy check run was not posted (HTTP 404)"))
+	})
+	t.Run("drift: cdkd failed", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		w.stub(stderrFile(t, detect(t, "", 1), "crash.stderr"))
+		w.gh.Inject(notFound(githubtest.OpCreateCheckRun))
+		res := w.run(withInputs(all))
+		assert.Equal(t, res.code, 3, res.stdout)
+		assert.Assert(t, is.Contains(res.stdout, "::warning::the cdkd drift check run was not posted (HTTP 404)"))
+	})
+}
+
+// A cancelled deploy's last report has its own bounded time, and when a
+// stalled GitHub uses it up, the log says what was not posted and why.
+func TestCancelledDeployReportRunsOutLoudly(t *testing.T) {
+	w := newWorkspace(t)
+	w.onPush()
+	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
+		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n", DelayMs: 10 * 60 * 1000,
+			OnSigint: &cdkdtest.Sigint{Stderr: "Interrupted\n", Exit: 130}})
+	w.gh.Inject(githubtest.Fault{Times: 100, Operation: githubtest.OpCreateCheckRun, Delay: time.Minute, Status: 201})
+	p := w.start(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"})
+	p.waitFor(t, "Deploying stack: StackA", 60*time.Second)
+	assert.NilError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	res := p.wait(t, 20*time.Second)
+	assert.Equal(t, res.outputs["failure-reason"], "cancelled")
+	assert.Assert(t, is.Contains(res.stdout, "::warning::the cdkd deploy check run was not posted (no answer)"))
+	assert.Assert(t, is.Contains(res.stdout, "the 4s given to the report after the cancellation ran out"))
+	assert.Assert(t, is.Contains(res.summary, "Deploy cancelled"), "the summary is written whatever GitHub does")
+	assert.Assert(t, is.Contains(res.summary, "without saying it released its state lock"))
 }

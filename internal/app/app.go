@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
@@ -84,6 +85,9 @@ type run struct {
 	notes []string
 	// identity caches login().
 	identity string
+	// reportBudget is the time a cancelled run's last report was given,
+	// 0 while the job's own context is live.
+	reportBudget time.Duration
 	// resolveTimedOut is set when timeout-minutes stopped a drift
 	// resolution or the detection after it.
 	resolveTimedOut bool

@@ -169,6 +169,7 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), cancelledReportTimeout)
 		defer cancel()
+		r.reportBudget = cancelledReportTimeout
 	}
 	d.rep.Message = r.set.Redact(d.rep.Message)
 	for i, w := range d.rep.Warnings {

@@ -42,11 +42,11 @@ func (d *deployRun) publish(ctx context.Context) error {
 		r.setOutput("comment-url", url)
 	}
 	if err := r.degrade(err, "cannot write the pull request comment (no pull-requests: write permission?): %v"); err != nil {
-		errs = append(errs, err)
+		errs = append(errs, r.notPosted(ctx, "the deploy outcome in the pull request comment", err))
 	}
 	cr := github.CheckRun{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA, Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()}
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
-		errs = append(errs, fmt.Errorf("create check run: %w", err))
+		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))
 	}
 	return errors.Join(errs...)
 }
@@ -135,12 +135,12 @@ func (d *deployRun) startDeployment(ctx context.Context) {
 		Ref: r.gh.SHA, Environment: r.cfg.Environment, Description: "cdkd deploy of " + shortSHA(r.gh.SHA),
 	})
 	if err != nil {
-		r.runner.Warning(fmt.Sprintf("cannot record a deployment to %s (no deployments: write permission?): %v", r.cfg.Environment, err))
+		r.notPosted(ctx, "the deployment to "+r.cfg.Environment+" (no deployments: write permission?)", err)
 		return
 	}
 	d.deployID = id
 	if err := r.api.CreateDeploymentStatus(ctx, r.gh.Owner, r.gh.Repo, id, "in_progress", "", r.gh.RunURL, "cdkd deploy is running"); err != nil {
-		r.runner.Warning(fmt.Sprintf("cannot set the deployment's status: %v", err))
+		r.notPosted(ctx, "the deployment's in_progress status", err)
 	}
 }
 
@@ -154,7 +154,7 @@ func (d *deployRun) finishDeployment(ctx context.Context) {
 		state, url = "success", d.environmentURL()
 	}
 	if err := r.api.CreateDeploymentStatus(ctx, r.gh.Owner, r.gh.Repo, d.deployID, state, url, r.gh.RunURL, reporters.DeployHeadline(d.rep)); err != nil {
-		r.runner.Warning(fmt.Sprintf("cannot set the deployment's status: %v", err))
+		r.notPosted(ctx, "the deployment's "+state+" status", err)
 	}
 }
 

@@ -136,7 +136,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 			r.setOutput("comment-url", url)
 		}
 		if err := r.degrade(err, "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, r.notPosted(ctx, "the pull request comment", err))
 		}
 	}
 	cr := github.CheckRun{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
@@ -145,7 +145,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 		cr.ExternalID = gate.DiffMarker(rep.Digest) // the review, where no one can edit it: deploy cross-checks the comment with it
 	}
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
-		errs = append(errs, err)
+		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))
 	}
 	return errors.Join(errs...)
 }

@@ -32,12 +32,12 @@ func (r *run) publishDrift(ctx context.Context, rep reporters.DriftReport) error
 	cr := github.CheckRun{Name: checkName("cdkd drift", r.cfg.Label), HeadSHA: r.gh.SHA}
 	cr.Conclusion, cr.Title = driftConclusion(rep, r.gh.RunURL)
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
-		errs = append(errs, err)
+		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))
 	}
 	if r.cfg.Issue {
 		url, err := r.syncDriftIssue(ctx, rep)
 		if err := r.degrade(err, "cannot write the tracking issue (no issues: write permission?): %v"); err != nil {
-			errs = append(errs, err)
+			errs = append(errs, r.notPosted(ctx, "the drift tracking issue", err))
 		}
 		r.setOutput("issue-url", url)
 	}

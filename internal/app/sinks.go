@@ -235,6 +235,26 @@ func (r *run) publishCheckRun(ctx context.Context, cr github.CheckRun, render fu
 	return r.degrade(err, "cannot create the check run (no checks: write permission?): %v")
 }
 
+// notPosted says in the log that a write to GitHub failed: what was not
+// posted, GitHub's status, and why, so that no failure path (cdkd failed,
+// the gate refused, the run was cancelled) loses it silently. It returns
+// err for the caller to pass on.
+func (r *run) notPosted(ctx context.Context, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	status := "no answer"
+	if code := github.StatusOf(err); code != 0 {
+		status = fmt.Sprintf("HTTP %d", code)
+	}
+	msg := fmt.Sprintf("%s was not posted (%s): %s", what, status, oneLine(err.Error()))
+	if r.reportBudget > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		msg += fmt.Sprintf("; the %s given to the report after the cancellation ran out", r.reportBudget)
+	}
+	r.runner.Warning(r.set.Redact(msg))
+	return err
+}
+
 // degrade turns a missing permission into a warning (warning formats err
 // with its %v): a fork's token cannot write, and the report is still in the
 // job summary. Any other error is returned as it is.

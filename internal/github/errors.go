@@ -54,3 +54,22 @@ func statusIs(err error, code int) bool {
 	var er *gh.ErrorResponse
 	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == code
 }
+
+// StatusOf is the HTTP status GitHub answered a failed call with, 0 when
+// there was no answer (a reset connection, a timeout) or err is not
+// GitHub's.
+func StatusOf(err error) int {
+	var er *gh.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return er.Response.StatusCode
+	}
+	var rl *gh.RateLimitError
+	if errors.As(err, &rl) && rl.Response != nil {
+		return rl.Response.StatusCode
+	}
+	var abuse *gh.AbuseRateLimitError
+	if errors.As(err, &abuse) && abuse.Response != nil {
+		return abuse.Response.StatusCode
+	}
+	return 0
+}
