@@ -382,7 +382,8 @@ func actionLabel(a model.Action) string {
 	case model.ActionDelete:
 		return "➖ **delete**"
 	}
-	return "**" + Text(string(a)) + "**"
+	// A change type a later cdkd added: shown as cdkd named it.
+	return "❔ **" + Text(string(a)) + "** (unknown change type)"
 }
 
 // moreItems is the list item closing a list cut short.

@@ -446,9 +446,11 @@ func countsPhrase(c model.Counts, allResources bool) string {
 	res = appendCount(res, c.Update, "to update", allResources)
 	res = appendCount(res, c.Replace, "to replace", allResources)
 	res = appendCount(res, c.Delete, "to delete", allResources)
+	res = appendCount(res, c.Other, "of a change type cdkd-action does not know", false)
 	outs = appendCount(outs, c.OutputsAdd, "to add", false)
 	outs = appendCount(outs, c.OutputsModify, "to change", false)
 	outs = appendCount(outs, c.OutputsRemove, "to remove", false)
+	outs = appendCount(outs, c.OutputsOther, "of an unknown change type", false)
 	s := strings.Join(res, ", ")
 	if len(outs) > 0 {
 		if s != "" {

@@ -219,3 +219,30 @@ func TestCancelledDeployReportRunsOutLoudly(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "Deploy cancelled"), "the summary is written whatever GitHub does")
 	assert.Assert(t, is.Contains(res.summary, "without saying it released its state lock"))
 }
+
+// A change type a later cdkd adds is shown as it is and counted as a
+// change; the diff does not fail on it, and the deploy gate treats it as
+// destructive: allow-destroy-types does not approve it.
+func TestUnknownChangeType(t *testing.T) {
+	t.Run("diff", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.stub(cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, StdoutFile: abs(t, "testdata/deploy/diff-import.json")})
+		res := w.run(map[string]string{"all": "true"})
+		assert.Equal(t, res.code, 0, res.stdout)
+		assert.Equal(t, res.outputs["has-changes"], "true")
+		assert.Assert(t, is.Contains(res.summary, "IMPORT"))
+		assert.Assert(t, is.Contains(res.summary, "LegacyBucket4F2C1A7E"))
+		assert.Assert(t, is.Contains(res.summary, "1 of a change type cdkd-action does not know"))
+		assert.Equal(t, w.gh.CheckRuns()[0].Conclusion, "neutral", "a change, not a clean result")
+	})
+	t.Run("deploy", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.onPush()
+		w.stub(cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, StdoutFile: abs(t, "testdata/deploy/diff-import.json")})
+		res := w.run(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false", "allow-destroy-types": "AWS::S3::Bucket"})
+		assert.Equal(t, res.code, 1, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "destructive-refused")
+		assert.Assert(t, is.Contains(res.summary, "IMPORT"))
+		assert.Assert(t, is.Contains(res.stdout, "allow-destroy-types does not approve it"))
+	})
+}

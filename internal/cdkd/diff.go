@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -167,6 +168,11 @@ func convertDiffNodes(nodes []diffNodeJSON, parent string) ([]model.StackDiff, e
 	return out, nil
 }
 
+// changeTypeRE is what a change type a later cdkd adds (IMPORT, MOVE) looks
+// like: such a type is kept, shown and counted, not rejected; anything else
+// in that field is not cdkd's diff.
+var changeTypeRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,31}$`)
+
 // convertChange validates one resource change. NO_CHANGE rows, which cdkd
 // omits today, are skipped rather than rejected: they change nothing.
 func convertChange(c changeJSON) (rc model.ResourceChange, skip bool, err error) {
@@ -178,12 +184,11 @@ func convertChange(c changeJSON) (rc model.ResourceChange, skip bool, err error)
 		return rc, false, fmt.Errorf("resource %q: missing %q", id, "changeType")
 	}
 	ct := model.ChangeType(*c.ChangeType)
-	switch ct {
-	case model.ChangeCreate, model.ChangeUpdate, model.ChangeDelete:
-	case "NO_CHANGE":
+	switch {
+	case ct == "NO_CHANGE":
 		return rc, true, nil
-	default:
-		return rc, false, fmt.Errorf("resource %q: unknown changeType %q", id, *c.ChangeType)
+	case !ct.Known() && !changeTypeRE.MatchString(*c.ChangeType):
+		return rc, false, fmt.Errorf("resource %q: changeType %q is not a change type", id, *c.ChangeType)
 	}
 	if c.ResourceType == nil || *c.ResourceType == "" {
 		return rc, false, fmt.Errorf("resource %q: missing %q", id, "resourceType")
@@ -223,10 +228,8 @@ func convertOutput(o outputJSON) (model.OutputChange, error) {
 		return model.OutputChange{}, fmt.Errorf("output %q: missing %q", *o.Name, "changeType")
 	}
 	ct := model.OutputChangeType(*o.ChangeType)
-	switch ct {
-	case model.OutputAdd, model.OutputModify, model.OutputRemove:
-	default:
-		return model.OutputChange{}, fmt.Errorf("output %q: unknown changeType %q", *o.Name, *o.ChangeType)
+	if !ct.Known() && !changeTypeRE.MatchString(*o.ChangeType) {
+		return model.OutputChange{}, fmt.Errorf("output %q: changeType %q is not a change type", *o.Name, *o.ChangeType)
 	}
 	return model.OutputChange{
 		Name:             *o.Name,

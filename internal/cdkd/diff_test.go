@@ -137,12 +137,12 @@ func TestDecodeDiffRequiredFields(t *testing.T) {
 		{name: "missing changes", in: `[{"stack":"S"}]`, err: `stack "S": missing "changes"`},
 		{name: "missing logicalId", in: `[{"stack":"S","changes":[{"changeType":"CREATE","resourceType":"T"}]}]`, err: `stack "S": change #1: missing "logicalId"`},
 		{name: "missing changeType", in: `[{"stack":"S","changes":[{"logicalId":"R","resourceType":"T"}]}]`, err: `resource "R": missing "changeType"`},
-		{name: "unknown changeType", in: `[{"stack":"S","changes":[{"logicalId":"R","changeType":"REPLACE","resourceType":"T"}]}]`, err: `unknown changeType "REPLACE"`},
+		{name: "garbage changeType", in: `[{"stack":"S","changes":[{"logicalId":"R","changeType":"re place!","resourceType":"T"}]}]`, err: `changeType "re place!" is not a change type`},
 		{name: "missing resourceType", in: `[{"stack":"S","changes":[{"logicalId":"R","changeType":"CREATE"}]}]`, err: `resource "R": missing "resourceType"`},
 		{name: "missing property path", in: `[{"stack":"S","changes":[{"logicalId":"R","changeType":"UPDATE","resourceType":"T","propertyChanges":[{"newValue":1}]}]}]`, err: `property change #1: missing "path"`},
 		{name: "missing output name", in: `[{"stack":"S","changes":[],"outputChanges":[{"changeType":"ADD"}]}]`, err: `stack "S": output change #1: missing "name"`},
 		{name: "missing output changeType", in: `[{"stack":"S","changes":[],"outputChanges":[{"name":"O"}]}]`, err: `output "O": missing "changeType"`},
-		{name: "unknown output changeType", in: `[{"stack":"S","changes":[],"outputChanges":[{"name":"O","changeType":"CHANGE"}]}]`, err: `unknown changeType "CHANGE"`},
+		{name: "garbage output changeType", in: `[{"stack":"S","changes":[],"outputChanges":[{"name":"O","changeType":""}]}]`, err: `changeType "" is not a change type`},
 		{name: "nested stack", in: `[{"stack":"P","changes":[],"children":[{"stack":"C"}]}]`, err: `stack "P/C": missing "changes"`},
 		{name: "wrong type", in: `[{"stack":1,"changes":[]}]`, err: "decode cdkd diff JSON"},
 	}
@@ -152,6 +152,21 @@ func TestDecodeDiffRequiredFields(t *testing.T) {
 			assert.ErrorContains(t, err, tc.err)
 		})
 	}
+}
+
+// A change type a later cdkd adds is kept as it is and counted as a change,
+// and the diff does not fail on it.
+func TestDecodeDiffUnknownChangeType(t *testing.T) {
+	d, err := DecodeDiff([]byte(`[{"stack":"S","region":"r","changes":[{"logicalId":"R","changeType":"IMPORT","resourceType":"AWS::S3::Bucket"}],` +
+		`"outputChanges":[{"name":"O","changeType":"RENAME","export":false}]}]`))
+	assert.NilError(t, err)
+	ch := d.Stacks[0].Changes[0]
+	assert.Equal(t, string(ch.Action()), "IMPORT")
+	assert.Check(t, ch.Destructive(), "what an unknown change does is not known")
+	totals := d.Totals()
+	assert.Equal(t, totals.Other, 1)
+	assert.Equal(t, totals.OutputsOther, 1)
+	assert.Check(t, d.HasChanges())
 }
 
 func TestClassifyDiff(t *testing.T) {

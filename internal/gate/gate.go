@@ -169,6 +169,9 @@ type Destructive struct {
 	ForcedBy []string
 	// AllowedBy says which input allowed it; "" means refused.
 	AllowedBy string
+	// UnknownType marks a change type this version does not know (Action
+	// is cdkd's name for it): destructive until proven otherwise.
+	UnknownType bool
 }
 
 // Evaluate finds the review, refuses early what needs no change set to
@@ -345,12 +348,16 @@ func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 			if !ch.Destructive() {
 				continue
 			}
-			x := Destructive{Stack: path, Region: s.Region, LogicalID: ch.LogicalID, Type: ch.ResourceType, Action: ch.Action(), ForcedBy: ch.ReplacingPaths()}
+			x := Destructive{Stack: path, Region: s.Region, LogicalID: ch.LogicalID, Type: ch.ResourceType, Action: ch.Action(), ForcedBy: ch.ReplacingPaths(),
+				UnknownType: !ch.ChangeType.Known()}
 			switch {
 			case p.AllowDestructive:
 				x.AllowedBy = "allow-destructive: true"
 			case label != "":
 				x.AllowedBy = label
+			case x.UnknownType:
+				// What an unknown change does is not known: a list of
+				// types that may be destroyed does not approve it.
 			case slices.Contains(p.AllowDestroyTypes, ch.ResourceType):
 				x.AllowedBy = "allow-destroy-types (" + ch.ResourceType + ")"
 			}
@@ -362,6 +369,9 @@ func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 
 func describe(x Destructive) string {
 	s := fmt.Sprintf("%s %s (%s) in %s", x.Action, x.LogicalID, x.Type, x.Stack)
+	if x.UnknownType {
+		s += ", a change type cdkd-action does not know, so it may destroy the resource; allow-destroy-types does not approve it"
+	}
 	if len(x.ForcedBy) > 0 {
 		s += ", forced by " + strings.Join(x.ForcedBy, ", ")
 	}

@@ -60,6 +60,14 @@ func destructiveDiff() model.Diff {
 	return d
 }
 
+// importDiff imports a bucket: a change type a later cdkd may add.
+func importDiff() model.Diff {
+	d := safeDiff()
+	d.Stacks[0].Changes = append(d.Stacks[0].Changes, model.ResourceChange{LogicalID: "Bucket", ChangeType: "IMPORT", ResourceType: "AWS::S3::Bucket"})
+	d.Sort()
+	return d
+}
+
 func current(d model.Diff) Current { return Current{Diff: d, Digest: d.Digest()} }
 
 // reviewOf is a fresh, trusted review of d, carrying d in the comment,
@@ -220,6 +228,21 @@ func TestEvaluate(t *testing.T) {
 			name: "every type allowed", policy: Policy{RequireReviewedDiff: true, DestructiveLabel: "l", AllowDestroyTypes: []string{"AWS::Lambda::Version", "AWS::SQS::Queue"}},
 			review: reviewOf(destructiveDiff()), current: current(destructiveDiff()), deploy: true, reviewed: true, compared: -1,
 			destructive: []string{"Queue allow-destroy-types (AWS::SQS::Queue)", "Version1 allow-destroy-types (AWS::Lambda::Version)"},
+		},
+		{
+			name: "unknown change type refused, allow-destroy-types does not approve it", policy: Policy{RequireReviewedDiff: true, DestructiveLabel: "l", AllowDestroyTypes: []string{"AWS::S3::Bucket"}},
+			review: reviewOf(importDiff()), current: current(importDiff()), reason: DestructiveRefused, reviewed: true, compared: -1,
+			message: []string{"IMPORT Bucket (AWS::S3::Bucket)"}, destructive: []string{"Bucket "},
+		},
+		{
+			name: "unknown change type allowed by label", policy: policy(true), review: reviewOf(importDiff(), "cdkd:allow-destructive"),
+			current: current(importDiff()), deploy: true, reviewed: true, compared: -1,
+			destructive: []string{"Bucket the pull request label cdkd:allow-destructive"},
+		},
+		{
+			name: "unknown change type allowed by input", policy: Policy{RequireReviewedDiff: true, AllowDestructive: true},
+			review: reviewOf(importDiff()), current: current(importDiff()), deploy: true, reviewed: true, compared: -1,
+			destructive: []string{"Bucket allow-destructive: true"},
 		},
 		{
 			name: "gate off, no pull request", policy: policy(false), review: noPR, current: current(safeDiff()),

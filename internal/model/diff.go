@@ -14,6 +14,13 @@ const (
 	ChangeDelete ChangeType = "DELETE"
 )
 
+// Known reports a change type this version understands. A later cdkd may
+// add others (IMPORT, MOVE): they are shown as they are, counted as
+// changes, and treated as destructive, since what they do is not known.
+func (t ChangeType) Known() bool {
+	return t == ChangeCreate || t == ChangeUpdate || t == ChangeDelete
+}
+
 // OutputChangeType is cdkd diff's output change type.
 type OutputChangeType string
 
@@ -22,6 +29,11 @@ const (
 	OutputModify OutputChangeType = "MODIFY"
 	OutputRemove OutputChangeType = "REMOVE"
 )
+
+// Known reports an output change type this version understands.
+func (t OutputChangeType) Known() bool {
+	return t == OutputAdd || t == OutputModify || t == OutputRemove
+}
 
 // Action is what a reviewer cares about: replace is split out of update
 // because it destroys the resource.
@@ -102,13 +114,17 @@ type OutputChange struct {
 	Secret           SecretKind       `json:"secret,omitempty"`
 }
 
-// Action classifies the change for reviewers.
+// Action classifies the change for reviewers. An unknown change type is its
+// own action, named as cdkd named it ("IMPORT").
 func (c ResourceChange) Action() Action {
 	switch c.ChangeType {
 	case ChangeCreate:
 		return ActionCreate
 	case ChangeDelete:
 		return ActionDelete
+	}
+	if !c.ChangeType.Known() {
+		return Action(c.ChangeType)
 	}
 	if c.Replaces() {
 		return ActionReplace
@@ -140,10 +156,11 @@ func (c ResourceChange) ReplacingPaths() []string {
 	return out
 }
 
-// Destructive reports a change that loses the existing resource.
+// Destructive reports a change that loses the existing resource, or may:
+// a change type this version does not know could do anything.
 func (c ResourceChange) Destructive() bool {
 	a := c.Action()
-	return a == ActionDelete || a == ActionReplace
+	return a == ActionDelete || a == ActionReplace || !c.ChangeType.Known()
 }
 
 // Counts are the totals a headline and the action's outputs show.
@@ -156,13 +173,19 @@ type Counts struct {
 	OutputsAdd    int `json:"outputsAdd"`
 	OutputsModify int `json:"outputsModify"`
 	OutputsRemove int `json:"outputsRemove"`
+	// Other and OutputsOther count changes of a type this version does not
+	// know (a later cdkd's IMPORT or MOVE): changes all the same.
+	Other        int `json:"other,omitempty"`
+	OutputsOther int `json:"outputsOther,omitempty"`
 }
 
 // Resources is the number of changed resources.
-func (c Counts) Resources() int { return c.Create + c.Update + c.Replace + c.Delete }
+func (c Counts) Resources() int { return c.Create + c.Update + c.Replace + c.Delete + c.Other }
 
 // Outputs is the number of changed outputs.
-func (c Counts) Outputs() int { return c.OutputsAdd + c.OutputsModify + c.OutputsRemove }
+func (c Counts) Outputs() int {
+	return c.OutputsAdd + c.OutputsModify + c.OutputsRemove + c.OutputsOther
+}
 
 // Any reports whether anything changes.
 func (c Counts) Any() bool { return c.Resources()+c.Outputs() > 0 }
@@ -175,6 +198,8 @@ func (c *Counts) add(o Counts) {
 	c.OutputsAdd += o.OutputsAdd
 	c.OutputsModify += o.OutputsModify
 	c.OutputsRemove += o.OutputsRemove
+	c.Other += o.Other
+	c.OutputsOther += o.OutputsOther
 }
 
 // OwnCounts counts this stack alone, without nested stacks.
@@ -190,6 +215,8 @@ func (s StackDiff) OwnCounts() Counts {
 			c.Replace++
 		case ActionDelete:
 			c.Delete++
+		default:
+			c.Other++
 		}
 	}
 	for _, o := range s.OutputChanges {
@@ -200,6 +227,8 @@ func (s StackDiff) OwnCounts() Counts {
 			c.OutputsModify++
 		case OutputRemove:
 			c.OutputsRemove++
+		default:
+			c.OutputsOther++
 		}
 	}
 	return c
