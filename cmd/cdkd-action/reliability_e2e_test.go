@@ -246,3 +246,46 @@ func TestUnknownChangeType(t *testing.T) {
 		assert.Assert(t, is.Contains(res.stdout, "allow-destroy-types does not approve it"))
 	})
 }
+
+// GitHub applied the create and the answer was lost (502, a reset
+// connection): the run uses what the create made instead of posting a
+// second comment, check run or tracking issue.
+func TestAppliedCreateIsNotDuplicated(t *testing.T) {
+	lost := []struct {
+		name  string
+		fault githubtest.Fault
+	}{
+		{"answered 502", githubtest.Fault{Times: 1, Status: 502, Apply: true}},
+		{"connection reset", githubtest.Fault{Times: 1, Reset: true, Apply: true}},
+	}
+	for _, tc := range lost {
+		t.Run("diff/"+tc.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			w.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+			for _, op := range []string{githubtest.OpCreateIssueComment, githubtest.OpCreateCheckRun} {
+				f := tc.fault
+				f.Operation = op
+				w.gh.Inject(f)
+			}
+			res := w.run(map[string]string{"all": "true"})
+			assert.Equal(t, res.code, 0, res.stdout)
+			comments := w.gh.Comments(owner, repo, prNum)
+			assert.Assert(t, is.Len(comments, 1), "one sticky comment")
+			assert.Equal(t, res.outputs["comment-url"], comments[0].HTMLURL)
+			runs := w.gh.CheckRuns()
+			assert.Assert(t, is.Len(runs, 1), "one check run")
+			assert.Equal(t, res.outputs["check-run-url"], runs[0].HTMLURL)
+		})
+		t.Run("drift issue/"+tc.name, func(t *testing.T) {
+			w := newDriftWorkspace(t)
+			w.stub(detect(t, "drifted.json", 1))
+			f := tc.fault
+			f.Operation = githubtest.OpCreateIssue
+			w.gh.Inject(f)
+			res := w.run(withAssembly(t, withInputs(all, "issue", "true", "fail-on-drift", "false")))
+			assert.Equal(t, res.code, 0, res.stdout)
+			assert.Assert(t, is.Len(w.gh.Issues(), 1), "one tracking issue")
+			assert.Equal(t, res.outputs["issue-url"], w.gh.Issues()[0].HTMLURL)
+		})
+	}
+}
