@@ -289,3 +289,20 @@ func TestAppliedCreateIsNotDuplicated(t *testing.T) {
 		})
 	}
 }
+
+// A drift --revert stopped by timeout-minutes takes the lock: the report
+// says it may still be held, and the step fails with timeout.
+func TestDriftRevertTimeout(t *testing.T) {
+	w := newDriftWorkspace(t)
+	revert := detect(t, "", 0, "--revert", "-y")
+	revert.StderrLines = []cdkdtest.Line{{Text: "Revert plan for StackA: 3 resources"}}
+	revert.DelayMs = 10 * 60 * 1000
+	revert.OnSigint = &cdkdtest.Sigint{Stderr: "Interrupted\n", Exit: 130}
+	w.stub(detect(t, "drifted.json", 1), revert)
+	res := w.run(withInputs(all, "drift-resolution", "revert", "timeout-minutes", "0.01"))
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "timeout")
+	assert.Assert(t, is.Contains(res.summary, "may still be held"))
+	assert.Assert(t, is.Contains(res.summary, "cdkd force-unlock StackA --stack-region"))
+	assert.Assert(t, !strings.Contains(res.summary, "released its lock"))
+}

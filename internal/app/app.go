@@ -355,7 +355,9 @@ func (r *run) summary(markdown string) {
 // summary (always), and the outputs. publish, when given, posts the failure
 // to the API channels of the current command.
 func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
-	msg := r.set.Redact(dropRepeats(oneLine(err.Error())))
+	// Redacted before and after dropRepeats: removing a repeated part must
+	// neither break a secret's match nor join one together.
+	msg := r.set.Redact(dropRepeats(r.set.Redact(oneLine(err.Error()))))
 	r.runner.Error(msg)
 	r.setOutput("failure-reason", reason)
 	if publish != nil {
@@ -378,67 +380,6 @@ func (r *run) failOnResult(reason, msg string) ExitCode {
 	r.setOutput("failure-reason", reason)
 	r.runner.Error(msg)
 	return ExitChanges
-}
-
-// joinReason is "prefix: reason" without saying anything twice: when reason
-// already starts with prefix, or with the last ": "-separated parts of it,
-// those words are not repeated ("cdkd deploy failed" + "cdkd deploy failed:
-// boom" is "cdkd deploy failed: boom", never "cdkd deploy failed: cdkd
-// deploy failed: boom").
-func joinReason(prefix, reason string) string {
-	reason = strings.TrimSpace(reason)
-	if reason == "" {
-		return prefix
-	}
-	// cdkd's "Error: " label adds nothing to a message that says it failed.
-	if rest, ok := strings.CutPrefix(reason, "Error: "); ok && hasOverlap(prefix, rest) {
-		reason = rest
-	}
-	lower := strings.ToLower(reason)
-	for tail := prefix; tail != ""; {
-		if rest, ok := cutFold(lower, reason, strings.ToLower(tail)); ok {
-			return prefix + rest
-		}
-		_, after, found := strings.Cut(tail, ": ")
-		if !found {
-			break
-		}
-		tail = after
-	}
-	return prefix + ": " + reason
-}
-
-// hasOverlap reports whether reason starts with prefix or with its last
-// ": "-separated parts.
-func hasOverlap(prefix, reason string) bool {
-	return joinReason(prefix, reason) != prefix+": "+reason
-}
-
-// cutFold reports whether reason (lower is its lower case) starts with tail
-// as whole words, and returns what follows it.
-func cutFold(lower, reason, tail string) (string, bool) {
-	if !strings.HasPrefix(lower, tail) {
-		return "", false
-	}
-	rest := reason[len(tail):]
-	if rest != "" && !strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, "(") {
-		return "", false
-	}
-	return rest, true
-}
-
-// dropRepeats removes a ": "-separated part that repeats the one before it
-// ("api failed: api failed: x" is "api failed: x"), the last line of
-// defence against wrapping that says the same thing twice.
-func dropRepeats(msg string) string {
-	parts := strings.Split(msg, ": ")
-	out := parts[:1]
-	for _, p := range parts[1:] {
-		if !strings.EqualFold(strings.TrimSpace(p), strings.TrimSpace(out[len(out)-1])) {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, ": ")
 }
 
 func oneLine(s string) string {

@@ -38,10 +38,12 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	if res.TimedOut {
 		r.resolveTimedOut = true
 		ran = false // stopped midway: detecting again would only wait for the same bound
-		var cerr *cdkd.Error
-		if errors.As(err, &cerr) {
-			cerr.Lock = cdkd.LockState(res, driftTargets(detected))
-		}
+	}
+	// A stopped or killed resolution may have left its lock held.
+	lockNote := cdkd.LockState(res, driftTargets(detected))
+	var cerr *cdkd.Error
+	if errors.As(err, &cerr) {
+		cerr.Lock = lockNote
 	}
 	var out cdkd.DriftResolution
 	if err == nil {
@@ -53,6 +55,9 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	rr.Summary = r.redactLines(out.Summary)
 	if err != nil {
 		rr.Error = r.set.Redact(oneLine(err.Error()))
+		if lockNote != "" && cerr == nil {
+			rr.Error += " " + r.set.Redact(lockNote)
+		}
 	}
 	if out.Partial && len(rr.Failed) == 0 {
 		// cdkd exited 2 without a line we recognise: still a failure.

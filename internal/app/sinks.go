@@ -247,7 +247,8 @@ func (r *run) notPosted(ctx context.Context, what string, err error) error {
 	if code := github.StatusOf(err); code != 0 {
 		status = fmt.Sprintf("HTTP %d", code)
 	}
-	msg := fmt.Sprintf("%s was not posted (%s): %s", what, status, oneLine(err.Error()))
+	// Redacted before folding, and again at the sink.
+	msg := fmt.Sprintf("%s was not posted (%s): %s", what, status, oneLine(r.set.Redact(err.Error())))
 	if r.reportBudget > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		msg += fmt.Sprintf("; the %s given to the report after the cancellation ran out", r.reportBudget)
 	}

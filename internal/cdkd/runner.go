@@ -112,9 +112,10 @@ func exitText(code int, signal string) string {
 }
 
 // Run starts cdkd with args and waits for it. It returns an error only when
-// cdkd could not be started or the context was cancelled; in the second case
-// the Result is still filled in (cdkd's exit code, its last words), so a
-// cancelled deploy can report whether it released its lock.
+// cdkd could not be started, the context was cancelled, or Timeout ran out
+// (an *Error wrapping ErrTimeout); in the last two cases the Result is still
+// filled in (cdkd's exit code or signal, its last words), so the report can
+// say whether it released its lock (see LockState).
 func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	res := Result{Args: append([]string(nil), args...), ExitCode: -1}
 	name := commandName(args)
