@@ -83,7 +83,7 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 	d.stacks = sortedCopy(r.Diff.Stacks)
 	sorted := model.Diff{Stacks: d.stacks}
 	d.totals = sorted.Totals()
-	d.destructive = make([]located, 0, d.totals.Replace+d.totals.Delete)
+	d.destructive = make([]located, 0, d.totals.Replace+d.totals.Delete+d.totals.Other)
 	sorted.Walk(func(path string, s model.StackDiff) {
 		for i := range s.Changes {
 			if s.Changes[i].Destructive() {
@@ -179,11 +179,13 @@ func (x *diffWriter) title() { writeTitle(x.w, "diff", x.r.Label) }
 // callout names what destroys resources, before anything else.
 func (x *diffWriter) callout() {
 	c := x.totals
-	if c.Replace+c.Delete == 0 {
+	if c.Replace+c.Delete+c.Other == 0 {
 		return
 	}
 	parts := appendCount(nil, c.Replace, "to replace", false)
 	parts = appendCount(parts, c.Delete, "to delete", false)
+	// An unknown change type may destroy: the deploy gate treats it so.
+	parts = appendCount(parts, c.Other, "of an unknown change type", false)
 	x.w.Block()
 	x.w.Write("> ⚠️ **Destructive changes:** ", strings.Join(parts, ", "), "\n")
 	limit := len(x.destructive)

@@ -233,6 +233,7 @@ func TestUnknownChangeType(t *testing.T) {
 		assert.Assert(t, is.Contains(res.summary, "IMPORT"))
 		assert.Assert(t, is.Contains(res.summary, "LegacyBucket4F2C1A7E"))
 		assert.Assert(t, is.Contains(res.summary, "1 of a change type cdkd-action does not know"))
+		assert.Assert(t, is.Contains(res.summary, "> ⚠️ **Destructive changes:** 1 of an unknown change type"), "the reviewer is told the deploy will need approval")
 		assert.Equal(t, w.gh.CheckRuns()[0].Conclusion, "neutral", "a change, not a clean result")
 	})
 	t.Run("deploy", func(t *testing.T) {
