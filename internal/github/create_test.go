@@ -166,3 +166,16 @@ func TestTooManyRequestsIsRetried(t *testing.T) {
 	assert.DeepEqual(t, w.got(), []time.Duration{4 * time.Second, 2 * time.Second})
 	assert.Assert(t, is.Len(srv.Comments(owner, repo, 7), 1))
 }
+
+// A deployment status whose answer was lost is sent again: a second copy
+// of the same status is harmless, a missing final status is not.
+func TestDeploymentStatusIsResent(t *testing.T) {
+	srv, c, _ := fakeClient(t)
+	id, err := c.CreateDeployment(context.Background(), owner, repo, github.DeploymentRequest{Ref: sha, Environment: "prod"})
+	assert.NilError(t, err)
+	srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateDeploymentStatus, Status: http.StatusBadGateway})
+	assert.NilError(t, c.CreateDeploymentStatus(context.Background(), owner, repo, id, "success", "", "", "done"))
+	deps := srv.Deployments()
+	assert.Assert(t, is.Len(deps, 1))
+	assert.Equal(t, deps[0].Statuses[len(deps[0].Statuses)-1].State, "success")
+}

@@ -20,7 +20,9 @@ type DeploymentRequest struct {
 	RequiredContexts []string
 }
 
-// CreateDeployment records a deployment and returns its ID.
+// CreateDeployment records a deployment and returns its ID. A lost answer
+// (5xx, reset) is not retried: GitHub may have made the deployment, and
+// there is no marker to find it by; the caller warns instead.
 func (c *Client) CreateDeployment(ctx context.Context, owner, repo string, d DeploymentRequest) (int64, error) {
 	contexts := d.RequiredContexts
 	if contexts == nil {
@@ -51,7 +53,14 @@ func (c *Client) CreateDeploymentStatus(ctx context.Context, owner, repo string,
 		LogURL:         optional(logURL),
 		Description:    optional(truncate(description, maxStatusDescription)),
 	}
-	if _, _, err := c.gh.Repositories.CreateDeploymentStatus(ctx, owner, repo, id, req); err != nil {
+	create := func() (struct{}, error) {
+		_, _, err := c.gh.Repositories.CreateDeploymentStatus(ctx, owner, repo, id, req)
+		return struct{}{}, err
+	}
+	// A status sent twice says the same thing twice and the latest wins:
+	// after a lost answer it is simply sent again.
+	resend := func() (struct{}, bool, error) { return struct{}{}, false, nil }
+	if _, err := createOnce(ctx, c, fmt.Sprintf("deployment %d status %q", id, state), create, resend); err != nil {
 		return fmt.Errorf("set deployment %d status %q in %s/%s: %w", id, state, owner, repo, err)
 	}
 	return nil
