@@ -273,6 +273,10 @@ func (x *driftWriter) issueIntro() string {
 		return "⚠️ **The latest check could not compare everything.** It found no drift among what it compared, but that is not a clean result, so this issue stays open until a check completes without drift."
 	case model.DriftError:
 		return "❌ **The latest check could not run.** It says nothing about drift either way; this issue stays open until a check completes without drift."
+	case model.DriftClean:
+		if NothingCompared(x.finalVerdict()) {
+			return "⚠️ **The latest check compared nothing:** cdkd never drift-checks these resources by design. That says nothing about the drift recorded here, so this issue stays open until a check compares something and finds no drift."
+		}
 	}
 	return "✅ **The latest check found no drift.** This issue is closed; it reopens if drift comes back."
 }
@@ -344,7 +348,8 @@ func (x *driftWriter) headline() {
 		case len(v.Stacks) == 0:
 			x.w.WriteString("⚠️ **No drift detected, but no stack was checked:** cdkd's report lists no stack.\n")
 		case NothingCompared(v):
-			x.w.WriteString("⚠️ **No drift detected, but nothing was compared:** cdkd cannot read any of these resources.\n")
+			x.w.WriteString("⚠️ **No drift detected, but nothing was compared:** cdkd never drift-checks these resources by design (custom resources, and types it cannot read back yet). " +
+				"That is no uncertainty and not a failure (cdkd exits 0), but it is no evidence of \"no drift\" either; the coverage line counts them.\n")
 		case nothing > 0:
 			x.w.Write("✅ **No drift** in what was compared; in ", countOf(nothing, "stack", "stacks"), " nothing could be compared.\n")
 		default:
@@ -470,7 +475,7 @@ func (x *driftWriter) stackSections() {
 		}
 		s := &x.stacks[i]
 		v := x.verdict(s)
-		if quiet(v) {
+		if quiet(v) && len(s.Groups) == 0 {
 			calm = append(calm, nameCode(s.Stack)+region(s.Region)+" · "+v.Coverage.String())
 			continue
 		}
@@ -538,8 +543,43 @@ func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
 	x.typeCounts("❔ **Drift unknown:**", "unsupported", unsupportedOnly(s.NotSupported),
 		"cdkd cannot read these types' current state yet, so their drift is unknown (they are not counted as checked; a resource deleted out of band is reported this way too).")
 	x.typeCounts("⏭️ **Skipped:**", "custom", s.Skipped, "cdkd never drift-checks custom resources.")
+	x.groups(s.Groups)
 	x.w.Block()
 	x.w.WriteString("</details>\n")
+}
+
+// groups shows the groups of cdkd's report this version does not know, each
+// as its own section: the seeds' cdkd reports masked positions "in its own
+// group", which does not affect the exit code. They never change the status.
+func (x *driftWriter) groups(gs []model.DriftGroup) {
+	for _, g := range gs {
+		if x.w.Over() {
+			return
+		}
+		x.w.Block()
+		if g.Name == "masked" {
+			x.w.Write("**🔒 Masked (", strconv.Itoa(len(g.Entries)), ")** · cdkd reports these positions in a group of their own and prints neither the stored nor the live value; they do not change the status, and `--accept` and `--revert` leave them alone.\n")
+		} else {
+			x.w.Write("**Group ", nameCode(g.Name), " (", strconv.Itoa(len(g.Entries)), ")** · a group of cdkd's report this version of cdkd-action does not know, shown as cdkd reported it (names and paths only); it does not change the status.\n")
+		}
+		for i, e := range g.Entries {
+			if x.w.Over() {
+				return
+			}
+			if i == x.listLimit() {
+				x.w.WriteString(moreItems(len(g.Entries) - listMax))
+				break
+			}
+			x.w.Write("- ", nameCode(e.LogicalID))
+			if e.Type != "" {
+				x.w.Write(" · ", nameCode(e.Type))
+			}
+			if len(e.Paths) > 0 && x.level < driftResources {
+				x.w.Write(" · ", codeList(e.Paths, -1))
+			}
+			x.w.WriteString("\n")
+		}
+	}
 }
 
 func unsupportedOnly(rs []model.Resource) []model.Resource {
@@ -558,7 +598,7 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 	}
 	x.w.Block()
 	x.w.Write("**🔴 Drifted (", strconv.Itoa(len(s.Drifted)), ")** · cdkd's state → AWS now\n")
-	secret := false
+	cases := map[model.MaskCase][]string{}
 	for i := range s.Drifted {
 		if x.w.Over() {
 			return
@@ -579,19 +619,71 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 		x.w.Write("- ", head, "\n")
 		for _, c := range d.Changes {
 			masked := c.Secret != model.SecretNone || c.State.Text() == model.Masked || c.AWS.Text() == model.Masked
-			secret = secret || masked
+			if masked {
+				cases[maskCaseOf(c)] = append(cases[maskCaseOf(c)], d.LogicalID+"."+c.Path)
+			}
 			x.change(c, masked)
 		}
 	}
 	if slices.Contains(x.r.HiddenStacks, s.Stack) {
 		x.w.Block()
-		x.w.WriteString("🔒 Every value in this stack is hidden (`***`): its NoEcho positions are unknown (see the note above), so only the paths that drifted are shown.\n")
+		x.w.WriteString("🔒 Every value in this stack is hidden (`***`): its NoEcho positions are unknown (see the note above), so only the paths that drifted are shown. " +
+			"Without them nothing says whether a masked position is a NoEcho custom-resource response (which cdkd reports on every run) or real drift: treat it as real drift.\n")
 		return
 	}
-	if secret {
-		x.w.Block()
-		x.w.WriteString("🔒 Values at secret positions are hidden (`***`). A position whose state value is a NoEcho custom-resource response is stored by cdkd as the mask `***`, so it drifts on every run by design: cdkd compares its mask with the live value and will keep reporting it until that response is no longer marked NoEcho.\n")
+	x.maskNotes(cases)
+}
+
+// maskCaseOf is a masked change's case; one nobody decided is undecided.
+func maskCaseOf(c model.DriftChange) model.MaskCase {
+	if c.MaskCase == model.MaskNone {
+		return model.MaskUndecided
 	}
+	return c.MaskCase
+}
+
+// maskNotes say, per case, why masked positions drift, in the seed's terms:
+// "by design" only where the state value is a NoEcho custom-resource
+// response stored as the mask; real drift, with its fix, where the
+// position reads a NoEcho parameter or a secret reference; and plainly
+// undecided where nothing says which.
+func (x *driftWriter) maskNotes(cases map[model.MaskCase][]string) {
+	for _, c := range []model.MaskCase{model.MaskNoEchoParameter, model.MaskSecretReference, model.MaskUndecided, model.MaskByDesign} {
+		where := cases[c]
+		if len(where) == 0 {
+			continue
+		}
+		x.w.Block()
+		x.w.Write(maskNoteHead(c), " ", codeList(where, x.listLimit()), ". ", maskNoteText(c), "\n")
+	}
+}
+
+func maskNoteHead(c model.MaskCase) string {
+	switch c {
+	case model.MaskByDesign:
+		return "🔒 **Drifts on every run by design:**"
+	case model.MaskNoEchoParameter:
+		return "🔒 **Real drift at a NoEcho parameter's position** (values hidden):"
+	case model.MaskSecretReference:
+		return "🔒 **Real drift at a secret reference's position** (values hidden):"
+	}
+	return "🔒 **Masked drift, cause undecided** (values hidden):"
+}
+
+func maskNoteText(c model.MaskCase) string {
+	switch c {
+	case model.MaskByDesign:
+		return "The state value there is a NoEcho custom-resource response, which cdkd stores as the mask `***`; cdkd compares its mask with the live value, so the two never converge. " +
+			"To stop it, stop marking that response NoEcho; to put the value back, force the custom resource to update (a nonce) and re-deploy."
+	case model.MaskNoEchoParameter:
+		return "The position reads a NoEcho parameter, and the live value differs from the one deployed: an out-of-band change. " +
+			"`cdkd drift --revert` or a re-deploy puts the parameter's value back."
+	case model.MaskSecretReference:
+		return "The position holds a dynamic reference to a secret, and the live value is not what it resolves to: most often the secret was rotated and the resource still holds the previous version, or the value was edited out of band (cdkd cannot tell them apart). " +
+			"`cdkd drift --revert` or a re-deploy pushes the referenced value."
+	}
+	return "Nothing says whether the position holds a NoEcho custom-resource response (which drifts on every run by design) or reads a NoEcho parameter or a secret (real drift): " +
+		"the assembly given as `app` does not show its source. Treat it as real drift until you have checked."
 }
 
 func (x *driftWriter) change(c model.DriftChange, masked bool) {
@@ -619,18 +711,25 @@ func causeText(c model.NotComparedCause, exitCode int) (head, todo string) {
 	case model.CauseReadFailed:
 		return "❗ **Read failed**", "reading the resource (or comparing it) failed, so none of its properties were compared. **To fix:** grant the read permission cdkd needs (the error is in cdkd's log), or re-run if it was a throttle."
 	case model.CauseUnresolvedToken:
-		return "🔒 **Unresolved token**", "the state records a `{{resolve:ssm-secure:...}}` reference, which cdkd never resolves, so those properties are never compared. Permanent; nothing to do (it does not make the check incomplete)."
+		return "🔒 **Unresolved token**", "the state records a `{{resolve:ssm-secure:...}}` reference, which cdkd never resolves, so those properties are never compared. Permanent: it does not make the check incomplete. " +
+			"**Before a `--revert`:** a property whose whole value is the token is left untouched, but a token embedded in a longer string is written back as the token literal, so the resolved value AWS holds there **would be overwritten** (cdkd's warning)."
 	case model.CauseUnreported:
-		if exitCode == 2 {
+		switch exitCode {
+		case 2:
 			return "❔ **Cause not reported**", "cdkd did not say why. It exited 2, so at least one comparison in this run was refused or failed: treat these as could-not-check."
+		case 0:
+			return "❔ **Cause not reported**", "cdkd did not say why, and its state record holds no ssm-secure token. cdkd exited 0, which it does only when nothing was refused and no read failed."
 		}
-		return "❔ **Cause not reported**", "cdkd did not say why, and its state record holds no ssm-secure token. cdkd's exit code says nothing was refused and no read failed."
+		return "❔ **Cause not reported**", "cdkd did not say why, and its log names no reason. It exited " + strconv.Itoa(exitCode) +
+			" because something drifted, and drift outranks a refused or failed comparison, so the exit code says nothing about these: treat them as could-not-check."
 	}
 	return "❔ **Cause " + Code(shortName(string(c))) + "**", "a cause this version of cdkd-action does not know, shown as cdkd reported it. It is not counted as checked."
 }
 
 func basisText(b model.CauseBasis) string {
 	switch b {
+	case model.BasisLog:
+		return "cause from cdkd's log"
 	case model.BasisState:
 		return "cdkd reported no cause; its state record holds an ssm-secure token"
 	case model.BasisStateAndExit:
@@ -682,6 +781,10 @@ func (x *driftWriter) notCompared(s *model.StackDrift, v model.StackVerdict) {
 				x.w.Write(" · ", b)
 			}
 			x.w.WriteString("\n")
+			if nc.Reason != "" && x.level < driftPaths {
+				reason, _ := cutRunes(nc.Reason, 600)
+				x.w.Write("    - cdkd: ", Text(reason), "\n")
+			}
 		}
 	}
 }

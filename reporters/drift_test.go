@@ -80,6 +80,7 @@ func noEchoDrift(t testing.TB) model.Drift {
 	t.Helper()
 	d := decodeDrift(t, "drift_noecho.json")
 	d.Stacks[0].Drifted[0].Changes[0].Secret = model.SecretNoEcho
+	d.Stacks[0].Drifted[0].Changes[0].MaskCase = model.MaskNoEchoParameter
 	return d
 }
 
@@ -238,20 +239,22 @@ func TestDriftHeadlines(t *testing.T) {
 	}
 }
 
-// Nothing compared (no stack, or nothing comparable in any) is incomplete,
-// never a ✓, and says why.
+// Nothing compared because cdkd never checks these by design is clean (the
+// seed: "without any uncertainty claim"), but never a ✓; no stack at all is
+// incomplete, and says why.
 func TestDriftMarkdownNothingComparedNeverGetsACheckMark(t *testing.T) {
 	d := model.Drift{Stacks: []model.StackDrift{{Stack: "OnlyUnsupported", Region: "us-east-1",
 		NotSupported: []model.Resource{{LogicalID: "Schema", Type: "AWS::AppSync::GraphQLSchema"}}}}}
 	r := driftReport(d, 0)
+	assert.Equal(t, r.Verdict.Status, model.DriftClean)
 	got := DriftMarkdown(r, Unlimited)
 	assert.Assert(t, !strings.Contains(got, "✅"), "got:\n%s", got)
-	assert.Assert(t, strings.Contains(got, "⚠️ **Nothing checked:** nothing could be compared: in no stack did cdkd compare a single resource"), got)
+	assert.Assert(t, strings.Contains(got, "⚠️ **No drift detected, but nothing was compared:** cdkd never drift-checks these resources by design"), got)
 	assert.Assert(t, !strings.Contains(got, "among the resources that were compared"), got)
 	assert.Assert(t, strings.Contains(got, "0 of 1 resource checked (1 unsupported)"))
 	assert.Assert(t, strings.Contains(got, "⚠️ <b>OnlyUnsupported</b> · us-east-1 · no drift detected, but NOTHING was compared"))
-	assert.Equal(t, DriftTitle(r), "Nothing checked: nothing could be compared")
-	assert.Assert(t, strings.Contains(DriftIssueMarkdown(r, CommentBudget), "The latest check compared nothing."))
+	assert.Equal(t, DriftTitle(r), "No drift detected, but nothing was compared")
+	assert.Assert(t, strings.Contains(DriftIssueMarkdown(r, CommentBudget), "The latest check compared nothing"))
 
 	none := driftReport(model.Drift{}, 0)
 	got = DriftMarkdown(none, Unlimited)
@@ -286,7 +289,8 @@ func TestDriftMarkdownNeverShowsSecretPositions(t *testing.T) {
 		assert.Assert(t, !strings.Contains(got, "hunter2-noecho"), "budget %+v shows a secret", b)
 		if b == Unlimited {
 			assert.Assert(t, strings.Contains(got, "`Value`: `***` → `***` · 🔒 NoEcho"), got)
-			assert.Assert(t, strings.Contains(got, "drifts on every run by design"), got)
+			assert.Assert(t, strings.Contains(got, "**Real drift at a NoEcho parameter's position** (values hidden): `NoEchoParam2FCCC8BD.Value`"), got)
+			assert.Assert(t, !strings.Contains(got, "drifts on every run by design"), "a NoEcho parameter's drift is real drift:\n%s", got)
 		}
 	}
 }
@@ -381,4 +385,24 @@ func TestDriftMarkdownDoesNotModifyTheReport(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, string(after), string(before))
 	assert.Equal(t, got, DriftMarkdown(driftReport(decodeDrift(t, "drift_unsupported.json"), 0), Unlimited), "stack order does not matter")
+}
+
+// "By design" is said of one case only; each other case says what it is.
+func TestDriftMarkdownMaskCases(t *testing.T) {
+	for _, tc := range []struct {
+		c        model.MaskCase
+		want     string
+		byDesign bool
+	}{
+		{model.MaskByDesign, "🔒 **Drifts on every run by design:** `NoEchoParam2FCCC8BD.Value`", true},
+		{model.MaskNoEchoParameter, "`cdkd drift --revert` or a re-deploy puts the parameter's value back", false},
+		{model.MaskSecretReference, "most often the secret was rotated", false},
+		{model.MaskUndecided, "Masked drift, cause undecided", false},
+	} {
+		d := noEchoDrift(t)
+		d.Stacks[0].Drifted[0].Changes[0].MaskCase = tc.c
+		got := DriftMarkdown(driftReport(d, 1), Unlimited)
+		assert.Assert(t, strings.Contains(got, tc.want), "%s:\n%s", tc.c, got)
+		assert.Equal(t, strings.Contains(got, "Drifts on every run by design"), tc.byDesign, "%s", tc.c)
+	}
 }

@@ -83,6 +83,9 @@ type detection struct {
 	// and notes say why.
 	hidden []string
 	notes  []string
+	// tokenOverwrite are cdkd's lines (unredacted: names only are used)
+	// saying a revert would overwrite a live value with a token literal.
+	tokenOverwrite []cdkd.LogCause
 }
 
 // detectDrift runs `cdkd drift --json` (never --verbose: it breaks the
@@ -97,7 +100,11 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	if err != nil {
 		return detection{}, err
 	}
-	res, err := r.runCdkd(ctx, runner, args)
+	// cdkd prints one line per resource it did not compare: keep enough
+	// of its stderr to read them all.
+	detector := *runner
+	detector.TailLines = resolutionTailLines
+	res, err := r.runCdkd(ctx, &detector, args)
 	if err != nil {
 		return detection{}, err
 	}
@@ -106,13 +113,23 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 		return detection{}, err
 	}
 	// The secrets the records reference are masked before anything else is
-	// printed; then the causes: the state lookups need the names before
-	// redaction.
+	// printed; then the causes: cdkd's own lines first, then the state
+	// records (the lookups need the names before redaction).
 	r.stateSecrets(ctx, aws, reportedStacks(dr.Drift))
+	evidence := logEvidence(res)
+	cdkd.ApplyLogCauses(&dr.Drift, evidence, r.set.Redact)
 	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
 	unknown := r.unknownPositions(dr.Drift)
+	cases := r.maskCases(dr.Drift)
 	discover.RedactDrift(&dr.Drift, r.positions(), r.set)
+	applyMaskCases(&dr.Drift, cases)
+	r.redactGroups(&dr.Drift)
 	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
+	for _, e := range evidence {
+		if e.TokenOverwrite {
+			det.tokenOverwrite = append(det.tokenOverwrite, e)
+		}
+	}
 	var hideNote string
 	det.hidden, hideNote = r.hideValues(&det.drift, unknown)
 	if hideNote != "" {
