@@ -65,6 +65,17 @@ type ResolutionReport struct {
 	Failed []ResolutionFailure
 	// Summary are cdkd's own summary lines.
 	Summary []string
+	// Outcomes are what cdkd's lines say became of each resource (accepted,
+	// reverted, skipped, failed, update-not-supported), the resources
+	// cdkd-action refused to revert, and drifted resources no line names.
+	// Counts come from these, never from the detection.
+	Outcomes []model.ResolvedResource
+	// Warnings are the --dry-run plan's warnings (what the revert leaves
+	// alone, token literals it would write). PlanText is that plan, and
+	// Output the resolution's own text, redacted, values masked.
+	Warnings []string
+	PlanText []string
+	Output   []string
 	// Error is set when the resolution run itself failed.
 	Error string
 	// After is the detection run after the resolution; nil when it did not
@@ -72,6 +83,11 @@ type ResolutionReport struct {
 	After      *model.RunVerdict
 	AfterDrift model.Drift
 	AfterError string
+}
+
+// Refused counts the resources cdkd-action would not let cdkd revert.
+func (r *ResolutionReport) Refused() int {
+	return model.ResolutionCounts(r.Outcomes)[model.OutcomeRefused]
 }
 
 // ResolutionFailure is one resource a resolution left unresolved.
@@ -158,6 +174,8 @@ func DriftTitle(r DriftReport) string {
 		switch {
 		case res.Error != "" || len(res.Failed) > 0:
 			t += " · " + res.Mode + " failed"
+		case res.Refused() > 0:
+			t += " · " + res.Mode + " refused"
 		case res.After != nil && res.After.Status == model.DriftClean:
 			t += " · " + pastTense(res.Mode)
 		case res.After != nil && res.After.Status == model.DriftDrifted:
@@ -379,24 +397,12 @@ func (x *driftWriter) resolution() {
 		reason, _ := cutRunes(res.Error, reasonMax)
 		x.w.Write("❌ **", Text(res.Mode), " failed:** ", Text(reason), "\n")
 	case len(res.Failed) > 0:
-		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2):\n")
-		for i, f := range res.Failed {
-			if x.w.Over() {
-				return
-			}
-			if i == x.listLimit() {
-				x.w.WriteString(moreItems(len(res.Failed) - listMax))
-				break
-			}
-			x.w.Write("- ", failureLine(f), "\n")
-		}
-	default:
-		x.w.Write("✅ ", Text(capitalize(pastTense(res.Mode))), " ", countOf(len(res.Resources), "drifted resource", "drifted resources"))
-		if len(res.Resources) > 0 {
-			x.w.Write(": ", codeList(res.Resources, x.listLimit()))
-		}
-		x.w.WriteString(".\n")
+		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2).\n")
+	case res.Refused() > 0:
+		x.w.Write("🚫 **", Text(res.Mode), " refused** for ", countOf(res.Refused(), "resource", "resources"), ": cdkd warns that a revert would overwrite a live value with a token literal.\n")
 	}
+	x.outcomes(res)
+	x.planWarnings(res.Warnings)
 	if len(res.Summary) > 0 && x.level < driftResources {
 		x.w.Block()
 		for _, l := range res.Summary {
@@ -404,6 +410,8 @@ func (x *driftWriter) resolution() {
 			x.w.Write("> ", Text(l), "\n")
 		}
 	}
+	x.resolutionText("cdkd's --dry-run plan", res.PlanText)
+	x.resolutionText("cdkd's output", res.Output)
 	x.w.Block()
 	x.w.WriteString("The detection result below is from before the resolution: with `--accept` or `--revert`, cdkd's exit code 0 does not mean everything was compared.\n")
 	x.w.Block()
@@ -434,19 +442,99 @@ func (x *driftWriter) resolution() {
 	}
 }
 
-// failureLine shows cdkd's "Stack/Id (Type): reason" line as name, type
-// and reason; any other line as it is.
-func failureLine(f ResolutionFailure) string {
-	line, _ := cutRunes(f.Line, 500)
-	rest, ok := strings.CutPrefix(line, f.Resource)
-	if f.Resource == "" || !ok {
-		return Text(line)
+// outcomeGroups orders what became of resources, worst first, with each
+// group's heading and what to do.
+var outcomeGroups = []struct {
+	outcome    model.ResolutionOutcome
+	head, todo string
+}{
+	{model.OutcomeFailed, "❌ **Failed**", "cdkd's error is shown; inspect it and retry once its cause is resolved."},
+	{model.OutcomeUpdateNotSupported, "⊘ **Update not supported**", "the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy)."},
+	{model.OutcomeRefused, "🚫 **Not reverted (refused by cdkd-action)**", "set `drift-allow-token-overwrite: true` to revert anyway, or change the reference so the token is the property's whole value (or a `secretsmanager`/plain `ssm` reference)."},
+	{model.OutcomeSkipped, "⏭️ **Skipped by cdkd**", "cdkd refused these (a secret-bearing property whose live value it could not identify) and warned by name; the drift is still reported on the next run."},
+	{model.OutcomeNotCompared, "⚠️ **Not compared**", "cdkd did not compare these, so it did not resolve them."},
+	{model.OutcomeUnreported, "❔ **No line from cdkd**", "drifted, but cdkd printed nothing about them: not counted as resolved (the detection after the resolution says where they stand)."},
+	{model.OutcomeReverted, "✅ **Reverted**", ""},
+	{model.OutcomeAccepted, "✅ **Accepted**", ""},
+}
+
+// outcomes lists what cdkd's lines say became of each resource, by
+// outcome, with counts from those lines.
+func (x *driftWriter) outcomes(res *ResolutionReport) {
+	for _, g := range outcomeGroups {
+		var list []model.ResolvedResource
+		for _, o := range res.Outcomes {
+			if o.Outcome == g.outcome {
+				list = append(list, o)
+			}
+		}
+		if len(list) == 0 || x.w.Over() {
+			continue
+		}
+		x.w.Block()
+		x.w.Write(g.head, " (", strconv.Itoa(len(list)), ")")
+		if g.todo != "" {
+			x.w.Write(": ", g.todo)
+		}
+		x.w.WriteString("\n")
+		for i, o := range list {
+			if x.w.Over() {
+				return
+			}
+			if i == x.listLimit() {
+				x.w.WriteString(moreItems(len(list) - listMax))
+				break
+			}
+			x.w.Write("- ", nameCode(o.Name()))
+			if o.Type != "" {
+				x.w.Write(" · ", nameCode(o.Type))
+			}
+			if o.Reason != "" && x.level < driftResources {
+				reason, _ := cutRunes(o.Reason, 500)
+				x.w.Write(": ", Text(reason))
+			}
+			x.w.WriteString("\n")
+		}
 	}
-	out := nameCode(f.Resource)
-	if typ, reason, ok := strings.Cut(strings.TrimPrefix(rest, " ("), "): "); ok && strings.HasPrefix(rest, " (") {
-		return out + " · " + nameCode(typ) + ": " + Text(reason)
+}
+
+// planWarnings shows the warnings cdkd's plan puts before its prompt,
+// which `-y` would otherwise skip unseen.
+func (x *driftWriter) planWarnings(ws []string) {
+	if len(ws) == 0 || x.level >= driftResources {
+		return
 	}
-	return out + " " + Text(strings.TrimLeft(rest, " :"))
+	x.w.Block()
+	x.w.WriteString("⚠️ **cdkd's plan warns** (from `--dry-run`, before anything was reverted):\n")
+	for i, l := range ws {
+		if x.w.Over() || i == 30 {
+			return
+		}
+		l, _ = cutRunes(l, 500)
+		x.w.Write("- ", Text(l), "\n")
+	}
+}
+
+// resolutionText shows cdkd's text (redacted, values masked) in a closed
+// fenced block: never dropped, out of the way.
+func (x *driftWriter) resolutionText(what string, lines []string) {
+	if len(lines) == 0 || x.level >= driftPaths {
+		return
+	}
+	if x.level > driftFull {
+		lines = lines[:min(len(lines), 40)]
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		l, more := cutRunes(l, 500)
+		b.WriteString(l)
+		if more > 0 {
+			b.WriteString(" … " + moreChars(more))
+		}
+		b.WriteString("\n")
+	}
+	x.w.Block()
+	x.w.Write(Details(what+" ("+countOf(len(lines), "line", "lines")+")", false, Fence(b.String(), "text")), "\n")
 }
 
 func statusPhrase(s model.DriftStatus) string {

@@ -112,14 +112,26 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	accepted.Resolution = &ResolutionReport{
 		Mode:      "accept",
 		Resources: []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
-		Summary:   []string{"✓ State updated for StackA (3 resources)"},
-		After:     &cleanVerdict,
+		Summary:   []string{"✓ State updated for StackA (us-east-1): accepted drift on 2 resource(s)."},
+		Outcomes: []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.OutcomeAccepted},
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.OutcomeAccepted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.OutcomeSkipped, Reason: "DisplayName: secret-bearing, its AWS-current value could not be identified"},
+		},
+		Output: []string{"Plan (--accept): update cdkd state for StackA (us-east-1):", "  ~ Bucket83908E77 (AWS::S3::Bucket)", "    VersioningConfiguration.Status: Enabled -> Suspended"},
+		After:  &cleanVerdict,
 	}
 	revertedStill := driftReport(oob, 1)
 	revertedStill.Resolution = &ResolutionReport{
 		Mode:       "revert",
 		Resources:  []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
 		Summary:    []string{"Revert summary: 3 reverted"},
+		Outcomes: []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Outcome: model.OutcomeReverted},
+		},
+		Warnings:   []string{"! Queue4A7E3555 (AWS::SQS::Queue): this resource has no observed-capture baseline; the revert LEAVES 1 AWS-authored value untouched: RedrivePolicy"},
 		After:      &afterVerdict,
 		AfterDrift: after,
 	}
@@ -132,6 +144,11 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 			{Line: "something cdkd printed without a resource"},
 		},
 		Summary:    []string{"Revert summary: 2 reverted, 1 failed"},
+		Outcomes: []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.OutcomeFailed, Reason: "AWS update failed — AccessDenied"},
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.OutcomeReverted},
+		},
 		After:      &afterVerdict,
 		AfterDrift: after,
 	}
@@ -149,7 +166,9 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	hostileReport := driftReport(hostileDrift, 1)
 	hostileReport.Label = hostile
 	hostileReport.CauseNote = hostile
-	hostileReport.Resolution = &ResolutionReport{Mode: "revert", Failed: []ResolutionFailure{{Resource: "R" + hostile, Line: "R" + hostile}}, Summary: []string{hostile}}
+	hostileReport.Resolution = &ResolutionReport{Mode: "revert", Failed: []ResolutionFailure{{Resource: "R" + hostile, Line: "R" + hostile}}, Summary: []string{hostile},
+		Outcomes: []model.ResolvedResource{{Stack: "S" + hostile, LogicalID: "R" + hostile, Type: "T" + hostile, Outcome: model.OutcomeFailed, Reason: hostile}},
+		Warnings: []string{hostile}, PlanText: strings.Split(hostile, "\n"), Output: []string{hostile}}
 	hostileError := driftReport(model.Drift{}, 1)
 	hostileError.Verdict = model.ErrorVerdict(1, hostile)
 	hostileError.Error = hostile
@@ -223,9 +242,10 @@ func TestDriftHeadlines(t *testing.T) {
 		{name: "partial", want: "🔴 **Drift detected:** 1 resource drifted in 1 of 1 stack. 1 resource was not fully compared.", title: "1 resource drifted"},
 		{name: "unsupported", want: "⚠️ **Could not check everything:**", title: "Could not check everything: 1 resource not checked"},
 		{name: "error", want: "❌ **Drift could not be checked:**", title: "cdkd drift failed", not: []string{"No drift", "Drift detected", "✅"}},
-		{name: "accept", want: "✅ Accepted 3 drifted resources", title: "3 resources drifted · accepted"},
+		{name: "accept", want: "✅ **Accepted** (2)\n- `StackA/Bucket83908E77` · `AWS::S3::Bucket`\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`", title: "3 resources drifted · accepted",
+			not: []string{"Accepted 3", "Accepted** (3)"}},
 		{name: "revert-still", want: "🔴 **Still drifted after the revert:** `StackA/Queue4A7E3555 (QueueName)`", title: "3 resources drifted · 1 resource still drifted after revert"},
-		{name: "revert-partial", want: "❌ **revert partly failed:** 2 resources not resolved (cdkd exited 2):\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: AWS update failed — AccessDenied", title: "3 resources drifted · revert failed"},
+		{name: "revert-partial", want: "❌ **Failed** (1): cdkd's error is shown; inspect it and retry once its cause is resolved.\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: AWS update failed — AccessDenied", title: "3 resources drifted · revert failed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,7 +46,7 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	rep.Notes, rep.HiddenStacks = det.notes, det.hidden
 
 	if r.cfg.DriftResolution != config.ResolutionNone && det.verdict.Status == model.DriftDrifted {
-		rep.Resolution = r.resolveDrift(ctx, runner, aws, det.drift)
+		rep.Resolution = r.resolveDrift(ctx, runner, aws, det)
 	}
 	r.driftOutputs(rep)
 	apiErr := r.publishDrift(ctx, rep)
@@ -162,7 +162,11 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 	final := rep.FinalStatus()
 	if res := rep.Resolution; res != nil && resolutionFailed(res) {
 		reason := res.Error
-		if reason == "" {
+		switch {
+		case reason != "":
+		case res.Refused() > 0 && len(res.Failed) == 0:
+			reason = fmt.Sprintf("refused for %d resource(s): cdkd warns that a revert would overwrite a live value with a token literal (set drift-allow-token-overwrite: true to allow it)", res.Refused())
+		default:
 			reason = fmt.Sprintf("%d resource(s) were not resolved", len(res.Failed))
 		}
 		return r.fail("resolution-failed", fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason), ExitFailure, nil)
@@ -191,6 +195,8 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 	return ExitOK
 }
 
+// resolutionFailed: the run failed, cdkd named resources it did not
+// resolve, or cdkd-action refused to revert some.
 func resolutionFailed(res *reporters.ResolutionReport) bool {
-	return res.Error != "" || len(res.Failed) > 0
+	return res.Error != "" || len(res.Failed) > 0 || res.Refused() > 0
 }
