@@ -435,8 +435,12 @@ func (x *driftWriter) resolution() {
 				still = append(still, entry)
 			}
 		}
-		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ". ")
-		x.w.WriteString("cdkd can report a property as resolved when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).\n")
+		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ".")
+		if res.Mode == "revert" {
+			// Today's cdkd reports an immutable property as reverted.
+			x.w.WriteString(" cdkd can report a property as reverted when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).")
+		}
+		x.w.WriteString("\n")
 	default:
 		x.w.Write("After the resolution, ", Code("cdkd drift"), " reports: ", statusPhrase(res.After.Status), ".\n")
 	}

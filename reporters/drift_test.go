@@ -123,9 +123,9 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	}
 	revertedStill := driftReport(oob, 1)
 	revertedStill.Resolution = &ResolutionReport{
-		Mode:       "revert",
-		Resources:  []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
-		Summary:    []string{"Revert summary: 3 reverted"},
+		Mode:      "revert",
+		Resources: []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
+		Summary:   []string{"Revert summary: 3 reverted"},
 		Outcomes: []model.ResolvedResource{
 			{Stack: "StackA", LogicalID: "Bucket83908E77", Outcome: model.OutcomeReverted},
 			{Stack: "StackA", LogicalID: "Queue4A7E3555", Outcome: model.OutcomeReverted},
@@ -143,7 +143,7 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 			{Resource: "StackA/Queue4A7E3555", Line: "StackA/Queue4A7E3555 (AWS::SQS::Queue): AWS update failed — AccessDenied"},
 			{Line: "something cdkd printed without a resource"},
 		},
-		Summary:    []string{"Revert summary: 2 reverted, 1 failed"},
+		Summary: []string{"Revert summary: 2 reverted, 1 failed"},
 		Outcomes: []model.ResolvedResource{
 			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.OutcomeFailed, Reason: "AWS update failed — AccessDenied"},
 			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.OutcomeReverted},

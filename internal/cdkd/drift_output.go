@@ -218,7 +218,11 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 		case strings.Contains(trim, "Comparison INCOMPLETE"), strings.HasPrefix(trim, "No drift detected"):
 			out.Summary = append(out.Summary, trim)
 		case hasRef && strings.Contains(trim, "SKIPPED"):
-			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: model.OutcomeSkipped, Reason: skipReason(trim)})
+			reason := ref.rest
+			if reason == "" {
+				reason = skipReason(trim)
+			}
+			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: model.OutcomeSkipped, Reason: reason})
 		case hasRef && strings.HasPrefix(trim, "✓"):
 			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: resolvedOutcome(mode)})
 		case hasRef && strings.HasPrefix(trim, "✗"):

@@ -58,7 +58,7 @@ func TestParseResolutionOutcomes(t *testing.T) {
 	r := ParseResolution(lines, ResolutionAccept)
 	assert.DeepEqual(t, r.Resources, []model.ResolvedResource{
 		{Stack: "StackA", LogicalID: "Db", Type: "AWS::RDS::DBInstance", Outcome: model.OutcomeSkipped,
-			Reason: "secret-bearing; its AWS-current value could not be identified"},
+			Reason: "MasterUserPassword SKIPPED — secret-bearing; its AWS-current value could not be identified"},
 		{Stack: "StackA", LogicalID: "Fn", Type: "AWS::Lambda::Function", Outcome: model.OutcomeAccepted},
 	})
 
