@@ -446,101 +446,6 @@ func (x *driftWriter) resolution() {
 	}
 }
 
-// outcomeGroups orders what became of resources, worst first, with each
-// group's heading and what to do.
-var outcomeGroups = []struct {
-	outcome    model.ResolutionOutcome
-	head, todo string
-}{
-	{model.OutcomeFailed, "❌ **Failed**", "cdkd's error is shown; inspect it and retry once its cause is resolved."},
-	{model.OutcomeUpdateNotSupported, "⊘ **Update not supported**", "the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy)."},
-	{model.OutcomeRefused, "🚫 **Not reverted (refused by cdkd-action)**", "set `drift-allow-token-overwrite: true` to revert anyway, or change the reference so the token is the property's whole value (or a `secretsmanager`/plain `ssm` reference)."},
-	{model.OutcomeSkipped, "⏭️ **Skipped by cdkd**", "cdkd refused these (a secret-bearing property whose live value it could not identify) and warned by name; the drift is still reported on the next run."},
-	{model.OutcomeNotCompared, "⚠️ **Not compared**", "cdkd did not compare these, so it did not resolve them."},
-	{model.OutcomeUnreported, "❔ **No line from cdkd**", "drifted, but cdkd printed nothing about them: not counted as resolved (the detection after the resolution says where they stand)."},
-	{model.OutcomeReverted, "✅ **Reverted**", ""},
-	{model.OutcomeAccepted, "✅ **Accepted**", ""},
-}
-
-// outcomes lists what cdkd's lines say became of each resource, by
-// outcome, with counts from those lines.
-func (x *driftWriter) outcomes(res *ResolutionReport) {
-	for _, g := range outcomeGroups {
-		var list []model.ResolvedResource
-		for _, o := range res.Outcomes {
-			if o.Outcome == g.outcome {
-				list = append(list, o)
-			}
-		}
-		if len(list) == 0 || x.w.Over() {
-			continue
-		}
-		x.w.Block()
-		x.w.Write(g.head, " (", strconv.Itoa(len(list)), ")")
-		if g.todo != "" {
-			x.w.Write(": ", g.todo)
-		}
-		x.w.WriteString("\n")
-		for i, o := range list {
-			if x.w.Over() {
-				return
-			}
-			if i == x.listLimit() {
-				x.w.WriteString(moreItems(len(list) - listMax))
-				break
-			}
-			x.w.Write("- ", nameCode(o.Name()))
-			if o.Type != "" {
-				x.w.Write(" · ", nameCode(o.Type))
-			}
-			if o.Reason != "" && x.level < driftResources {
-				reason, _ := cutRunes(o.Reason, 500)
-				x.w.Write(": ", Text(reason))
-			}
-			x.w.WriteString("\n")
-		}
-	}
-}
-
-// planWarnings shows the warnings cdkd's plan puts before its prompt,
-// which `-y` would otherwise skip unseen.
-func (x *driftWriter) planWarnings(ws []string) {
-	if len(ws) == 0 || x.level >= driftResources {
-		return
-	}
-	x.w.Block()
-	x.w.WriteString("⚠️ **cdkd's plan warns** (from `--dry-run`, before anything was reverted):\n")
-	for i, l := range ws {
-		if x.w.Over() || i == 30 {
-			return
-		}
-		l, _ = cutRunes(l, 500)
-		x.w.Write("- ", Text(l), "\n")
-	}
-}
-
-// resolutionText shows cdkd's text (redacted, values masked) in a closed
-// fenced block: never dropped, out of the way.
-func (x *driftWriter) resolutionText(what string, lines []string) {
-	if len(lines) == 0 || x.level >= driftPaths {
-		return
-	}
-	if x.level > driftFull {
-		lines = lines[:min(len(lines), 40)]
-	}
-	var b strings.Builder
-	for _, l := range lines {
-		l, more := cutRunes(l, 500)
-		b.WriteString(l)
-		if more > 0 {
-			b.WriteString(" … " + moreChars(more))
-		}
-		b.WriteString("\n")
-	}
-	x.w.Block()
-	x.w.Write(Details(what+" ("+countOf(len(lines), "line", "lines")+")", false, Fence(b.String(), "text")), "\n")
-}
-
 func statusPhrase(s model.DriftStatus) string {
 	switch s {
 	case model.DriftClean:
@@ -640,40 +545,6 @@ func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
 	x.w.WriteString("</details>\n")
 }
 
-// groups shows the groups of cdkd's report this version does not know, each
-// as its own section: the seeds' cdkd reports masked positions "in its own
-// group", which does not affect the exit code. They never change the status.
-func (x *driftWriter) groups(gs []model.DriftGroup) {
-	for _, g := range gs {
-		if x.w.Over() {
-			return
-		}
-		x.w.Block()
-		if g.Name == "masked" {
-			x.w.Write("**🔒 Masked (", strconv.Itoa(len(g.Entries)), ")** · cdkd reports these positions in a group of their own and prints neither the stored nor the live value; they do not change the status, and `--accept` and `--revert` leave them alone.\n")
-		} else {
-			x.w.Write("**Group ", nameCode(g.Name), " (", strconv.Itoa(len(g.Entries)), ")** · a group of cdkd's report this version of cdkd-action does not know, shown as cdkd reported it (names and paths only); it does not change the status.\n")
-		}
-		for i, e := range g.Entries {
-			if x.w.Over() {
-				return
-			}
-			if i == x.listLimit() {
-				x.w.WriteString(moreItems(len(g.Entries) - listMax))
-				break
-			}
-			x.w.Write("- ", nameCode(e.LogicalID))
-			if e.Type != "" {
-				x.w.Write(" · ", nameCode(e.Type))
-			}
-			if len(e.Paths) > 0 && x.level < driftResources {
-				x.w.Write(" · ", codeList(e.Paths, -1))
-			}
-			x.w.WriteString("\n")
-		}
-	}
-}
-
 func unsupportedOnly(rs []model.Resource) []model.Resource {
 	var out []model.Resource
 	for _, r := range rs {
@@ -724,58 +595,6 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 		return
 	}
 	x.maskNotes(cases)
-}
-
-// maskCaseOf is a masked change's case; one nobody decided is undecided.
-func maskCaseOf(c model.DriftChange) model.MaskCase {
-	if c.MaskCase == model.MaskNone {
-		return model.MaskUndecided
-	}
-	return c.MaskCase
-}
-
-// maskNotes say, per case, why masked positions drift, in the seed's terms:
-// "by design" only where the state value is a NoEcho custom-resource
-// response stored as the mask; real drift, with its fix, where the
-// position reads a NoEcho parameter or a secret reference; and plainly
-// undecided where nothing says which.
-func (x *driftWriter) maskNotes(cases map[model.MaskCase][]string) {
-	for _, c := range []model.MaskCase{model.MaskNoEchoParameter, model.MaskSecretReference, model.MaskUndecided, model.MaskByDesign} {
-		where := cases[c]
-		if len(where) == 0 {
-			continue
-		}
-		x.w.Block()
-		x.w.Write(maskNoteHead(c), " ", codeList(where, x.listLimit()), ". ", maskNoteText(c), "\n")
-	}
-}
-
-func maskNoteHead(c model.MaskCase) string {
-	switch c {
-	case model.MaskByDesign:
-		return "🔒 **Drifts on every run by design:**"
-	case model.MaskNoEchoParameter:
-		return "🔒 **Real drift at a NoEcho parameter's position** (values hidden):"
-	case model.MaskSecretReference:
-		return "🔒 **Real drift at a secret reference's position** (values hidden):"
-	}
-	return "🔒 **Masked drift, cause undecided** (values hidden):"
-}
-
-func maskNoteText(c model.MaskCase) string {
-	switch c {
-	case model.MaskByDesign:
-		return "The state value there is a NoEcho custom-resource response, which cdkd stores as the mask `***`; cdkd compares its mask with the live value, so the two never converge. " +
-			"To stop it, stop marking that response NoEcho; to put the value back, force the custom resource to update (a nonce) and re-deploy."
-	case model.MaskNoEchoParameter:
-		return "The position reads a NoEcho parameter, and the live value differs from the one deployed: an out-of-band change. " +
-			"`cdkd drift --revert` or a re-deploy puts the parameter's value back."
-	case model.MaskSecretReference:
-		return "The position holds a dynamic reference to a secret, and the live value is not what it resolves to: most often the secret was rotated and the resource still holds the previous version, or the value was edited out of band (cdkd cannot tell them apart). " +
-			"`cdkd drift --revert` or a re-deploy pushes the referenced value."
-	}
-	return "Nothing says whether the position holds a NoEcho custom-resource response (which drifts on every run by design) or reads a NoEcho parameter or a secret (real drift): " +
-		"the assembly given as `app` does not show its source. Treat it as real drift until you have checked."
 }
 
 func (x *driftWriter) change(c model.DriftChange, masked bool) {
