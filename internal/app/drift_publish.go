@@ -191,6 +191,10 @@ func driftReportJSON(rep reporters.DriftReport) any {
 		Resources  []string                      `json:"resources"`
 		Failed     []reporters.ResolutionFailure `json:"failed,omitempty"`
 		Summary    []string                      `json:"summary,omitempty"`
+		Outcomes   []model.ResolvedResource      `json:"outcomes,omitempty"`
+		Warnings   []string                      `json:"planWarnings,omitempty"`
+		Plan       []string                      `json:"plan,omitempty"`
+		Output     []string                      `json:"output,omitempty"`
 		Error      string                        `json:"error,omitempty"`
 		After      *model.RunVerdict             `json:"after,omitempty"`
 		AfterDrift []model.StackDrift            `json:"afterStacks,omitempty"`
@@ -224,6 +228,7 @@ func driftReportJSON(rep reporters.DriftReport) any {
 	if res := rep.Resolution; res != nil {
 		o.Resolution = &resolution{
 			Mode: res.Mode, Resources: res.Resources, Failed: res.Failed, Summary: res.Summary,
+			Outcomes: res.Outcomes, Warnings: res.Warnings, Plan: res.PlanText, Output: res.Output,
 			Error: res.Error, After: res.After, AfterError: res.AfterError,
 		}
 		if res.After != nil {
