@@ -152,3 +152,26 @@ func TestDriftCauseFromLogWhenItAlsoDrifts(t *testing.T) {
 		assert.Assert(t, !strings.Contains(res.summary, "nothing was refused"), res.summary)
 	})
 }
+
+// Issue 15, item 4, the seed's side: cdkd puts the plan and the per-resource
+// lines on stderr under --json. They are read from there too, and the
+// plan's plaintext values, a live value the redactor cannot know among
+// them, never reach the log as it streams.
+func TestDriftResolutionTextOnStderr(t *testing.T) {
+	w := newDriftWorkspace(t)
+	planText := "Plan (--revert): push cdkd state values back into AWS for StackA (us-east-1):\n" +
+		"  → provider.update on NoEchoParam2FCCC8BD (AWS::SSM::Parameter): revert 1 property path\n" +
+		"    Value: oob-noecho-value -> hunter2-noecho-v1\n"
+	dry := detectStack(t, "noecho-oob.json", 0, "StackA", "--revert", "--dry-run")
+	dry.Stderr = planText
+	revert := detectStack(t, "noecho-oob.json", 0, "StackA", "--revert", "-y")
+	revert.Stderr = planText + "  ✓ StackA/NoEchoParam2FCCC8BD (AWS::SSM::Parameter): reverted.\nRevert summary: 1 reverted.\n"
+	stub := w.stub(detectStack(t, "noecho-oob.json", 1, "StackA"), dry, revert, detectStack(t, "clean.json", 0, "StackA"))
+	res := w.run(withAssembly(t, map[string]string{"stacks": "StackA", "drift-resolution": "revert"}))
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Assert(t, is.Contains(res.summary, "✅ **Reverted** (1)\n- `StackA/NoEchoParam2FCCC8BD` · `AWS::SSM::Parameter`"), res.summary)
+	assert.Assert(t, is.Contains(res.summary, "> Revert summary: 1 reverted."))
+	assert.Assert(t, is.Contains(res.stdout, "    Value: *** -> ***"), res.stdout)
+	assertNowhere(t, driftSurfaces(t, w, res), append(sampleSecrets, "oob-noecho-value")...)
+}

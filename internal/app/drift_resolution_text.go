@@ -1,6 +1,7 @@
 package app
 
 import (
+	"io"
 	"slices"
 	"strings"
 
@@ -81,3 +82,39 @@ func visibleAt(d model.Drift, hidden []string, stack, logicalID, path string) bo
 	}
 	return false
 }
+
+// planLogFilter stands between a resolution's stderr and the log. The seed's
+// cdkd prints the plan there (today's prints it on stdout), and the plan
+// prints values in plaintext, a live value the redactor cannot know among
+// them: a value line under a resource is logged as "<path>: *** -> ***",
+// and any other indented line under it is hidden. Runner writes one
+// complete line per call.
+type planLogFilter struct {
+	next  io.Writer
+	under bool
+}
+
+func (f *planLogFilter) Write(p []byte) (int, error) {
+	line := strings.TrimRight(cdkd.StripANSI(string(p)), "\r\n")
+	trim := strings.TrimSpace(line)
+	switch {
+	case strings.HasPrefix(trim, "→"), strings.HasPrefix(trim, "~"):
+		f.under = true
+	case f.under && strings.HasPrefix(line, "    ") && !strings.HasPrefix(trim, "!") && !strings.HasPrefix(trim, "⚠"):
+		path, _, _ := strings.Cut(trim, ": ")
+		if strings.Contains(trim, " -> ") {
+			line = "    " + path + ": " + model.Masked + " -> " + model.Masked
+		} else {
+			line = "    " + hiddenPlanLine
+		}
+	case !strings.HasPrefix(line, "  "):
+		f.under = false
+	}
+	if _, err := io.WriteString(f.next, line+"\n"); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// filterPlan wraps a log stream with a planLogFilter.
+func filterPlan(w io.Writer) io.Writer { return &planLogFilter{next: w} }

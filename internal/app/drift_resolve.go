@@ -63,7 +63,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 		rr.Error = r.set.Redact(oneLine(err.Error()))
 		return rr
 	}
-	res, err := r.runCdkd(ctx, &resolver, args)
+	res, err := r.runCdkdVia(ctx, &resolver, args, filterPlan)
 	ran := err == nil || res.ExitCode >= 0
 	var out cdkd.DriftResolution
 	if err == nil {
@@ -110,7 +110,7 @@ func (r *run) revertPlan(ctx context.Context, runner *cdkd.Runner, common cdkd.C
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
 	}
-	res, err := r.runCdkd(ctx, runner, args)
+	res, err := r.runCdkdVia(ctx, runner, args, filterPlan)
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
 	}
