@@ -216,9 +216,9 @@ func sortSlice[T any](s []T, less func(a, b T) bool) {
 // read, so nothing can be said from it.
 type TokenLookup func(stack, region, logicalID string) (has, known bool)
 
-// DecideNotComparedCauses fills in the causes cdkd did not report (today's
-// cdkd prints a refused reference and an ssm-secure one identically), per
-// resource, from its state record first:
+// DecideNotComparedCauses fills in the causes neither cdkd's JSON nor its
+// log (ApplyLogCauses, called first) gave, per resource, from its state
+// record first:
 //   - the record holds a {{resolve:ssm-secure:...}} token: unresolvedToken
 //     (BasisState) — permanent, whatever the exit code;
 //   - it holds none and cdkd exited 2: refused (BasisStateAndExit);
