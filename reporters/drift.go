@@ -65,6 +65,17 @@ type ResolutionReport struct {
 	Failed []ResolutionFailure
 	// Summary are cdkd's own summary lines.
 	Summary []string
+	// Outcomes are what cdkd's lines say became of each resource (accepted,
+	// reverted, skipped, failed, update-not-supported), the resources
+	// cdkd-action refused to revert, and drifted resources no line names.
+	// Counts come from these, never from the detection.
+	Outcomes []model.ResolvedResource
+	// Warnings are the --dry-run plan's warnings (what the revert leaves
+	// alone, token literals it would write). PlanText is that plan, and
+	// Output the resolution's own text, redacted, values masked.
+	Warnings []string
+	PlanText []string
+	Output   []string
 	// Error is set when the resolution run itself failed.
 	Error string
 	// After is the detection run after the resolution; nil when it did not
@@ -72,6 +83,11 @@ type ResolutionReport struct {
 	After      *model.RunVerdict
 	AfterDrift model.Drift
 	AfterError string
+}
+
+// Refused counts the resources cdkd-action would not let cdkd revert.
+func (r *ResolutionReport) Refused() int {
+	return model.ResolutionCounts(r.Outcomes)[model.OutcomeRefused]
 }
 
 // ResolutionFailure is one resource a resolution left unresolved.
@@ -158,6 +174,8 @@ func DriftTitle(r DriftReport) string {
 		switch {
 		case res.Error != "" || len(res.Failed) > 0:
 			t += " · " + res.Mode + " failed"
+		case res.Refused() > 0:
+			t += " · " + res.Mode + " refused"
 		case res.After != nil && res.After.Status == model.DriftClean:
 			t += " · " + pastTense(res.Mode)
 		case res.After != nil && res.After.Status == model.DriftDrifted:
@@ -273,6 +291,10 @@ func (x *driftWriter) issueIntro() string {
 		return "⚠️ **The latest check could not compare everything.** It found no drift among what it compared, but that is not a clean result, so this issue stays open until a check completes without drift."
 	case model.DriftError:
 		return "❌ **The latest check could not run.** It says nothing about drift either way; this issue stays open until a check completes without drift."
+	case model.DriftClean:
+		if NothingCompared(x.finalVerdict()) {
+			return "⚠️ **The latest check compared nothing:** cdkd never drift-checks these resources by design. That says nothing about the drift recorded here, so this issue stays open until a check compares something and finds no drift."
+		}
 	}
 	return "✅ **The latest check found no drift.** This issue is closed; it reopens if drift comes back."
 }
@@ -344,7 +366,8 @@ func (x *driftWriter) headline() {
 		case len(v.Stacks) == 0:
 			x.w.WriteString("⚠️ **No drift detected, but no stack was checked:** cdkd's report lists no stack.\n")
 		case NothingCompared(v):
-			x.w.WriteString("⚠️ **No drift detected, but nothing was compared:** cdkd cannot read any of these resources.\n")
+			x.w.WriteString("⚠️ **No drift detected, but nothing was compared:** cdkd never drift-checks these resources by design (custom resources, and types it cannot read back yet). " +
+				"That is no uncertainty and not a failure (cdkd exits 0), but it is no evidence of \"no drift\" either; the coverage line counts them.\n")
 		case nothing > 0:
 			x.w.Write("✅ **No drift** in what was compared; in ", countOf(nothing, "stack", "stacks"), " nothing could be compared.\n")
 		default:
@@ -374,24 +397,12 @@ func (x *driftWriter) resolution() {
 		reason, _ := cutRunes(res.Error, reasonMax)
 		x.w.Write("❌ **", Text(res.Mode), " failed:** ", Text(reason), "\n")
 	case len(res.Failed) > 0:
-		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2):\n")
-		for i, f := range res.Failed {
-			if x.w.Over() {
-				return
-			}
-			if i == x.listLimit() {
-				x.w.WriteString(moreItems(len(res.Failed) - listMax))
-				break
-			}
-			x.w.Write("- ", failureLine(f), "\n")
-		}
-	default:
-		x.w.Write("✅ ", Text(capitalize(pastTense(res.Mode))), " ", countOf(len(res.Resources), "drifted resource", "drifted resources"))
-		if len(res.Resources) > 0 {
-			x.w.Write(": ", codeList(res.Resources, x.listLimit()))
-		}
-		x.w.WriteString(".\n")
+		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2).\n")
+	case res.Refused() > 0:
+		x.w.Write("🚫 **", Text(res.Mode), " refused** for ", countOf(res.Refused(), "resource", "resources"), ": cdkd warns that a revert would overwrite a live value with a token literal.\n")
 	}
+	x.outcomes(res)
+	x.planWarnings(res.Warnings)
 	if len(res.Summary) > 0 && x.level < driftResources {
 		x.w.Block()
 		for _, l := range res.Summary {
@@ -399,6 +410,8 @@ func (x *driftWriter) resolution() {
 			x.w.Write("> ", Text(l), "\n")
 		}
 	}
+	x.resolutionText("cdkd's --dry-run plan", res.PlanText)
+	x.resolutionText("cdkd's output", res.Output)
 	x.w.Block()
 	x.w.WriteString("The detection result below is from before the resolution: with `--accept` or `--revert`, cdkd's exit code 0 does not mean everything was compared.\n")
 	x.w.Block()
@@ -422,26 +435,15 @@ func (x *driftWriter) resolution() {
 				still = append(still, entry)
 			}
 		}
-		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ". ")
-		x.w.WriteString("cdkd can report a property as resolved when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).\n")
+		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ".")
+		if res.Mode == "revert" {
+			// Today's cdkd reports an immutable property as reverted.
+			x.w.WriteString(" cdkd can report a property as reverted when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).")
+		}
+		x.w.WriteString("\n")
 	default:
 		x.w.Write("After the resolution, ", Code("cdkd drift"), " reports: ", statusPhrase(res.After.Status), ".\n")
 	}
-}
-
-// failureLine shows cdkd's "Stack/Id (Type): reason" line as name, type
-// and reason; any other line as it is.
-func failureLine(f ResolutionFailure) string {
-	line, _ := cutRunes(f.Line, 500)
-	rest, ok := strings.CutPrefix(line, f.Resource)
-	if f.Resource == "" || !ok {
-		return Text(line)
-	}
-	out := nameCode(f.Resource)
-	if typ, reason, ok := strings.Cut(strings.TrimPrefix(rest, " ("), "): "); ok && strings.HasPrefix(rest, " (") {
-		return out + " · " + nameCode(typ) + ": " + Text(reason)
-	}
-	return out + " " + Text(strings.TrimLeft(rest, " :"))
 }
 
 func statusPhrase(s model.DriftStatus) string {
@@ -470,7 +472,7 @@ func (x *driftWriter) stackSections() {
 		}
 		s := &x.stacks[i]
 		v := x.verdict(s)
-		if quiet(v) {
+		if quiet(v) && len(s.Groups) == 0 {
 			calm = append(calm, nameCode(s.Stack)+region(s.Region)+" · "+v.Coverage.String())
 			continue
 		}
@@ -538,6 +540,7 @@ func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
 	x.typeCounts("❔ **Drift unknown:**", "unsupported", unsupportedOnly(s.NotSupported),
 		"cdkd cannot read these types' current state yet, so their drift is unknown (they are not counted as checked; a resource deleted out of band is reported this way too).")
 	x.typeCounts("⏭️ **Skipped:**", "custom", s.Skipped, "cdkd never drift-checks custom resources.")
+	x.groups(s.Groups)
 	x.w.Block()
 	x.w.WriteString("</details>\n")
 }
@@ -558,7 +561,7 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 	}
 	x.w.Block()
 	x.w.Write("**🔴 Drifted (", strconv.Itoa(len(s.Drifted)), ")** · cdkd's state → AWS now\n")
-	secret := false
+	cases := map[model.MaskCase][]string{}
 	for i := range s.Drifted {
 		if x.w.Over() {
 			return
@@ -579,19 +582,19 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 		x.w.Write("- ", head, "\n")
 		for _, c := range d.Changes {
 			masked := c.Secret != model.SecretNone || c.State.Text() == model.Masked || c.AWS.Text() == model.Masked
-			secret = secret || masked
+			if masked {
+				cases[maskCaseOf(c)] = append(cases[maskCaseOf(c)], d.LogicalID+"."+c.Path)
+			}
 			x.change(c, masked)
 		}
 	}
 	if slices.Contains(x.r.HiddenStacks, s.Stack) {
 		x.w.Block()
-		x.w.WriteString("🔒 Every value in this stack is hidden (`***`): its NoEcho positions are unknown (see the note above), so only the paths that drifted are shown.\n")
+		x.w.WriteString("🔒 Every value in this stack is hidden (`***`): its NoEcho positions are unknown (see the note above), so only the paths that drifted are shown. " +
+			"Without them nothing says whether a masked position is a NoEcho custom-resource response (which cdkd reports on every run) or real drift: treat it as real drift.\n")
 		return
 	}
-	if secret {
-		x.w.Block()
-		x.w.WriteString("🔒 Values at secret positions are hidden (`***`). A position whose state value is a NoEcho custom-resource response is stored by cdkd as the mask `***`, so it drifts on every run by design: cdkd compares its mask with the live value and will keep reporting it until that response is no longer marked NoEcho.\n")
-	}
+	x.maskNotes(cases)
 }
 
 func (x *driftWriter) change(c model.DriftChange, masked bool) {
@@ -619,18 +622,25 @@ func causeText(c model.NotComparedCause, exitCode int) (head, todo string) {
 	case model.CauseReadFailed:
 		return "❗ **Read failed**", "reading the resource (or comparing it) failed, so none of its properties were compared. **To fix:** grant the read permission cdkd needs (the error is in cdkd's log), or re-run if it was a throttle."
 	case model.CauseUnresolvedToken:
-		return "🔒 **Unresolved token**", "the state records a `{{resolve:ssm-secure:...}}` reference, which cdkd never resolves, so those properties are never compared. Permanent; nothing to do (it does not make the check incomplete)."
+		return "🔒 **Unresolved token**", "the state records a `{{resolve:ssm-secure:...}}` reference, which cdkd never resolves, so those properties are never compared. Permanent: it does not make the check incomplete. " +
+			"**Before a `--revert`:** a property whose whole value is the token is left untouched, but a token embedded in a longer string is written back as the token literal, so the resolved value AWS holds there **would be overwritten** (cdkd's warning)."
 	case model.CauseUnreported:
-		if exitCode == 2 {
+		switch exitCode {
+		case 2:
 			return "❔ **Cause not reported**", "cdkd did not say why. It exited 2, so at least one comparison in this run was refused or failed: treat these as could-not-check."
+		case 0:
+			return "❔ **Cause not reported**", "cdkd did not say why, and its state record holds no ssm-secure token. cdkd exited 0, which it does only when nothing was refused and no read failed."
 		}
-		return "❔ **Cause not reported**", "cdkd did not say why, and its state record holds no ssm-secure token. cdkd's exit code says nothing was refused and no read failed."
+		return "❔ **Cause not reported**", "cdkd did not say why, and its log names no reason. It exited " + strconv.Itoa(exitCode) +
+			" because something drifted, and drift outranks a refused or failed comparison, so the exit code says nothing about these: treat them as could-not-check."
 	}
 	return "❔ **Cause " + Code(shortName(string(c))) + "**", "a cause this version of cdkd-action does not know, shown as cdkd reported it. It is not counted as checked."
 }
 
 func basisText(b model.CauseBasis) string {
 	switch b {
+	case model.BasisLog:
+		return "cause from cdkd's log"
 	case model.BasisState:
 		return "cdkd reported no cause; its state record holds an ssm-secure token"
 	case model.BasisStateAndExit:
@@ -682,6 +692,10 @@ func (x *driftWriter) notCompared(s *model.StackDrift, v model.StackVerdict) {
 				x.w.Write(" · ", b)
 			}
 			x.w.WriteString("\n")
+			if nc.Reason != "" && x.level < driftPaths {
+				reason, _ := cutRunes(nc.Reason, 600)
+				x.w.Write("    - cdkd: ", Text(reason), "\n")
+			}
 		}
 	}
 }

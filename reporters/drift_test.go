@@ -80,6 +80,7 @@ func noEchoDrift(t testing.TB) model.Drift {
 	t.Helper()
 	d := decodeDrift(t, "drift_noecho.json")
 	d.Stacks[0].Drifted[0].Changes[0].Secret = model.SecretNoEcho
+	d.Stacks[0].Drifted[0].Changes[0].MaskCase = model.MaskNoEchoParameter
 	return d
 }
 
@@ -111,14 +112,26 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	accepted.Resolution = &ResolutionReport{
 		Mode:      "accept",
 		Resources: []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
-		Summary:   []string{"✓ State updated for StackA (3 resources)"},
-		After:     &cleanVerdict,
+		Summary:   []string{"✓ State updated for StackA (us-east-1): accepted drift on 2 resource(s)."},
+		Outcomes: []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.OutcomeAccepted},
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.OutcomeAccepted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.OutcomeSkipped, Reason: "DisplayName: secret-bearing, its AWS-current value could not be identified"},
+		},
+		Output: []string{"Plan (--accept): update cdkd state for StackA (us-east-1):", "  ~ Bucket83908E77 (AWS::S3::Bucket)", "    VersioningConfiguration.Status: Enabled -> Suspended"},
+		After:  &cleanVerdict,
 	}
 	revertedStill := driftReport(oob, 1)
 	revertedStill.Resolution = &ResolutionReport{
-		Mode:       "revert",
-		Resources:  []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
-		Summary:    []string{"Revert summary: 3 reverted"},
+		Mode:      "revert",
+		Resources: []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
+		Summary:   []string{"Revert summary: 3 reverted"},
+		Outcomes: []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Outcome: model.OutcomeReverted},
+		},
+		Warnings:   []string{"! Queue4A7E3555 (AWS::SQS::Queue): this resource has no observed-capture baseline; the revert LEAVES 1 AWS-authored value untouched: RedrivePolicy"},
 		After:      &afterVerdict,
 		AfterDrift: after,
 	}
@@ -130,7 +143,12 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 			{Resource: "StackA/Queue4A7E3555", Line: "StackA/Queue4A7E3555 (AWS::SQS::Queue): AWS update failed — AccessDenied"},
 			{Line: "something cdkd printed without a resource"},
 		},
-		Summary:    []string{"Revert summary: 2 reverted, 1 failed"},
+		Summary: []string{"Revert summary: 2 reverted, 1 failed"},
+		Outcomes: []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.OutcomeFailed, Reason: "AWS update failed — AccessDenied"},
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.OutcomeReverted},
+		},
 		After:      &afterVerdict,
 		AfterDrift: after,
 	}
@@ -148,7 +166,9 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	hostileReport := driftReport(hostileDrift, 1)
 	hostileReport.Label = hostile
 	hostileReport.CauseNote = hostile
-	hostileReport.Resolution = &ResolutionReport{Mode: "revert", Failed: []ResolutionFailure{{Resource: "R" + hostile, Line: "R" + hostile}}, Summary: []string{hostile}}
+	hostileReport.Resolution = &ResolutionReport{Mode: "revert", Failed: []ResolutionFailure{{Resource: "R" + hostile, Line: "R" + hostile}}, Summary: []string{hostile},
+		Outcomes: []model.ResolvedResource{{Stack: "S" + hostile, LogicalID: "R" + hostile, Type: "T" + hostile, Outcome: model.OutcomeFailed, Reason: hostile}},
+		Warnings: []string{hostile}, PlanText: strings.Split(hostile, "\n"), Output: []string{hostile}}
 	hostileError := driftReport(model.Drift{}, 1)
 	hostileError.Verdict = model.ErrorVerdict(1, hostile)
 	hostileError.Error = hostile
@@ -222,9 +242,10 @@ func TestDriftHeadlines(t *testing.T) {
 		{name: "partial", want: "🔴 **Drift detected:** 1 resource drifted in 1 of 1 stack. 1 resource was not fully compared.", title: "1 resource drifted"},
 		{name: "unsupported", want: "⚠️ **Could not check everything:**", title: "Could not check everything: 1 resource not checked"},
 		{name: "error", want: "❌ **Drift could not be checked:**", title: "cdkd drift failed", not: []string{"No drift", "Drift detected", "✅"}},
-		{name: "accept", want: "✅ Accepted 3 drifted resources", title: "3 resources drifted · accepted"},
+		{name: "accept", want: "✅ **Accepted** (2)\n- `StackA/Bucket83908E77` · `AWS::S3::Bucket`\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`", title: "3 resources drifted · accepted",
+			not: []string{"Accepted 3", "Accepted** (3)"}},
 		{name: "revert-still", want: "🔴 **Still drifted after the revert:** `StackA/Queue4A7E3555 (QueueName)`", title: "3 resources drifted · 1 resource still drifted after revert"},
-		{name: "revert-partial", want: "❌ **revert partly failed:** 2 resources not resolved (cdkd exited 2):\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: AWS update failed — AccessDenied", title: "3 resources drifted · revert failed"},
+		{name: "revert-partial", want: "❌ **Failed** (1): cdkd's error is shown; inspect it and retry once its cause is resolved.\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: AWS update failed — AccessDenied", title: "3 resources drifted · revert failed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -238,20 +259,22 @@ func TestDriftHeadlines(t *testing.T) {
 	}
 }
 
-// Nothing compared (no stack, or nothing comparable in any) is incomplete,
-// never a ✓, and says why.
+// Nothing compared because cdkd never checks these by design is clean (the
+// seed: "without any uncertainty claim"), but never a ✓; no stack at all is
+// incomplete, and says why.
 func TestDriftMarkdownNothingComparedNeverGetsACheckMark(t *testing.T) {
 	d := model.Drift{Stacks: []model.StackDrift{{Stack: "OnlyUnsupported", Region: "us-east-1",
 		NotSupported: []model.Resource{{LogicalID: "Schema", Type: "AWS::AppSync::GraphQLSchema"}}}}}
 	r := driftReport(d, 0)
+	assert.Equal(t, r.Verdict.Status, model.DriftClean)
 	got := DriftMarkdown(r, Unlimited)
 	assert.Assert(t, !strings.Contains(got, "✅"), "got:\n%s", got)
-	assert.Assert(t, strings.Contains(got, "⚠️ **Nothing checked:** nothing could be compared: in no stack did cdkd compare a single resource"), got)
+	assert.Assert(t, strings.Contains(got, "⚠️ **No drift detected, but nothing was compared:** cdkd never drift-checks these resources by design"), got)
 	assert.Assert(t, !strings.Contains(got, "among the resources that were compared"), got)
 	assert.Assert(t, strings.Contains(got, "0 of 1 resource checked (1 unsupported)"))
 	assert.Assert(t, strings.Contains(got, "⚠️ <b>OnlyUnsupported</b> · us-east-1 · no drift detected, but NOTHING was compared"))
-	assert.Equal(t, DriftTitle(r), "Nothing checked: nothing could be compared")
-	assert.Assert(t, strings.Contains(DriftIssueMarkdown(r, CommentBudget), "The latest check compared nothing."))
+	assert.Equal(t, DriftTitle(r), "No drift detected, but nothing was compared")
+	assert.Assert(t, strings.Contains(DriftIssueMarkdown(r, CommentBudget), "The latest check compared nothing"))
 
 	none := driftReport(model.Drift{}, 0)
 	got = DriftMarkdown(none, Unlimited)
@@ -286,7 +309,8 @@ func TestDriftMarkdownNeverShowsSecretPositions(t *testing.T) {
 		assert.Assert(t, !strings.Contains(got, "hunter2-noecho"), "budget %+v shows a secret", b)
 		if b == Unlimited {
 			assert.Assert(t, strings.Contains(got, "`Value`: `***` → `***` · 🔒 NoEcho"), got)
-			assert.Assert(t, strings.Contains(got, "drifts on every run by design"), got)
+			assert.Assert(t, strings.Contains(got, "**Real drift at a NoEcho parameter's position** (values hidden): `NoEchoParam2FCCC8BD.Value`"), got)
+			assert.Assert(t, !strings.Contains(got, "drifts on every run by design"), "a NoEcho parameter's drift is real drift:\n%s", got)
 		}
 	}
 }
@@ -381,4 +405,24 @@ func TestDriftMarkdownDoesNotModifyTheReport(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, string(after), string(before))
 	assert.Equal(t, got, DriftMarkdown(driftReport(decodeDrift(t, "drift_unsupported.json"), 0), Unlimited), "stack order does not matter")
+}
+
+// "By design" is said of one case only; each other case says what it is.
+func TestDriftMarkdownMaskCases(t *testing.T) {
+	for _, tc := range []struct {
+		c        model.MaskCase
+		want     string
+		byDesign bool
+	}{
+		{model.MaskByDesign, "🔒 **Drifts on every run by design:** `NoEchoParam2FCCC8BD.Value`", true},
+		{model.MaskNoEchoParameter, "`cdkd drift --revert` or a re-deploy puts the parameter's value back", false},
+		{model.MaskSecretReference, "most often the secret was rotated", false},
+		{model.MaskUndecided, "Masked drift, cause undecided", false},
+	} {
+		d := noEchoDrift(t)
+		d.Stacks[0].Drifted[0].Changes[0].MaskCase = tc.c
+		got := DriftMarkdown(driftReport(d, 1), Unlimited)
+		assert.Assert(t, strings.Contains(got, tc.want), "%s:\n%s", tc.c, got)
+		assert.Equal(t, strings.Contains(got, "Drifts on every run by design"), tc.byDesign, "%s", tc.c)
+	}
 }

@@ -160,8 +160,11 @@ func TestDriftDrifted(t *testing.T) {
 	}
 }
 
-// Today's cdkd: a refused reference exits 2 with no cause. Without AWS the
-// state cannot be read, so the exit code alone decides, and the report says so.
+// Today's cdkd: a refused reference exits 2 with no cause in its JSON, but
+// its log names the resource and says why (sample 25): that line is the
+// evidence, before any inference, and its reason is shown. Without that
+// line and without AWS the state cannot be read, so the exit code alone
+// decides, and the report says so.
 func TestDriftRefusedOnlyWithoutState(t *testing.T) {
 	w := newDriftWorkspace(t)
 	w.stub(stderrFile(t, detectStack(t, "refused.json", 2, "StackC"), "refused.stderr"))
@@ -178,11 +181,12 @@ func TestDriftRefusedOnlyWithoutState(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "⚠️ **Could not check everything:**"))
 	assert.Assert(t, is.Contains(res.summary, "🚫 **Refused** (1)"))
 	assert.Assert(t, is.Contains(res.summary, "spell the reference as a full ARN"))
-	assert.Assert(t, is.Contains(res.summary, "inferred from cdkd's exit code"))
+	assert.Assert(t, is.Contains(res.summary, "- `XrSecretParam` · `AWS::SSM::Parameter` · cause from cdkd's log"))
+	assert.Assert(t, is.Contains(res.summary, "cdkd: refused to resolve a dynamic reference this resource's state records"))
+	assert.Assert(t, is.Contains(res.summary, "carries no region of its own"), "cdkd's own reason is shown")
+	assert.Assert(t, !strings.Contains(res.summary, "inferred from cdkd's exit code"), "the log decided: nothing is inferred")
 	assert.Assert(t, !strings.Contains(res.summary, "No drift"))
 	assert.Assert(t, !strings.Contains(res.summary, "Drift detected"))
-	assert.Assert(t, is.Contains(res.summary, "the state bucket is not known"))
-	assert.Assert(t, is.Contains(res.stdout, "::warning::the state records were not read"))
 
 	// A state bucket, but no AWS configuration (no region): said so too.
 	w2 := newDriftWorkspace(t)
@@ -192,6 +196,8 @@ func TestDriftRefusedOnlyWithoutState(t *testing.T) {
 	assert.Equal(t, res.outputs["drift-status"], "incomplete")
 	assert.Equal(t, res.outputs["failure-reason"], "")
 	assert.Assert(t, is.Contains(res.summary, "AWS is not configured"))
+	assert.Assert(t, is.Contains(res.summary, "inferred from cdkd's exit code"), "no log line: the exit code decides, and says so")
+	assert.Assert(t, is.Contains(res.stdout, "::warning::the state records were not read"))
 	assert.Equal(t, onlyCheckRun(t, w2.gh).Conclusion, "action_required", "the check says so even when the step does not fail")
 }
 
@@ -207,7 +213,10 @@ func TestDriftUnresolvedTokenOnly(t *testing.T) {
 	assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "success")
 	assert.Assert(t, is.Contains(res.summary, "🔒 **Unresolved token** (1)"))
 	assert.Assert(t, is.Contains(res.summary, "1 of 2 resources fully checked (1 only partially compared)"))
-	assert.Assert(t, is.Contains(res.summary, "Permanent; nothing to do"))
+	assert.Assert(t, is.Contains(res.summary, "Permanent: it does not make the check incomplete"))
+	assert.Assert(t, !strings.Contains(res.summary, "nothing to do"), "a revert would overwrite an embedded token's live value: not nothing to do")
+	assert.Assert(t, is.Contains(res.summary, "would be overwritten"))
+	assert.Assert(t, is.Contains(res.summary, "cdkd: cdkd cannot resolve {{resolve:ssm-secure:/fixture/secure-value}}"), "cdkd's own line, from sample 86")
 }
 
 // The seeds' cdkd reports causes itself: readFailed makes the check
@@ -266,22 +275,26 @@ func TestDriftCrashIsAnError(t *testing.T) {
 }
 
 func TestDriftOnlyUnsupported(t *testing.T) {
-	// Was clean with a neutral check: nothing compared is no clean bill of
-	// health, so it is incomplete now, and fails like one by default.
-	t.Run("nothing compared: incomplete, and no ✓", func(t *testing.T) {
+	// What cdkd never checks by design (Custom::*, a type with no read
+	// handler) is reported "without any uncertainty claim" (the seed), so
+	// that such a stack's CI does not fail forever: exit 0 stays a success,
+	// even with fail-on-incomplete. No ✓ either: the coverage line says
+	// nothing was compared, and the check is neutral.
+	t.Run("nothing compared by design: clean, no ✓", func(t *testing.T) {
 		w := newDriftWorkspace(t)
 		w.stub(detect(t, "unsupported.json", 0))
 		res := w.run(all)
-		assert.Equal(t, res.code, 1, res.stdout)
-		assert.Equal(t, res.outputs["drift-status"], "incomplete")
-		assert.Equal(t, res.outputs["failure-reason"], "incomplete")
+		assert.Equal(t, res.code, 0, res.stdout)
+		assert.Equal(t, res.outputs["drift-status"], "clean")
+		assert.Equal(t, res.outputs["failure-reason"], "")
 		assert.Equal(t, res.outputs["drifted-count"], "0")
 		assert.Equal(t, res.outputs["not-compared-count"], "0")
 		run := onlyCheckRun(t, w.gh)
-		assert.Equal(t, run.Conclusion, "action_required")
-		assert.Equal(t, run.Output.Title, "Nothing checked: nothing could be compared")
-		assert.Assert(t, is.Contains(res.summary, "⚠️ **Nothing checked:** nothing could be compared"))
+		assert.Equal(t, run.Conclusion, "neutral")
+		assert.Equal(t, run.Output.Title, "No drift detected, but nothing was compared")
+		assert.Assert(t, is.Contains(res.summary, "⚠️ **No drift detected, but nothing was compared:** cdkd never drift-checks these resources by design"))
 		assert.Assert(t, !strings.Contains(res.summary, "✅"), res.summary)
+		assert.Assert(t, !strings.Contains(res.summary, "Could not check"), res.summary)
 		assert.Assert(t, is.Contains(res.summary, "0 of 3 resources checked (2 unsupported, 1 skipped)"))
 		assert.Assert(t, is.Contains(res.summary, "`AWS::AppSync::GraphQLSchema` ×1"))
 		assert.Assert(t, is.Contains(res.summary, "`Custom::Provider` ×1"))
@@ -300,24 +313,103 @@ func TestDriftOnlyUnsupported(t *testing.T) {
 	})
 }
 
-// accept: detection, --accept -y, then detection again.
+// acceptText is what cdkd 0.284.40 prints after the JSON on stdout under
+// --json --accept -y (sample 94's shape) for drifted.json's three resources.
+const acceptText = `
+Plan (--accept): update cdkd state for StackA (us-east-1):
+  ~ Bucket83908E77 (AWS::S3::Bucket)
+    VersioningConfiguration.Status: Enabled -> Suspended
+  ~ Queue4A7E3555 (AWS::SQS::Queue)
+    VisibilityTimeout: 30 -> 99
+  ~ TopicBFC7AF6E (AWS::SNS::Topic)
+    DisplayName: fixture-topic-v1 -> changed-out-of-band
+`
+
+// accept: detection, --accept -y, then detection again. What was accepted
+// comes from cdkd's own lines, not from the detection's drift list.
 func TestDriftAccept(t *testing.T) {
-	w := newDriftWorkspace(t)
-	accept := detect(t, "clean.json", 0, "--accept", "-y")
-	accept.Stderr = "Accept plan for StackA: 3 resources\n✓ State updated for StackA (3 resources)\n"
-	stub := w.stub(detect(t, "drifted.json", 1), accept, detect(t, "clean.json", 0))
-	res := w.run(withAssembly(t, withInputs(all, "drift-resolution", "accept")))
-	assert.Equal(t, res.code, 0, res.stdout)
-	stub.AssertAllUsed(t)
-	assert.Equal(t, res.outputs["drift-status"], "drifted", "drift-status keeps the detection result")
-	assert.Equal(t, res.outputs["drifted-count"], "3")
-	run := onlyCheckRun(t, w.gh)
-	assert.Equal(t, run.Conclusion, "success")
-	assert.Equal(t, run.Output.Title, "3 resources drifted · accepted")
-	assert.Assert(t, is.Contains(res.summary, "✅ Accepted 3 drifted resources: `StackA/Bucket83908E77`, `StackA/Queue4A7E3555`, `StackA/TopicBFC7AF6E`."))
-	assert.Assert(t, is.Contains(res.summary, "> ✓ State updated for StackA (3 resources)"))
-	assert.Assert(t, is.Contains(res.summary, "After the resolution, `cdkd drift` reports: ✅ no drift."))
-	assert.Assert(t, is.Contains(res.summary, "`VisibilityTimeout`: `30` → `99`"), "the detection result stays in the report")
+	t.Run("every resource accepted", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		accept := detect(t, "", 0, "--accept", "-y")
+		accept.Stdout = readFile(t, "testdata/drift/drifted.json") + acceptText +
+			"✓ State updated for StackA (us-east-1): accepted drift on 3 resource(s).\n"
+		stub := w.stub(detect(t, "drifted.json", 1), accept, detect(t, "clean.json", 0))
+		res := w.run(withAssembly(t, withInputs(all, "drift-resolution", "accept")))
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["drift-status"], "drifted", "drift-status keeps the detection result")
+		assert.Equal(t, res.outputs["drifted-count"], "3")
+		run := onlyCheckRun(t, w.gh)
+		assert.Equal(t, run.Conclusion, "success")
+		assert.Equal(t, run.Output.Title, "3 resources drifted · accepted")
+		assert.Assert(t, is.Contains(res.summary, "✅ **Accepted** (3)\n- `StackA/Bucket83908E77` · `AWS::S3::Bucket`\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`\n- `StackA/TopicBFC7AF6E` · `AWS::SNS::Topic`"))
+		assert.Assert(t, is.Contains(res.summary, "> ✓ State updated for StackA (us-east-1): accepted drift on 3 resource(s)."))
+		assert.Assert(t, is.Contains(res.summary, "After the resolution, `cdkd drift` reports: ✅ no drift."))
+		assert.Assert(t, is.Contains(res.summary, "`VisibilityTimeout`: `30` → `99`"), "the detection result stays in the report")
+		assert.Assert(t, is.Contains(res.summary, "VisibilityTimeout: 30 -> 99"), "cdkd's text is kept: the position's values were shown")
+		assert.Assert(t, is.Contains(res.stdout, "    VisibilityTimeout: 30 -> 99"), "and logged")
+	})
+	// seed: --accept REFUSES a secret-bearing property whose AWS-current
+	// value it cannot identify, "warned about by name and the drift is
+	// still reported on the next run": skipped, never "accepted".
+	t.Run("a skipped property is not accepted", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		accept := detect(t, "", 0, "--accept", "-y")
+		accept.Stdout = readFile(t, "testdata/drift/drifted.json") + acceptText +
+			"✓ State updated for StackA (us-east-1): accepted drift on 2 resource(s).\n"
+		accept.Stderr = "  ! TopicBFC7AF6E (AWS::SNS::Topic): DisplayName SKIPPED — secret-bearing property whose AWS-current value could not be identified; not accepted\n"
+		stub := w.stub(detect(t, "drifted.json", 1), accept, detect(t, "drifted-v2.json", 1))
+		res := w.run(withAssembly(t, withInputs(all, "drift-resolution", "accept", "fail-on-drift", "false")))
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Assert(t, is.Contains(res.summary, "✅ **Accepted** (2)\n- `StackA/Bucket83908E77` · `AWS::S3::Bucket`\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`\n"))
+		assert.Assert(t, is.Contains(res.summary, "⏭️ **Skipped by cdkd** (1)"))
+		assert.Assert(t, is.Contains(res.summary, "- `StackA/TopicBFC7AF6E` · `AWS::SNS::Topic`: DisplayName SKIPPED — secret-bearing property"), res.summary)
+		assert.Assert(t, !strings.Contains(res.summary, "Accepted** (3)"), res.summary)
+		assert.Assert(t, !strings.Contains(res.summary, "deploy --replace"), "--replace is for --revert's update-not-supported case only")
+	})
+}
+
+// Today's cdkd prints the resolution's plan, its ✓ lines and its summary on
+// STDOUT after the JSON under --json (samples 93 and 94), and its plan
+// prints values in plaintext, the NoEcho parameter's live value included.
+// The text is read and kept, never dropped; values are masked.
+func TestDriftResolutionTextAfterTheJSON(t *testing.T) {
+	for _, tc := range []struct {
+		mode, sample, want, summary string
+	}{
+		{"revert", "93-drift-stackA-revert-yes-json", "✅ **Reverted** (1)\n- `StackA/NoEchoParam2FCCC8BD` · `AWS::SSM::Parameter`", "> Revert summary: 1 reverted."},
+		{"accept", "94-drift-stackA-accept-yes-json", "✅ **Accepted** (1)\n- `StackA/NoEchoParam2FCCC8BD` · `AWS::SSM::Parameter`", "> ✓ State updated for StackA (us-east-1): accepted drift on 1 resource(s)."},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			w := newDriftWorkspace(t)
+			sample := abs(t, "../../testdata/cdkd-samples/"+tc.sample)
+			first := detectStack(t, "noecho-oob.json", 1, "StackA")
+			resolve := detectStack(t, "", 0, "StackA", "--"+tc.mode, "-y")
+			// Its stderr names the secret-named queue, which only the state
+			// records give (TestDriftStateReferences): stdout is the point.
+			resolve.StdoutFile = sample + ".stdout"
+			invs := []cdkdtest.Invocation{first}
+			if tc.mode == "revert" {
+				plan := detectStack(t, "", 0, "StackA", "--revert", "--dry-run")
+				plan.Stdout = readFile(t, "testdata/drift/noecho-oob.json") +
+					"\nPlan (--revert): push cdkd state values back into AWS for StackA (us-east-1):\n" +
+					"  → provider.update on NoEchoParam2FCCC8BD (AWS::SSM::Parameter): revert 1 property path\n" +
+					"    Value: oob-noecho-value -> hunter2-noecho-v1\n"
+				invs = append(invs, plan)
+			}
+			invs = append(invs, resolve, detectStack(t, "clean.json", 0, "StackA"))
+			stub := w.stub(invs...)
+			res := w.run(withAssembly(t, map[string]string{"stacks": "StackA", "drift-resolution": tc.mode, "issue": "true", "fail-on-drift": "false"}))
+			assert.Equal(t, res.code, 0, res.stdout)
+			stub.AssertAllUsed(t)
+			assert.Assert(t, is.Contains(res.summary, tc.want), res.summary)
+			assert.Assert(t, is.Contains(res.summary, tc.summary))
+			assert.Assert(t, is.Contains(res.summary, "Value: *** -> ***"), "cdkd's plan line is kept, its values masked")
+			assert.Assert(t, is.Contains(res.stdout, "    Value: *** -> ***"), "and logged")
+			assertNowhere(t, driftSurfaces(t, w, res), append(sampleSecrets, "oob-noecho-value")...)
+		})
+	}
 }
 
 // A resolution runs only when detection found drift.
@@ -336,7 +428,7 @@ func TestDriftRevertStillDrifted(t *testing.T) {
 	w := newDriftWorkspace(t)
 	revert := detect(t, "drifted.json", 0, "--revert", "-y")
 	revert.Stderr = "Revert summary: 3 reverted\n"
-	w.stub(detect(t, "drifted.json", 1), revert, detect(t, "after-revert.json", 1))
+	w.stub(detect(t, "drifted.json", 1), detect(t, "drifted.json", 0, "--revert", "--dry-run"), revert, detect(t, "after-revert.json", 1))
 	res := w.run(withInputs(all, "drift-resolution", "revert"))
 	assert.Equal(t, res.code, 1, res.stdout)
 	assert.Equal(t, res.outputs["failure-reason"], "drift")
@@ -357,7 +449,7 @@ func TestDriftRevertPartialFailure(t *testing.T) {
 		"Revert summary: 1 reverted, 1 failed, 1 update-not-supported",
 		"PartialFailureError: 2 resource(s) did not revert",
 	}, "\n") + "\n"
-	w.stub(detect(t, "drifted.json", 1), revert, detect(t, "drifted-v2.json", 1))
+	w.stub(detect(t, "drifted.json", 1), detect(t, "drifted.json", 0, "--revert", "--dry-run"), revert, detect(t, "drifted-v2.json", 1))
 	res := w.run(withInputs(all, "drift-resolution", "revert"))
 	assert.Equal(t, res.code, 3, res.stdout)
 	assert.Equal(t, res.outputs["failure-reason"], "resolution-failed")
@@ -366,9 +458,10 @@ func TestDriftRevertPartialFailure(t *testing.T) {
 	assert.Equal(t, run.Conclusion, "failure")
 	assert.Equal(t, run.Output.Title, "3 resources drifted · revert failed")
 	for _, want := range []string{
-		"❌ **revert partly failed:** 2 resources not resolved (cdkd exited 2):",
-		"- `StackA/TopicBFC7AF6E` · `AWS::SNS::Topic`: AWS update failed — AuthorizationError",
-		"- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: could not revert — ResourceUpdateNotSupportedError",
+		"❌ **revert partly failed:** 2 resources not resolved (cdkd exited 2).",
+		"❌ **Failed** (1): cdkd's error is shown; inspect it and retry once its cause is resolved.\n- `StackA/TopicBFC7AF6E` · `AWS::SNS::Topic`: AWS update failed — AuthorizationError",
+		"⊘ **Update not supported** (1): the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy).\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: could not revert — ResourceUpdateNotSupportedError",
+		"❔ **No line from cdkd** (1)",
 		"🔴 **Still drifted after the revert:** `StackA/TopicBFC7AF6E (DisplayName)`",
 	} {
 		assert.Assert(t, is.Contains(res.summary, want))
@@ -518,8 +611,12 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
 	report := readFile(t, res.outputs["report-json"])
 	assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
-	assert.Assert(t, is.Contains(res.summary, "drifts on every run by design"))
+	// The position reads a NoEcho parameter: real drift, never "by design".
+	assert.Assert(t, is.Contains(res.summary, "🔒 **Real drift at a NoEcho parameter's position** (values hidden): `NoEchoParam2FCCC8BD.Value`"))
+	assert.Assert(t, is.Contains(res.summary, "`cdkd drift --revert` or a re-deploy puts the parameter's value back"))
+	assert.Assert(t, !strings.Contains(res.summary, "by design"), res.summary)
 	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
+	assert.Assert(t, is.Contains(report, `"maskCase": "noEchoParameter"`))
 	if os.Getenv("DRIFT_DEBUG") != "" {
 		t.Log(res.stdout, res.summary)
 	}
@@ -687,8 +784,9 @@ func TestDriftStateReferences(t *testing.T) {
 	})
 }
 
-// A check that checked no stack, or compared nothing, is incomplete: it
-// never closes the tracking issue, and says why.
+// A check that checked no stack is incomplete; one that compared nothing
+// because cdkd never checks those resources by design is clean. Neither
+// closes the tracking issue: neither looked at the drift it records.
 func TestDriftNothingCheckedKeepsTheIssueOpen(t *testing.T) {
 	w := newDriftWorkspace(t)
 	stub := w.stub(detect(t, "drifted.json", 1), detect(t, "empty.json", 0), detect(t, "unsupported.json", 0))
@@ -713,11 +811,12 @@ func TestDriftNothingCheckedKeepsTheIssueOpen(t *testing.T) {
 	assert.Assert(t, is.Contains(issue.Body, why))
 
 	res = w.run(inputs)
-	assert.Equal(t, res.code, 1, res.stdout)
-	assert.Equal(t, res.outputs["drift-status"], "incomplete")
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "clean")
 	issue = w.gh.Issues()[0]
-	assert.Equal(t, issue.State, "open", "nothing compared is not clean")
-	assert.Equal(t, issue.Title, "cdkd drift: Nothing checked: nothing could be compared")
+	assert.Equal(t, issue.State, "open", "a check that compared nothing does not close the issue")
+	assert.Equal(t, issue.Title, "cdkd drift: No drift detected, but nothing was compared")
+	assert.Assert(t, is.Contains(issue.Body, "The latest check compared nothing"))
 	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, issue.Number), 0), "no closing comment")
 	stub.AssertAllUsed(t)
 }

@@ -46,7 +46,7 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	rep.Notes, rep.HiddenStacks = det.notes, det.hidden
 
 	if r.cfg.DriftResolution != config.ResolutionNone && det.verdict.Status == model.DriftDrifted {
-		rep.Resolution = r.resolveDrift(ctx, runner, aws, det.drift)
+		rep.Resolution = r.resolveDrift(ctx, runner, aws, det)
 	}
 	r.driftOutputs(rep)
 	apiErr := r.publishDrift(ctx, rep)
@@ -83,6 +83,9 @@ type detection struct {
 	// and notes say why.
 	hidden []string
 	notes  []string
+	// tokenOverwrite are cdkd's lines (unredacted: names only are used)
+	// saying a revert would overwrite a live value with a token literal.
+	tokenOverwrite []cdkd.LogCause
 }
 
 // detectDrift runs `cdkd drift --json` (never --verbose: it breaks the
@@ -97,7 +100,11 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	if err != nil {
 		return detection{}, err
 	}
-	res, err := r.runCdkd(ctx, runner, args)
+	// cdkd prints one line per resource it did not compare: keep enough
+	// of its stderr to read them all.
+	detector := *runner
+	detector.TailLines = resolutionTailLines
+	res, err := r.runCdkd(ctx, &detector, args)
 	if err != nil {
 		return detection{}, err
 	}
@@ -106,13 +113,23 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 		return detection{}, err
 	}
 	// The secrets the records reference are masked before anything else is
-	// printed; then the causes: the state lookups need the names before
-	// redaction.
+	// printed; then the causes: cdkd's own lines first, then the state
+	// records (the lookups need the names before redaction).
 	r.stateSecrets(ctx, aws, reportedStacks(dr.Drift))
+	evidence := logEvidence(res)
+	cdkd.ApplyLogCauses(&dr.Drift, evidence, r.set.Redact)
 	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
 	unknown := r.unknownPositions(dr.Drift)
+	cases := r.maskCases(dr.Drift)
 	discover.RedactDrift(&dr.Drift, r.positions(), r.set)
+	applyMaskCases(&dr.Drift, cases)
+	r.redactGroups(&dr.Drift)
 	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
+	for _, e := range evidence {
+		if e.TokenOverwrite {
+			det.tokenOverwrite = append(det.tokenOverwrite, e)
+		}
+	}
 	var hideNote string
 	det.hidden, hideNote = r.hideValues(&det.drift, unknown)
 	if hideNote != "" {
@@ -145,7 +162,11 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 	final := rep.FinalStatus()
 	if res := rep.Resolution; res != nil && resolutionFailed(res) {
 		reason := res.Error
-		if reason == "" {
+		switch {
+		case reason != "":
+		case res.Refused() > 0 && len(res.Failed) == 0:
+			reason = fmt.Sprintf("refused for %d resource(s): cdkd warns that a revert would overwrite a live value with a token literal (set drift-allow-token-overwrite: true to allow it)", res.Refused())
+		default:
 			reason = fmt.Sprintf("%d resource(s) were not resolved", len(res.Failed))
 		}
 		failure := "resolution-failed"
@@ -182,6 +203,8 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 	return ExitOK
 }
 
+// resolutionFailed: the run failed, cdkd named resources it did not
+// resolve, or cdkd-action refused to revert some.
 func resolutionFailed(res *reporters.ResolutionReport) bool {
-	return res.Error != "" || len(res.Failed) > 0
+	return res.Error != "" || len(res.Failed) > 0 || res.Refused() > 0
 }

@@ -101,8 +101,9 @@ func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (st
 	}
 
 	status := rep.FinalStatus()
-	// Redacted before hashing, so the digest compares what GitHub holds.
-	stable := r.set.Redact(reporters.DriftIssueMarkdown(rep, issueBudget))
+	// Redacted before hashing, so the digest compares what GitHub holds. A
+	// failed check keeps the drift the issue recorded (see issueRecord).
+	stable := r.set.Redact(issueBody(rep, found))
 	sum := sha256.Sum256([]byte(string(status) + "\n" + stable))
 	header := github.Header{
 		V:      github.HeaderVersion,
@@ -140,7 +141,7 @@ func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (st
 	case !open:
 		state := "open"
 		edit.State = &state
-	case status == model.DriftClean:
+	case status == model.DriftClean && !comparedNothing(rep):
 		state := "closed"
 		edit.State = &state
 	}
@@ -150,7 +151,7 @@ func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (st
 	switch {
 	case !open:
 		r.runner.Notice("drift is back: reopened " + found.HTMLURL)
-	case status == model.DriftClean:
+	case status == model.DriftClean && !comparedNothing(rep):
 		if _, err := r.api.CreateIssueComment(ctx, r.gh.Owner, r.gh.Repo, found.Number, r.closingComment()); err != nil {
 			return found.HTMLURL, fmt.Errorf("comment on the drift tracking issue #%d: %w", found.Number, err)
 		}
@@ -190,6 +191,10 @@ func driftReportJSON(rep reporters.DriftReport) any {
 		Resources  []string                      `json:"resources"`
 		Failed     []reporters.ResolutionFailure `json:"failed,omitempty"`
 		Summary    []string                      `json:"summary,omitempty"`
+		Outcomes   []model.ResolvedResource      `json:"outcomes,omitempty"`
+		Warnings   []string                      `json:"planWarnings,omitempty"`
+		Plan       []string                      `json:"plan,omitempty"`
+		Output     []string                      `json:"output,omitempty"`
 		Error      string                        `json:"error,omitempty"`
 		After      *model.RunVerdict             `json:"after,omitempty"`
 		AfterDrift []model.StackDrift            `json:"afterStacks,omitempty"`
@@ -223,6 +228,7 @@ func driftReportJSON(rep reporters.DriftReport) any {
 	if res := rep.Resolution; res != nil {
 		o.Resolution = &resolution{
 			Mode: res.Mode, Resources: res.Resources, Failed: res.Failed, Summary: res.Summary,
+			Outcomes: res.Outcomes, Warnings: res.Warnings, Plan: res.PlanText, Output: res.Output,
 			Error: res.Error, After: res.After, AfterError: res.AfterError,
 		}
 		if res.After != nil {

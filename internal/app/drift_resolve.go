@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
+	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -18,22 +20,50 @@ const resolutionTailLines = 1000
 // the run completed, not that everything was compared, and today's cdkd
 // reports an immutable property (an SQS queue's name) as reverted when
 // nothing changed. Only the second detection says what is still drifted.
-func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, detected model.Drift) *reporters.ResolutionReport {
+//
+// A revert runs its --dry-run plan first: `-y` skips the warnings the seed
+// puts before the prompt, and a resource whose live value the plan says
+// would be overwritten with a token literal is not reverted unless
+// drift-allow-token-overwrite says so. What each resource became is read
+// from cdkd's own lines, never assumed from the detection.
+func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, det detection) *reporters.ResolutionReport {
 	mode := string(r.cfg.DriftResolution)
 	rr := &reporters.ResolutionReport{Mode: mode}
+	detected := det.drift
 	for _, s := range detected.Stacks {
 		for _, d := range s.Drifted {
 			rr.Resources = append(rr.Resources, s.Stack+"/"+d.LogicalID)
 		}
 	}
-	args, err := cdkd.DriftArgs(r.common(), r.cfg.StackRegion, mode)
+	resolver := *runner
+	resolver.TailLines = resolutionTailLines
+	common := r.common()
+	var refused []model.ResolvedResource
+	if mode == cdkd.ResolutionRevert {
+		plan, err := r.revertPlan(ctx, &resolver, common, detected)
+		if err != nil {
+			rr.Error = r.set.Redact(oneLine("the --dry-run plan did not complete, so its warnings are unknown and nothing was reverted: " + err.Error()))
+			return rr
+		}
+		rr.Warnings = r.redactLines(plan.Warnings)
+		rr.PlanText = r.resolutionText(plan.Lines, detected, det.hidden)
+		refused = tokenRefusals(detected, append(plan.TokenOverwrite, logRefusals(det.tokenOverwrite)...))
+		if len(refused) > 0 && !r.cfg.AllowTokenOverwrite {
+			var keep []string
+			refused, keep = refuseStacks(detected, refused)
+			rr.Outcomes = append(rr.Outcomes, r.redactOutcomes(refused)...)
+			if len(keep) == 0 {
+				return rr
+			}
+			common.Stacks, common.All = keep, false
+		}
+	}
+	args, err := cdkd.DriftArgs(common, r.cfg.StackRegion, mode)
 	if err != nil {
 		rr.Error = r.set.Redact(oneLine(err.Error()))
 		return rr
 	}
-	resolver := *runner
-	resolver.TailLines = resolutionTailLines
-	res, err := r.runCdkd(ctx, &resolver, args)
+	res, err := r.runCdkdVia(ctx, &resolver, args, filterPlan)
 	ran := err == nil || res.ExitCode >= 0
 	if res.TimedOut {
 		r.resolveTimedOut = true
@@ -53,6 +83,8 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 		rr.Failed = append(rr.Failed, reporters.ResolutionFailure{Resource: r.set.Redact(f.Resource), Line: r.set.Redact(f.Line)})
 	}
 	rr.Summary = r.redactLines(out.Summary)
+	rr.Output = r.resolutionText(out.Output.Lines, detected, det.hidden)
+	rr.Outcomes = append(rr.Outcomes, r.redactOutcomes(outcomes(detected, out.Output.Resources, refused))...)
 	if err != nil {
 		rr.Error = r.set.Redact(oneLine(err.Error()))
 		if lockNote != "" && cerr == nil {
@@ -92,6 +124,115 @@ func driftTargets(d model.Drift) []cdkd.Target {
 	var out []cdkd.Target
 	for _, s := range d.Stacks {
 		out = append(out, cdkd.Target{Stack: s.Stack, Region: s.Region})
+	}
+	return out
+}
+
+// revertPlan runs `cdkd drift --revert --dry-run` (no lock, no AWS write)
+// and reads its plan: warnings, token literals, value lines.
+func (r *run) revertPlan(ctx context.Context, runner *cdkd.Runner, common cdkd.Common, detected model.Drift) (cdkd.ResolutionOutput, error) {
+	args, err := cdkd.DriftDryRunArgs(common, r.cfg.StackRegion, cdkd.ResolutionRevert)
+	if err != nil {
+		return cdkd.ResolutionOutput{}, err
+	}
+	res, err := r.runCdkdVia(ctx, runner, args, filterPlan)
+	if err != nil {
+		return cdkd.ResolutionOutput{}, err
+	}
+	out, err := cdkd.ClassifyDriftResolution(res, cdkd.ResolutionRevert)
+	if err != nil {
+		return cdkd.ResolutionOutput{}, err
+	}
+	if res.ExitCode != 0 {
+		return cdkd.ResolutionOutput{}, errors.New("cdkd drift --revert --dry-run exited " + strconv.Itoa(res.ExitCode))
+	}
+	return out.Output, nil
+}
+
+// logRefusals turns the detection's warnings into refusals.
+func logRefusals(lines []cdkd.LogCause) []model.ResolvedResource {
+	out := make([]model.ResolvedResource, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, model.ResolvedResource{LogicalID: l.LogicalID, Type: l.Type, Outcome: model.OutcomeRefused, Reason: l.Reason})
+	}
+	return out
+}
+
+// tokenRefusals are the drifted resources cdkd warned a revert would
+// overwrite with a token literal. A resource that did not drift is not
+// touched by a revert, so its warning refuses nothing.
+func tokenRefusals(d model.Drift, warned []model.ResolvedResource) []model.ResolvedResource {
+	var out []model.ResolvedResource
+	for _, s := range d.Stacks {
+		for _, dr := range s.Drifted {
+			for _, w := range warned {
+				if w.LogicalID != dr.LogicalID || (w.Stack != "" && w.Stack != s.Stack) || (w.Type != "" && w.Type != dr.Type) {
+					continue
+				}
+				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.OutcomeRefused,
+					Reason: "cdkd warns that a revert would overwrite a live value with a token literal — " + w.Reason})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// refuseStacks: cdkd reverts whole stacks, so a refused resource keeps its
+// whole stack from being reverted. It returns every drifted resource of
+// those stacks as refused, and the stacks that may still be reverted.
+func refuseStacks(d model.Drift, refused []model.ResolvedResource) ([]model.ResolvedResource, []string) {
+	var stacks []string
+	for _, x := range refused {
+		if !slices.Contains(stacks, x.Stack) {
+			stacks = append(stacks, x.Stack)
+		}
+	}
+	out := refused
+	var keep []string
+	for _, s := range d.Stacks {
+		if !slices.Contains(stacks, s.Stack) {
+			if len(s.Drifted) > 0 && !slices.Contains(keep, s.Stack) {
+				keep = append(keep, s.Stack)
+			}
+			continue
+		}
+		for _, dr := range s.Drifted {
+			if slices.ContainsFunc(refused, func(x model.ResolvedResource) bool { return x.Stack == s.Stack && x.LogicalID == dr.LogicalID }) {
+				continue
+			}
+			out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.OutcomeRefused,
+				Reason: "not reverted: cdkd reverts a whole stack, and this stack holds a resource whose revert was refused"})
+		}
+	}
+	return out, keep
+}
+
+// outcomes are cdkd's per-resource lines, then every drifted resource no
+// line names (and that was not refused): drifted, but cdkd did not say.
+func outcomes(d model.Drift, lines, refused []model.ResolvedResource) []model.ResolvedResource {
+	out := slices.Clone(lines)
+	named := func(stack, id string) bool {
+		match := func(x model.ResolvedResource) bool { return x.LogicalID == id && (x.Stack == "" || x.Stack == stack) }
+		return slices.ContainsFunc(lines, match) || slices.ContainsFunc(refused, match)
+	}
+	for _, s := range d.Stacks {
+		for _, dr := range s.Drifted {
+			if !named(s.Stack, dr.LogicalID) {
+				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.OutcomeUnreported})
+			}
+		}
+	}
+	return out
+}
+
+func (r *run) redactOutcomes(in []model.ResolvedResource) []model.ResolvedResource {
+	out := make([]model.ResolvedResource, len(in))
+	for i, x := range in {
+		x.Stack, x.LogicalID, x.Type = r.set.Redact(x.Stack), r.set.Redact(x.LogicalID), r.set.Redact(x.Type)
+		// Redact cdkd's words before folding them, and again after.
+		x.Reason = r.set.Redact(oneLine(r.set.Redact(x.Reason)))
+		out[i] = x
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,8 +42,17 @@ func cdkdReason(err error, fallback string) string {
 // runCdkd streams cdkd's stderr to the log, redacted line by line and inside
 // stop-commands, so a template or state value cannot issue workflow commands.
 func (r *run) runCdkd(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+	return r.runCdkdVia(ctx, runner, args, nil)
+}
+
+// runCdkdVia is runCdkd with each stderr line passed through wrap before
+// the redacting log stream (nil: straight to it).
+func (r *run) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string, wrap func(io.Writer) io.Writer) (cdkd.Result, error) {
 	stream := secrets.NewLineWriter(r.out, r.set)
 	runner.Stderr = stream
+	if wrap != nil {
+		runner.Stderr = wrap(stream)
+	}
 	r.runner.Group("cdkd " + strings.Join(args, " "))
 	resume := r.runner.StopCommands()
 	res, err := runner.Run(ctx, args...)

@@ -20,6 +20,9 @@ type stackDriftJSON struct {
 	NotSupported *[]resourceJSON    `json:"notSupported"`
 	Skipped      []resourceJSON     `json:"skipped"`
 	NotCompared  *[]notComparedJSON `json:"notCompared"`
+	// groups are the arrays of resources under keys this version does not
+	// know (see drift_groups.go).
+	groups []model.DriftGroup
 }
 
 type resourceJSON struct {
@@ -55,8 +58,12 @@ type DriftRun struct {
 // DecodeDrift parses `cdkd drift --json` stdout. `skipped` and
 // `notCompared[].cause` are optional (today's cdkd vs the seeds'); an unknown
 // cause is kept verbatim. Stacks are sorted by name and region.
+//
+// Text cdkd printed after the document (a resolution's plan and summary)
+// is not part of it; SplitJSON returns it.
 func DecodeDrift(b []byte) (model.Drift, error) {
-	nodes, err := decodeList[stackDriftJSON](b, "cdkd drift JSON", "stacks")
+	doc, _ := SplitJSON(b)
+	nodes, err := decodeList[stackDriftJSON](doc, "cdkd drift JSON", "stacks")
 	if err != nil {
 		return model.Drift{}, err
 	}
@@ -90,7 +97,7 @@ func convertStackDrift(n stackDriftJSON, i int) (model.StackDrift, error) {
 			return model.StackDrift{}, fmt.Errorf("stack %q: missing %q", name, f.name)
 		}
 	}
-	s := model.StackDrift{Stack: name, Region: n.Region}
+	s := model.StackDrift{Stack: name, Region: n.Region, Groups: n.groups}
 	var err error
 	for j, r := range *n.Drifted {
 		res, e := r.resource(name, "drifted", j)
@@ -194,6 +201,9 @@ func sortDrift(d *model.Drift) {
 		sortSlice(s.NotSupported, byID)
 		sortSlice(s.Skipped, byID)
 		sortSlice(s.NotCompared, func(a, b model.NotCompared) bool { return a.LogicalID < b.LogicalID })
+		for j := range s.Groups {
+			sortSlice(s.Groups[j].Entries, func(a, b model.GroupEntry) bool { return a.LogicalID < b.LogicalID })
+		}
 	}
 }
 
@@ -206,9 +216,9 @@ func sortSlice[T any](s []T, less func(a, b T) bool) {
 // read, so nothing can be said from it.
 type TokenLookup func(stack, region, logicalID string) (has, known bool)
 
-// DecideNotComparedCauses fills in the causes cdkd did not report (today's
-// cdkd prints a refused reference and an ssm-secure one identically), per
-// resource, from its state record first:
+// DecideNotComparedCauses fills in the causes neither cdkd's JSON nor its
+// log (ApplyLogCauses, called first) gave, per resource, from its state
+// record first:
 //   - the record holds a {{resolve:ssm-secure:...}} token: unresolvedToken
 //     (BasisState) — permanent, whatever the exit code;
 //   - it holds none and cdkd exited 2: refused (BasisStateAndExit);
@@ -293,9 +303,13 @@ type DriftResolution struct {
 	// Failed are the resources cdkd named as not resolved (its ✗ and ⊘ lines).
 	Failed []ResolutionFailure
 	// Summary are cdkd's own summary lines ("✓ State updated", "Revert
-	// summary: ..."), ANSI-stripped. Like every cdkd line they may hold a
-	// secret: redact before showing.
+	// summary: ...", "Comparison INCOMPLETE"), ANSI-stripped. Like every
+	// cdkd line they may hold a secret: redact before showing.
 	Summary []string
+	// Output is everything cdkd's text says, per resource: read from the
+	// text after the JSON on stdout (today's cdkd) and from stderr (the
+	// seed's). Redact before showing.
+	Output ResolutionOutput
 }
 
 // ResolutionFailure is one resource a resolution left unresolved.
@@ -308,22 +322,22 @@ type ResolutionFailure struct {
 }
 
 // ClassifyDriftResolution gives a resolution run its meaning: exit 0 done;
-// exit 2 under --revert a partial failure (PartialFailureError) whose
-// resources are read from stderr; anything else *Error.
+// exit 2 under --revert a partial failure (PartialFailureError); anything
+// else *Error. What happened to each resource is read from cdkd's lines,
+// on stdout after the JSON document and on stderr alike.
 func ClassifyDriftResolution(res Result, mode string) (DriftResolution, error) {
 	r := DriftResolution{Mode: mode, ExitCode: res.ExitCode}
 	if res.Cancelled {
 		return r, newError(res, crashReason(res), nil)
 	}
-	for _, l := range res.StderrTail {
+	_, text := SplitJSON(res.Stdout)
+	r.Output = ParseResolution(append(text, res.StderrTail...), mode)
+	r.Summary = r.Output.Summary
+	for _, l := range append(text, res.StderrTail...) {
 		line := strings.TrimSpace(StripANSI(l))
-		switch {
-		case strings.HasPrefix(line, "✗"), strings.HasPrefix(line, "⊘"):
+		if strings.HasPrefix(line, "✗") || strings.HasPrefix(line, "⊘") {
 			text := strings.TrimSpace(strings.TrimLeft(line, "✗⊘ "))
 			r.Failed = append(r.Failed, ResolutionFailure{Resource: failedResource(text), Line: text})
-		case strings.HasPrefix(line, "✓"), strings.Contains(line, "Revert summary"), strings.Contains(line, "Comparison INCOMPLETE"),
-			strings.HasPrefix(line, "No drift detected"):
-			r.Summary = append(r.Summary, line)
 		}
 	}
 	switch {

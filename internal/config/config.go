@@ -63,6 +63,9 @@ type Config struct {
 	FailOnDrift      bool
 	FailOnIncomplete bool
 	DriftResolution  Resolution
+	// AllowTokenOverwrite lets a revert overwrite a live value with a
+	// token literal, which cdkd's plan warns about.
+	AllowTokenOverwrite bool
 
 	// Deploy.
 	RequireReviewedDiff  bool
@@ -179,7 +182,7 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		{"all", &c.All}, {"check-run", &c.CheckRun}, {"fail-on-changes", &c.FailOnChanges},
 		{"resolve-secrets", &c.ResolveSecrets}, {"issue", &c.Issue}, {"fail-on-drift", &c.FailOnDrift},
 		{"fail-on-incomplete", &c.FailOnIncomplete}, {"require-reviewed-diff", &c.RequireReviewedDiff},
-		{"allow-destructive", &c.AllowDestructive},
+		{"allow-destructive", &c.AllowDestructive}, {"drift-allow-token-overwrite", &c.AllowTokenOverwrite},
 	} {
 		v, err := ParseBool(b.name, values[b.name])
 		if err != nil {

@@ -130,6 +130,11 @@ func TestDriftAndDeployInputs(t *testing.T) {
 	}), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.StackRegion, "eu-west-1")
+	allowed, err := Load(env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_DRIFT-ALLOW-TOKEN-OVERWRITE": "true"}), nil)
+	assert.NilError(t, err)
+	assert.Equal(t, allowed.AllowTokenOverwrite, true)
+	_, err = Load(env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_DRIFT-ALLOW-TOKEN-OVERWRITE": "maybe"}), nil)
+	assert.ErrorContains(t, err, "drift-allow-token-overwrite")
 	assert.DeepEqual(t, c.IssueLabels, []string{"drift", "infra", "ops"})
 	assert.Equal(t, c.DriftResolution, ResolutionRevert)
 	assert.DeepEqual(t, c.AllowDestroyTypes, []string{"AWS::Lambda::Version", "AWS::SNS::Topic"})
@@ -138,6 +143,7 @@ func TestDriftAndDeployInputs(t *testing.T) {
 	assert.Equal(t, c.FailOnIncomplete, true)
 	assert.Equal(t, c.RequireReviewedDiff, true)
 	assert.Equal(t, c.AllowDestructive, false)
+	assert.Equal(t, c.AllowTokenOverwrite, false, "a revert never overwrites a live value with a token literal by default")
 	assert.Equal(t, c.DestructiveLabel, "cdkd:allow-destructive")
 
 	for input, want := range map[string]string{

@@ -20,6 +20,9 @@ type StackDrift struct {
 	NotSupported []Resource        `json:"notSupported"`
 	Skipped      []Resource        `json:"skipped,omitempty"`
 	NotCompared  []NotCompared     `json:"notCompared"`
+	// Groups are the groups of resources cdkd reported that this version
+	// does not know (a "masked" group, say): shown, never counted.
+	Groups []DriftGroup `json:"otherGroups,omitempty"`
 }
 
 // DriftedResource is a resource whose live configuration differs from state.
@@ -36,6 +39,9 @@ type DriftChange struct {
 	State  Value      `json:"stateValue,omitzero"`
 	AWS    Value      `json:"awsValue,omitzero"`
 	Secret SecretKind `json:"secret,omitempty"`
+	// MaskCase says, for a masked position, whether it drifts by design or
+	// is real drift (see MaskCase).
+	MaskCase MaskCase `json:"maskCase,omitempty"`
 }
 
 // NotComparedCause is why cdkd did not compare a resource. cdkd 0.284 reports
@@ -60,4 +66,7 @@ type NotCompared struct {
 	CauseInferred bool `json:"causeInferred,omitempty"`
 	// CauseBasis says what an inferred cause rests on (see CauseBasis).
 	CauseBasis CauseBasis `json:"causeBasis,omitempty"`
+	// Reason is cdkd's own line about the resource (redacted), when its log
+	// had one: the authority on why it was not compared.
+	Reason string `json:"reason,omitempty"`
 }

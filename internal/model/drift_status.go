@@ -21,7 +21,8 @@ const (
 	DriftDrifted DriftStatus = "drifted"
 	// DriftIncomplete: nothing drifted, but something was refused, its read
 	// failed, or it was not checked although cdkd can read its type; or
-	// nothing was compared at all (no stack, or nothing comparable).
+	// cdkd's report lists no stack at all. Resources cdkd never checks by
+	// design (Custom::*, "drift unknown") alone do not make a run incomplete.
 	DriftIncomplete DriftStatus = "incomplete"
 	// DriftError: cdkd did not produce a report (a crash: exit 1 with no JSON).
 	DriftError DriftStatus = "error"
@@ -35,6 +36,9 @@ type CauseBasis string
 const (
 	// BasisReported: cdkd reported the cause itself.
 	BasisReported CauseBasis = ""
+	// BasisLog: cdkd's log named the resource and said why (its per-resource
+	// line); it outranks every inference.
+	BasisLog CauseBasis = "log"
 	// BasisState: the resource's state record holds an ssm-secure token.
 	BasisState CauseBasis = "state"
 	// BasisStateAndExit: the state record holds no ssm-secure token and
@@ -306,8 +310,9 @@ type RunVerdict struct {
 // table: drift (exit 1 with a report) outranks an incomplete comparison
 // (exit 2), exit 0 is clean unless a resource says otherwise, and a run
 // without a report (d == nil: exit 1 with no JSON) is an error, never drift
-// and never clean. A run that checked no stack, or compared nothing in any
-// stack, is incomplete: nothing compared is no clean bill of health. Where
+// and never clean. A run that checked no stack is incomplete. A run whose
+// only unchecked resources are ones cdkd never checks by design is clean,
+// whatever it compared (the coverage line counts them). Where
 // the report and the exit code disagree, the more cautious reading wins.
 func ClassifyRun(d *Drift, exitCode int) RunVerdict {
 	v := RunVerdict{ExitCode: exitCode, Stacks: []StackVerdict{}}
@@ -344,10 +349,11 @@ func ClassifyRun(d *Drift, exitCode int) RunVerdict {
 	case len(v.Stacks) == 0:
 		v.Status = DriftIncomplete
 		v.Reason = ReasonNoStack
-	case nothingCompared(v.Stacks):
-		v.Status = DriftIncomplete
-		v.Reason = ReasonNothingCompared
 	default:
+		// What cdkd never checks by design (Custom::*, types without a read
+		// handler) is no uncertainty: the seed reports it "without any
+		// uncertainty claim", and cdkd's exit 0 stays a success. A run that
+		// compared nothing is clean, and the coverage line says so.
 		v.Status = DriftClean
 	}
 	if v.Status == DriftIncomplete && v.Reason == "" && nothingCompared(v.Stacks) {
@@ -364,9 +370,9 @@ const (
 	// ReasonNoStack: cdkd's report lists no stack at all (exit 0 with []),
 	// which a wrong stack name, bucket, prefix or region also gives.
 	ReasonNoStack = "cdkd checked no stack — check stacks/all, state-bucket, state-prefix and stack-region"
-	// ReasonNothingCompared: every stack's resources were unsupported,
-	// skipped or absent, so not one comparison happened.
-	ReasonNothingCompared = "nothing could be compared: in no stack did cdkd compare a single resource (all unsupported, skipped or possibly deleted)"
+	// ReasonNothingCompared: every stack's resources were possibly deleted,
+	// unsupported or skipped, so not one comparison happened.
+	ReasonNothingCompared = "nothing could be compared: in no stack did cdkd compare a single resource (all possibly deleted, unsupported or skipped)"
 )
 
 // nothingCompared reports stacks in none of which a comparison happened;

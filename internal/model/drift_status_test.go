@@ -44,14 +44,15 @@ func TestClassifyRunFollowsTheSeedsExitCodeTable(t *testing.T) {
 			drift: &Drift{Stacks: []StackDrift{stack("A", func(s *StackDrift) { s.NotCompared = []NotCompared{nc("Secure", CauseUnresolvedToken)} })}}},
 		{name: "0: today's cdkd, cause not reported: exit 0 promises nothing actionable", exit: 0, want: DriftClean,
 			drift: &Drift{Stacks: []StackDrift{stack("A", func(s *StackDrift) { s.NotCompared = []NotCompared{nc("Secure", CauseUnreported)} })}}},
-		// Nothing compared is not drift, and no clean bill of health either.
-		{name: "0: only unsupported resources: nothing compared, incomplete", exit: 0, want: DriftIncomplete, reason: "nothing could be compared",
+		// What cdkd never checks by design is no uncertainty (seed: "without
+		// any uncertainty claim"): exit 0 stays clean; coverage says 0 of N.
+		{name: "0: only unsupported resources: nothing compared, still clean", exit: 0, want: DriftClean,
 			drift: &Drift{Stacks: []StackDrift{{Stack: "A", NotSupported: []Resource{res("Dist", "AWS::CloudFront::Distribution")}}}}},
-		{name: "0: only custom resources (skipped): nothing compared, incomplete", exit: 0, want: DriftIncomplete, reason: "nothing could be compared",
+		{name: "0: only custom resources (skipped): nothing compared, still clean", exit: 0, want: DriftClean,
 			drift: &Drift{Stacks: []StackDrift{{Stack: "A", Skipped: []Resource{res("Cr", "Custom::Thing")}}}}},
 		{name: "0: no stack in the report ([]): incomplete", exit: 0, want: DriftIncomplete, reason: "cdkd checked no stack",
 			drift: &Drift{}},
-		{name: "0: stacks without a single resource: nothing compared", exit: 0, want: DriftIncomplete, reason: "nothing could be compared",
+		{name: "0: stacks without a single resource: nothing to compare, clean", exit: 0, want: DriftClean,
 			drift: &Drift{Stacks: []StackDrift{{Stack: "A"}, {Stack: "B"}}}},
 		{name: "0: nothing compared in one stack, everything matched in another: clean", exit: 0, want: DriftClean,
 			drift: &Drift{Stacks: []StackDrift{stack("A", nil), {Stack: "B", NotSupported: []Resource{res("Dist", "AWS::CloudFront::Distribution")}}}}},

@@ -1,0 +1,114 @@
+package cdkd
+
+import (
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// Today's cdkd prints the resolution's plan, ✓ lines and summary on stdout
+// after the JSON document (samples 93 and 94): read both, drop neither.
+func TestResolutionSamplesAfterTheJSON(t *testing.T) {
+	t.Run("93 revert", func(t *testing.T) {
+		res := sample(t, "93-drift-stackA-revert-yes-json", "drift", "StackA", "--json", "--revert", "-y")
+		r, err := ClassifyDriftResolution(res, ResolutionRevert)
+		assert.NilError(t, err)
+		assert.DeepEqual(t, r.Output.Resources, []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter", Outcome: model.OutcomeReverted},
+		})
+		assert.DeepEqual(t, r.Output.Counts, map[string]int{"reverted": 1})
+		assert.DeepEqual(t, r.Summary, []string{"Revert summary: 1 reverted."})
+		var values []PlanLine
+		for _, l := range r.Output.Lines {
+			if l.Value {
+				values = append(values, l)
+			}
+		}
+		assert.Assert(t, is.Len(values, 1))
+		assert.Equal(t, values[0].LogicalID, "NoEchoParam2FCCC8BD")
+		assert.Equal(t, values[0].Path, "Value")
+		assert.Equal(t, values[0].Before, "oob-noecho-value")
+		decoded, err := DecodeDrift(res.Stdout)
+		assert.NilError(t, err, "the document before the text still decodes")
+		assert.Equal(t, len(decoded.Stacks[0].Drifted), 1)
+	})
+	t.Run("94 accept", func(t *testing.T) {
+		res := sample(t, "94-drift-stackA-accept-yes-json", "drift", "StackA", "--json", "--accept", "-y")
+		r, err := ClassifyDriftResolution(res, ResolutionAccept)
+		assert.NilError(t, err)
+		assert.DeepEqual(t, r.Output.Resources, []model.ResolvedResource{
+			{Stack: "StackA", LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter", Outcome: model.OutcomeAccepted},
+		})
+		assert.Assert(t, is.Contains(r.Summary[0], "✓ State updated for StackA"))
+	})
+}
+
+func TestParseResolutionOutcomes(t *testing.T) {
+	lines := []string{
+		"Plan (--accept): update cdkd state for StackA (us-east-1):",
+		"  ~ Fn (AWS::Lambda::Function)",
+		"    Environment: a -> b",
+		"  ~ Db (AWS::RDS::DBInstance)",
+		"  ! Db (AWS::RDS::DBInstance): MasterUserPassword SKIPPED — secret-bearing; its AWS-current value could not be identified",
+		"✓ State updated for StackA (us-east-1): accepted drift on 1 resource(s).",
+	}
+	r := ParseResolution(lines, ResolutionAccept)
+	assert.DeepEqual(t, r.Resources, []model.ResolvedResource{
+		{Stack: "StackA", LogicalID: "Db", Type: "AWS::RDS::DBInstance", Outcome: model.OutcomeSkipped,
+			Reason: "MasterUserPassword SKIPPED — secret-bearing; its AWS-current value could not be identified"},
+		{Stack: "StackA", LogicalID: "Fn", Type: "AWS::Lambda::Function", Outcome: model.OutcomeAccepted},
+	})
+
+	revert := ParseResolution([]string{
+		"✓ StackA/Topic (AWS::SNS::Topic): reverted.",
+		"✗ StackA/Queue (AWS::SQS::Queue): AWS update failed — AccessDenied",
+		"⊘ StackA/Lb (AWS::ElasticLoadBalancingV2::LoadBalancer): could not revert — ResourceUpdateNotSupportedError",
+		"Revert summary: 1 reverted, 1 failed, 1 update-not-supported",
+	}, ResolutionRevert)
+	got := map[string]model.ResolutionOutcome{}
+	for _, x := range revert.Resources {
+		got[x.LogicalID] = x.Outcome
+	}
+	assert.DeepEqual(t, got, map[string]model.ResolutionOutcome{
+		"Topic": model.OutcomeReverted, "Queue": model.OutcomeFailed, "Lb": model.OutcomeUpdateNotSupported,
+	})
+	assert.DeepEqual(t, revert.Counts, map[string]int{"reverted": 1, "failed": 1, "update-not-supported": 1})
+}
+
+// cdkd's per-resource lines are the evidence for a cause (samples 25, 86).
+func TestNotComparedLinesSamples(t *testing.T) {
+	refused := NotComparedLines(sample(t, "25-drift-stackC-refused-json").StderrTail)
+	assert.Assert(t, is.Len(refused, 1))
+	assert.Equal(t, refused[0].LogicalID, "XrSecretParam")
+	assert.Equal(t, refused[0].Cause, model.CauseRefused)
+	assert.Assert(t, is.Contains(refused[0].Reason, "carries no region of its own"))
+
+	secure := NotComparedLines(sample(t, "86-drift-stackD-ssmsecure-json").StderrTail)
+	assert.Assert(t, is.Len(secure, 1), "the two lines naming no resource are not evidence")
+	assert.Equal(t, secure[0].LogicalID, "SecureTopic")
+	assert.Equal(t, secure[0].Cause, model.CauseUnresolvedToken)
+	assert.Assert(t, secure[0].TokenOverwrite)
+
+	assert.Assert(t, is.Len(NotComparedLines(sample(t, "20-drift-oob1-json").StderrTail), 0))
+}
+
+func TestSplitJSON(t *testing.T) {
+	doc, text := SplitJSON([]byte("[]\n\nPlan (--revert): x\n  ✓ A/B (AWS::S3::Bucket): reverted.\n"))
+	assert.Equal(t, string(doc), "[]")
+	assert.DeepEqual(t, text, []string{"Plan (--revert): x", "  ✓ A/B (AWS::S3::Bucket): reverted."})
+	doc, text = SplitJSON([]byte("not json"))
+	assert.Equal(t, string(doc), "not json")
+	assert.Assert(t, is.Len(text, 0))
+}
+
+func TestDecodeDriftKeepsUnknownGroups(t *testing.T) {
+	d, err := DecodeDrift([]byte(`[{"stack":"S","region":"r","drifted":[],"clean":[],"notSupported":[],"notCompared":[],
+		"masked":[{"logicalId":"Cr","type":"AWS::SSM::Parameter","path":"Value","stateValue":"x","awsValue":"y"}],"extra":3}]`))
+	assert.NilError(t, err)
+	assert.DeepEqual(t, d.Stacks[0].Groups, []model.DriftGroup{{Name: "masked", Entries: []model.GroupEntry{
+		{Resource: model.Resource{LogicalID: "Cr", Type: "AWS::SSM::Parameter"}, Paths: []string{"Value"}},
+	}}})
+}

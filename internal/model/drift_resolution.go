@@ -1,0 +1,91 @@
+package model
+
+// ResolutionOutcome is what `cdkd drift --accept|--revert` did to one
+// resource, as cdkd's own lines say.
+type ResolutionOutcome string
+
+const (
+	// OutcomeAccepted: --accept wrote the live values into state.
+	OutcomeAccepted ResolutionOutcome = "accepted"
+	// OutcomeReverted: --revert pushed state's values to AWS (cdkd's ✓).
+	OutcomeReverted ResolutionOutcome = "reverted"
+	// OutcomeSkipped: cdkd refused a property and warned by name (SKIPPED):
+	// the drift is still reported on the next run.
+	OutcomeSkipped ResolutionOutcome = "skipped"
+	// OutcomeFailed: the update failed (cdkd's ✗ and its error).
+	OutcomeFailed ResolutionOutcome = "failed"
+	// OutcomeUpdateNotSupported: the type cannot be updated in place (cdkd's
+	// ⊘); the fix is `cdkd deploy --replace`.
+	OutcomeUpdateNotSupported ResolutionOutcome = "updateNotSupported"
+	// OutcomeNotCompared: cdkd did not compare it, so did not resolve it.
+	OutcomeNotCompared ResolutionOutcome = "notCompared"
+	// OutcomeRefused: cdkd-action did not let cdkd revert it: the dry-run
+	// plan says a live value would be overwritten with a token literal.
+	OutcomeRefused ResolutionOutcome = "refused"
+	// OutcomeUnreported: drifted, but no line of cdkd's says what happened
+	// to it.
+	OutcomeUnreported ResolutionOutcome = "unreported"
+)
+
+// ResolvedResource is one resource of a resolution and what became of it.
+type ResolvedResource struct {
+	Stack     string            `json:"stack,omitempty"`
+	LogicalID string            `json:"logicalId"`
+	Type      string            `json:"type,omitempty"`
+	Outcome   ResolutionOutcome `json:"outcome"`
+	// Reason is cdkd's own words (a skip's, an error's), or the action's
+	// for a refusal. Like every cdkd line it is redacted before it is kept.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Name is "Stack/LogicalId", or the logical id alone when cdkd named no stack.
+func (r ResolvedResource) Name() string {
+	if r.Stack == "" {
+		return r.LogicalID
+	}
+	return r.Stack + "/" + r.LogicalID
+}
+
+// ResolutionCounts counts resources by outcome.
+func ResolutionCounts(rs []ResolvedResource) map[ResolutionOutcome]int {
+	out := map[ResolutionOutcome]int{}
+	for _, r := range rs {
+		out[r.Outcome]++
+	}
+	return out
+}
+
+// MaskCase says why a masked drifted position drifts, decided from the
+// assembly (the position's source) and the state record (its stored value).
+type MaskCase string
+
+const (
+	// MaskNone: the position is not masked.
+	MaskNone MaskCase = ""
+	// MaskByDesign: the state value is a NoEcho custom-resource response,
+	// stored as the mask: it drifts on every run by design.
+	MaskByDesign MaskCase = "byDesign"
+	// MaskNoEchoParameter: the position reads a NoEcho parameter; a
+	// difference is a real out-of-band change.
+	MaskNoEchoParameter MaskCase = "noEchoParameter"
+	// MaskSecretReference: the position holds a dynamic reference to a
+	// secret; a difference is a rotated secret or an out-of-band change.
+	MaskSecretReference MaskCase = "secretReference"
+	// MaskUndecided: masked, but nothing says which case it is.
+	MaskUndecided MaskCase = "undecided"
+)
+
+// DriftGroup is a group of resources cdkd's JSON carries that this version
+// does not know (the seeds' cdkd reports masked positions in a group of
+// their own). It is shown, never counted: it does not change the status.
+type DriftGroup struct {
+	Name    string       `json:"name"`
+	Entries []GroupEntry `json:"entries"`
+}
+
+// GroupEntry is one resource of such a group: names and paths only, never
+// a value.
+type GroupEntry struct {
+	Resource
+	Paths []string `json:"paths,omitempty"`
+}

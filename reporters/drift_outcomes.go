@@ -1,0 +1,103 @@
+package reporters
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// outcomeGroups orders what became of resources, worst first, with each
+// group's heading and what to do.
+var outcomeGroups = []struct {
+	outcome    model.ResolutionOutcome
+	head, todo string
+}{
+	{model.OutcomeFailed, "❌ **Failed**", "cdkd's error is shown; inspect it and retry once its cause is resolved."},
+	{model.OutcomeUpdateNotSupported, "⊘ **Update not supported**", "the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy)."},
+	{model.OutcomeRefused, "🚫 **Not reverted (refused by cdkd-action)**", "set `drift-allow-token-overwrite: true` to revert anyway, or change the reference so the token is the property's whole value (or a `secretsmanager`/plain `ssm` reference)."},
+	{model.OutcomeSkipped, "⏭️ **Skipped by cdkd**", "cdkd refused these (a secret-bearing property whose live value it could not identify) and warned by name; the drift is still reported on the next run."},
+	{model.OutcomeNotCompared, "⚠️ **Not compared**", "cdkd did not compare these, so it did not resolve them."},
+	{model.OutcomeUnreported, "❔ **No line from cdkd**", "drifted, but cdkd printed nothing about them: not counted as resolved (the detection after the resolution says where they stand)."},
+	{model.OutcomeReverted, "✅ **Reverted**", ""},
+	{model.OutcomeAccepted, "✅ **Accepted**", ""},
+}
+
+// outcomes lists what cdkd's lines say became of each resource, by
+// outcome, with counts from those lines.
+func (x *driftWriter) outcomes(res *ResolutionReport) {
+	for _, g := range outcomeGroups {
+		var list []model.ResolvedResource
+		for _, o := range res.Outcomes {
+			if o.Outcome == g.outcome {
+				list = append(list, o)
+			}
+		}
+		if len(list) == 0 || x.w.Over() {
+			continue
+		}
+		x.w.Block()
+		x.w.Write(g.head, " (", strconv.Itoa(len(list)), ")")
+		if g.todo != "" {
+			x.w.Write(": ", g.todo)
+		}
+		x.w.WriteString("\n")
+		for i, o := range list {
+			if x.w.Over() {
+				return
+			}
+			if i == x.listLimit() {
+				x.w.WriteString(moreItems(len(list) - listMax))
+				break
+			}
+			x.w.Write("- ", nameCode(o.Name()))
+			if o.Type != "" {
+				x.w.Write(" · ", nameCode(o.Type))
+			}
+			if o.Reason != "" && x.level < driftResources {
+				reason, _ := cutRunes(o.Reason, 500)
+				x.w.Write(": ", Text(reason))
+			}
+			x.w.WriteString("\n")
+		}
+	}
+}
+
+// planWarnings shows the warnings cdkd's plan puts before its prompt,
+// which `-y` would otherwise skip unseen.
+func (x *driftWriter) planWarnings(ws []string) {
+	if len(ws) == 0 || x.level >= driftResources {
+		return
+	}
+	x.w.Block()
+	x.w.WriteString("⚠️ **cdkd's plan warns** (from `--dry-run`, before anything was reverted):\n")
+	for i, l := range ws {
+		if x.w.Over() || i == 30 {
+			return
+		}
+		l, _ = cutRunes(l, 500)
+		x.w.Write("- ", Text(l), "\n")
+	}
+}
+
+// resolutionText shows cdkd's text (redacted, values masked) in a closed
+// fenced block: never dropped, out of the way.
+func (x *driftWriter) resolutionText(what string, lines []string) {
+	if len(lines) == 0 || x.level >= driftPaths {
+		return
+	}
+	if x.level > driftFull {
+		lines = lines[:min(len(lines), 40)]
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		l, more := cutRunes(l, 500)
+		b.WriteString(l)
+		if more > 0 {
+			b.WriteString(" … " + moreChars(more))
+		}
+		b.WriteString("\n")
+	}
+	x.w.Block()
+	x.w.Write(Details(what+" ("+countOf(len(lines), "line", "lines")+")", false, Fence(b.String(), "text")), "\n")
+}
