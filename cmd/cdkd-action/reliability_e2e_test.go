@@ -299,7 +299,7 @@ func TestDriftRevertTimeout(t *testing.T) {
 	revert.StderrLines = []cdkdtest.Line{{Text: "Revert plan for StackA: 3 resources"}}
 	revert.DelayMs = 10 * 60 * 1000
 	revert.OnSigint = &cdkdtest.Sigint{Stderr: "Interrupted\n", Exit: 130}
-	w.stub(detect(t, "drifted.json", 1), revert)
+	w.stub(detect(t, "drifted.json", 1), detect(t, "drifted.json", 0, "--revert", "--dry-run"), revert)
 	res := w.run(withInputs(all, "drift-resolution", "revert", "timeout-minutes", "0.01"))
 	assert.Equal(t, res.code, 3, res.stdout)
 	assert.Equal(t, res.outputs["failure-reason"], "timeout")

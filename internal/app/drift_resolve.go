@@ -136,6 +136,9 @@ func (r *run) revertPlan(ctx context.Context, runner *cdkd.Runner, common cdkd.C
 		return cdkd.ResolutionOutput{}, err
 	}
 	res, err := r.runCdkdVia(ctx, runner, args, filterPlan)
+	if res.TimedOut {
+		r.resolveTimedOut = true // the step fails with timeout, not as a failed resolution
+	}
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
 	}
