@@ -84,6 +84,8 @@ type run struct {
 	notes []string
 	// identity caches login().
 	identity string
+	// held is cdkd's output held back until discovery finished (hold.go).
+	held *heldOutput
 }
 
 // Run executes the action and returns its exit code.
@@ -106,6 +108,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 
 	r.earlyMasks()
 	code := r.main(ctx)
+	r.flushHeld()
 	r.writeOutputs()
 	return code
 }
@@ -348,6 +351,7 @@ func (r *run) summary(markdown string) {
 // summary (always), and the outputs. publish, when given, posts the failure
 // to the API channels of the current command.
 func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
+	r.flushHeld()
 	msg := r.set.Redact(oneLine(err.Error()))
 	r.runner.Error(msg)
 	r.setOutput("failure-reason", reason)

@@ -97,10 +97,13 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	if err != nil {
 		return detection{}, err
 	}
-	res, err := r.runCdkd(ctx, runner, args)
+	// cdkd's log is held back until the report's secrets are known: the
+	// values at secret positions and the state of the stacks it reported.
+	res, err := r.runCdkdHeld(ctx, runner, args)
 	if err != nil {
 		return detection{}, err
 	}
+	defer r.flushHeld()
 	dr, err := cdkd.ClassifyDrift(res)
 	if err != nil {
 		return detection{}, err
@@ -110,14 +113,10 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	// redaction.
 	r.stateSecrets(ctx, aws, reportedStacks(dr.Drift))
 	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
-	unknown := r.unknownPositions(dr.Drift)
-	discover.RedactDrift(&dr.Drift, r.positions(), r.set)
+	unplaced := discover.PlaceDrift(&dr.Drift, r.positions(), r.stateLookup(ctx, aws))
+	r.redactDrift(&dr.Drift)
 	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
-	var hideNote string
-	det.hidden, hideNote = r.hideValues(&det.drift, unknown)
-	if hideNote != "" {
-		det.notes = append(det.notes, hideNote)
-	}
+	det.hidden, det.notes = r.unplacedNotes(unplaced)
 	return det, nil
 }
 
