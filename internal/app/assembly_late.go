@@ -15,8 +15,8 @@ const synthesizedDir = "cdk.out"
 // noAssemblyNote tells a reader of the diff report that NoEcho values may
 // show in it, and what to do about it.
 const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was found (the app input is not one, and the working directory has no cdk.out), " +
-	"so a value read from a NoEcho parameter may show in this report; only mask-values and mask-env are masked. " +
-	"Synthesize the app in an earlier step and pass the assembly directory (e.g. cdk.out) as app."
+	"so every changed value is hidden (*** · 🔒 unknown position): whether it is secret cannot be decided. " +
+	"To see them, synthesize the app in an earlier step and pass the assembly directory (e.g. cdk.out) as app."
 
 // lateAssembly reads, when the app input named no cloud assembly, the one
 // cdkd synthesized into <working-directory>/cdk.out (or one an earlier step

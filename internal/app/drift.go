@@ -28,7 +28,7 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	// before cdkd prints anything.
 	r.lateAssembly(ctx)
 	aws := r.newDriftAWS(ctx)
-	r.stateSecrets(ctx, aws, r.namedStacks())
+	r.stateSecrets(ctx, aws, r.namedStacks(ctx, aws))
 	runner := r.cdkdRunner()
 	version, err := runner.Version(ctx)
 	if err != nil && !errors.Is(err, cdkd.ErrNotFound) {
@@ -116,7 +116,7 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	unplaced := discover.PlaceDrift(&dr.Drift, r.positions(), r.stateLookup(ctx, aws))
 	r.redactDrift(&dr.Drift)
 	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
-	det.hidden, det.notes = r.unplacedNotes(unplaced)
+	det.hidden, det.notes = r.unplacedNotes(unplaced, noAssemblyDriftNote, "drifted values, in cdkd's state and in AWS,")
 	return det, nil
 }
 

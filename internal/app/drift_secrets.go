@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
@@ -19,17 +20,46 @@ const noAssemblyDriftNote = "Values hidden: no cloud assembly was found (the app
 // driftStack names a stack whose state record may hold secret references.
 type driftStack struct{ name, region string }
 
-// namedStacks are the stacks the stacks input names, before cdkd runs:
-// with all or a wildcard the names are known only from cdkd's report.
-func (r *run) namedStacks() []driftStack {
-	if r.cfg.All {
-		return nil
-	}
+// namedStacks are the stacks the stacks input names, before cdkd runs.
+// With all or a wildcard no name is known before cdkd reports; then every
+// stack with a record in the state bucket is listed instead (knowing
+// before printing), and what cannot be listed is a warning: cdkd's log is
+// held back until its report names the stacks (see runCdkdHeld).
+func (r *run) namedStacks(ctx context.Context, aws *driftAWS) []driftStack {
 	var out []driftStack
+	wildcard := r.cfg.All
 	for _, s := range r.cfg.Stacks {
-		if !strings.ContainsAny(s, "*?") {
+		if strings.ContainsAny(s, "*?") {
+			wildcard = true
+		} else if !r.cfg.All {
 			out = append(out, driftStack{name: s})
 		}
+	}
+	if wildcard && aws.resolver != nil {
+		out = append(out, r.storedStacks(ctx, aws)...)
+	}
+	return out
+}
+
+// stateLister lists the stacks with a state record (awsx.StateReader).
+type stateLister interface {
+	List(ctx context.Context, bucket, prefix string) ([]awsx.StackRecord, error)
+}
+
+// storedStacks lists every stack with a record in the state bucket.
+func (r *run) storedStacks(ctx context.Context, aws *driftAWS) []driftStack {
+	l, ok := aws.lister.(stateLister)
+	if !ok || r.stateBucket() == "" {
+		return nil
+	}
+	records, err := l.List(ctx, r.stateBucket(), r.cfg.StatePrefix)
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("could not list the stacks in the state bucket to mask what their records hold before cdkd runs: %v; cdkd's log is held back until its report names the stacks", err))
+		return nil
+	}
+	out := make([]driftStack, 0, len(records))
+	for _, rec := range records {
+		out = append(out, driftStack{name: rec.Stack, region: rec.Region})
 	}
 	return out
 }
@@ -100,10 +130,12 @@ func (r *run) redactDrift(d *model.Drift) {
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 }
 
-// unplacedNotes turns what discover.PlaceDrift could not place into the
-// stacks whose every value is hidden (as the report names them, redacted)
-// and the notes that say why and how to see the values.
-func (r *run) unplacedNotes(unplaced []discover.Unplaced) (hidden, notes []string) {
+// unplacedNotes turns what discover.PlaceDrift or PlaceDiff could not
+// place into the stacks whose every value is hidden (as the report names
+// them, redacted) and the notes that say why and how to see the values.
+// noAssembly is the note for a run without any assembly ("" when another
+// note says it already); what names the values ("drifted values").
+func (r *run) unplacedNotes(unplaced []discover.Unplaced, noAssembly, what string) (hidden, notes []string) {
 	var notIn, resources []string
 	byWhy := map[string][]string{}
 	var whys []string
@@ -114,8 +146,6 @@ func (r *run) unplacedNotes(unplaced []discover.Unplaced) (hidden, notes []strin
 			resources = append(resources, name+"/"+r.set.Redact(u.LogicalID))
 			continue
 		case u.Why == discover.WhyNoAssembly:
-			hidden = append(hidden, name)
-			continue
 		case u.Why == discover.WhyStackNotAssembly:
 			notIn = append(notIn, name)
 		default:
@@ -126,24 +156,25 @@ func (r *run) unplacedNotes(unplaced []discover.Unplaced) (hidden, notes []strin
 		}
 		hidden = append(hidden, name)
 	}
-	if r.asm == nil && len(hidden) > 0 {
-		notes = append(notes, noAssemblyDriftNote)
+	if r.asm == nil && len(hidden) > 0 && noAssembly != "" {
+		notes = append(notes, noAssembly)
 	}
+	shown := "; the paths still show."
 	if len(notIn) > 0 {
-		what, was := "this stack", "was"
+		stacks, was := "this stack", "was"
 		if len(notIn) > 1 {
-			what, was = "these stacks", "were"
+			stacks, was = "these stacks", "were"
 		}
-		notes = append(notes, "Values hidden in "+strings.Join(notIn, ", ")+": the cloud assembly does not hold "+what+", so NoEcho positions there are unknown — "+
-			"pass the assembly "+what+" "+was+" synthesized from as app to see them. Their drifted values, in cdkd's state and in AWS, show as ***; the paths that drifted still show.")
+		notes = append(notes, "Values hidden in "+strings.Join(notIn, ", ")+": the cloud assembly does not hold "+stacks+", so NoEcho positions there are unknown — "+
+			"pass the assembly "+stacks+" "+was+" synthesized from as app to see them. Their "+what+" show as ***"+shown)
 	}
 	for _, why := range whys {
 		notes = append(notes, "Values hidden in "+strings.Join(byWhy[why], ", ")+": "+r.set.Redact(why)+", so NoEcho positions there are unknown — "+
-			"pass the assembly that deployed it, with its nested templates, as app to see them. Its drifted values show as ***; the paths that drifted still show.")
+			"pass the assembly that deployed it, with its nested templates, as app to see them. Its "+what+" show as ***"+shown)
 	}
 	if len(resources) > 0 {
 		notes = append(notes, "Values hidden at "+strings.Join(resources, ", ")+": "+discover.WhyNotInTemplate+", so whether they are secret is unknown — "+
-			"pass the assembly that deployed them as app to see them. Their drifted values show as *** (🔒 unknown position); the paths that drifted still show.")
+			"pass the assembly that deployed them as app to see them. Their "+what+" show as *** (🔒 unknown position)"+shown)
 	}
 	return hidden, notes
 }

@@ -25,6 +25,8 @@ type driftAWS struct {
 	why   string
 	// resolver is nil when resolve-secrets is off or AWS is not configured.
 	resolver discover.Resolver
+	// lister is the state reader as built, which may list the bucket.
+	lister discover.StateSource
 }
 
 // newDriftAWS builds the state reader and the resolver the same way
@@ -46,6 +48,7 @@ func (r *run) newDriftAWS(ctx context.Context) *driftAWS {
 	a := &driftAWS{why: "no state reader"}
 	if deps.State != nil {
 		a.reads = &stateReads{src: deps.State, got: map[string]stateRead{}}
+		a.lister = deps.State
 	}
 	if deps.Resolver != nil && r.cfg.ResolveSecrets {
 		a.resolver = &onceResolver{next: deps.Resolver, got: map[string]resolved{}}

@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // maxHeldBytes bounds how much of cdkd's output is held back while
@@ -75,4 +77,17 @@ func (r *run) flushHeld() {
 	if h.dropped > 0 {
 		r.runner.Warning(fmt.Sprintf("%d more line(s) of cdkd's output are hidden: they were held back until every secret was known, and the hold is bounded at %d bytes; cdkd's report is not affected", h.dropped, maxHeldBytes))
 	}
+}
+
+// redactDiff redacts a diff in place, fail closed (see discover.PlaceDiff),
+// registers the values it hid by position before anything else is printed,
+// prints the output held back, and returns the stacks whose every value is
+// hidden and the notes that say why.
+func (r *run) redactDiff(d *model.Diff) (hidden, notes []string) {
+	unplaced := discover.PlaceDiff(d, r.positions())
+	discover.RedactDiff(d, r.positions(), r.set)
+	r.registerMasks()
+	r.warnDiscovery(discover.ShortWarnings(r.set))
+	r.flushHeld()
+	return r.unplacedNotes(unplaced, "", "changed values")
 }

@@ -3,7 +3,6 @@ package discover
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -181,11 +180,12 @@ func learn(set *secrets.Set, v model.Value, kind model.SecretKind, where string)
 	set.Add(text, fmt.Sprintf("value at the %s position %s", kind, where))
 }
 
-// covered reports a value the set already hides whole: what is left once
-// the known secrets are masked holds no letter or digit.
+// covered reports a value that holds a secret the set knows already: that
+// secret is what makes its position secret, and the rest of a longer value
+// is the template's own text. A value that holds none may be the secret
+// itself.
 func covered(set *secrets.Set, text string) bool {
-	rest := strings.ReplaceAll(set.Redact(text), model.Masked, "")
-	return !strings.ContainsFunc(rest, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
+	return set.Redact(text) != text
 }
 
 // ShortWarnings are the warnings for the secrets in set that are not masked
