@@ -165,7 +165,21 @@ func (r *run) discover(ctx context.Context) error {
 		return loadErr
 	}
 	r.warnDiscovery(warnings)
+	if !r.readsAWS() {
+		r.runner.Notice(notReadNote)
+	}
 	return nil
+}
+
+// notReadNote says, in a local run without resolve-secrets, that cdkd's
+// text was not masked against what its state holds.
+const notReadNote = "cdkd's output is not masked against its state: resolve-secrets is off in this local run, so nothing was read from the state bucket, " +
+	"Secrets Manager or SSM, and only mask-values, mask-env and the cloud assembly's NoEcho defaults are masked. Pass --resolve-secrets to mask what the state holds."
+
+// readsAWS reports whether discovery may read the state bucket, Secrets
+// Manager and SSM: a local run reads them only when resolve-secrets asks.
+func (r *run) readsAWS() bool {
+	return !r.local || r.cfg.ResolveSecrets
 }
 
 // discoverSecrets adds to r.set what the inputs and r.asm (nil: the inputs
@@ -190,7 +204,7 @@ func (r *run) discoverSecrets(ctx context.Context) []string {
 	}
 	var deps discover.Deps
 	var warnings []string
-	if r.asm != nil && len(r.asm.Stacks) > 0 {
+	if r.asm != nil && len(r.asm.Stacks) > 0 && r.readsAWS() {
 		var warning string
 		deps, warning = r.awsDeps(ctx)
 		if warning != "" {
