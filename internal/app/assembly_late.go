@@ -25,8 +25,9 @@ const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was foun
 // its NoEcho values (which cdkd 0.284 prints in plaintext) before anything
 // renders. Without any assembly the diff report gets a note saying so.
 //
-// cdkd's stderr, streamed while it ran, was masked only with what was
-// known before; passing the assembly as app is the complete fix.
+// cdkd's stderr was held back while it ran (see runCdkdHeld) and is
+// printed once the diff is redacted; passing the assembly as app is still
+// the complete fix: its secrets are masked before cdkd runs.
 //
 // drift calls it before cdkd runs (drift does not synthesize, so a cdk.out
 // present then was left by an earlier step) and reports a missing assembly
