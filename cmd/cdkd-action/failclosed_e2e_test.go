@@ -230,3 +230,18 @@ func nestedAssembly(t *testing.T, withChild bool) string {
 	}
 	return dir
 }
+
+// Item 1: the hold is bounded. What cdkd prints past it while discovery is
+// unfinished is dropped and counted, never printed.
+func TestDriftHeldLogIsBounded(t *testing.T) {
+	w := newDriftWorkspace(t)
+	inv := detect(t, "clean.json", 0)
+	filler := strings.Repeat("x", 1023) + "\n"
+	inv.Stderr = "first line of cdkd\n" + strings.Repeat(filler, 1100) + "last line past the hold\n"
+	w.stub(inv)
+	res := w.run(withAssembly(t, all))
+	assert.Equal(t, res.code, 0, res.stdout[:min(len(res.stdout), 2000)])
+	assert.Assert(t, is.Contains(res.stdout, "first line of cdkd"))
+	assert.Assert(t, !strings.Contains(res.stdout, "last line past the hold"))
+	assert.Assert(t, is.Contains(res.stdout, "line(s) of cdkd's output are hidden: they were held back until every secret was known, and the hold is bounded at 1048576 bytes"))
+}
