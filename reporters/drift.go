@@ -579,7 +579,9 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 		x.w.Write("- ", head, "\n")
 		for _, c := range d.Changes {
 			masked := c.Secret != model.SecretNone || c.State.Text() == model.Masked || c.AWS.Text() == model.Masked
-			secret = secret || masked
+			// An unknown position is explained by its own note, not by
+			// the NoEcho one below.
+			secret = secret || (masked && c.Secret != model.SecretUnknown)
 			x.change(c, masked)
 		}
 	}

@@ -40,8 +40,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		return r.fail("cdkd-failed", err, ExitFailure, nil)
 	}
 
-	_, notes := r.redactDiff(&d)
-	report.Notes = append(report.Notes, notes...)
+	report.Notes = append(report.Notes, r.redactDiff(&d)...)
 	d.Sort()
 	report.Diff = d
 	report.Digest = d.Digest()

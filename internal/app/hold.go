@@ -81,13 +81,14 @@ func (r *run) flushHeld() {
 
 // redactDiff redacts a diff in place, fail closed (see discover.PlaceDiff),
 // registers the values it hid by position before anything else is printed,
-// prints the output held back, and returns the stacks whose every value is
-// hidden and the notes that say why.
-func (r *run) redactDiff(d *model.Diff) (hidden, notes []string) {
+// prints the output held back, and returns the notes that say what was
+// hidden because it could not be placed.
+func (r *run) redactDiff(d *model.Diff) (notes []string) {
 	unplaced := discover.PlaceDiff(d, r.positions())
 	discover.RedactDiff(d, r.positions(), r.set)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 	r.flushHeld()
-	return r.unplacedNotes(unplaced, "", "changed values")
+	_, notes = r.unplacedNotes(unplaced, "", "changed values")
+	return notes
 }
