@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
@@ -153,14 +154,29 @@ func stackUnplaced(pos Positions, name, region, parent string) string {
 }
 
 // storedMask reports that the state record stores cdkd's NoEcho mask at a
-// resource's path (state schema 11): the position is NoEcho.
+// resource's path or under it, or that a property holding the path is the
+// mask (a string containing a NoEcho value is stored as the mask whole,
+// state schema 11): the position is NoEcho.
 func storedMask(rec *awsx.State, logicalID, path string) bool {
-	for _, v := range rec.StringsAt(logicalID, path) {
-		if v == model.Masked {
-			return true
+	if slices.Contains(rec.StringsAt(logicalID, path), model.Masked) {
+		return true
+	}
+	if rec == nil {
+		return false
+	}
+	res := rec.Resources[logicalID]
+	for p := path; ; {
+		i := strings.LastIndexAny(p, ".[")
+		if i <= 0 {
+			return false
+		}
+		p = p[:i]
+		for _, bag := range []map[string]any{res.Properties, res.ObservedProperties, res.Attributes} {
+			if v, ok := awsx.ValueAt(bag, p); ok && v == model.Masked {
+				return true
+			}
 		}
 	}
-	return false
 }
 
 // hideable is a value that says something: absence and null stay visible.

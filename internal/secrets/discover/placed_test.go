@@ -16,7 +16,8 @@ import (
 // and marked; the state record's mask is a second source of NoEcho.
 func TestPlaceDrift(t *testing.T) {
 	asm := loadAssembly(t)
-	masked, err := awsx.DecodeState([]byte(`{"version":11,"resources":{"PlainParam":{"properties":{"Value":"***"}}}}`))
+	masked, err := awsx.DecodeState([]byte(`{"version":11,"resources":{"PlainParam":{"properties":{"Value":"***"}},`+
+		`"Plain":{"properties":{"Description":"kept","Tags":"***","Env":{"Variables":{"TOKEN":"***","N":1}}}}}}`))
 	assert.NilError(t, err)
 	state := func(stack, region string) *awsx.State {
 		if stack == "App" {
@@ -33,6 +34,8 @@ func TestPlaceDrift(t *testing.T) {
 			change("Gone", "Value", "gone-old-1", "gone-live-2"),
 			change("PlainParam", "Value", "plain-old-3", "plain-live-4"),
 			change("Plain", "Description", "desc-a", "desc-b"),
+			change("Plain", "Tags.0.Value", "tag-a", "tag-b"),
+			change("Plain", "Env.Variables.N", "1", "2"),
 		}},
 		{Stack: "Missing", Region: "us-east-1", Drifted: []model.DriftedResource{change("X", "Value", "m-old", "m-live")}},
 	}}
@@ -45,13 +48,13 @@ func TestPlaceDrift(t *testing.T) {
 		{
 			name:  "assembly",
 			pos:   asm,
-			kinds: []model.SecretKind{model.SecretUnknown, model.SecretNoEcho, model.SecretNone, model.SecretUnknown},
+			kinds: []model.SecretKind{model.SecretUnknown, model.SecretNoEcho, model.SecretNone, model.SecretNoEcho, model.SecretNone, model.SecretUnknown},
 			want: []Unplaced{{Stack: "App", LogicalID: "Gone", Why: WhyNotInTemplate},
 				{Stack: "Missing", Why: WhyStackNotAssembly}},
 		},
 		{
 			name:  "no assembly",
-			kinds: []model.SecretKind{model.SecretUnknown, model.SecretNoEcho, model.SecretUnknown, model.SecretUnknown},
+			kinds: []model.SecretKind{model.SecretUnknown, model.SecretNoEcho, model.SecretUnknown, model.SecretNoEcho, model.SecretUnknown, model.SecretUnknown},
 			want:  []Unplaced{{Stack: "App", Why: WhyNoAssembly}, {Stack: "Missing", Why: WhyNoAssembly}},
 		},
 	}
