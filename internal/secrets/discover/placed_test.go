@@ -16,7 +16,7 @@ import (
 // and marked; the state record's mask is a second source of NoEcho.
 func TestPlaceDrift(t *testing.T) {
 	asm := loadAssembly(t)
-	masked, err := awsx.DecodeState([]byte(`{"version":11,"resources":{"PlainParam":{"properties":{"Value":"***"}},`+
+	masked, err := awsx.DecodeState([]byte(`{"version":11,"resources":{"PlainParam":{"properties":{"Value":"***"}},` +
 		`"Plain":{"properties":{"Description":"kept","Tags":"***","Env":{"Variables":{"TOKEN":"***","N":1}}}}}}`))
 	assert.NilError(t, err)
 	state := func(stack, region string) *awsx.State {
