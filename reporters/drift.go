@@ -582,7 +582,9 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 		x.w.Write("- ", head, "\n")
 		for _, c := range d.Changes {
 			masked := c.Secret != model.SecretNone || c.State.Text() == model.Masked || c.AWS.Text() == model.Masked
-			if masked {
+			// An unknown position is explained by its own note, not by the
+			// mask notes below.
+			if masked && c.Secret != model.SecretUnknown {
 				cases[maskCaseOf(c)] = append(cases[maskCaseOf(c)], d.LogicalID+"."+c.Path)
 			}
 			x.change(c, masked)

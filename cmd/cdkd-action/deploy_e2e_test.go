@@ -288,6 +288,8 @@ func TestDeployRefusesChangedDiff(t *testing.T) {
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
 		gateDiff(t, "testdata/deploy/diff-changed.json"),
 	)
+	// An assembly places the values, so the changed one shows.
+	copyDir(t, "testdata/deploy/assembly", filepath.Join(w.dir, "cdk.out"))
 	w.review(reviewedSHA, diffInputs())
 	res := w.run(deployInputs())
 	assert.Equal(t, res.code, 1, res.stdout)
@@ -599,8 +601,10 @@ func TestDeployReadsTheDiffedAssembly(t *testing.T) {
 		deploy := deployInvocation(t)
 		deploy.Args = append(deploy.Args, "--app", app)
 		stub := w.stub(append([]cdkdtest.Invocation{synthDiff(t), synthDiff(t), deploy}, resultInvocations(t, "events-StackA-run.json")...)...)
+		// Left by an earlier step in both jobs (cdkd writes elsewhere): the
+		// review and the deploy place secrets alike, so their digests match.
+		copyDir(t, asm, filepath.Join(w.dir, "cdk.out"))
 		w.review(reviewedSHA, inputs(diffInputs()))
-		copyDir(t, asm, filepath.Join(w.dir, "cdk.out")) // left by an earlier step; cdkd writes elsewhere
 		res := w.run(inputs(deployInputs()), "AWS_REGION=us-east-1")
 		assert.Equal(t, res.code, 0, res.stdout)
 		stub.AssertAllUsed(t)

@@ -91,6 +91,8 @@ type run struct {
 	// resolveTimedOut is set when timeout-minutes stopped a drift
 	// resolution or the detection after it.
 	resolveTimedOut bool
+	// held is cdkd's output held back until discovery finished (hold.go).
+	held *heldOutput
 }
 
 // Run executes the action and returns its exit code.
@@ -113,6 +115,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 
 	r.earlyMasks()
 	code := r.main(ctx)
+	r.flushHeld()
 	r.writeOutputs()
 	return code
 }
@@ -169,7 +172,21 @@ func (r *run) discover(ctx context.Context) error {
 		return loadErr
 	}
 	r.warnDiscovery(warnings)
+	if !r.readsAWS() {
+		r.runner.Notice(notReadNote)
+	}
 	return nil
+}
+
+// notReadNote says, in a local run without resolve-secrets, that cdkd's
+// text was not masked against what its state holds.
+const notReadNote = "cdkd's output is not masked against its state: resolve-secrets is off in this local run, so nothing was read from the state bucket, " +
+	"Secrets Manager or SSM, and only mask-values, mask-env and the cloud assembly's NoEcho defaults are masked. Pass --resolve-secrets to mask what the state holds."
+
+// readsAWS reports whether discovery may read the state bucket, Secrets
+// Manager and SSM: a local run reads them only when resolve-secrets asks.
+func (r *run) readsAWS() bool {
+	return !r.local || r.cfg.ResolveSecrets
 }
 
 // discoverSecrets adds to r.set what the inputs and r.asm (nil: the inputs
@@ -194,7 +211,7 @@ func (r *run) discoverSecrets(ctx context.Context) []string {
 	}
 	var deps discover.Deps
 	var warnings []string
-	if r.asm != nil && len(r.asm.Stacks) > 0 {
+	if r.asm != nil && len(r.asm.Stacks) > 0 && r.readsAWS() {
 		var warning string
 		deps, warning = r.awsDeps(ctx)
 		if warning != "" {
@@ -355,6 +372,7 @@ func (r *run) summary(markdown string) {
 // summary (always), and the outputs. publish, when given, posts the failure
 // to the API channels of the current command.
 func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
+	r.flushHeld()
 	// Redacted before and after dropRepeats: removing a repeated part must
 	// neither break a secret's match nor join one together.
 	msg := r.set.Redact(dropRepeats(r.set.Redact(oneLine(err.Error()))))

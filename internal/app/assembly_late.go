@@ -15,8 +15,8 @@ const synthesizedDir = "cdk.out"
 // noAssemblyNote tells a reader of the diff report that NoEcho values may
 // show in it, and what to do about it.
 const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was found (the app input is not one, and the working directory has no cdk.out), " +
-	"so a value read from a NoEcho parameter may show in this report; only mask-values and mask-env are masked. " +
-	"Synthesize the app in an earlier step and pass the assembly directory (e.g. cdk.out) as app."
+	"so every changed value is hidden (*** · 🔒 unknown position): whether it is secret cannot be decided. " +
+	"To see them, synthesize the app in an earlier step and pass the assembly directory (e.g. cdk.out) as app."
 
 // lateAssembly reads, when the app input named no cloud assembly, the one
 // cdkd synthesized into <working-directory>/cdk.out (or one an earlier step
@@ -25,8 +25,9 @@ const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was foun
 // its NoEcho values (which cdkd 0.284 prints in plaintext) before anything
 // renders. Without any assembly the diff report gets a note saying so.
 //
-// cdkd's stderr, streamed while it ran, was masked only with what was
-// known before; passing the assembly as app is the complete fix.
+// cdkd's stderr was held back while it ran (see runCdkdHeld) and is
+// printed once the diff is redacted; passing the assembly as app is still
+// the complete fix: its secrets are masked before cdkd runs.
 //
 // drift calls it before cdkd runs (drift does not synthesize, so a cdk.out
 // present then was left by an earlier step) and reports a missing assembly

@@ -12,7 +12,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
@@ -274,7 +273,7 @@ func (c *currentChangeSet) ChangeSet(ctx context.Context) (gate.Current, error) 
 		return gate.Current{}, err
 	}
 	c.pinAssembly(before)
-	discover.RedactDiff(&d, c.r.positions(), c.r.set)
+	c.r.redactDiff(&d)
 	d.Sort()
 	return gate.Current{Diff: d, Digest: d.Digest()}, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
@@ -41,7 +40,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		return r.fail(cdkdReason(err, "cdkd-failed"), err, ExitFailure, nil)
 	}
 
-	discover.RedactDiff(&d, r.positions(), r.set)
+	report.Notes = append(report.Notes, r.redactDiff(&d)...)
 	d.Sort()
 	report.Diff = d
 	report.Digest = d.Digest()
@@ -90,7 +89,13 @@ func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 	if err != nil {
 		return model.Diff{}, version, err
 	}
-	res, err := r.runCdkd(ctx, runner, args)
+	run := r.runCdkd
+	if r.asm == nil {
+		// cdkd synthesizes: what the assembly holds is known only after
+		// it ran, so its log waits for the caller's redactDiff.
+		run = r.runCdkdHeld
+	}
+	res, err := run(ctx, runner, args)
 	if err != nil {
 		return model.Diff{}, version, err
 	}

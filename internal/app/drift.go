@@ -28,7 +28,7 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	// before cdkd prints anything.
 	r.lateAssembly(ctx)
 	aws := r.newDriftAWS(ctx)
-	r.stateSecrets(ctx, aws, r.namedStacks())
+	r.stateSecrets(ctx, aws, r.namedStacks(ctx, aws))
 	runner := r.cdkdRunner()
 	version, err := runner.Version(ctx)
 	if err != nil && !errors.Is(err, cdkd.ErrNotFound) && !errors.Is(err, cdkd.ErrTimeout) {
@@ -101,13 +101,16 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 		return detection{}, err
 	}
 	// cdkd prints one line per resource it did not compare: keep enough
-	// of its stderr to read them all.
+	// of its stderr to read them all. The log is held back until the
+	// report's secrets are known: the values at secret positions and the
+	// state of the stacks it reported.
 	detector := *runner
 	detector.TailLines = resolutionTailLines
-	res, err := r.runCdkd(ctx, &detector, args)
+	res, err := r.runCdkdHeld(ctx, &detector, args)
 	if err != nil {
 		return detection{}, err
 	}
+	defer r.flushHeld()
 	dr, err := cdkd.ClassifyDrift(res)
 	if err != nil {
 		return detection{}, err
@@ -119,9 +122,9 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	evidence := logEvidence(res)
 	cdkd.ApplyLogCauses(&dr.Drift, evidence, r.set.Redact)
 	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
-	unknown := r.unknownPositions(dr.Drift)
+	unplaced := discover.PlaceDrift(&dr.Drift, r.positions(), r.stateLookup(ctx, aws))
 	cases := r.maskCases(dr.Drift)
-	discover.RedactDrift(&dr.Drift, r.positions(), r.set)
+	r.redactDrift(&dr.Drift)
 	applyMaskCases(&dr.Drift, cases)
 	r.redactGroups(&dr.Drift)
 	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
@@ -130,11 +133,7 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 			det.tokenOverwrite = append(det.tokenOverwrite, e)
 		}
 	}
-	var hideNote string
-	det.hidden, hideNote = r.hideValues(&det.drift, unknown)
-	if hideNote != "" {
-		det.notes = append(det.notes, hideNote)
-	}
+	det.hidden, det.notes = r.unplacedNotes(unplaced, noAssemblyDriftNote, "drifted values, in cdkd's state and in AWS,")
 	return det, nil
 }
 

@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
@@ -18,17 +20,46 @@ const noAssemblyDriftNote = "Values hidden: no cloud assembly was found (the app
 // driftStack names a stack whose state record may hold secret references.
 type driftStack struct{ name, region string }
 
-// namedStacks are the stacks the stacks input names, before cdkd runs:
-// with all or a wildcard the names are known only from cdkd's report.
-func (r *run) namedStacks() []driftStack {
-	if r.cfg.All {
-		return nil
-	}
+// namedStacks are the stacks the stacks input names, before cdkd runs.
+// With all or a wildcard no name is known before cdkd reports; then every
+// stack with a record in the state bucket is listed instead (knowing
+// before printing), and what cannot be listed is a warning: cdkd's log is
+// held back until its report names the stacks (see runCdkdHeld).
+func (r *run) namedStacks(ctx context.Context, aws *driftAWS) []driftStack {
 	var out []driftStack
+	wildcard := r.cfg.All
 	for _, s := range r.cfg.Stacks {
-		if !strings.ContainsAny(s, "*?") {
+		if strings.ContainsAny(s, "*?") {
+			wildcard = true
+		} else if !r.cfg.All {
 			out = append(out, driftStack{name: s})
 		}
+	}
+	if wildcard && aws.resolver != nil {
+		out = append(out, r.storedStacks(ctx, aws)...)
+	}
+	return out
+}
+
+// stateLister lists the stacks with a state record (awsx.StateReader).
+type stateLister interface {
+	List(ctx context.Context, bucket, prefix string) ([]awsx.StackRecord, error)
+}
+
+// storedStacks lists every stack with a record in the state bucket.
+func (r *run) storedStacks(ctx context.Context, aws *driftAWS) []driftStack {
+	l, ok := aws.lister.(stateLister)
+	if !ok || r.stateBucket() == "" {
+		return nil
+	}
+	records, err := l.List(ctx, r.stateBucket(), r.cfg.StatePrefix)
+	if err != nil {
+		r.runner.Warning(fmt.Sprintf("could not list the stacks in the state bucket to mask what their records hold before cdkd runs: %v; cdkd's log is held back until its report names the stacks", err))
+		return nil
+	}
+	out := make([]driftStack, 0, len(records))
+	for _, rec := range records {
+		out = append(out, driftStack{name: rec.Stack, region: rec.Region})
 	}
 	return out
 }
@@ -71,72 +102,79 @@ func (r *run) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftSta
 	r.warnDiscovery(warnings)
 }
 
-// unknownPositions lists, by index, the stacks of d whose secret
-// positions no assembly gives: r.asm is nil, or it has no such stack.
-// Call it before redaction renames anything.
-func (r *run) unknownPositions(d model.Drift) map[int]bool {
-	out := map[int]bool{}
-	for i, s := range d.Stacks {
-		if r.asm == nil {
-			out[i] = true
-			continue
-		}
-		var ok bool
-		if s.Region != "" {
-			_, ok = r.asm.StackIn(s.Stack, s.Region)
-		} else {
-			_, ok = r.asm.Stack(s.Stack)
-		}
-		if !ok {
-			out[i] = true
-		}
+// stateLookup reads, through the run's shared reads, the state record of
+// a stack cdkd reported: nil when it cannot be read.
+func (r *run) stateLookup(ctx context.Context, aws *driftAWS) discover.StateLookup {
+	src, _ := aws.stateSource()
+	if src == nil || r.stateBucket() == "" {
+		return nil
 	}
-	return out
+	return func(stack, region string) *awsx.State {
+		if region == "" {
+			region = r.defaultRegion()
+		}
+		st, err := src.Read(ctx, r.stateBucket(), r.cfg.StatePrefix, stack, region)
+		if err != nil {
+			return nil
+		}
+		return st
+	}
 }
 
-// hideValues hides every drifted value, in state and in AWS, of the stacks
-// whose positions are unknown: today's cdkd prints a NoEcho value in
-// plaintext, and without positions nothing says which one it is. When in
-// doubt, redact. Absence and null stay visible, and so do the paths. It
-// returns the stacks (as d names them, redacted) whose values it hid and
-// the note that says why.
-func (r *run) hideValues(d *model.Drift, unknown map[int]bool) (hidden []string, note string) {
-	for i := range d.Stacks {
-		if !unknown[i] {
+// redactDrift redacts a drift report in place and registers, before
+// anything else is printed, the values it hid by position, which it added
+// to the redactor.
+func (r *run) redactDrift(d *model.Drift) {
+	discover.RedactDrift(d, r.positions(), r.set)
+	r.registerMasks()
+	r.warnDiscovery(discover.ShortWarnings(r.set))
+}
+
+// unplacedNotes turns what discover.PlaceDrift or PlaceDiff could not
+// place into the stacks whose every value is hidden (as the report names
+// them, redacted) and the notes that say why and how to see the values.
+// noAssembly is the note for a run without any assembly ("" when another
+// note says it already); what names the values ("drifted values").
+func (r *run) unplacedNotes(unplaced []discover.Unplaced, noAssembly, what string) (hidden, notes []string) {
+	var notIn, resources []string
+	byWhy := map[string][]string{}
+	var whys []string
+	for _, u := range unplaced {
+		name := r.set.Redact(u.Stack)
+		switch {
+		case u.LogicalID != "":
+			resources = append(resources, name+"/"+r.set.Redact(u.LogicalID))
 			continue
-		}
-		s := &d.Stacks[i]
-		some := false
-		for j := range s.Drifted {
-			for k := range s.Drifted[j].Changes {
-				c := &s.Drifted[j].Changes[k]
-				c.State, c.AWS = maskValue(c.State), maskValue(c.AWS)
-				some = true
+		case u.Why == discover.WhyNoAssembly:
+		case u.Why == discover.WhyStackNotAssembly:
+			notIn = append(notIn, name)
+		default:
+			if _, ok := byWhy[u.Why]; !ok {
+				whys = append(whys, u.Why)
 			}
+			byWhy[u.Why] = append(byWhy[u.Why], name)
 		}
-		if some {
-			hidden = append(hidden, s.Stack)
+		hidden = append(hidden, name)
+	}
+	if r.asm == nil && len(hidden) > 0 && noAssembly != "" {
+		notes = append(notes, noAssembly)
+	}
+	shown := "; the paths still show."
+	if len(notIn) > 0 {
+		stacks, was := "this stack", "was"
+		if len(notIn) > 1 {
+			stacks, was = "these stacks", "were"
 		}
+		notes = append(notes, "Values hidden in "+strings.Join(notIn, ", ")+": the cloud assembly does not hold "+stacks+", so NoEcho positions there are unknown — "+
+			"pass the assembly "+stacks+" "+was+" synthesized from as app to see them. Their "+what+" show as ***"+shown)
 	}
-	switch {
-	case len(hidden) == 0:
-		return nil, ""
-	case r.asm == nil:
-		return hidden, noAssemblyDriftNote
+	for _, why := range whys {
+		notes = append(notes, "Values hidden in "+strings.Join(byWhy[why], ", ")+": "+r.set.Redact(why)+", so NoEcho positions there are unknown — "+
+			"pass the assembly that deployed it, with its nested templates, as app to see them. Its "+what+" show as ***"+shown)
 	}
-	what, was := "this stack", "was"
-	if len(hidden) > 1 {
-		what, was = "these stacks", "were"
+	if len(resources) > 0 {
+		notes = append(notes, "Values hidden at "+strings.Join(resources, ", ")+": "+discover.WhyNotInTemplate+", so whether they are secret is unknown — "+
+			"pass the assembly that deployed them as app to see them. Their "+what+" show as *** (🔒 unknown position)"+shown)
 	}
-	return hidden, "Values hidden in " + strings.Join(hidden, ", ") + ": the cloud assembly does not hold " + what + ", so NoEcho positions there are unknown — " +
-		"pass the assembly " + what + " " + was + " synthesized from as app to see them. Their drifted values, in cdkd's state and in AWS, show as ***; the paths that drifted still show."
-}
-
-// maskValue is the mask for a present value; absence and null say nothing
-// about a value and stay as they are.
-func maskValue(v model.Value) model.Value {
-	if !v.Present() || v.IsNull() {
-		return v
-	}
-	return model.MaskedValue()
+	return hidden, notes
 }

@@ -25,12 +25,17 @@ type driftAWS struct {
 	why   string
 	// resolver is nil when resolve-secrets is off or AWS is not configured.
 	resolver discover.Resolver
+	// lister is the state reader as built, which may list the bucket.
+	lister discover.StateSource
 }
 
 // newDriftAWS builds the state reader and the resolver the same way
 // discovery builds them. Nothing is printed: what could not be built is
 // said where it matters.
 func (r *run) newDriftAWS(ctx context.Context) *driftAWS {
+	if !r.readsAWS() {
+		return &driftAWS{why: "resolve-secrets is off in this local run, so nothing is read from AWS"}
+	}
 	if r.stateBucket() == "" {
 		return &driftAWS{why: "the state bucket is not known: set the state-bucket input or CDKD_STATE_BUCKET"}
 	}
@@ -46,6 +51,7 @@ func (r *run) newDriftAWS(ctx context.Context) *driftAWS {
 	a := &driftAWS{why: "no state reader"}
 	if deps.State != nil {
 		a.reads = &stateReads{src: deps.State, got: map[string]stateRead{}}
+		a.lister = deps.State
 	}
 	if deps.Resolver != nil && r.cfg.ResolveSecrets {
 		a.resolver = &onceResolver{next: deps.Resolver, got: map[string]resolved{}}

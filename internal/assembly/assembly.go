@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,6 +54,25 @@ type Stack struct {
 	// References are the dynamic references the properties and outputs
 	// hold, one per position, sorted.
 	References []Reference
+	// Resources are the template's logical ids, sorted: a resource a
+	// report names that is not here (removed or renamed since it was
+	// deployed) has positions this assembly cannot tell.
+	Resources []string `json:",omitempty"`
+	// Unknown says why this stack's positions are unknown ("" when they
+	// are known): a nested stack whose template is not in the assembly.
+	// Such a stack is listed so that nothing takes it for one without
+	// secrets; every value in it is hidden.
+	Unknown string `json:",omitempty"`
+}
+
+// Placed reports whether the stack's template says where secrets sit at a
+// resource: the template was found and has the resource.
+func (s Stack) Placed(logicalID string) bool {
+	if s.Unknown != "" {
+		return false
+	}
+	_, ok := slices.BinarySearch(s.Resources, logicalID)
+	return ok
 }
 
 // Parameter is a NoEcho parameter. cdkd has no --parameters, so a NoEcho
@@ -136,7 +156,7 @@ func IsAssembly(dir string) bool {
 // cloud assemblies (CDK Stages) and nested stacks (AWS::CloudFormation::Stack
 // whose template CDK wrote next to the parent's).
 func Load(dir string) (*Assembly, error) {
-	l := loader{seen: map[string]bool{}}
+	l := loader{seen: map[string]bool{}, assets: map[string]map[string]string{}}
 	if err := l.assembly(dir); err != nil {
 		return nil, err
 	}
@@ -242,6 +262,9 @@ const maxNesting = 16
 type loader struct {
 	seen   map[string]bool
 	stacks []Stack
+	// assets caches, per assembly directory, the file assets its asset
+	// manifests name (see nested.go).
+	assets map[string]map[string]string
 }
 
 func (l *loader) assembly(dir string) error {
@@ -317,26 +340,33 @@ func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, 
 	t := newTracer(tpl, s, passed)
 	t.trace()
 	t.fill(&s)
+	s.Resources = slices.Sorted(maps.Keys(tpl.Resources))
 	l.stacks = append(l.stacks, s)
 
 	for _, n := range tpl.nestedStacks() {
-		child := filepath.Join(dir, n.assetPath)
-		if !filepath.IsLocal(n.assetPath) {
-			return fmt.Errorf("read template %s: nested stack %s: template path %q is outside the assembly",
-				s.TemplateFile, n.logicalID, n.assetPath)
+		c := Stack{
+			Name:    s.Name + "~" + n.logicalID,
+			Parent:  s.Name,
+			Region:  s.Region,
+			Account: s.Account,
 		}
+		c.DisplayName = c.Name // cdkd shows nested stacks by their state name
+		rel, err := l.nestedTemplate(dir, n, c.Name)
+		if err != nil {
+			return fmt.Errorf("read template %s: nested stack %s: %w", s.TemplateFile, n.logicalID, err)
+		}
+		if rel == "" {
+			// Not "no secrets here": an unknown position (see Unknown).
+			c.Unknown = fmt.Sprintf("the template of nested stack %s is not in the cloud assembly (no aws:asset:path metadata or asset manifest entry names a file that exists)", c.Name)
+			l.stacks = append(l.stacks, c)
+			continue
+		}
+		child := filepath.Join(dir, rel)
 		if depth+1 > maxNesting || slices.Contains(chain, child) {
 			return fmt.Errorf("read template %s: nested stack %s: stacks nest too deep or in a cycle",
 				s.TemplateFile, n.logicalID)
 		}
-		c := Stack{
-			Name:         s.Name + "~" + n.logicalID,
-			Parent:       s.Name,
-			Region:       s.Region,
-			Account:      s.Account,
-			TemplateFile: child,
-		}
-		c.DisplayName = c.Name // cdkd shows nested stacks by their state name
+		c.TemplateFile = child
 		if err := l.stack(dir, c, t.passedTo(n.logicalID), depth+1, append(chain, s.TemplateFile)); err != nil {
 			return err
 		}

@@ -181,9 +181,6 @@ func TestStackLookup(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	const goodTemplate = `{"Resources": {}}`
-	stackManifest := func(extra string) string {
-		return `{"artifacts": {"S": {"type": "aws:cloudformation:stack", "properties": {"templateFile": "S.template.json"}}` + extra + `}}`
-	}
 	tests := []struct {
 		name    string
 		files   []fs.PathOp
@@ -245,10 +242,10 @@ func TestLoadErrors(t *testing.T) {
 			wantErr: `read template {dir}/S.template.json: nested stack N: template path "../x.json" is outside the assembly`,
 		},
 		{
-			name: "nested stack template missing",
-			files: []fs.PathOp{fs.WithFile("manifest.json", stackManifest("")),
-				fs.WithFile("S.template.json", `{"Resources": {"N": {"Type": "AWS::CloudFormation::Stack", "Metadata": {"aws:asset:path": "N.nested.template.json"}}}}`)},
-			wantErr: "read template {dir}/N.nested.template.json: open",
+			name: "asset manifest not JSON",
+			files: []fs.PathOp{fs.WithFile("manifest.json", stackManifest("")), fs.WithFile("S.assets.json", "{"),
+				fs.WithFile("S.template.json", `{"Resources": {"N": {"Type": "AWS::CloudFormation::Stack"}}}`)},
+			wantErr: "read template {dir}/S.template.json: nested stack N: read asset manifest {dir}/S.assets.json: decode JSON",
 		},
 		{
 			name: "nested stack that nests itself",
@@ -315,4 +312,63 @@ func TestStringifyDefault(t *testing.T) {
 		}
 	}
 	assert.DeepEqual(t, got, map[string]string{"N": "0.50", "B": "false", "L": "x,2", "M": `{"k":"v"}`, "Z": "<nil>"})
+}
+
+// A nested stack's template is found however the assembly names it; one
+// that cannot be found is listed with its positions unknown, never taken
+// for a stack without secrets.
+func TestLoadNestedTemplates(t *testing.T) {
+	const child = `{"Parameters": {"Pw": {"Type": "String", "NoEcho": true}},
+		"Resources": {"P": {"Type": "AWS::SSM::Parameter", "Properties": {"Value": {"Ref": "Pw"}}}}}`
+	const url = `"TemplateURL": {"Fn::Join": ["", ["https://s3.", {"Ref": "AWS::URLSuffix"}, "/", {"Fn::Sub": "cdk-assets-${AWS::AccountId}"}, "/0a1b2c.json"]]}`
+	parent := func(meta string) string {
+		return `{"Resources": {"N": {"Type": "AWS::CloudFormation::Stack", "Properties": {` + url + `}` + meta + `}}}`
+	}
+	const assets = `{"version": "55.0.0", "files": {"0a1b2c": {"source": {"path": "SN1234.nested.template.json", "packaging": "file"},
+		"destinations": {"d": {"bucketName": "b", "objectKey": "0a1b2c.json"}}}}}`
+	tests := []struct {
+		name        string
+		files       []fs.PathOp
+		wantUnknown bool
+	}{
+		{name: "aws:asset:path metadata", files: []fs.PathOp{
+			fs.WithFile("S.template.json", parent(`, "Metadata": {"aws:asset:path": "SN1234.nested.template.json"}`)),
+			fs.WithFile("SN1234.nested.template.json", child)}},
+		{name: "asset manifest only (--asset-metadata=false)", files: []fs.PathOp{
+			fs.WithFile("S.template.json", parent("")), fs.WithFile("S.assets.json", assets),
+			fs.WithFile("SN1234.nested.template.json", child)}},
+		{name: "metadata names a missing file, the manifest the right one", files: []fs.PathOp{
+			fs.WithFile("S.template.json", parent(`, "Metadata": {"aws:asset:path": "gone.json"}`)), fs.WithFile("S.assets.json", assets),
+			fs.WithFile("SN1234.nested.template.json", child)}},
+		{name: "cdkd's name for the nested stack", files: []fs.PathOp{
+			fs.WithFile("S.template.json", parent("")), fs.WithFile("S~N.nested.template.json", child)}},
+		{name: "not found", wantUnknown: true, files: []fs.PathOp{
+			fs.WithFile("S.template.json", parent(`, "Metadata": {"aws:asset:path": "gone.json"}`))}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := fs.NewDir(t, "assembly", append(tc.files, fs.WithFile("manifest.json", stackManifest("")))...)
+			a, err := Load(dir.Path())
+			assert.NilError(t, err)
+			n, ok := a.Stack("S~N")
+			assert.Assert(t, ok, "the nested stack is listed")
+			s, _ := a.Stack("S")
+			assert.Assert(t, s.Placed("N"))
+			assert.Assert(t, !s.Placed("Gone"), "a resource the template does not hold is not placed")
+			if tc.wantUnknown {
+				assert.Assert(t, is.Contains(n.Unknown, "the template of nested stack S~N is not in the cloud assembly"))
+				assert.Assert(t, !n.Placed("P"))
+				return
+			}
+			assert.Equal(t, n.Unknown, "")
+			assert.Assert(t, n.Placed("P"))
+			assert.Equal(t, n.SecretAt("P", "Value"), model.SecretNoEcho)
+		})
+	}
+}
+
+// stackManifest is a manifest with one stack S (S.template.json) and extra
+// artifacts.
+func stackManifest(extra string) string {
+	return `{"artifacts": {"S": {"type": "aws:cloudformation:stack", "properties": {"templateFile": "S.template.json"}}` + extra + `}}`
 }

@@ -50,20 +50,49 @@ func (t *template) resource(id string) (typ string, props any, meta map[string]a
 
 type nestedStack struct {
 	logicalID string
+	// assetPath is the Metadata "aws:asset:path" ("" when the assembly was
+	// synthesized with --asset-metadata=false).
 	assetPath string
+	// objectKeys are the last path segments of the strings in TemplateURL
+	// that end in ".json": the asset's object key, by which the asset
+	// manifest names the template file.
+	objectKeys []string
 }
 
-// nestedStacks lists the AWS::CloudFormation::Stack resources whose template
-// CDK wrote into the assembly (Metadata "aws:asset:path"), by logical id.
+// nestedStacks lists every AWS::CloudFormation::Stack resource, by logical
+// id, with what names its template in the assembly.
 func (t *template) nestedStacks() []nestedStack {
 	var out []nestedStack
 	for _, id := range slices.Sorted(maps.Keys(t.Resources)) {
-		typ, _, meta, ok := t.resource(id)
+		typ, props, meta, ok := t.resource(id)
 		if !ok || typ != "AWS::CloudFormation::Stack" {
 			continue
 		}
-		if p, _ := meta["aws:asset:path"].(string); p != "" {
-			out = append(out, nestedStack{logicalID: id, assetPath: p})
+		n := nestedStack{logicalID: id}
+		n.assetPath, _ = meta["aws:asset:path"].(string)
+		if p, ok := props.(map[string]any); ok {
+			n.objectKeys = jsonKeys(p["TemplateURL"], nil)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// jsonKeys collects the last path segment of every string in v (a literal
+// URL or the parts of an Fn::Join / Fn::Sub) that ends in ".json".
+func jsonKeys(v any, out []string) []string {
+	switch x := v.(type) {
+	case string:
+		if strings.HasSuffix(x, ".json") {
+			out = append(out, x[strings.LastIndexAny(x, "/}")+1:])
+		}
+	case []any:
+		for _, e := range x {
+			out = jsonKeys(e, out)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			out = jsonKeys(x[k], out)
 		}
 	}
 	return out

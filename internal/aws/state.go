@@ -57,6 +57,7 @@ func (e *AccessDeniedError) Unwrap() error { return e.Err }
 // S3API is the part of the S3 client the state reader uses.
 type S3API interface {
 	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
+	ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, optFns ...func(*s3.Options)) (*s3.ListObjectsV2Output, error)
 }
 
 // StateReader reads cdkd's state and lock records from the state bucket.

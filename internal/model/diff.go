@@ -55,6 +55,10 @@ const (
 	SecretNoEcho SecretKind = "NoEcho"
 	// SecretReference marks a position filled by a {{resolve:...}} secret reference.
 	SecretReference SecretKind = "secret"
+	// SecretUnknown marks a value hidden because no assembly says whether
+	// its position is secret (fail closed): the resource is not in the
+	// template, the stack not in the assembly, or there is no assembly.
+	SecretUnknown SecretKind = "unknown position"
 )
 
 // Diff is one `cdkd diff --json` run: one node per target stack.

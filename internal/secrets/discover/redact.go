@@ -28,7 +28,11 @@ type regionalPositions interface {
 // every string by value (a secret can surface anywhere, e.g. in a name).
 // It also records, per stack, the unchanged resources that read a NoEcho
 // parameter. Run it before the digest is computed. It is idempotent.
+//
+// A value hidden by its position is first added to set (see learnDiff), so
+// the same value is hidden wherever else it shows.
 func RedactDiff(d *model.Diff, pos Positions, set *secrets.Set) {
+	learnDiff(d.Stacks, "", pos, set)
 	redactStacks(d.Stacks, "", pos, set)
 }
 
@@ -103,8 +107,12 @@ func redactStacks(stacks []model.StackDiff, parent string, pos Positions, set *s
 // value as the mask (state schema version 11), and a side redacted whole
 // was a secret, so the other side is the live secret. The reporters hide
 // such a change in Markdown; this hides it in the model, and so in the
-// report JSON. It is idempotent.
+// report JSON. It is idempotent. A value hidden by its position is first
+// added to set (see learnDrift), so the same value is hidden wherever else
+// it shows; values of model.SecretUnknown positions (PlaceDrift) are hidden
+// but not learned: nothing says they are secret.
 func RedactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
+	learnDrift(d, pos, set)
 	for i := range d.Stacks {
 		s := &d.Stacks[i]
 		st, known := lookup(pos, s.Stack, s.Region)
