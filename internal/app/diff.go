@@ -43,7 +43,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 
 	discover.RedactDiff(&d, r.positions(), r.set)
 	r.secretValues(ctx, &d) // what cdkd cannot see: whether a secret value changed
-	report.Notes = r.notes // secretValues may have added one
+	report.Notes = r.notes  // secretValues may have added one
 	d.Sort()
 	report.Diff = d
 	report.Digest = d.Digest()
