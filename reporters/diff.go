@@ -254,9 +254,12 @@ func (x *diffWriter) stack(s *model.StackDiff, path string) {
 	x.w.WriteString(detailsOpen(summary, x.level == levelFull && c.Resources()+c.Outputs() <= openMax))
 	if len(s.Changes) == 0 && len(s.OutputChanges) == 0 {
 		x.w.Block()
-		if len(s.Children) > 0 {
+		switch {
+		case len(s.Children) > 0:
 			x.w.WriteString("No changes to this stack's own resources.\n")
-		} else {
+		case stackSecretSummary(s) != "":
+			x.w.WriteString("No resource or output changes.\n")
+		default:
 			x.w.WriteString("No changes.\n")
 		}
 	}

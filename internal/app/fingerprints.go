@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
@@ -133,12 +134,17 @@ func (f *fpRun) key(stack, region string) string {
 	return fingerprint.ObjectKey(f.prefix, stack, region)
 }
 
+// fingerprintReadTimeout bounds reading one stack's record.
+const fingerprintReadTimeout = 30 * time.Second
+
 // load reads a stack's record. The reason, when set, makes every position
 // unknown.
 func (f *fpRun) load(ctx context.Context, stack, region string) (*fingerprint.Record, string) {
 	if f.off != "" {
 		return nil, f.off
 	}
+	ctx, cancel := context.WithTimeout(ctx, fingerprintReadTimeout)
+	defer cancel()
 	rec, err := fingerprint.Load(ctx, f.store, f.key(stack, region))
 	if err != nil {
 		return nil, "the fingerprints could not be read: " + err.Error()
@@ -192,11 +198,18 @@ func (r *run) slots(st assembly.Stack, region string) []*slot {
 	for _, s := range out {
 		slices.Sort(s.sources)
 		s.sources = slices.Compact(s.sources)
-		if s.known {
-			vs := values[s.pos.Key()]
-			slices.Sort(vs)
-			s.value = strings.Join(vs, "\x00\x00")
+		if !s.known {
+			continue
 		}
+		// One source (the usual case): the value itself. Several (a Join
+		// of two secrets): each value named by its source, in order.
+		vs := values[s.pos.Key()]
+		if len(vs) == 1 {
+			_, s.value, _ = strings.Cut(vs[0], "\x00")
+			continue
+		}
+		slices.Sort(vs)
+		s.value = strings.Join(vs, "\x00\x00")
 	}
 	slices.SortFunc(out, func(a, b *slot) int { return cmp.Compare(a.pos.Key(), b.pos.Key()) })
 	return out
