@@ -229,6 +229,7 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	assert.Equal(t, check.Conclusion, "success")
 	assert.Assert(t, is.Contains(comment, "`Db`.`MasterUserPassword` · `NoEcho parameter DbPassword` · (secret) · unchanged"), comment)
 	assert.Assert(t, is.Contains(comment, "`Directory`.`Password` · `NoEcho parameter AdPassword` · (secret) · unchanged"), comment)
+	assert.Assert(t, !strings.Contains(comment, "cdkd cannot tell whether its value changed"), "the NoEcho note gives way to the fingerprints: %s", comment)
 
 	// New defaults: cdkd's diff reports nothing, the fingerprints see both
 	// changes, and the create-only one AWS never reports gets the warning.

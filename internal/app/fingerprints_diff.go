@@ -124,14 +124,22 @@ func keyDescription(recorded, current string) string {
 	return fmt.Sprintf("with fingerprint-key %s and this run's key is %s", recorded, current)
 }
 
-// withoutListed drops from the NoEcho note the resources the secret values
-// list precisely.
+// withoutListed drops from the NoEcho note ("cdkd cannot tell whether its
+// value changed") the resources whose every secret position the
+// fingerprints could tell: the note stays true for the others.
 func withoutListed(readers []string, vals []model.SecretValue) []string {
 	if len(vals) == 0 {
 		return readers
 	}
 	out := slices.DeleteFunc(slices.Clone(readers), func(id string) bool {
-		return slices.ContainsFunc(vals, func(v model.SecretValue) bool { return v.LogicalID == id })
+		listed, known := false, true
+		for _, v := range vals {
+			if v.LogicalID == id {
+				listed = true
+				known = known && v.Status != model.SecretUnknown
+			}
+		}
+		return listed && known
 	})
 	if len(out) == 0 {
 		return nil
