@@ -274,12 +274,12 @@ func (f *fpRun) compare(ctx context.Context, slots []*slot, rec *fingerprint.Rec
 	}
 }
 
-// prehash fingerprints every known slot in parallel, so compare and the
-// record find them memoised.
-func (f *fpRun) prehash(ctx context.Context, slots []*slot) {
+// prehash fingerprints in parallel every known slot the record has a
+// fingerprint for, so compare finds them memoised.
+func (f *fpRun) prehash(ctx context.Context, slots []*slot, rec *fingerprint.Record) {
 	var items []fingerprint.Item
 	for _, s := range slots {
-		if s.known {
+		if s.known && rec.Lookup(s.pos) != nil {
 			items = append(items, fingerprint.Item{Position: s.pos, Value: s.value})
 		}
 	}

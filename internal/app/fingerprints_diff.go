@@ -63,7 +63,7 @@ func (r *run) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stac
 	rec, reason := fp.load(ctx, st.Name, region)
 	if reason == "" {
 		r.noteKeyMismatch(fp, st.Name, rec)
-		fp.prehash(ctx, slots)
+		fp.prehash(ctx, slots, rec)
 	}
 	fp.compare(ctx, slots, rec, reason)
 	byID := map[string]*model.ResourceChange{}
