@@ -249,6 +249,8 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	// Deploying v2: cdkd updates both resources, but keeps the directory
 	// (a create-only password AWS never reports): its OLD fingerprint stays.
 	res = fpDeploy(t, w, b, v2, "diff-none.json", "UPDATE")
+	assert.Assert(t, is.Contains(res.summary, "FpStack: the new secret value at Directory.Password was NOT applied"), res.summary)
+	assert.Assert(t, !strings.Contains(res.summary, "Db.MasterUserPassword was NOT applied"))
 	raw, second := b.object(t)
 	assert.Assert(t, !second.Lookup(db).Equal(*first.Lookup(db)), "the database's new password reached AWS")
 	assert.Assert(t, second.Lookup(ad).Equal(*first.Lookup(ad)), "the directory's password was not applied")

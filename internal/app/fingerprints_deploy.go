@@ -60,10 +60,15 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 			continue
 		}
 		changes := changesOf(cur, ds.Stack, ds.Region)
+		rec, reason := fp.load(ctx, st.Name, region)
 		updates := fingerprint.NewRecord(st.Name, region)
 		updates.KeyID = fp.hasher.KeyID()
 		for _, s := range slots {
-			if !s.known || !d.applied(fp, s, ds, changes) {
+			if !s.known {
+				continue
+			}
+			if !d.applied(fp, s, ds, changes) {
+				d.warnNotApplied(ctx, fp, st.Name, s, rec, changes)
 				continue
 			}
 			f, err := fp.hasher.Fingerprint(ctx, s.pos, s.value)
@@ -76,7 +81,7 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		if len(updates.Positions) == 0 {
 			continue
 		}
-		if rec, reason := fp.load(ctx, st.Name, region); reason == "" && rec != nil && rec.KeyID != updates.KeyID {
+		if reason == "" && rec != nil && rec.KeyID != updates.KeyID {
 			w := fmt.Sprintf("The fingerprints of %s were recorded %s: the positions this deploy applied are recorded again; the others stay unknown until a deploy applies them.",
 				r.set.Redact(st.Name), keyDescription(rec.KeyID, updates.KeyID))
 			d.rep.Warnings = append(d.rep.Warnings, w)
@@ -89,6 +94,24 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		}
 		r.runner.Notice(fmt.Sprintf("recorded the fingerprints of %d secret position(s) of %s in s3://%s/%s", len(updates.Positions), r.set.Redact(st.Name), fp.bucket, key))
 	}
+}
+
+// warnNotApplied says, in the deploy report, that a changed value at a
+// create-only property AWS never reports did not reach AWS: cdkd kept the
+// resource, and only a recreate applies it.
+func (d *deployRun) warnNotApplied(ctx context.Context, fp *fpRun, stack string, s *slot, rec *fingerprint.Record, changes map[string]*model.ResourceChange) {
+	eff, stateful := fp.effect(s, changes[s.pos.LogicalID])
+	if eff != model.EffectNotApplied {
+		return
+	}
+	if st, _ := fp.hasher.Compare(ctx, rec.Lookup(s.pos), s.pos, s.value); st != fingerprint.StatusChanged {
+		return
+	}
+	v := model.SecretValue{LogicalID: s.pos.LogicalID, Path: s.pos.Path, ResourceType: s.resourceType, Stateful: stateful}
+	w := fmt.Sprintf("%s: the new secret value at %s.%s was NOT applied: the property is create-only and AWS never reports it, so cdkd kept the resource. Deploy with --recreate-via-cc-api %s (or --recreate-via-sdk-provider %s)%s.",
+		stack, v.LogicalID, v.Path, v.LogicalID, v.LogicalID, statefulWarning(v))
+	d.rep.Warnings = append(d.rep.Warnings, w)
+	d.r.runner.Warning(d.r.set.Redact(w))
 }
 
 // applied reports whether the value at s reached AWS in this deploy.
