@@ -83,6 +83,7 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 	d.stacks = sortedCopy(r.Diff.Stacks)
 	sorted := model.Diff{Stacks: d.stacks}
 	d.totals = sorted.Totals()
+	d.secrets = sorted.SecretCounts()
 	d.destructive = make([]located, 0, d.totals.Replace+d.totals.Delete+d.totals.Other)
 	sorted.Walk(func(path string, s model.StackDiff) {
 		for i := range s.Changes {
@@ -110,6 +111,7 @@ type diffData struct {
 	budget      Budget
 	stacks      []model.StackDiff
 	totals      model.Counts
+	secrets     model.SecretCounts
 	destructive []located
 	limited     bool
 	note        string
@@ -153,8 +155,8 @@ func (x *diffWriter) diff() {
 		// An empty report is what a wrong stack name or app gives too: no
 		// clean bill of health.
 		x.w.WriteString("⚠️ **cdkd diffed no stack:** check the `stacks` and `all` inputs and the `app`.\n")
-	case x.totals.Any():
-		x.w.Write("**Plan:** ", countsPhrase(x.totals, true), "\n")
+	case x.totals.Any() || x.secrets.Changed > 0:
+		x.w.WriteString(planLine(x.totals, x.secrets))
 	default:
 		x.w.WriteString("✅ **No changes.**\n")
 	}
@@ -164,6 +166,7 @@ func (x *diffWriter) diff() {
 		x.w.Write(x.note, "\n")
 	}
 	x.callout()
+	x.secretCallout()
 	switch {
 	case x.level >= levelTotals:
 	case x.level == levelStackCounts:
@@ -248,19 +251,24 @@ func (x *diffWriter) stack(s *model.StackDiff, path string) {
 	if len(s.NoEchoReaders) > 0 {
 		summary += " · ℹ️ NoEcho note"
 	}
+	summary += stackSecretSummary(s)
 	x.w.Block()
 	x.w.WriteString(detailsOpen(summary, x.level == levelFull && c.Resources()+c.Outputs() <= openMax))
 	if len(s.Changes) == 0 && len(s.OutputChanges) == 0 {
 		x.w.Block()
-		if len(s.Children) > 0 {
+		switch {
+		case len(s.Children) > 0:
 			x.w.WriteString("No changes to this stack's own resources.\n")
-		} else {
+		case stackSecretSummary(s) != "":
+			x.w.WriteString("No resource or output changes.\n")
+		default:
 			x.w.WriteString("No changes.\n")
 		}
 	}
 	x.resources(s.Changes)
 	x.outputs(s.OutputChanges)
 	x.noEchoNote(s.NoEchoReaders)
+	x.secretValues(s.SecretValues)
 	x.stackSections(s.Children, path)
 	x.w.Block()
 	x.w.WriteString("</details>\n")
@@ -486,7 +494,7 @@ func joinPath(prefix, name string) string {
 }
 
 func hasNotes(s *model.StackDiff) bool {
-	if len(s.NoEchoReaders) > 0 {
+	if len(s.NoEchoReaders) > 0 || len(s.SecretValues) > 0 {
 		return true
 	}
 	for i := range s.Children {

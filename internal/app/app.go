@@ -21,6 +21,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
@@ -45,6 +46,9 @@ type Deps struct {
 	GitHub func(token, apiURL string, log *slog.Logger) (github.API, error)
 	// AWS builds the state reader and secret resolver; nil means the SDK's.
 	AWS func(ctx context.Context, s awsx.Settings) (discover.Deps, error)
+	// Objects builds the store of the action's own objects in the state
+	// bucket (fingerprints); nil means the SDK's S3 client.
+	Objects func(ctx context.Context, s awsx.Settings, bucket string) (fingerprint.ObjectStore, error)
 }
 
 // App is one invocation of the action.
@@ -93,6 +97,8 @@ type run struct {
 	resolveTimedOut bool
 	// held is cdkd's output held back until discovery finished (hold.go).
 	held *heldOutput
+	// fps holds the fingerprints of secret values (fingerprints.go).
+	fps fpState
 }
 
 // Run executes the action and returns its exit code.
@@ -242,7 +248,7 @@ func (r *run) warnDiscovery(warnings []string) {
 // nothing may print a secret before it is masked.
 func (r *run) earlyMasks() {
 	getenv := r.app.Getenv
-	for _, name := range []string{"INPUT_GITHUB-TOKEN", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
+	for _, name := range []string{"INPUT_GITHUB-TOKEN", "GITHUB_TOKEN", "INPUT_FINGERPRINT-KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
 		r.set.Add(getenv(name), name)
 	}
 	for i, line := range strings.Split(getenv("INPUT_MASK-VALUES"), "\n") {
@@ -301,6 +307,7 @@ func (r *run) awsDeps(ctx context.Context) (discover.Deps, string) {
 	if err != nil {
 		return discover.Deps{}, fmt.Sprintf("AWS is not configured, so values stored in state and secret references were not read for masking: %v", err)
 	}
+	deps.Resolver = r.recordRefs(deps.Resolver) // their values are fingerprinted later
 	return deps, ""
 }
 

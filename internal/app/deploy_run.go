@@ -93,6 +93,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		d.reason, d.code = reasonDeployFailed, ExitFailure
 	}
 	d.rep.Stacks = d.results(ctx, dec.Current, run, started)
+	d.recordFingerprints(ctx, dec.Current)
 }
 
 // runDeploy streams both of deploy's streams (its progress is on stdout)
@@ -250,7 +251,7 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 		if s := t.summary; s != nil {
 			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
 		}
-		if t.changed {
+		if t.changed || d.r.hasSecretPositions(ctx, t.name, t.region) {
 			d.events(ctx, t, started, &ds)
 		} else {
 			ds.Note = "No changes in the reviewed change set."

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -40,13 +41,16 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		return r.fail(cdkdReason(err, "cdkd-failed"), err, ExitFailure, nil)
 	}
 
-	report.Notes = append(report.Notes, r.redactDiff(&d)...)
+	hiddenNotes := r.redactDiff(&d)
+	r.secretValues(ctx, &d) // what cdkd cannot see: whether a secret value changed
+	// secretValues may have added to r.notes.
+	report.Notes = append(slices.Clone(r.notes), hiddenNotes...)
 	d.Sort()
 	report.Diff = d
 	report.Digest = d.Digest()
 	totals := d.Totals()
 
-	r.setOutput("has-changes", strconv.FormatBool(totals.Any()))
+	r.setOutput("has-changes", strconv.FormatBool(d.AnyChange()))
 	r.setOutput("to-create", strconv.Itoa(totals.Create))
 	r.setOutput("to-update", strconv.Itoa(totals.Update))
 	r.setOutput("to-replace", strconv.Itoa(totals.Replace))
@@ -56,8 +60,8 @@ func (r *run) diff(ctx context.Context) ExitCode {
 	if apiErr := r.publishDiff(ctx, report, &d); apiErr != nil {
 		return r.fail("api-failed", apiErr, ExitFailure, nil)
 	}
-	if totals.Any() && r.cfg.FailOnChanges {
-		return r.failOnResult("changes", fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.CountsText(totals)))
+	if d.AnyChange() && r.cfg.FailOnChanges {
+		return r.failOnResult("changes", fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.ChangeTitle(d)))
 	}
 	return ExitOK
 }
@@ -133,6 +137,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 		if rep.Error == "" {
 			header.Digest = rep.Digest
 		}
+		header.Extra = r.fingerprintHeader(ctx)
 		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string {
 			line := r.changeSetLine(d, &b) // the reviewed change set, for deploy (see gate.EncodeChangeSet)
 			return line + render(b)
@@ -163,11 +168,10 @@ func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool)
 		// Nothing was compared: not a clean bill of health.
 		return "neutral", "No stack diffed"
 	}
-	totals := d.Totals()
-	if !totals.Any() {
+	if !d.AnyChange() {
 		return "success", "No changes"
 	}
-	title = reporters.CountsText(totals)
+	title = reporters.ChangeTitle(*d)
 	if failOnChanges {
 		return "failure", title
 	}
@@ -197,7 +201,7 @@ func diffReportJSON(rep reporters.DiffReport, d *model.Diff) any {
 	o := out{Kind: "diff", Label: rep.Label, HeadSHA: rep.HeadSHA, CdkdVersion: rep.CdkdVersion, Error: rep.Error, Stacks: []model.StackDiff{}}
 	if d != nil {
 		t := d.Totals()
-		o.Totals, o.HasChanges, o.Digest, o.Stacks = &t, t.Any(), rep.Digest, d.Stacks
+		o.Totals, o.HasChanges, o.Digest, o.Stacks = &t, d.AnyChange(), rep.Digest, d.Stacks
 	}
 	return o
 }

@@ -56,6 +56,11 @@ type Config struct {
 	MaskValues       []string
 	MaskEnv          []string
 
+	// Fingerprints of secret values (see internal/secrets/fingerprint).
+	Fingerprints      bool
+	FingerprintKey    string
+	FingerprintPrefix string
+
 	// Drift.
 	StackRegion      string
 	Issue            bool
@@ -170,6 +175,8 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		Environment:          strings.TrimSpace(values["environment"]),
 		EnvironmentURLOutput: strings.TrimSpace(values["environment-url-output"]),
 		BotLogin:             strings.TrimSpace(values["bot-login"]),
+		FingerprintKey:       values["fingerprint-key"],
+		FingerprintPrefix:    strings.Trim(strings.TrimSpace(values["fingerprint-prefix"]), "/"),
 		Local:                *local,
 	}
 	if c.GitHubToken == "" {
@@ -183,6 +190,7 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		{"resolve-secrets", &c.ResolveSecrets}, {"issue", &c.Issue}, {"fail-on-drift", &c.FailOnDrift},
 		{"fail-on-incomplete", &c.FailOnIncomplete}, {"require-reviewed-diff", &c.RequireReviewedDiff},
 		{"allow-destructive", &c.AllowDestructive}, {"drift-allow-token-overwrite", &c.AllowTokenOverwrite},
+		{"fingerprints", &c.Fingerprints},
 	} {
 		v, err := ParseBool(b.name, values[b.name])
 		if err != nil {
@@ -229,6 +237,9 @@ func (c Config) validate() error {
 	}
 	if c.StatePrefix == "" {
 		return bad("state-prefix", "expected a key prefix such as cdkd, got an empty value")
+	}
+	if err := c.validateFingerprints(); err != nil {
+		return err
 	}
 	if c.WorkingDirectory == "" {
 		return bad("working-directory", "expected a directory, got an empty value")

@@ -77,6 +77,9 @@ type StackDiff struct {
 	// NoEcho parameter: cdkd cannot tell whether that value changed. This is a
 	// note for reviewers, never a change.
 	NoEchoReaders []string `json:"noEchoReaders,omitempty"`
+	// SecretValues are the positions a NoEcho value or a secret reference
+	// fills, with what their fingerprints say (see secret_values.go).
+	SecretValues []SecretValue `json:"secretValues,omitempty"`
 }
 
 // ResourceChange is one changed resource.

@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/sivchari/kumo"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+)
+
+// The NoEcho values of the fingerprint tests: v1 is deployed first, v2
+// replaces it in a later pull request.
+const (
+	fpDbV1 = "fp-db-password-v1"
+	fpDbV2 = "fp-db-password-v2"
+	fpAdV1 = "fp-ad-password-v1"
+	fpAdV2 = "fp-ad-password-v2"
+)
+
+const fpKey = "cdkd-action/FpStack/us-east-1/fingerprints.json"
+
+// fpBucket is kumo as the state bucket, behind a proxy that can let
+// another writer write the fingerprint object right before the action's
+// own conditional write, as a concurrent deploy would.
+type fpBucket struct {
+	url    string
+	bucket string
+	s3     *s3.Client
+
+	mu   sync.Mutex
+	race func()
+}
+
+func startFingerprintBucket(t *testing.T) *fpBucket {
+	t.Helper()
+	srv := kumo.NewServer()
+	t.Cleanup(srv.Close)
+	b := &fpBucket{bucket: "fp-state-" + unique(t)}
+	b.s3 = s3.NewFromConfig(aws.Config{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+		BaseEndpoint: aws.String(srv.URL),
+	}, func(o *s3.Options) { o.UsePathStyle = true })
+	_, err := b.s3.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(b.bucket)})
+	assert.NilError(t, err)
+	target, err := url.Parse(srv.URL)
+	assert.NilError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	b.url = newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/fingerprints.json") {
+			b.mu.Lock()
+			race := b.race
+			b.race = nil
+			b.mu.Unlock()
+			if race != nil {
+				race()
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	return b
+}
+
+func (b *fpBucket) env() []string {
+	return []string{
+		"AWS_ENDPOINT_URL=" + b.url, "AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test",
+		"AWS_EC2_METADATA_DISABLED=true", "AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull,
+	}
+}
+
+// object reads the fingerprint record as stored, raw and decoded.
+func (b *fpBucket) object(t *testing.T) (string, *fingerprint.Record) {
+	t.Helper()
+	out, err := b.s3.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey)})
+	assert.NilError(t, err, "the fingerprint object exists")
+	defer out.Body.Close()
+	raw, err := io.ReadAll(out.Body)
+	assert.NilError(t, err)
+	rec, err := fingerprint.Decode(raw)
+	assert.NilError(t, err)
+	return string(raw), rec
+}
+
+// raceWith makes another writer add a position of its own right before the
+// action's next write of the object.
+func (b *fpBucket) raceWith(t *testing.T, pos fingerprint.Position) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.race = func() {
+		rec := fingerprint.NewRecord("FpStack", "us-east-1")
+		if out, err := b.s3.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey)}); err == nil {
+			raw, _ := io.ReadAll(out.Body)
+			out.Body.Close()
+			if r, err := fingerprint.Decode(raw); err == nil {
+				rec = r
+			}
+		}
+		rec.Positions[pos.Key()] = fingerprint.Entry{Position: pos, Fingerprint: fingerprint.Fingerprint{Hash: "written-by-another-run", Params: fingerprint.DefaultParams}}
+		body, err := rec.Encode()
+		assert.Check(t, err)
+		_, err = b.s3.PutObject(context.Background(), &s3.PutObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey), Body: bytes.NewReader(body)})
+		assert.Check(t, err)
+	}
+}
+
+// fpAssembly writes the test assembly with the given NoEcho defaults.
+func fpAssembly(t *testing.T, db, ad string) string {
+	t.Helper()
+	dir := t.TempDir()
+	r := strings.NewReplacer("__DB_PASSWORD__", db, "__AD_PASSWORD__", ad)
+	for _, name := range []string{"manifest.json", "FpStack.template.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata/fingerprints/assembly", name))
+		assert.NilError(t, err)
+		writeFile(t, filepath.Join(dir, name), r.Replace(string(b)))
+	}
+	return dir
+}
+
+func fpInvocation(t *testing.T, file string, args ...string) cdkdtest.Invocation {
+	t.Helper()
+	return cdkdtest.Invocation{ArgsContain: args, StdoutFile: abs(t, "testdata/fingerprints/"+file)}
+}
+
+// fpDeploy deploys the assembly; the run's events report each resource
+// with op (CREATE or UPDATE).
+func fpDeploy(t *testing.T, w *workspace, b *fpBucket, asm, diff, op string) result {
+	t.Helper()
+	w.onPush()
+	stub := w.stub(
+		fpInvocation(t, diff, "diff", "--all", "--json"),
+		fpInvocation(t, "deploy.stdout", "deploy", "--all", "-y"),
+		fpInvocation(t, "events.json", "events", "FpStack", "--json"),
+		fpInvocation(t, "events-run-"+op+".json", "events", "FpStack", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
+		fpInvocation(t, "state.json", "state", "show", "FpStack", "--json"),
+	)
+	res := w.run(map[string]string{"command": "deploy", "all": "true", "app": asm, "state-bucket": b.bucket, "require-reviewed-diff": "false"}, b.env()...)
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	return res
+}
+
+// fpDiff runs the diff on the pull request; cdkd's own diff reports nothing.
+func fpDiff(t *testing.T, w *workspace, b *fpBucket, asm string) (result, string, githubtest.CheckRun) {
+	t.Helper()
+	w.onPullRequest(reviewedSHA)
+	stub := w.stub(fpInvocation(t, "diff-none.json", "diff", "--all", "--json"))
+	res := w.run(map[string]string{"all": "true", "app": asm, "state-bucket": b.bucket}, b.env()...)
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	var check githubtest.CheckRun
+	for _, cr := range w.gh.CheckRuns() {
+		if cr.Name == "cdkd diff" {
+			check = cr
+		}
+	}
+	var comment string
+	for _, c := range w.gh.Comments(owner, repo, deployPR) {
+		if strings.Contains(c.Body, `"kind":"diff"`) {
+			comment = c.Body
+		}
+	}
+	return res, comment, check
+}
+
+// fpNoLeak checks every channel and the object for the NoEcho values.
+func fpNoLeak(t *testing.T, w *workspace, res result, object string) {
+	t.Helper()
+	set := secrets.NewSet()
+	for _, v := range []string{fpDbV1, fpDbV2, fpAdV1, fpAdV2} {
+		set.Add(v, "test")
+	}
+	places := map[string]string{"log": strings.Join(rawLines(res.stdout), "\n"), "summary": res.summary, "object": object}
+	for _, c := range w.gh.Comments(owner, repo, deployPR) {
+		places["comment"] += c.Body
+	}
+	for _, cr := range w.gh.CheckRuns() {
+		places["check run"] += cr.Output.Title + cr.Output.Summary + cr.Output.Text
+	}
+	if p := res.outputs["report-json"]; p != "" {
+		places["report JSON"] = readFile(t, p)
+	}
+	for where, text := range places {
+		assert.Assert(t, !set.Contains(text), "a NoEcho value (in some encoding) reached %s", where)
+	}
+}
+
+func TestFingerprintsSeeANoEchoChange(t *testing.T) {
+	b := startFingerprintBucket(t)
+	w := newDeployWorkspace(t, reviewedSHA)
+	v1 := fpAssembly(t, fpDbV1, fpAdV1)
+	v2 := fpAssembly(t, fpDbV2, fpAdV2)
+	db := fingerprint.Position{Stack: "FpStack", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "Db", Path: "MasterUserPassword"}
+	ad := fingerprint.Position{Stack: "FpStack", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "Directory", Path: "Password"}
+	other := fingerprint.Position{Stack: "FpStack", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "Other", Path: "Secret"}
+
+	// A first deploy with v1 records both positions; another run writes the
+	// object in between, and its position is merged, not lost.
+	b.raceWith(t, other)
+	res := fpDeploy(t, w, b, v1, "diff-create.json", "CREATE")
+	assert.Assert(t, is.Contains(res.stdout, "recorded the fingerprints of 2 secret position(s) of FpStack in s3://"+b.bucket+"/"+fpKey))
+	raw, first := b.object(t)
+	assert.Equal(t, len(first.Positions), 3, raw)
+	assert.Assert(t, first.Lookup(other) != nil, "the concurrent writer's position survives the conflict")
+	assert.DeepEqual(t, first.Lookup(db).Params, fingerprint.DefaultParams)
+	assert.Equal(t, first.Positions[db.Key()].Source, "NoEcho parameter DbPassword")
+	fpNoLeak(t, w, res, raw)
+
+	// The same default: unchanged.
+	res, comment, check := fpDiff(t, w, b, v1)
+	assert.Equal(t, res.outputs["has-changes"], "false")
+	assert.Equal(t, check.Conclusion, "success")
+	assert.Assert(t, is.Contains(comment, "`Db`.`MasterUserPassword` · `NoEcho parameter DbPassword` · (secret) · unchanged"), comment)
+	assert.Assert(t, is.Contains(comment, "`Directory`.`Password` · `NoEcho parameter AdPassword` · (secret) · unchanged"), comment)
+	assert.Assert(t, !strings.Contains(comment, "cdkd cannot tell whether its value changed"), "the NoEcho note gives way to the fingerprints: %s", comment)
+
+	// New defaults: cdkd's diff reports nothing, the fingerprints see both
+	// changes, and the create-only one AWS never reports gets the warning.
+	res, comment, check = fpDiff(t, w, b, v2)
+	assert.Equal(t, res.outputs["has-changes"], "true")
+	assert.Equal(t, check.Conclusion, "neutral")
+	assert.Equal(t, check.Output.Title, "2 secret values changed")
+	assert.Assert(t, is.Contains(comment, "**Plan:** no resource or output changes · 🔐 2 secret values changed"), comment)
+	assert.Assert(t, is.Contains(comment, "`Db`.`MasterUserPassword` · `NoEcho parameter DbPassword` · (secret) → (secret) · **changed** — will be updated"), comment)
+	assert.Assert(t, is.Contains(comment, "`Directory`.`Password` · `NoEcho parameter AdPassword` · (secret) → (secret) · **changed** — ⚠️ **cdkd will NOT apply this value**"), comment)
+	assert.Assert(t, is.Contains(comment, "> ⚠️ **1 changed secret value will NOT be applied:**"), comment)
+	assert.Assert(t, is.Contains(comment, "`--recreate-via-cc-api Directory`"), comment)
+	assert.Assert(t, is.Contains(check.Output.Text+check.Output.Summary, "will NOT be applied"))
+	assert.Assert(t, is.Contains(res.stdout, "::warning::FpStack: the changed secret value at Directory.Password"))
+	fpNoLeak(t, w, res, raw)
+
+	// Deploying v2: cdkd updates both resources, but keeps the directory
+	// (a create-only password AWS never reports): its OLD fingerprint stays.
+	res = fpDeploy(t, w, b, v2, "diff-none.json", "UPDATE")
+	assert.Assert(t, is.Contains(res.summary, "FpStack: the new secret value at Directory.Password was NOT applied"), res.summary)
+	assert.Assert(t, !strings.Contains(res.summary, "Db.MasterUserPassword was NOT applied"))
+	raw, second := b.object(t)
+	assert.Assert(t, !second.Lookup(db).Equal(*first.Lookup(db)), "the database's new password reached AWS")
+	assert.Assert(t, second.Lookup(ad).Equal(*first.Lookup(ad)), "the directory's password was not applied")
+	assert.Assert(t, second.Lookup(other) != nil)
+	fpNoLeak(t, w, res, raw)
+
+	// So the next diff still says the directory's value is not applied.
+	res, comment, _ = fpDiff(t, w, b, v2)
+	assert.Equal(t, res.outputs["has-changes"], "true")
+	assert.Assert(t, is.Contains(comment, "`Db`.`MasterUserPassword` · `NoEcho parameter DbPassword` · (secret) · unchanged"), comment)
+	assert.Assert(t, is.Contains(comment, "`Directory`.`Password` · `NoEcho parameter AdPassword` · (secret) → (secret) · **changed** — ⚠️ **cdkd will NOT apply this value**"), comment)
+	fpNoLeak(t, w, res, raw)
+}
+
+// Another fingerprint-key makes the recorded fingerprints unknown, and the
+// report says why; the key never shows.
+func TestFingerprintsKeyMismatchIsUnknown(t *testing.T) {
+	b := startFingerprintBucket(t)
+	w := newDeployWorkspace(t, reviewedSHA)
+	v1 := fpAssembly(t, fpDbV1, fpAdV1)
+	fpDeploy(t, w, b, v1, "diff-create.json", "CREATE")
+	w.vars["INPUT_FINGERPRINT-KEY"] = "rotated-fingerprint-key-2"
+	res, comment, _ := fpDiff(t, w, b, v1)
+	assert.Equal(t, res.outputs["has-changes"], "false")
+	assert.Assert(t, is.Contains(comment, "(secret) · unknown (recorded without fingerprint-key, and this run has one)"), comment)
+	assert.Assert(t, is.Contains(comment, "were recorded without fingerprint-key and this run has one"), comment)
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::rotated-fingerprint-key-2"), "the key is registered with the runner")
+	assert.Assert(t, !strings.Contains(comment+strings.Join(rawLines(res.stdout), "\n")+res.summary, "rotated-fingerprint-key-2"))
+}
+
+// Without resolve-secrets, a local run reads nothing: every position is
+// unknown.
+func TestFingerprintsLocalWithoutResolveSecrets(t *testing.T) {
+	b := startFingerprintBucket(t)
+	w := newWorkspace(t)
+	v1 := fpAssembly(t, fpDbV1, fpAdV1)
+	stub := w.stub(fpInvocation(t, "diff-none.json", "diff", "--all", "--json"))
+	res := w.run(map[string]string{"all": "true", "app": v1, "state-bucket": b.bucket, "resolve-secrets": "false"},
+		append(b.env(), "GITHUB_ACTIONS=false")...)
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Assert(t, is.Contains(res.stdout, "(secret) · unknown (resolve-secrets is off in a local run, so no fingerprint was read)"), res.stdout)
+}

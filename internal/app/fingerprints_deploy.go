@@ -1,0 +1,167 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// fingerprintTimeout bounds reading or writing the fingerprint records of
+// one run: the deploy is over by then, and a hung bucket must not hold the
+// job.
+const fingerprintTimeout = 2 * time.Minute
+
+// hasSecretPositions reports whether a stack has positions a secret fills:
+// its deploy events are needed to record their fingerprints even when
+// cdkd's diff showed no change (cdkd cannot see a NoEcho value change).
+func (r *run) hasSecretPositions(ctx context.Context, stack, region string) bool {
+	if r.fingerprints(ctx) == nil || r.asm == nil {
+		return false
+	}
+	st, ok := r.asm.StackIn(stack, r.stackRegion(stack, region))
+	return ok && len(st.Positions) > 0
+}
+
+// recordFingerprints writes, after a deploy, the fingerprint of each secret
+// position whose value reached AWS in it: its resource was created or
+// updated in this deploy's events. A position whose resource was unchanged
+// keeps the fingerprint recorded before, and so does a create-only
+// property AWS never reports when cdkd kept the resource (cdkd did not
+// apply the value; the next diff still says "changed, not applied"). A
+// failure is a warning: the deploy itself is over.
+func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
+	r := d.r
+	fp := r.fingerprints(ctx)
+	if fp == nil {
+		return
+	}
+	if fp.off != "" {
+		r.runner.Warning("fingerprints were not recorded: " + fp.off)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, fingerprintTimeout)
+	defer cancel()
+	for _, ds := range d.rep.Stacks {
+		region := r.stackRegion(ds.Stack, ds.Region)
+		st, ok := r.asm.StackIn(ds.Stack, region)
+		if !ok {
+			continue
+		}
+		slots := r.slots(st, region)
+		if len(slots) == 0 {
+			continue
+		}
+		changes := changesOf(cur, ds.Stack, ds.Region)
+		rec, reason := fp.load(ctx, st.Name, region)
+		updates := fingerprint.NewRecord(st.Name, region)
+		updates.KeyID = fp.hasher.KeyID()
+		for _, s := range slots {
+			if !s.known {
+				continue
+			}
+			if !d.applied(fp, s, ds, changes) {
+				d.warnNotApplied(ctx, fp, st.Name, s, rec, changes)
+				continue
+			}
+			f, err := fp.hasher.Fingerprint(ctx, s.pos, s.value)
+			if err != nil {
+				r.runner.Warning(fmt.Sprintf("fingerprint %s: %v", r.set.Redact(s.pos.String()), err))
+				continue
+			}
+			updates.Positions[s.pos.Key()] = fingerprint.Entry{Position: s.pos, Source: r.set.Redact(strings.Join(s.sources, " + ")), Fingerprint: f}
+		}
+		if len(updates.Positions) == 0 {
+			continue
+		}
+		if reason == "" && rec != nil && rec.KeyID != updates.KeyID {
+			w := fmt.Sprintf("The fingerprints of %s were recorded %s: the positions this deploy applied are recorded again; the others stay unknown until a deploy applies them.",
+				r.set.Redact(st.Name), keyDescription(rec.KeyID, updates.KeyID))
+			d.rep.Warnings = append(d.rep.Warnings, w)
+			r.runner.Warning(w)
+		}
+		key := fp.key(st.Name, region)
+		if err := fingerprint.Save(ctx, fp.store, key, updates); err != nil {
+			r.runner.Warning(fmt.Sprintf("record the fingerprints of %s: %v", r.set.Redact(st.Name), err))
+			continue
+		}
+		r.runner.Notice(fmt.Sprintf("recorded the fingerprints of %d secret position(s) of %s in s3://%s/%s", len(updates.Positions), r.set.Redact(st.Name), fp.bucket, key))
+	}
+}
+
+// warnNotApplied says, in the deploy report, that a changed value at a
+// create-only property AWS never reports did not reach AWS: cdkd kept the
+// resource, and only a recreate applies it.
+func (d *deployRun) warnNotApplied(ctx context.Context, fp *fpRun, stack string, s *slot, rec *fingerprint.Record, changes map[string]*model.ResourceChange) {
+	eff, stateful := fp.effect(s, changes[s.pos.LogicalID])
+	if eff != model.EffectNotApplied {
+		return
+	}
+	if st, _ := fp.hasher.Compare(ctx, rec.Lookup(s.pos), s.pos, s.value); st != fingerprint.StatusChanged {
+		return
+	}
+	v := model.SecretValue{LogicalID: s.pos.LogicalID, Path: s.pos.Path, ResourceType: s.resourceType, Stateful: stateful}
+	w := fmt.Sprintf("%s: the new secret value at %s.%s was NOT applied: the property is create-only and AWS never reports it, so cdkd kept the resource. Deploy with --recreate-via-cc-api %s (or --recreate-via-sdk-provider %s)%s.",
+		stack, v.LogicalID, v.Path, v.LogicalID, v.LogicalID, statefulWarning(v))
+	d.rep.Warnings = append(d.rep.Warnings, w)
+	d.r.runner.Warning(d.r.set.Redact(w))
+}
+
+// applied reports whether the value at s reached AWS in this deploy.
+func (d *deployRun) applied(fp *fpRun, s *slot, ds reporters.DeployedStack, changes map[string]*model.ResourceChange) bool {
+	if s.pos.Kind == fingerprint.KindOutput {
+		return d.rep.Outcome == reporters.OutcomeDeployed
+	}
+	for _, res := range ds.Resources {
+		if res.LogicalID != s.pos.LogicalID {
+			continue
+		}
+		switch res.Result {
+		case cdkd.ResultCreated:
+			return true
+		case cdkd.ResultUpdated:
+			// An update does not apply a create-only value AWS never
+			// reports: cdkd kept the resource.
+			eff, _ := fp.effect(s, changes[s.pos.LogicalID])
+			return eff != model.EffectNotApplied
+		}
+		return false
+	}
+	return false
+}
+
+// changesOf indexes the reviewed change set's changes of one stack.
+func changesOf(cur *gate.Current, stack, region string) map[string]*model.ResourceChange {
+	out := map[string]*model.ResourceChange{}
+	if cur == nil {
+		return out
+	}
+	for i := range cur.Diff.Stacks {
+		s := &cur.Diff.Stacks[i]
+		if s.Stack != stack || (region != "" && s.Region != "" && s.Region != region) {
+			continue
+		}
+		for k := range s.Changes {
+			out[s.Changes[k].LogicalID] = &s.Changes[k]
+		}
+	}
+	return out
+}
+
+// stackRegion is the region a stack is deployed to: the one cdkd named,
+// else the assembly's, else AWS_REGION.
+func (r *run) stackRegion(stack, region string) string {
+	if region == "" && r.asm != nil {
+		if st, ok := r.asm.Stack(stack); ok {
+			region = st.Region
+		}
+	}
+	return cmp.Or(region, r.app.Getenv("AWS_REGION"))
+}

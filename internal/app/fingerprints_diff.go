@@ -1,0 +1,158 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+)
+
+// secretValues fills each diffed stack's SecretValues: every position a
+// NoEcho value or a resolved secret reference fills, and whether its value
+// changed since the last deploy that applied it (changed / unchanged /
+// unknown), with what the deploy will do about a change. cdkd itself
+// cannot tell (it stores *** for a NoEcho value). Run it after the diff is
+// redacted: every name it adds is redacted too.
+func (r *run) secretValues(ctx context.Context, d *model.Diff) {
+	fp := r.fingerprints(ctx)
+	if fp == nil {
+		return
+	}
+	var walk func(stacks []model.StackDiff, parent string)
+	walk = func(stacks []model.StackDiff, parent string) {
+		for i := range stacks {
+			s := &stacks[i]
+			st, ok := r.diffedStack(s.Stack, s.Region, parent)
+			if ok {
+				s.SecretValues = r.stackSecretValues(ctx, fp, st, cmp.Or(s.Region, st.Region, r.app.Getenv("AWS_REGION")), s.Changes)
+				s.NoEchoReaders = withoutListed(s.NoEchoReaders, s.SecretValues)
+			}
+			name := s.Stack
+			if parent != "" {
+				name = parent + "~" + s.Stack
+			}
+			walk(s.Children, name)
+		}
+	}
+	walk(d.Stacks, "")
+}
+
+// diffedStack finds a diffed stack in the assembly; a nested stack may be
+// named by its state name ("Parent~Child") or its logical id alone.
+func (r *run) diffedStack(name, region, parent string) (assembly.Stack, bool) {
+	if r.asm == nil {
+		return assembly.Stack{}, false
+	}
+	if st, ok := r.asm.StackIn(name, region); ok || parent == "" {
+		return st, ok
+	}
+	return r.asm.StackIn(parent+"~"+name, region)
+}
+
+// stackSecretValues evaluates one stack's secret positions against its
+// record.
+func (r *run) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stack, region string, changes []model.ResourceChange) []model.SecretValue {
+	slots := r.slots(st, region)
+	if len(slots) == 0 {
+		return nil
+	}
+	rec, reason := fp.load(ctx, st.Name, region)
+	if reason == "" {
+		r.noteKeyMismatch(fp, st.Name, rec)
+		fp.prehash(ctx, slots, rec)
+	}
+	fp.compare(ctx, slots, rec, reason)
+	byID := map[string]*model.ResourceChange{}
+	for i := range changes {
+		byID[changes[i].LogicalID] = &changes[i]
+	}
+	red := r.set.Redact
+	out := make([]model.SecretValue, 0, len(slots))
+	for _, s := range slots {
+		v := model.SecretValue{
+			LogicalID: red(s.pos.LogicalID), Output: red(s.pos.Output), Path: red(s.pos.Path),
+			ResourceType: red(s.resourceType), Status: s.status, Reason: red(s.reason),
+		}
+		for i, src := range s.sources {
+			if i > 0 {
+				v.Source += " + "
+			}
+			v.Source += red(src)
+		}
+		if s.status == model.FingerprintChanged {
+			v.Effect, v.Stateful = fp.effect(s, byID[s.pos.LogicalID])
+			if v.Warns() {
+				r.runner.Warning(fmt.Sprintf("%s: the changed secret value at %s.%s (%s) will NOT be applied by cdkd deploy: the property is create-only and AWS never reports it. Deploy with --recreate-via-cc-api %s (or --recreate-via-sdk-provider %s)%s.",
+					red(st.Name), v.LogicalID, v.Path, v.Source, v.LogicalID, v.LogicalID, statefulWarning(v)))
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func statefulWarning(v model.SecretValue) string {
+	if !v.Stateful {
+		return ""
+	}
+	return fmt.Sprintf("; %s is stateful, so it also needs --force-stateful-recreation, which destroys its data", v.ResourceType)
+}
+
+// noteKeyMismatch tells the reader, once per stack, that the record was
+// written with another fingerprint-key, so its fingerprints are unknown.
+func (r *run) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Record) {
+	if rec == nil || rec.KeyID == fp.hasher.KeyID() {
+		return
+	}
+	note := fmt.Sprintf("The fingerprints of %s were recorded %s, so they are unknown until the next deploy records them again.",
+		r.set.Redact(stack), keyDescription(rec.KeyID, fp.hasher.KeyID()))
+	r.notes = append(r.notes, note)
+	r.runner.Warning(note)
+}
+
+func keyDescription(recorded, current string) string {
+	switch {
+	case recorded == "":
+		return "without fingerprint-key and this run has one"
+	case current == "":
+		return fmt.Sprintf("with fingerprint-key %s and this run has none", recorded)
+	}
+	return fmt.Sprintf("with fingerprint-key %s and this run's key is %s", recorded, current)
+}
+
+// withoutListed drops from the NoEcho note ("cdkd cannot tell whether its
+// value changed") the resources whose every secret position the
+// fingerprints could tell: the note stays true for the others.
+func withoutListed(readers []string, vals []model.SecretValue) []string {
+	if len(vals) == 0 {
+		return readers
+	}
+	out := slices.DeleteFunc(slices.Clone(readers), func(id string) bool {
+		listed, known := false, true
+		for _, v := range vals {
+			if v.LogicalID == id {
+				listed = true
+				known = known && v.Status != model.FingerprintUnknown
+			}
+		}
+		return listed && known
+	})
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// fingerprintHeader is what the comment's hidden header records about the
+// fingerprints: the key id, never the key.
+func (r *run) fingerprintHeader(ctx context.Context) map[string]string {
+	fp := r.fingerprints(ctx)
+	if fp == nil || fp.hasher.KeyID() == "" {
+		return nil
+	}
+	return map[string]string{"fingerprintKeyId": fp.hasher.KeyID()}
+}
