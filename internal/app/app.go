@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
@@ -53,6 +54,8 @@ type App struct {
 	Getenv func(string) string
 	Args   []string
 	Deps   Deps
+	// Version is the action's release, stamped at build time ("" is dev).
+	Version string
 }
 
 // run is the state of one invocation, shared by the commands.
@@ -84,18 +87,28 @@ type run struct {
 	notes []string
 	// identity caches login().
 	identity string
+	// cdkd is the cdkd this run uses (nil with from-json); see local.go.
+	cdkd *cdkd.Choice
+	// cleanups run when the run ends (e.g. an npm-installed cdkd).
+	cleanups []func()
+	// reportFolder is a local run's own folder for the report JSON.
+	reportFolder string
 }
 
 // Run executes the action and returns its exit code.
 func (a *App) Run(ctx context.Context) ExitCode {
+	if code, done := a.meta(ctx); done {
+		return code
+	}
+	logOut := a.logWriter()
 	set := secrets.NewSet()
-	out := secrets.NewLineWriter(a.Stdout, set)
+	out := secrets.NewLineWriter(logOut, set)
 	defer out.Close()
 	r := &run{
 		app:     a,
 		set:     set,
 		out:     out,
-		raw:     workflow.New(a.Stdout, a.Getenv),
+		raw:     workflow.New(logOut, a.Getenv),
 		outputs: map[string]string{},
 	}
 	r.runner = workflow.New(out, a.Getenv)
@@ -107,6 +120,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 	r.earlyMasks()
 	code := r.main(ctx)
 	r.writeOutputs()
+	r.finishLocal()
 	return code
 }
 
@@ -127,9 +141,10 @@ func (r *run) main(ctx context.Context) ExitCode {
 	if !r.local {
 		r.connectGitHub()
 	}
-	if needsCdkd := !(cfg.Command == config.CommandDiff && cfg.FromJSON != ""); needsCdkd {
-		if err := r.cdkdRunner().Available(); err != nil {
-			return r.fail("bad-input", &config.InputError{Input: "cdkd-path", Msg: err.Error()}, ExitBadInput, nil)
+	r.warnInputs()
+	if cfg.FromJSON == "" {
+		if err := r.locateCdkd(ctx); err != nil {
+			return r.fail("bad-input", err, ExitBadInput, nil)
 		}
 	}
 	switch cfg.Command {
@@ -268,6 +283,9 @@ func (r *run) assemblyDir() string {
 // instead of printing it, so that discovery prints it only after the masks
 // are registered.
 func (r *run) awsDeps(ctx context.Context) (discover.Deps, string) {
+	if why := r.offlineAWS(); why != "" {
+		return discover.Deps{}, why
+	}
 	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
 	build := r.app.Deps.AWS
 	if build == nil {

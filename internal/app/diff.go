@@ -24,6 +24,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		HeadSHA:        r.gh.HeadSHA,
 		RunURL:         r.gh.RunURL,
 		CdkdVersion:    version,
+		CdkdSource:     r.cdkdSource(),
 		FullReportHint: r.fullReportHint(),
 		Notes:          r.notes,
 	}
@@ -78,7 +79,7 @@ func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 		return d, "", nil
 	}
 	runner := r.cdkdRunner()
-	version, verr := runner.Version(ctx)
+	version, verr := r.cdkdVersion(ctx, runner)
 	if verr != nil {
 		if errors.Is(verr, cdkd.ErrNotFound) {
 			return model.Diff{}, "", verr

@@ -30,11 +30,11 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	aws := r.newDriftAWS(ctx)
 	r.stateSecrets(ctx, aws, r.namedStacks())
 	runner := r.cdkdRunner()
-	version, err := runner.Version(ctx)
+	version, err := r.cdkdVersion(ctx, runner)
 	if err != nil && !errors.Is(err, cdkd.ErrNotFound) {
 		version, err = "", nil // an old or odd --version does not stop the check
 	}
-	rep.CdkdVersion = version
+	rep.CdkdVersion, rep.CdkdSource = version, r.cdkdSource()
 	var det detection
 	if err == nil {
 		det, err = r.detectDrift(ctx, runner, aws)
@@ -97,7 +97,7 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	if err != nil {
 		return detection{}, err
 	}
-	res, err := r.runCdkd(ctx, runner, args)
+	res, err := r.driftResult(ctx, runner, args)
 	if err != nil {
 		return detection{}, err
 	}

@@ -31,6 +31,9 @@ type driftAWS struct {
 // discovery builds them. Nothing is printed: what could not be built is
 // said where it matters.
 func (r *run) newDriftAWS(ctx context.Context) *driftAWS {
+	if why := r.offlineAWS(); why != "" {
+		return &driftAWS{why: why}
+	}
 	if r.stateBucket() == "" {
 		return &driftAWS{why: "the state bucket is not known: set the state-bucket input or CDKD_STATE_BUCKET"}
 	}
