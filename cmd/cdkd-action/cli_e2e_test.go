@@ -180,7 +180,7 @@ func TestLocalDeployNeedsYesAndDryRunShowsTheGate(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stderr, "a local deploy changes AWS resources: pass --yes to deploy, or --dry-run"))
 	assert.Equal(t, res.stdout, "")
 
-	res = runCLI(t, dir, nil, "deploy", "--from-json=" + abs(t, "../../testdata/fixtures/diff-v2.json"), "--yes")
+	res = runCLI(t, dir, nil, "deploy", "--from-json="+abs(t, "../../testdata/fixtures/diff-v2.json"), "--yes")
 	assert.Equal(t, res.code, 2)
 	assert.Assert(t, is.Contains(res.stderr, "input from-json: deploy always runs cdkd"))
 
