@@ -36,14 +36,22 @@ const (
 // ParseMeta finds --help (-h) or --version among args, before any input is
 // validated: both must work in a directory where nothing else would.
 func ParseMeta(args []string) Meta {
+	if len(args) > 0 { // as the first word, like a command
+		switch args[0] {
+		case "help":
+			return MetaHelp
+		case "version":
+			return MetaVersion
+		}
+	}
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
 		switch a {
-		case "--help", "-help", "-h", "help":
+		case "--help", "-help", "-h":
 			return MetaHelp
-		case "--version", "-version", "version":
+		case "--version", "-version":
 			return MetaVersion
 		}
 	}

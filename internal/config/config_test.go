@@ -222,3 +222,21 @@ func TestTargetNoteAndUnreviewableDiff(t *testing.T) {
 	c.CheckRun = true
 	assert.Equal(t, c.UnreviewableDiff(), "")
 }
+
+func TestParseMeta(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want Meta
+	}{
+		{[]string{"--help"}, MetaHelp},
+		{[]string{"diff", "-h"}, MetaHelp},
+		{[]string{"help"}, MetaHelp},
+		{[]string{"version"}, MetaVersion},
+		{[]string{"drift", "--version"}, MetaVersion},
+		{[]string{"diff", "--label", "help"}, MetaNone},
+		{[]string{"--", "--help"}, MetaNone},
+		{nil, MetaNone},
+	} {
+		assert.Equal(t, ParseMeta(tc.args), tc.want, "%q", tc.args)
+	}
+}
