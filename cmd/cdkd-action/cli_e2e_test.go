@@ -167,6 +167,10 @@ func TestLocalRunMakesNoAWSCallUnlessAsked(t *testing.T) {
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Equal(t, requests.Load(), int32(0), "no request without --resolve-secrets")
 	assert.Assert(t, is.Contains(res.stderr, "pass --resolve-secrets to read them"))
+	drift := runCLI(t, t.TempDir(), aws, "drift", "--all", "--fail-on-drift=false",
+		"--from-json="+abs(t, "testdata/drift/drifted.json"), "--app="+abs(t, "testdata/drift/assembly"))
+	assert.Equal(t, drift.code, 0, drift.stderr)
+	assert.Equal(t, requests.Load(), int32(0), "drift reads no state without --resolve-secrets")
 
 	res = runCLI(t, t.TempDir(), aws, append(args, "--resolve-secrets")...)
 	assert.Equal(t, res.code, 0, res.stderr)

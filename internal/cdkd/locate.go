@@ -18,6 +18,10 @@ const Package = "@go-to-k/cdkd"
 // DefaultInstallTimeout bounds `npm install` of a cdkd-version.
 const DefaultInstallTimeout = 5 * time.Minute
 
+// VersionTimeout bounds `cdkd --version` while locating cdkd: a cdkd that
+// hangs there has its version reported as unknown.
+const VersionTimeout = 30 * time.Second
+
 // Source says where the cdkd that runs came from.
 type Source string
 
@@ -60,7 +64,9 @@ type LocateOptions struct {
 // cdkd on PATH, or cdkd-version installed with npm when it differs.
 func Locate(ctx context.Context, o LocateOptions) (Choice, error) {
 	version := func(path string) string {
-		v, err := (&Runner{Path: path, Dir: o.Dir, Env: o.Env}).Version(ctx)
+		vctx, cancel := context.WithTimeout(ctx, VersionTimeout)
+		defer cancel()
+		v, err := (&Runner{Path: path, Dir: o.Dir, Env: o.Env, KillGrace: time.Second}).Version(vctx)
 		if err != nil {
 			return ""
 		}
