@@ -10,11 +10,11 @@ FROM golang:${GO_VERSION}-bookworm AS build
 ARG VERSION=dev
 WORKDIR /src
 COPY . .
-# go build downloads only the modules the binary imports (not the test-only
-# ones such as the AWS emulator or actionlint), into a cache kept between builds.
-RUN --mount=type=cache,target=/go/pkg/mod \
-    --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/cdkd-action ./cmd/cdkd-action
+# go build downloads only the modules the binary imports, not the test-only
+# ones (the AWS emulator, the OpenAPI validator, actionlint) that
+# `go mod download` would fetch. No cache mounts: the runner may build this
+# file with the classic builder.
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/cdkd-action ./cmd/cdkd-action
 
 FROM node:${NODE_VERSION}-bookworm-slim
 # The cdkd release the action bundles. Pinned: CI must not change under us.
