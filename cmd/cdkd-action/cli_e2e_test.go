@@ -226,3 +226,35 @@ func TestNodeModulesCdkdIsPreferred(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stderr, "the repository has its own cdkd in node_modules/.bin"))
 	assert.Assert(t, is.Contains(res.stdout, "cdkd 0.284.40 (node&#95;modules)"))
 }
+
+// cdkd-version with no cdkd on PATH: npm (a stand-in here: the package is
+// not on a registry reachable from the tests) installs it for this run, the
+// log and the footer say so, and the install is removed afterwards.
+func TestCdkdVersionInstalledWithNPM(t *testing.T) {
+	s, env := cliStub(t, diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	env = env[:len(env)-1] // no cdkd-path
+	bin := t.TempDir()
+	log := filepath.Join(bin, "npm.log")
+	npm := `#!/bin/sh
+echo "$@" >> ` + log + `
+while [ $# -gt 0 ]; do
+  if [ "$1" = --prefix ]; then prefix="$2"; fi
+  shift
+done
+mkdir -p "$prefix/node_modules/.bin" && ln -s ` + s.Path + ` "$prefix/node_modules/.bin/cdkd"
+`
+	assert.NilError(t, os.WriteFile(filepath.Join(bin, "npm"), []byte(npm), 0o755))
+	dir := t.TempDir()
+	res := runBinary(t, actionBinary(t), dir, append(env, "PATH="+bin+":/bin:/usr/bin", "INPUT_CDKD-VERSION=0.284.40"), "diff", "--all")
+	assert.Equal(t, res.code, 0, res.stderr)
+	assert.Assert(t, is.Contains(res.stderr, "cdkd-version 0.284.40 is asked and no cdkd is on PATH: installed with npm for this run"))
+	assert.Assert(t, is.Contains(res.stdout, "cdkd 0.284.40 (npm install)"))
+	calls := strings.Fields(readFile(t, log))
+	assert.Assert(t, is.Contains(calls, "@go-to-k/cdkd@0.284.40"))
+	for i, c := range calls {
+		if c == "--prefix" {
+			_, err := os.Stat(calls[i+1])
+			assert.Assert(t, os.IsNotExist(err), "the npm install folder %s outlived the run", calls[i+1])
+		}
+	}
+}
