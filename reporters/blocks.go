@@ -32,6 +32,7 @@ type footer struct {
 	extra    string // trusted Markdown after the commit, e.g. the pull request
 	runURL   string // only http(s) URLs are linked
 	cdkd     string
+	source   string // where cdkd came from: "bundled", "cdkd-path", ...
 	digest   string // shown shortened
 }
 
@@ -48,6 +49,9 @@ func (f footer) write(w *Writer) {
 	}
 	if v := f.cdkd; v != "" {
 		v, _ = cutRunes(v, 40)
+		if s, _ := cutRunes(f.source, 20); s != "" {
+			v += " (" + s + ")"
+		}
 		parts = append(parts, "cdkd "+Text(v))
 	}
 	if dg := f.digest; dg != "" {

@@ -37,6 +37,10 @@ type DeployReport struct {
 	SHA         string // the deployed commit
 	RunURL      string
 	CdkdVersion string
+
+	// CdkdSource says where cdkd came from (bundled, cdkd-path, ...).
+	CdkdSource string
+
 	Digest      string // the change set's digest
 	PR          int
 	ReviewedSHA string
@@ -551,7 +555,7 @@ func (x *deployWriter) footer() {
 			pr += " ([diff](" + u + "))"
 		}
 	}
-	footer{shaLabel: "commit", sha: x.r.SHA, extra: pr, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, digest: x.r.Digest}.write(x.w)
+	footer{shaLabel: "commit", sha: x.r.SHA, extra: pr, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, source: x.r.CdkdSource, digest: x.r.Digest}.write(x.w)
 }
 
 // totalDeployed totals the stacks: "3 created, 1 updated, 1 failed".

@@ -19,7 +19,11 @@ type DiffReport struct {
 	HeadSHA     string
 	RunURL      string // the "view run" link; only http(s) URLs are linked
 	CdkdVersion string
-	Digest      string // shown shortened; the caller puts the full one in the hidden header
+
+	// CdkdSource says where cdkd came from (bundled, cdkd-path, ...).
+	CdkdSource string
+
+	Digest string // shown shortened; the caller puts the full one in the hidden header
 	// FullReportHint is trusted Markdown saying where the full report is, shown
 	// when the report had to be shortened, e.g. "the job summary of
 	// [run 123](url) and the report JSON artifact".
@@ -441,7 +445,7 @@ func (x *diffWriter) failure() {
 }
 
 func (x *diffWriter) footer() {
-	footer{shaLabel: "head", sha: x.r.HeadSHA, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, digest: x.r.Digest}.write(x.w)
+	footer{shaLabel: "head", sha: x.r.HeadSHA, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, source: x.r.CdkdSource, digest: x.r.Digest}.write(x.w)
 }
 
 // CountsText is the one-line totals used in check-run titles and log lines,

@@ -20,6 +20,10 @@ type DriftReport struct {
 	SHA         string
 	RunURL      string
 	CdkdVersion string
+
+	// CdkdSource says where cdkd came from (bundled, cdkd-path, ...).
+	CdkdSource string
+
 	// FullReportHint is trusted Markdown saying where the full report is,
 	// shown when the report had to be shortened.
 	FullReportHint string

@@ -365,6 +365,7 @@ func TestMain(m *testing.M) {
 	if binary.path != "" {
 		os.RemoveAll(filepath.Dir(binary.path))
 	}
+	cdkdtest.RemoveStub()
 	os.Exit(code)
 }
 

@@ -1032,3 +1032,37 @@ func TestDriftMissingCdkd(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "cdkd not found"))
 	assert.Equal(t, w.gh.Writes(), 0)
 }
+
+// issue-labels set after the tracking issue was opened (or a label removed
+// by hand) are added to it; labels someone added stay.
+func TestDriftIssueLabelsKeptInSync(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(detect(t, "drifted.json", 1), detect(t, "drifted.json", 1), detect(t, "drifted.json", 1))
+	inputs := withAssembly(t, withInputs(all, "issue", "true", "fail-on-drift", "false"))
+	assert.Equal(t, w.run(inputs).code, 0)
+	issues := w.gh.Issues()
+	var number int
+	for _, i := range issues {
+		if i.Login == githubtest.DefaultLogin {
+			number = i.Number
+			assert.Equal(t, len(i.Labels), 0)
+		}
+	}
+	assert.Assert(t, number != 0)
+
+	inputs["issue-labels"] = "infra drift, ops\nneeds triage"
+	assert.Equal(t, w.run(inputs).code, 0)
+	labels := func() []string {
+		for _, i := range w.gh.Issues() {
+			if i.Number == number {
+				return i.Labels
+			}
+		}
+		return nil
+	}
+	assert.DeepEqual(t, labels(), []string{"infra drift", "ops", "needs triage"})
+
+	writes := issueWrites(w.gh)
+	assert.Equal(t, w.run(inputs).code, 0)
+	assert.Equal(t, issueWrites(w.gh), writes, "labels in sync and nothing changed: nothing posted")
+}

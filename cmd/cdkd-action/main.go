@@ -11,11 +11,16 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/app"
 )
 
+// version is the action's release, stamped at build time:
+//
+//	go build -ldflags "-X main.version=1.2.3" ./cmd/cdkd-action
+var version = "dev"
+
 func main() {
 	// The runner cancels a job with SIGINT, then SIGTERM: both cancel the
 	// context, which forwards SIGINT to cdkd so it can release its lock.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	a := &app.App{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Args: os.Args[1:]}
+	a := &app.App{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Args: os.Args[1:], Version: version}
 	code := a.Run(ctx)
 	stop()
 	os.Exit(int(code))

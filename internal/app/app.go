@@ -16,6 +16,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
@@ -58,6 +59,8 @@ type App struct {
 	Getenv func(string) string
 	Args   []string
 	Deps   Deps
+	// Version is the action's release, stamped at build time ("" is dev).
+	Version string
 }
 
 // run is the state of one invocation, shared by the commands.
@@ -99,18 +102,28 @@ type run struct {
 	held *heldOutput
 	// fps holds the fingerprints of secret values (fingerprints.go).
 	fps fpState
+	// cdkd is the cdkd this run uses (nil with from-json); see local.go.
+	cdkd *cdkd.Choice
+	// cleanups run when the run ends (e.g. an npm-installed cdkd).
+	cleanups []func()
+	// reportFolder is a local run's own folder for the report JSON.
+	reportFolder string
 }
 
 // Run executes the action and returns its exit code.
 func (a *App) Run(ctx context.Context) ExitCode {
+	if code, done := a.meta(ctx); done {
+		return code
+	}
+	logOut := a.logWriter()
 	set := secrets.NewSet()
-	out := secrets.NewLineWriter(a.Stdout, set)
+	out := secrets.NewLineWriter(logOut, set)
 	defer out.Close()
 	r := &run{
 		app:     a,
 		set:     set,
 		out:     out,
-		raw:     workflow.New(a.Stdout, a.Getenv),
+		raw:     workflow.New(logOut, a.Getenv),
 		outputs: map[string]string{},
 	}
 	r.runner = workflow.New(out, a.Getenv)
@@ -123,6 +136,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 	code := r.main(ctx)
 	r.flushHeld()
 	r.writeOutputs()
+	r.finishLocal()
 	return code
 }
 
@@ -143,9 +157,10 @@ func (r *run) main(ctx context.Context) ExitCode {
 	if !r.local {
 		r.connectGitHub()
 	}
-	if needsCdkd := !(cfg.Command == config.CommandDiff && cfg.FromJSON != ""); needsCdkd {
-		if err := r.cdkdRunner().Available(); err != nil {
-			return r.fail("bad-input", &config.InputError{Input: "cdkd-path", Msg: err.Error()}, ExitBadInput, nil)
+	r.warnInputs()
+	if cfg.FromJSON == "" {
+		if err := r.locateCdkd(ctx); err != nil {
+			return r.fail("bad-input", err, ExitBadInput, nil)
 		}
 	}
 	switch cfg.Command {
@@ -192,7 +207,7 @@ const notReadNote = "cdkd's output is not masked against its state: resolve-secr
 // readsAWS reports whether discovery may read the state bucket, Secrets
 // Manager and SSM: a local run reads them only when resolve-secrets asks.
 func (r *run) readsAWS() bool {
-	return !r.local || r.cfg.ResolveSecrets
+	return r.offlineAWS() == ""
 }
 
 // discoverSecrets adds to r.set what the inputs and r.asm (nil: the inputs
@@ -298,6 +313,9 @@ func (r *run) assemblyDir() string {
 // instead of printing it, so that discovery prints it only after the masks
 // are registered.
 func (r *run) awsDeps(ctx context.Context) (discover.Deps, string) {
+	if why := r.offlineAWS(); why != "" {
+		return discover.Deps{}, why
+	}
 	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
 	build := r.app.Deps.AWS
 	if build == nil {

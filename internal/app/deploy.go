@@ -43,6 +43,9 @@ type deployRun struct {
 	code     ExitCode
 	envURL   string
 	deployID int64
+	// dryRunArgs is the cdkd deploy a --dry-run would have run (nil: the
+	// gate did not get that far).
+	dryRunArgs []string
 }
 
 // deploy runs `cdkd deploy`, but only when the change set is the one the pull
@@ -61,6 +64,11 @@ func (r *run) deploy(ctx context.Context) ExitCode {
 		outputs: map[string]map[string]string{},
 	}
 	d.decideAndDeploy(ctx)
+	if r.cfg.CLI.DryRun {
+		if code, done := d.dryRun(); done {
+			return code
+		}
+	}
 	return d.finish(ctx)
 }
 
@@ -75,7 +83,7 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 	}
 	dec, err := gate.Evaluate(ctx, policy, d.reviews, d.changes)
 	d.reviews.describe(&d.rep)
-	d.rep.CdkdVersion = d.changes.version
+	d.rep.CdkdVersion, d.rep.CdkdSource = d.changes.version, r.cdkdSource()
 	switch {
 	case ctx.Err() != nil:
 		d.stopped(cdkd.Result{Cancelled: true}, nil)
@@ -176,6 +184,7 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 		d.rep.Warnings[i] = r.set.Redact(w)
 	}
 	r.setOutput("deployed", deployedOutput(d.rep))
+	d.environmentURLOutput()
 	r.setOutput("stack-outputs", stackOutputsJSON(d.outputs))
 	apiErr := d.publish(ctx)
 	if d.reason != "" {

@@ -151,7 +151,7 @@ func (d *deployRun) finishDeployment(ctx context.Context) {
 	}
 	state, url := "failure", ""
 	if d.rep.Outcome == reporters.OutcomeDeployed {
-		state, url = "success", d.environmentURL()
+		state, url = "success", d.envURL // see environmentURLOutput
 	}
 	if err := r.api.CreateDeploymentStatus(ctx, r.gh.Owner, r.gh.Repo, d.deployID, state, url, r.gh.RunURL, reporters.DeployHeadline(d.rep)); err != nil {
 		r.notPosted(ctx, "the deployment's "+state+" status", err)

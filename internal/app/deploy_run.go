@@ -45,6 +45,10 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		d.failed(reasonDeployFailed, "cdkd deploy could not start", err.Error(), nil)
 		return
 	}
+	if r.cfg.CLI.DryRun {
+		d.dryRunArgs = args
+		return
+	}
 	d.startDeployment(ctx)
 	runner := r.cdkdRunner()
 	runner.KillGrace = deployKillGrace

@@ -24,6 +24,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		HeadSHA:        r.gh.HeadSHA,
 		RunURL:         r.gh.RunURL,
 		CdkdVersion:    version,
+		CdkdSource:     r.cdkdSource(),
 		FullReportHint: r.fullReportHint(),
 		Notes:          r.notes,
 	}
@@ -81,7 +82,7 @@ func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 		return d, "", nil
 	}
 	runner := r.cdkdRunner()
-	version, verr := runner.Version(ctx)
+	version, verr := r.cdkdVersion(ctx, runner)
 	if verr != nil {
 		// A hung --version is a hung binary: the diff would hang too.
 		if errors.Is(verr, cdkd.ErrNotFound) || errors.Is(verr, cdkd.ErrTimeout) {

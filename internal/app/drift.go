@@ -30,11 +30,11 @@ func (r *run) drift(ctx context.Context) ExitCode {
 	aws := r.newDriftAWS(ctx)
 	r.stateSecrets(ctx, aws, r.namedStacks(ctx, aws))
 	runner := r.cdkdRunner()
-	version, err := runner.Version(ctx)
+	version, err := r.cdkdVersion(ctx, runner)
 	if err != nil && !errors.Is(err, cdkd.ErrNotFound) && !errors.Is(err, cdkd.ErrTimeout) {
 		version, err = "", nil // an old or odd --version does not stop the check
 	}
-	rep.CdkdVersion = version
+	rep.CdkdVersion, rep.CdkdSource = version, r.cdkdSource()
 	var det detection
 	if err == nil {
 		det, err = r.detectDrift(ctx, runner, aws)
@@ -106,7 +106,7 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	// state of the stacks it reported.
 	detector := *runner
 	detector.TailLines = resolutionTailLines
-	res, err := r.runCdkdHeld(ctx, &detector, args)
+	res, err := r.driftResult(ctx, &detector, args)
 	if err != nil {
 		return detection{}, err
 	}

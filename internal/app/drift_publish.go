@@ -130,13 +130,14 @@ func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (st
 
 	prev, _ := github.ParseHeader(found.Body)
 	open := found.State == "open"
+	labels := missingLabels(found.Labels, r.cfg.IssueLabels)
 	switch {
 	case !open && status != model.DriftDrifted:
 		return found.HTMLURL, nil // closed, and nothing new drifted
-	case open && prev.Digest == header.Digest:
+	case open && prev.Digest == header.Digest && labels == nil:
 		return found.HTMLURL, nil // nothing changed since the last run
 	}
-	edit := github.IssueEdit{Title: &title, Body: &body}
+	edit := github.IssueEdit{Title: &title, Body: &body, Labels: labels}
 	switch {
 	case !open:
 		state := "open"

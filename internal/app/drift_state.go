@@ -33,8 +33,8 @@ type driftAWS struct {
 // discovery builds them. Nothing is printed: what could not be built is
 // said where it matters.
 func (r *run) newDriftAWS(ctx context.Context) *driftAWS {
-	if !r.readsAWS() {
-		return &driftAWS{why: "resolve-secrets is off in this local run, so nothing is read from AWS"}
+	if why := r.offlineAWS(); why != "" {
+		return &driftAWS{why: why}
 	}
 	if r.stateBucket() == "" {
 		return &driftAWS{why: "the state bucket is not known: set the state-bucket input or CDKD_STATE_BUCKET"}

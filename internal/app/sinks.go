@@ -22,8 +22,12 @@ import (
 
 // cdkdRunner runs cdkd in the working directory with the live renderer off.
 func (r *run) cdkdRunner() *cdkd.Runner {
+	path := r.cfg.CdkdPath
+	if r.cdkd != nil {
+		path = r.cdkd.Path
+	}
 	// Every call is bounded by timeout-minutes (--version by less).
-	return &cdkd.Runner{Path: r.cfg.CdkdPath, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout}
+	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout}
 }
 
 // reasonTimeout is the failure reason of a cdkd call stopped by
@@ -94,7 +98,7 @@ func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.
 	}
 	r.summary(render(summary))
 	if r.local {
-		fmt.Fprintln(r.out, render(reporters.Unlimited))
+		r.printReport(render(reporters.Unlimited))
 		return false
 	}
 	return r.api != nil
@@ -113,7 +117,10 @@ func (r *run) writeReportJSON(kind string, v any) (string, error) {
 			base = os.TempDir()
 		}
 	}
-	dir := filepath.Join(base, rel)
+	dir, err := r.reportDir(base, rel)
+	if err != nil {
+		return "", err
+	}
 	// Readable by later steps: the action's container runs as root, the
 	// job's other steps do not. The content is redacted.
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -52,6 +52,7 @@ type Config struct {
 	FailOnChanges    bool
 	FromJSON         string
 	CdkdPath         string
+	CdkdVersion      string
 	ResolveSecrets   bool
 	MaskValues       []string
 	MaskEnv          []string
@@ -84,6 +85,11 @@ type Config struct {
 
 	// Local renders Markdown to stdout and makes no API call.
 	Local bool
+	// CLI holds the command-line flags that are not inputs (see cli.go).
+	CLI CLI
+	// Set names the inputs given explicitly (INPUT_* or a flag), as opposed
+	// to defaulted: an input set for a command that ignores it is warned of.
+	Set map[string]bool
 }
 
 // Resolution is what `cdkd drift` does after detection.
@@ -121,6 +127,12 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
+	first, args, err := splitCommand(args)
+	if err != nil {
+		return Config{}, err
+	}
+	local := LocalRun(getenv, args)
+	set := map[string]bool{}
 	values := make(map[string]string, len(specs))
 	fs := flag.NewFlagSet("cdkd-action", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -129,7 +141,11 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		v, ok := lookup(getenv, s.Name)
 		if !ok {
 			v = s.Default
+			if d, has := localDefaults[s.Name]; has && local {
+				v = d
+			}
 		}
+		set[s.Name] = ok
 		values[s.Name] = v
 		p := new(string)
 		*p = v
@@ -141,7 +157,9 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 			fs.Var(stringFlag{p}, s.Name, s.Description)
 		}
 	}
-	local := fs.Bool("local", false, "render Markdown to stdout and make no API call")
+	fs.Bool("local", false, localUsage)
+	var cli CLI
+	cliFlags(fs, &cli)
 	if err := fs.Parse(args); err != nil {
 		return Config{}, &InputError{Input: "command line", Msg: flagError(err)}
 	}
@@ -150,6 +168,17 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 	}
 	for name, p := range flags {
 		values[name] = *p
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if _, isInput := flags[f.Name]; isInput {
+			set[f.Name] = true
+		}
+	})
+	if first != "" {
+		if set["command"] && Command(strings.TrimSpace(values["command"])) != first {
+			return Config{}, bad("command", "the first word says %s but --command says %s; give one", first, values["command"])
+		}
+		values["command"], set["command"] = string(first), true
 	}
 
 	c := Config{
@@ -165,10 +194,11 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		Label:                strings.TrimSpace(values["label"]),
 		FromJSON:             strings.TrimSpace(values["from-json"]),
 		CdkdPath:             strings.TrimSpace(values["cdkd-path"]),
+		CdkdVersion:          strings.TrimPrefix(strings.TrimSpace(values["cdkd-version"]), "v"),
 		MaskValues:           lines(values["mask-values"]),
 		MaskEnv:              strings.Fields(values["mask-env"]),
 		StackRegion:          strings.TrimSpace(values["stack-region"]),
-		IssueLabels:          splitList(values["issue-labels"]),
+		IssueLabels:          labelList(values["issue-labels"]),
 		DriftResolution:      Resolution(strings.TrimSpace(values["drift-resolution"])),
 		DestructiveLabel:     strings.TrimSpace(values["destructive-label"]),
 		AllowDestroyTypes:    splitList(values["allow-destroy-types"]),
@@ -177,7 +207,9 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		BotLogin:             strings.TrimSpace(values["bot-login"]),
 		FingerprintKey:       values["fingerprint-key"],
 		FingerprintPrefix:    strings.Trim(strings.TrimSpace(values["fingerprint-prefix"]), "/"),
-		Local:                *local,
+		Local:                local,
+		CLI:                  cli,
+		Set:                  set,
 	}
 	if c.GitHubToken == "" {
 		c.GitHubToken = getenv("GITHUB_TOKEN")
@@ -232,8 +264,8 @@ func (c Config) validate() error {
 	if strings.ContainsAny(c.Label, "\r\n") || len(c.Label) > 100 {
 		return bad("label", "expected one line of at most 100 characters")
 	}
-	if c.CdkdPath == "" && c.FromJSON == "" {
-		return bad("cdkd-path", "expected the cdkd executable, got an empty value")
+	if c.CdkdVersion != "" && !versionPattern.MatchString(c.CdkdVersion) {
+		return bad("cdkd-version", "expected a cdkd release such as 0.284.40, got %q", c.CdkdVersion)
 	}
 	if c.StatePrefix == "" {
 		return bad("state-prefix", "expected a key prefix such as cdkd, got an empty value")
@@ -248,11 +280,14 @@ func (c Config) validate() error {
 		return bad("working-directory", "expected an existing directory, got %q", c.WorkingDirectory)
 	}
 	if c.FromJSON != "" {
-		if fi, err := os.Stat(c.FromJSON); err != nil || fi.IsDir() {
-			return bad("from-json", "expected a file holding cdkd diff --json output, got %q (not a readable file)", c.FromJSON)
+		if c.Command == CommandDeploy {
+			return bad("from-json", "deploy always runs cdkd: a saved report can be re-rendered with diff or drift, never deployed")
 		}
-		if c.Command != CommandDiff {
-			return bad("from-json", "only works with command: diff")
+		if fi, err := os.Stat(c.FromJSON); err != nil || fi.IsDir() {
+			return bad("from-json", "expected a file holding cdkd diff --json or cdkd drift --json output, got %q (not a readable file)", c.FromJSON)
+		}
+		if c.DriftResolution != ResolutionNone {
+			return bad("drift-resolution", "a saved report (from-json) cannot be resolved: set drift-resolution: none")
 		}
 	}
 	for _, name := range c.MaskEnv {
@@ -279,10 +314,11 @@ func (c Config) validate() error {
 	if c.RoleARN != "" && !strings.HasPrefix(c.RoleARN, "arn:") {
 		return bad("role-arn", "expected an IAM role ARN (arn:aws:iam::ACCOUNT:role/NAME), got %q", c.RoleARN)
 	}
-	return nil
+	return c.cliError()
 }
 
 var (
+	versionPattern      = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
 	regionPattern       = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
 	resourceTypePattern = regexp.MustCompile(`^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$`)
 	envNamePattern      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -311,10 +347,10 @@ func (f boolFlag) IsBoolFlag() bool   { return true }
 func flagError(err error) string {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return fmt.Sprintf("%s is not an input of this action (inputs are given as --name=value)", name)
+		return fmt.Sprintf("%s is not an input of this action (inputs are given as --name=value; --help lists them)", flagName(name))
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		return fmt.Sprintf("%s needs a value (--name=value)", name)
+		return fmt.Sprintf("%s needs a value (--name=value)", flagName(name))
 	}
 	return msg
 }
@@ -339,6 +375,17 @@ func ParseBool(input, v string) (bool, error) {
 		return false, nil
 	}
 	return false, bad(input, "expected true or false, got %q", v)
+}
+
+// labelList splits on commas and newlines only: a label may contain spaces.
+func labelList(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // splitList splits on commas, whitespace and newlines.

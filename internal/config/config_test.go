@@ -19,10 +19,10 @@ func TestLoadDefaultsFromActionYAML(t *testing.T) {
 	assert.Equal(t, c.Command, CommandDiff)
 	assert.Equal(t, c.Comment, CommentUpdate)
 	assert.Equal(t, c.StatePrefix, "cdkd")
-	assert.Equal(t, c.CdkdPath, "cdkd")
+	assert.Equal(t, c.CdkdPath, "", "empty: node_modules, then the bundled cdkd")
 	assert.Equal(t, c.WorkingDirectory, ".")
 	assert.Equal(t, c.CheckRun, true)
-	assert.Equal(t, c.ResolveSecrets, true)
+	assert.Equal(t, c.ResolveSecrets, false, "a local run makes no AWS call of its own unless asked")
 	assert.Equal(t, c.FailOnChanges, false)
 	// ${{ github.token }} is the runner's to evaluate: locally it is empty.
 	assert.Equal(t, c.GitHubToken, "")
@@ -63,7 +63,7 @@ func TestBooleanFlagsNeedNoValue(t *testing.T) {
 	assert.Equal(t, c.CheckRun, false)
 
 	_, err = Load(env(nil), []string{"--label"})
-	assert.Error(t, err, "input command line: -label needs a value (--name=value)")
+	assert.Error(t, err, "input command line: --label needs a value (--name=value)")
 }
 
 func TestTokenFallsBackToGITHUB_TOKEN(t *testing.T) {
@@ -89,14 +89,19 @@ func TestBadInputsNameTheInput(t *testing.T) {
 		{"stacks and all", map[string]string{"INPUT_STACKS": "A", "INPUT_ALL": "true"}, nil, "input stacks: set either stacks or all: true, not both"},
 		{"context", map[string]string{"INPUT_CONTEXT": "novalue"}, nil, `input context: expected one key=value per line, got "novalue"`},
 		{"from-json missing", map[string]string{"INPUT_FROM-JSON": filepath.Join(dir, "nope.json")}, nil, "input from-json: expected a file"},
-		{"from-json with drift", map[string]string{"INPUT_FROM-JSON": file, "INPUT_COMMAND": "drift"}, nil, "input from-json: only works with command: diff"},
+		{"from-json with deploy", map[string]string{"INPUT_FROM-JSON": file, "INPUT_COMMAND": "deploy"}, []string{"--yes"}, "input from-json: deploy always runs cdkd"},
 		{"working dir", map[string]string{"INPUT_WORKING-DIRECTORY": filepath.Join(dir, "missing")}, nil, "input working-directory: expected an existing directory"},
 		{"mask-env", map[string]string{"INPUT_MASK-ENV": "NOT-A-NAME"}, nil, `input mask-env: expected environment variable names, got "NOT-A-NAME"`},
 		{"role", map[string]string{"INPUT_ROLE-ARN": "deployer"}, nil, "input role-arn: expected an IAM role ARN"},
 		{"app like a flag", map[string]string{"INPUT_APP": "--help"}, nil, `input app: expected an app command or a cloud assembly directory, got "--help" (it starts with '-')`},
 		{"context like a flag", map[string]string{"INPUT_CONTEXT": "-k=v"}, nil, `input context: expected one key=value per line, got "-k=v"`},
-		{"unknown flag", nil, []string{"--stackz=A"}, "input command line: -stackz is not an input of this action"},
-		{"stray arg", nil, []string{"diff"}, `input command line: unexpected argument "diff"`},
+		{"unknown flag", nil, []string{"--stackz=A"}, "input command line: --stackz is not an input of this action"},
+		{"stray arg", nil, []string{"diff", "extra"}, `input command line: unexpected argument "extra"`},
+		{"unknown first word", nil, []string{"destroy"}, `input command: expected diff, deploy or drift as the first word, got "destroy"`},
+		{"first word and --command disagree", nil, []string{"drift", "--command=diff"}, "input command: the first word says drift but --command says diff"},
+		{"local deploy unconfirmed", nil, []string{"deploy"}, "input command line: a local deploy changes AWS resources: pass --yes"},
+		{"--yes on diff", nil, []string{"diff", "--yes"}, "input command line: --yes only applies to deploy, not diff"},
+		{"cdkd-version", map[string]string{"INPUT_CDKD-VERSION": "latest"}, nil, `input cdkd-version: expected a cdkd release such as 0.284.40, got "latest"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,5 +159,90 @@ func TestDriftAndDeployInputs(t *testing.T) {
 	} {
 		_, err := Load(env(map[string]string{input: "fix"}), nil)
 		assert.Error(t, err, want)
+	}
+}
+
+func TestResolveSecretsDefaultsDifferInsideARunner(t *testing.T) {
+	inRunner := env(map[string]string{"GITHUB_ACTIONS": "true"})
+	c, err := Load(inRunner, nil)
+	assert.NilError(t, err)
+	assert.Equal(t, c.ResolveSecrets, true, "action.yml's default inside a runner")
+	c, err = Load(inRunner, []string{"--local"})
+	assert.NilError(t, err)
+	assert.Equal(t, c.ResolveSecrets, false, "--local is a local run")
+	c, err = Load(env(nil), []string{"--resolve-secrets"})
+	assert.NilError(t, err)
+	assert.Equal(t, c.ResolveSecrets, true, "asked for explicitly")
+}
+
+func TestCommandAsFirstWord(t *testing.T) {
+	c, err := Load(env(nil), []string{"drift", "--all"})
+	assert.NilError(t, err)
+	assert.Equal(t, c.Command, CommandDrift)
+	assert.Equal(t, c.All, true)
+	c, err = Load(env(nil), []string{"deploy", "--dry-run", "--output=r.md", "--outputs-file=o.json"})
+	assert.NilError(t, err)
+	assert.DeepEqual(t, c.CLI, CLI{DryRun: true, Output: "r.md", OutputsFile: "o.json"})
+}
+
+func TestIssueLabelsSplitOnCommasAndNewlinesOnly(t *testing.T) {
+	c, err := Load(env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_ISSUE-LABELS": "infra drift, ops\n needs triage ,\n"}), nil)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, c.IssueLabels, []string{"infra drift", "ops", "needs triage"})
+}
+
+func TestIgnoredInputsAreNamed(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want []string
+	}{
+		{"issue on diff", map[string]string{"INPUT_ISSUE": "true"}, nil, []string{"input issue is set but diff ignores it: it applies to drift only"}},
+		{"environment on diff", nil, []string{"--environment=prod"}, []string{"input environment is set but diff ignores it: it applies to deploy only"}},
+		{"comment on drift", map[string]string{"INPUT_COMMAND": "drift", "INPUT_COMMENT": "off"}, nil, []string{"input comment is set but drift ignores it: it applies to diff only"}},
+		{"defaults are not warned of", nil, nil, nil},
+		{"an input for the command", map[string]string{"INPUT_COMMAND": "drift", "INPUT_ISSUE": "true"}, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(env(tc.env), tc.args)
+			assert.NilError(t, err)
+			assert.DeepEqual(t, c.Ignored(), tc.want)
+		})
+	}
+}
+
+func TestTargetNoteAndUnreviewableDiff(t *testing.T) {
+	c, err := Load(env(nil), nil)
+	assert.NilError(t, err)
+	assert.Assert(t, strings.Contains(c.TargetNote(nil), "refuses an app with several"))
+	assert.Equal(t, c.TargetNote([]string{"StackA"}), "stacks is empty and all is false: cdkd acts on the app's only stack, StackA")
+	assert.Assert(t, strings.Contains(c.TargetNote([]string{"A", "B"}), "has 2 stacks, so cdkd will refuse"))
+	c.All = true
+	assert.Equal(t, c.TargetNote([]string{"A", "B"}), "")
+
+	c, err = Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMENT": "off", "INPUT_CHECK-RUN": "false"}), nil)
+	assert.NilError(t, err)
+	assert.Assert(t, strings.Contains(c.UnreviewableDiff(), "will refuse (no-reviewed-diff)"))
+	c.CheckRun = true
+	assert.Equal(t, c.UnreviewableDiff(), "")
+}
+
+func TestParseMeta(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want Meta
+	}{
+		{[]string{"--help"}, MetaHelp},
+		{[]string{"diff", "-h"}, MetaHelp},
+		{[]string{"help"}, MetaHelp},
+		{[]string{"version"}, MetaVersion},
+		{[]string{"drift", "--version"}, MetaVersion},
+		{[]string{"diff", "--label", "help"}, MetaNone},
+		{[]string{"--", "--help"}, MetaNone},
+		{nil, MetaNone},
+	} {
+		assert.Equal(t, ParseMeta(tc.args), tc.want, "%q", tc.args)
 	}
 }

@@ -16,6 +16,7 @@ type Issue struct {
 	State       string
 	HTMLURL     string
 	AuthorLogin string
+	Labels      []string // label names
 }
 
 func issueFrom(i *gh.Issue) Issue {
@@ -26,6 +27,7 @@ func issueFrom(i *gh.Issue) Issue {
 		State:       i.GetState(),
 		HTMLURL:     i.GetHTMLURL(),
 		AuthorLogin: i.GetUser().GetLogin(),
+		Labels:      labelNames(i.Labels),
 	}
 }
 
@@ -42,6 +44,16 @@ type IssueEdit struct {
 	Title *string
 	Body  *string
 	State *string
+	// Labels, when not nil, replaces the issue's labels.
+	Labels *[]string
+}
+
+func labelNames(ls []*gh.Label) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.GetName())
+	}
+	return out
 }
 
 // ListIssues lists a repository's issues across all pages. GitHub's issue
@@ -110,7 +122,7 @@ func (c *Client) CreateIssue(ctx context.Context, owner, repo, title, body strin
 
 // EditIssue changes an issue's title, body or state.
 func (c *Client) EditIssue(ctx context.Context, owner, repo string, number int, e IssueEdit) (Issue, error) {
-	req := &gh.IssueRequest{Title: e.Title, Body: e.Body, State: e.State}
+	req := &gh.IssueRequest{Title: e.Title, Body: e.Body, State: e.State, Labels: e.Labels}
 	i, _, err := c.gh.Issues.Edit(ctx, owner, repo, number, req)
 	if err != nil {
 		return Issue{}, fmt.Errorf("edit issue %s/%s#%d: %w", owner, repo, number, err)

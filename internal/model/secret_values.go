@@ -55,7 +55,9 @@ type SecretValue struct {
 }
 
 // Warns reports a change the deploy will not apply: a reviewer must act.
-func (v SecretValue) Warns() bool { return v.Status == FingerprintChanged && v.Effect == EffectNotApplied }
+func (v SecretValue) Warns() bool {
+	return v.Status == FingerprintChanged && v.Effect == EffectNotApplied
+}
 
 // SecretCounts counts a run's secret positions by status.
 type SecretCounts struct {

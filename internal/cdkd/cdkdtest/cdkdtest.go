@@ -66,6 +66,15 @@ func BuildStub(t testing.TB) string {
 	return build.path
 }
 
+// RemoveStub deletes the stub binary built by BuildStub, if any. A test
+// package that builds the stub calls it from TestMain after m.Run, so no
+// stand-in binary outlives the tests.
+func RemoveStub() {
+	if build.path != "" {
+		_ = os.RemoveAll(filepath.Dir(build.path))
+	}
+}
+
 // WriteScenario writes invocations as dir's scenario.json.
 func WriteScenario(t testing.TB, dir string, invs []Invocation) {
 	t.Helper()

@@ -2,8 +2,10 @@ package cdkdtest
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -46,4 +48,12 @@ func TestAssertAllUsed(t *testing.T) {
 
 func TestBuildStubOnce(t *testing.T) {
 	assert.Equal(t, BuildStub(t), BuildStub(t))
+}
+
+func TestRemoveStubDeletesTheBinary(t *testing.T) {
+	path := BuildStub(t)
+	RemoveStub()
+	_, err := os.Stat(path)
+	assert.Assert(t, os.IsNotExist(err), "the stand-in outlived RemoveStub")
+	build.once, build.path, build.err = sync.Once{}, "", nil // later tests build it again
 }

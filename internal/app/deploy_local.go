@@ -1,0 +1,76 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// environmentURLOutput sets the environment-url output after a deploy, for
+// a job's `environment: url:`. It is read once: the deployment status uses
+// the same value.
+func (d *deployRun) environmentURLOutput() {
+	if d.rep.Outcome == reporters.OutcomeDeployed {
+		d.envURL = d.environmentURL()
+	}
+	d.r.setOutput("environment-url", d.envURL)
+}
+
+// dryRun reports what --dry-run found: the gate's decision and the cdkd
+// command it would run. It returns done=false when the gate could not
+// decide (cdkd or the API failed): that is reported as any failure is.
+func (d *deployRun) dryRun() (ExitCode, bool) {
+	r := d.r
+	var b strings.Builder
+	b.WriteString("## cdkd deploy --dry-run\n\n")
+	code := ExitOK
+	switch {
+	case d.dryRunArgs != nil:
+		b.WriteString("✅ **The gate would deploy.**")
+		if d.rep.Title != "" {
+			b.WriteString(" " + reporters.Text(d.rep.Title) + ".")
+		}
+		b.WriteString(" Nothing was run. The command it would run:\n\n")
+		b.WriteString("```\ncdkd " + strings.Join(quoteArgs(d.dryRunArgs), " ") + "\n```\n")
+	case d.rep.Outcome == reporters.OutcomeRefused:
+		fmt.Fprintf(&b, "⛔ **The gate would refuse** (%s): %s\n", reporters.Code(d.rep.Reason), reporters.Text(d.rep.Title))
+		code = ExitChanges
+	default:
+		return 0, false
+	}
+	if d.rep.Message != "" {
+		b.WriteString("\n" + reporters.Text(oneLine(d.rep.Message)) + "\n")
+	}
+	for _, w := range d.rep.Warnings {
+		b.WriteString("\n> ⚠️ " + reporters.Text(oneLine(w)) + "\n")
+	}
+	md := b.String()
+	r.summary(md)
+	if r.local {
+		r.printReport(md)
+	} else {
+		r.runner.Info(r.set.Redact(md))
+	}
+	r.setOutput("deployed", "false")
+	if code != ExitOK {
+		r.setOutput("failure-reason", d.rep.Reason)
+	}
+	return code, true
+}
+
+// quoteArgs shell-quotes the arguments that need it, so the printed
+// command can be pasted.
+func quoteArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(c rune) bool {
+			return !(c == '-' || c == '_' || c == '.' || c == '/' || c == '=' || c == ':' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return out
+}

@@ -1,0 +1,276 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/config"
+)
+
+// This file holds what the binary does as a command-line tool: --help and
+// --version, which stream carries what, where the report and the outputs
+// go, and which cdkd runs.
+
+// logWriter is where the log goes: stdout inside a runner (the step's log),
+// stderr in a local run, where stdout carries only the report.
+func (a *App) logWriter() io.Writer {
+	if config.LocalRun(a.Getenv, a.Args) && a.Stderr != nil {
+		return a.Stderr
+	}
+	return a.Stdout
+}
+
+// meta answers --help and --version, which need no valid input.
+func (a *App) meta(ctx context.Context) (ExitCode, bool) {
+	switch config.ParseMeta(a.Args) {
+	case config.MetaHelp:
+		if err := writeHelp(a.Stdout); err != nil {
+			fmt.Fprintf(a.Stderr, "error: %v\n", err)
+			return ExitFailure, true
+		}
+		return ExitOK, true
+	case config.MetaVersion:
+		a.writeVersion(ctx)
+		return ExitOK, true
+	}
+	return ExitOK, false
+}
+
+func writeHelp(w io.Writer) error {
+	specs, err := config.Specs()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString(`cdkd-action runs cdkd (AWS CDK without CloudFormation) and reports what it found.
+
+Usage:
+  cdkd-action [diff|deploy|drift] [--input=value ...] [flags]
+
+Outside GitHub Actions the report (Markdown) goes to stdout; warnings,
+progress and cdkd's own output go to stderr. A local run makes no network
+call of its own (cdkd itself still calls AWS) unless given --resolve-secrets.
+
+Inputs (as in action.yml; each is a flag --name=value, or INPUT_<NAME> in the environment):
+`)
+	for _, s := range specs {
+		def := s.Default
+		if def == "" {
+			def = `""`
+		}
+		fmt.Fprintf(&b, "  --%s (default: %s)\n      %s\n", s.Name, def, oneLine(s.Description))
+	}
+	b.WriteString("\nFlags:\n")
+	for _, f := range config.CLIFlags() {
+		fmt.Fprintf(&b, "  %s\n      %s\n", f.Name, f.Usage)
+	}
+	b.WriteString(`
+Exit codes: 0 ok; 1 changes or drift found and asked to fail on, or a deploy refused;
+2 bad input; 3 cdkd or an API failed.
+`)
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// writeVersion prints the action's version and the cdkd it would use,
+// without installing anything.
+func (a *App) writeVersion(ctx context.Context) {
+	fmt.Fprintf(a.Stdout, "cdkd-action %s\n", a.version())
+	cfg, err := config.Load(a.Getenv, a.Args)
+	if err != nil {
+		cfg = config.Config{WorkingDirectory: "."}
+	}
+	c, err := cdkd.Locate(ctx, cdkd.LocateOptions{Path: cfg.CdkdPath, Version: cfg.CdkdVersion, Dir: cfg.WorkingDirectory})
+	switch {
+	case err != nil:
+		fmt.Fprintf(a.Stdout, "cdkd: none found (%v)\n", err)
+	case c.Path == "":
+		fmt.Fprintf(a.Stdout, "cdkd %s (%s)\n", c.Version, c.Why)
+	default:
+		fmt.Fprintf(a.Stdout, "cdkd %s at %s (%s)\n", orUnknown(c.Version), c.Path, c.Why)
+	}
+}
+
+func (a *App) version() string {
+	if a.Version == "" {
+		return "dev"
+	}
+	return a.Version
+}
+
+func orUnknown(v string) string {
+	if v == "" {
+		return "(version unknown)"
+	}
+	return v
+}
+
+// locateCdkd picks the cdkd this run uses and says which, its version and
+// why in the log. An npm install of cdkd-version goes to a temporary
+// directory removed when the run ends.
+func (r *run) locateCdkd(ctx context.Context) error {
+	o := cdkd.LocateOptions{Path: r.cfg.CdkdPath, Version: r.cfg.CdkdVersion, Dir: r.cfg.WorkingDirectory, Log: r.out, Timeout: r.cfg.Timeout}
+	if o.Path == "" && o.Version != "" {
+		dir, err := os.MkdirTemp("", "cdkd-npm-")
+		if err != nil {
+			return fmt.Errorf("make a directory to install cdkd %s in: %w", o.Version, err)
+		}
+		r.cleanups = append(r.cleanups, func() { _ = os.RemoveAll(dir) })
+		o.InstallDir = dir
+	}
+	c, err := cdkd.Locate(ctx, o)
+	if err != nil {
+		return &config.InputError{Input: "cdkd-path", Msg: err.Error()}
+	}
+	r.cdkd = &c
+	r.runner.Info(fmt.Sprintf("Using cdkd %s at %s: %s.", orUnknown(c.Version), c.Path, c.Why))
+	return nil
+}
+
+// cdkdVersion is the version of the cdkd that runs: known from locateCdkd,
+// none for a saved report.
+func (r *run) cdkdVersion(ctx context.Context, runner *cdkd.Runner) (string, error) {
+	if r.cfg.FromJSON != "" {
+		return "", nil
+	}
+	if r.cdkd != nil && (r.cdkd.Version != "" || r.cdkd.VersionErr != nil) {
+		return r.cdkd.Version, r.cdkd.VersionErr
+	}
+	return runner.Version(ctx)
+}
+
+// cdkdSource is the footer's word on where cdkd came from.
+func (r *run) cdkdSource() string {
+	if r.cdkd == nil {
+		return ""
+	}
+	return string(r.cdkd.Source)
+}
+
+// offlineAWS says why the action makes no AWS call of its own: a local run
+// without --resolve-secrets. Empty when it may.
+func (r *run) offlineAWS() string {
+	if !r.local || r.cfg.ResolveSecrets {
+		return ""
+	}
+	return "this local run made no AWS call of its own, so values stored in state and secret references were not read for masking; pass --resolve-secrets to read them"
+}
+
+// driftResult runs `cdkd drift`, or reads the saved `cdkd drift --json`
+// given as from-json. A saved report has no exit code: it is inferred from
+// the report, as cdkd would have exited.
+func (r *run) driftResult(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+	if r.cfg.FromJSON == "" {
+		return r.runCdkdHeld(ctx, runner, args)
+	}
+	b, err := os.ReadFile(r.cfg.FromJSON)
+	if err != nil {
+		return cdkd.Result{}, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err)
+	}
+	d, err := cdkd.DecodeDrift(b)
+	if err != nil {
+		return cdkd.Result{}, &config.InputError{Input: "from-json", Msg: fmt.Sprintf("expected cdkd drift --json output in %s: %v", r.cfg.FromJSON, err)}
+	}
+	return cdkd.Result{Args: args, Stdout: b, ExitCode: cdkd.SavedDriftExit(d)}, nil
+}
+
+// printReport writes the whole report, redacted, to stdout or --output.
+func (r *run) printReport(markdown string) {
+	text := r.set.Redact(markdown)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if path := r.cfg.CLI.Output; path != "" {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			r.runner.Error(fmt.Sprintf("write the report to --output %s: %v", path, err))
+			return
+		}
+		r.runner.Info("Report written to " + path)
+		return
+	}
+	var w io.Writer = r.out // a run built without an App (unit tests) logs it
+	if r.app != nil && r.app.Stdout != nil {
+		w = r.app.Stdout
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		r.runner.Error(fmt.Sprintf("write the report to stdout: %v", err))
+	}
+}
+
+// reportDir is the folder of the report JSON. Outside a workspace it is a
+// new temporary folder per run: a fixed path in the temporary folder would
+// be shared, and overwritten, by concurrent runs.
+func (r *run) reportDir(base, rel string) (string, error) {
+	if r.gh.Workspace != "" {
+		return filepath.Join(base, rel), nil
+	}
+	if r.reportFolder == "" {
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return "", fmt.Errorf("create %s: %w", base, err)
+		}
+		dir, err := os.MkdirTemp(base, "cdkd-action-")
+		if err != nil {
+			return "", fmt.Errorf("create a report folder in %s: %w", base, err)
+		}
+		r.reportFolder = dir
+	}
+	return r.reportFolder, nil
+}
+
+// finishLocal ends a run: the report JSON's path on the log (stderr in a
+// local run), the outputs as JSON for --outputs-file, and the cleanups.
+func (r *run) finishLocal() {
+	for _, c := range r.cleanups {
+		c()
+	}
+	if p := r.outputs["report-json"]; p != "" && r.local {
+		r.runner.Info("Report JSON: " + p)
+	}
+	path := r.cfg.CLI.OutputsFile
+	if path == "" {
+		return
+	}
+	out := make(map[string]string, len(r.outputs))
+	for _, k := range slices.Sorted(maps.Keys(r.outputs)) {
+		out[k] = r.set.Redact(r.outputs[k])
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err == nil {
+		err = os.WriteFile(path, append(r.set.RedactBytes(b), '\n'), 0o644)
+	}
+	if err != nil {
+		r.runner.Error(fmt.Sprintf("write the outputs to --outputs-file %s: %v", path, err))
+	}
+}
+
+// warnInputs warns, in one line each, of inputs that do nothing here and of
+// settings whose consequence is easy to miss.
+func (r *run) warnInputs() {
+	for _, w := range r.cfg.Ignored() {
+		r.runner.Warning(w)
+	}
+	var stacks []string
+	if r.asm != nil {
+		for _, s := range r.asm.Stacks {
+			if s.ArtifactID != "" { // nested stacks are not targets
+				stacks = append(stacks, s.Name)
+			}
+		}
+	}
+	if r.cfg.FromJSON == "" { // a saved report targets nothing
+		if note := r.cfg.TargetNote(stacks); note != "" {
+			r.runner.Warning(note)
+		}
+	}
+	if w := r.cfg.UnreviewableDiff(); w != "" {
+		r.runner.Warning(w)
+	}
+}

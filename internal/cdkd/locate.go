@@ -1,0 +1,176 @@
+package cdkd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// Package is cdkd's npm package.
+const Package = "@go-to-k/cdkd"
+
+// DefaultInstallTimeout bounds `npm install` of a cdkd-version.
+const DefaultInstallTimeout = 5 * time.Minute
+
+// Source says where the cdkd that runs came from.
+type Source string
+
+const (
+	SourcePath    Source = "cdkd-path"    // the cdkd-path input
+	SourceRepo    Source = "node_modules" // the repository's node_modules/.bin/cdkd
+	SourceBundled Source = "bundled"      // cdkd on PATH (the image's)
+	SourceNPM     Source = "npm install"  // cdkd-version, installed for this run
+)
+
+// Choice is the cdkd a run uses, its version and why it was chosen.
+type Choice struct {
+	Path    string
+	Version string // "" when --version could not be read
+	// VersionErr is why --version could not be read (a hung binary times
+	// out): the run reports it instead of asking again.
+	VersionErr error
+	Source     Source
+	Why        string // one sentence for the log
+}
+
+// Locate options. Zero values: "cdkd" on PATH, npm on PATH.
+type LocateOptions struct {
+	// Path is the cdkd-path input; it wins when set.
+	Path string
+	// Version is the cdkd-version input ("" means the bundled cdkd).
+	Version string
+	// Dir is the working directory, where node_modules/.bin/cdkd is looked for.
+	Dir string
+	// InstallDir is where npm installs cdkd-version (npm --prefix). Empty:
+	// Locate never installs and says what it would do (for --version).
+	InstallDir string
+	// Log receives npm's output.
+	Log io.Writer
+	// InstallTimeout bounds npm install (DefaultInstallTimeout when zero).
+	InstallTimeout time.Duration
+	// Env is added to cdkd's and npm's environment.
+	Env []string
+	// Timeout bounds each cdkd call, as timeout-minutes does (--version is
+	// bounded by VersionTimeout in any case).
+	Timeout time.Duration
+}
+
+// Locate picks the cdkd to run: cdkd-path if set; else the repository's own
+// node_modules/.bin/cdkd (the version its lockfile pins); else the bundled
+// cdkd on PATH, or cdkd-version installed with npm when it differs.
+func Locate(ctx context.Context, o LocateOptions) (Choice, error) {
+	var verr error
+	version := func(path string) string {
+		// Run bounds --version by VersionTimeout: a cdkd that hangs there
+		// has its version reported as unknown, and why.
+		v, err := (&Runner{Path: path, Dir: o.Dir, Env: o.Env, KillGrace: time.Second, Timeout: o.Timeout}).Version(ctx)
+		verr = err
+		if err != nil {
+			return ""
+		}
+		return v
+	}
+	c, err := locate(ctx, o, version)
+	if c.Version == "" {
+		c.VersionErr = verr
+	}
+	return c, err
+}
+
+func locate(ctx context.Context, o LocateOptions, version func(path string) string) (Choice, error) {
+	if o.Path != "" {
+		r := &Runner{Path: o.Path, Dir: o.Dir}
+		if err := r.Available(); err != nil {
+			return Choice{}, err
+		}
+		return Choice{Path: o.Path, Version: version(o.Path), Source: SourcePath, Why: "the cdkd-path input names it"}, nil
+	}
+	if repo := repoCdkd(o.Dir); repo != "" {
+		c := Choice{Path: repo, Version: version(repo), Source: SourceRepo, Why: "the repository has its own cdkd in node_modules/.bin (the version its lockfile pins)"}
+		if o.Version != "" && c.Version != "" && c.Version != o.Version {
+			c.Why += fmt.Sprintf("; it wins over cdkd-version %s", o.Version)
+		}
+		return c, nil
+	}
+	bundled, lookErr := exec.LookPath(DefaultPath)
+	var bv string
+	if lookErr == nil {
+		bv = version(bundled)
+	}
+	switch {
+	case lookErr == nil && o.Version == "":
+		return Choice{Path: bundled, Version: bv, Source: SourceBundled, Why: "the cdkd on PATH (bundled with the action); set cdkd-version or cdkd-path to choose another"}, nil
+	case lookErr == nil && bv == o.Version:
+		return Choice{Path: bundled, Version: bv, Source: SourceBundled, Why: fmt.Sprintf("the cdkd on PATH is cdkd-version %s", o.Version)}, nil
+	case o.Version == "":
+		return Choice{}, fmt.Errorf("%w: no cdkd-path, no node_modules/.bin/cdkd in %s and no cdkd on PATH: install %s, or set cdkd-path or cdkd-version", ErrNotFound, o.Dir, Package)
+	}
+	why := fmt.Sprintf("cdkd-version %s differs from the cdkd on PATH (%s)", o.Version, bv)
+	if lookErr != nil {
+		why = fmt.Sprintf("cdkd-version %s is asked and no cdkd is on PATH", o.Version)
+	}
+	if o.InstallDir == "" {
+		return Choice{Version: o.Version, Source: SourceNPM, Why: why + ": it would be installed with npm"}, nil
+	}
+	path, err := install(ctx, o)
+	if err != nil {
+		return Choice{}, fmt.Errorf("%s: %w", why, err)
+	}
+	got := version(path)
+	if got != o.Version {
+		return Choice{}, fmt.Errorf("npm installed %s@%s but its cdkd --version says %q", Package, o.Version, got)
+	}
+	return Choice{Path: path, Version: got, Source: SourceNPM, Why: why + ": installed with npm for this run"}, nil
+}
+
+// repoCdkd returns dir's node_modules/.bin/cdkd when it is there.
+func repoCdkd(dir string) string {
+	name := "cdkd"
+	if runtime.GOOS == "windows" {
+		name = "cdkd.cmd"
+	}
+	p, err := filepath.Abs(filepath.Join(dir, "node_modules", ".bin", name))
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+		return ""
+	}
+	return p
+}
+
+// install runs npm install of cdkd-version into o.InstallDir, bounded.
+func install(ctx context.Context, o LocateOptions) (string, error) {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "", errors.New("npm is not on PATH to install it")
+	}
+	timeout := o.InstallTimeout
+	if timeout <= 0 {
+		timeout = DefaultInstallTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	spec := Package + "@" + o.Version
+	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", o.InstallDir, "--no-fund", "--no-audit", "--no-save", spec)
+	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.Stdout, cmd.Stderr = o.Log, o.Log
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("npm install %s did not finish within %s", spec, timeout)
+		}
+		return "", fmt.Errorf("npm install %s failed: %w", spec, err)
+	}
+	path := repoCdkd(o.InstallDir)
+	if path == "" {
+		return "", fmt.Errorf("npm install %s left no node_modules/.bin/cdkd", spec)
+	}
+	return path, nil
+}

@@ -1,0 +1,79 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// onlyFor names the commands that read an input whose action.yml
+// description does not say so with a "diff:", "deploy:" or "drift:" prefix.
+// Inputs in neither place apply to every command.
+var onlyFor = map[string][]Command{
+	"comment":         {CommandDiff},
+	"fail-on-changes": {CommandDiff},
+	"from-json":       {CommandDiff, CommandDrift},
+}
+
+// appliesTo returns the commands that read the input, nil for all.
+func appliesTo(s InputSpec) []Command {
+	if cmds, ok := onlyFor[s.Name]; ok {
+		return cmds
+	}
+	for _, c := range Commands {
+		if strings.HasPrefix(s.Description, string(c)+":") {
+			return []Command{c}
+		}
+	}
+	return nil
+}
+
+// Ignored returns one warning per input set explicitly for a command that
+// does not read it, in input order: a value that silently does nothing is
+// a mistake the user should hear about.
+func (c Config) Ignored() []string {
+	specs, err := Specs()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range specs {
+		cmds := appliesTo(s)
+		if !c.Set[s.Name] || cmds == nil || slices.Contains(cmds, c.Command) {
+			continue
+		}
+		names := make([]string, len(cmds))
+		for i, x := range cmds {
+			names[i] = string(x)
+		}
+		out = append(out, fmt.Sprintf("input %s is set but %s ignores it: it applies to %s only", s.Name, c.Command, strings.Join(names, " and ")))
+	}
+	return out
+}
+
+// TargetNote says plainly what cdkd does when neither stacks nor all is
+// given: it acts on the app's only stack and refuses an app with several.
+// assemblyStacks are the stacks of the cloud assembly, when one is known.
+func (c Config) TargetNote(assemblyStacks []string) string {
+	if len(c.Stacks) > 0 || c.All {
+		return ""
+	}
+	const fix = "set stacks (names, display paths or wildcards) or all: true"
+	switch n := len(assemblyStacks); {
+	case n == 1:
+		return fmt.Sprintf("stacks is empty and all is false: cdkd acts on the app's only stack, %s", assemblyStacks[0])
+	case n > 1:
+		return fmt.Sprintf("stacks is empty and all is false: the cloud assembly has %d stacks, so cdkd will refuse to pick one; %s", n, fix)
+	}
+	return "stacks is empty and all is false: cdkd acts on the app's only stack and refuses an app with several; " + fix
+}
+
+// UnreviewableDiff warns about a diff that leaves no review behind: with
+// no comment and no check run, a later gated deploy has nothing to compare
+// with and refuses (no-reviewed-diff).
+func (c Config) UnreviewableDiff() string {
+	if c.Command != CommandDiff || c.Comment != CommentOff || c.CheckRun || c.Local {
+		return ""
+	}
+	return "comment is off and check-run is false: this diff leaves no reviewed change set, so a later deploy with require-reviewed-diff: true will refuse (no-reviewed-diff)"
+}
