@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -24,57 +23,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
-
-func diffComment(block, visible string) string {
-	h := github.Header{V: 1, Kind: "diff", Label: "prod", SHA: "8888888888888888888888888888888888888888", Digest: "v1:abc"}
-	body := h.String() + "\n"
-	if block != "" {
-		body += block + "\n"
-	}
-	return body + visible
-}
-
-func TestAppendSection(t *testing.T) {
-	block := "<!-- cdkd-action-changeset:v1 H4sIAAAA -->"
-	visible := "### cdkd diff\n\nchanges\n"
-	section := deploySectionMarker + "\n\n### cdkd deploy\n\n✅ **Deployed**\n"
-
-	first := appendSection(diffComment(block, visible), section)
-	assert.Equal(t, first, diffComment(block, "### cdkd diff\n\nchanges\n\n"+section))
-	h, ok := github.ParseHeader(first)
-	assert.Assert(t, ok)
-	assert.Equal(t, h.Digest, "v1:abc")
-	cs := strings.SplitN(first, "\n", 3)[1]
-	assert.Equal(t, cs, block, "the change set line stays right under the header")
-
-	// A later deploy replaces the section, not appends another.
-	second := appendSection(first, deploySectionMarker+"\n\n### cdkd deploy\n\n❌ **Deploy failed**\n")
-	assert.Equal(t, strings.Count(second, deploySectionMarker), 1)
-	assert.Assert(t, is.Contains(second, "Deploy failed"))
-	assert.Assert(t, !strings.Contains(second, "Deployed"))
-
-	// A comment written by an older version: no change set line.
-	old := appendSection(diffComment("", visible), section)
-	assert.Equal(t, old, diffComment("", "### cdkd diff\n\nchanges\n\n"+section))
-
-	// A comment that holds only an earlier deploy outcome.
-	bare := github.Header{V: 1, Kind: "diff", Label: "prod"}.String() + "\n" + section
-	assert.Equal(t, appendSection(bare, section), bare)
-}
-
-// A reviewed diff that filled the comment is shortened to make room; the
-// whole stays within GitHub's limit and the header and change set survive.
-func TestAppendSectionWithinLimit(t *testing.T) {
-	block := "<!-- cdkd-action-changeset:v1 " + strings.Repeat("A", 19000) + " -->"
-	visible := "### cdkd diff\n\n" + strings.Repeat("- 🔄 **update** `Resource` · `AWS::SNS::Topic`\n", 1000)
-	old := diffComment(block, visible)
-	section := deploySectionMarker + "\n\n" + strings.Repeat("x", 15000) + "\n"
-	got := appendSection(old, section)
-	assert.Assert(t, utf8.RuneCountInString(got) <= github.MaxCommentChars-commentSlack, utf8.RuneCountInString(got))
-	assert.Assert(t, strings.HasPrefix(got, diffComment(block, "### cdkd diff")))
-	assert.Assert(t, is.Contains(got, "shortened to make room for the deploy outcome"))
-	assert.Assert(t, strings.HasSuffix(got, section))
-}
 
 func TestTargets(t *testing.T) {
 	cur := &gate.Current{Diff: model.Diff{Stacks: []model.StackDiff{

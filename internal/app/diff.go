@@ -12,6 +12,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
@@ -123,13 +124,12 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 	}
 	var errs []error
 	if r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
-		header := github.Header{V: 1, Kind: "diff", Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
+		header := prcomment.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
 		if rep.Error == "" {
 			header.Digest = rep.Digest
 		}
-		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string {
-			line := r.changeSetLine(d, &b) // the reviewed change set, for deploy (see gate.EncodeChangeSet)
-			return line + render(b)
+		url, err := r.upsertComment(ctx, header, func(h prcomment.Header, b reporters.Budget) prcomment.Comment {
+			return r.diffComment(h, rep, d, b)
 		})
 		if err == nil {
 			r.setOutput("comment-url", url)
