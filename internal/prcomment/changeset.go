@@ -167,7 +167,6 @@ func DecodeChangeSet(body, digest string) (*ChangeSet, error) {
 	return nil, errors.New("read the reviewed change set: it holds neither stacks nor fingerprints")
 }
 
-
 // shortDigest is enough of a digest to tell two apart in a message.
 func shortDigest(d string) string {
 	version, hex, ok := strings.Cut(d, ":")
