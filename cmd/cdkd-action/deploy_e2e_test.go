@@ -453,7 +453,7 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 				marker = cr.ExternalID
 			}
 		}
-		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v1:diff:v1:"), "the diff's check run records the review")
+		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v2:diff:"), "the diff's check run records the review")
 		forge(t, w, false)
 		res := w.run(deployInputs())
 		assert.Equal(t, res.code, 1, res.stdout)
@@ -486,10 +486,9 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 		w := newDeployWorkspace(t, reviewedSHA)
 		stub := w.stub(
 			gateDiff(t, "testdata/deploy/diff-safe.json"),
-			gateDiff(t, "testdata/deploy/diff-changed.json"),
+			gateDiff(t, "testdata/deploy/diff-safe.json"),
 		)
 		w.review(reviewedSHA, noCheckRun)
-		forge(t, w, false)
 		res := w.run(deployInputs())
 		assert.Equal(t, res.code, 1, res.stdout)
 		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")

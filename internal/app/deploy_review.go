@@ -12,6 +12,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
@@ -25,7 +26,7 @@ type prReviews struct {
 
 	pr      *github.PullRequest
 	comment *github.Comment
-	header  github.Header
+	header  prcomment.Header
 	err     error
 }
 
@@ -89,62 +90,112 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	if author == "" && s.err != nil {
 		return rv, s.err // the identity could not be read: say why
 	}
-	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: pr.Number, Kind: "diff", Label: r.cfg.Label, Author: author}
-	c, h, ignored, err := github.Find(ctx, r.api, t)
+	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: pr.Number, Kind: prcomment.KindDiff, Label: r.cfg.Label, Author: author}
+	ours, others, err := github.Ours(ctx, r.api, t)
 	if err != nil {
 		return rv, err
 	}
-	for _, o := range ignored {
+	for _, o := range others {
 		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's diff header but was not written by %s (an attempted spoof?); it is not trusted as a review",
 			o.HTMLURL, o.AuthorLogin, t.Author))
 	}
-	if c == nil {
+	if len(ours) == 0 {
 		return rv, nil
 	}
+	// The diff's check run on the final head names the comment it vouches
+	// for: that one is the review, whatever else carries our header (every
+	// workflow using GITHUB_TOKEN posts as github-actions[bot]).
+	onHead, recErr := s.record(ctx, pr.HeadSHA)
+	c := &ours[len(ours)-1] // without a record naming one: the newest, for the refusal's message
+	if recErr == nil && onHead != nil && onHead.CommentID != 0 {
+		c = nil
+		for i := range ours {
+			if ours[i].ID == onHead.CommentID {
+				c = &ours[i]
+			}
+		}
+		if c == nil {
+			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, onHead.Digest, onHead
+			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s", onHead.URL, onHead.CommentID, author)
+			return rv, nil
+		}
+		for _, o := range ours {
+			if o.ID != c.ID {
+				r.runner.Warning(fmt.Sprintf("ignored comment %s: it carries cdkd-action's diff header, but the diff check run %s vouches for %s; it is not trusted as a review",
+					o.HTMLURL, onHead.URL, c.HTMLURL))
+			}
+		}
+	}
+	h, _ := prcomment.ParseHeader(c.Body)
 	s.comment, s.header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	if h.Digest == "" {
 		return rv, nil // a failed diff: no review to verify
 	}
-	cs, err := gate.DecodeChangeSet(c.Body, h.Digest)
-	switch {
-	case err == nil:
-		rv.ChangeSet = cs
-	case errors.Is(err, gate.ErrNoChangeSet):
-	case errors.Is(err, gate.ErrChangeSetMismatch):
-		// The diff writes both lines together: one was edited since.
-		rv.Tampered = err.Error()
-	default:
-		r.runner.Warning(fmt.Sprintf("the reviewed change set stored in %s cannot be read (%v); only its digest is compared", c.HTMLURL, err))
-	}
 	if h.SHA != "" {
 		// Without the check runs the review cannot be verified (Decide
 		// refuses it when the gate is on), but the rest of the review —
 		// the pull request and its labels — still counts.
-		if rv.Record, err = s.record(ctx, h); err != nil {
-			rv.Record = nil
+		rec, err := onHead, recErr
+		if h.SHA != pr.HeadSHA {
+			rec, err = s.record(ctx, h.SHA)
+		}
+		if err != nil {
+			rec = nil
 			r.runner.Warning(fmt.Sprintf("cannot read the diff's check runs to verify the review (the job needs checks: read): %v", err))
 		}
+		rv.Record = rec
 	}
+	rv.ChangeSet, rv.Tampered = s.verify(c, h, rv.Record)
 	return rv, nil
 }
 
-// record reads what the diff command's check run on the reviewed commit
-// recorded (gate.DiffMarker in its external ID): the newest run of the
-// diff's name, created by the app our identity belongs to. A comment can be
-// edited by anyone with write access (GitHub keeps its author), a check run
-// cannot be edited in GitHub's UI. Nil when there is none.
-func (s *prReviews) record(ctx context.Context, h github.Header) (*gate.Record, error) {
+// verify reads the reviewed change set from comment c (header h) and checks
+// that what reviewers read is what it records: the change-set line must be
+// there and match the digest, the visible report must hash to what the
+// diff's check run recorded and, when the change set is stored whole,
+// render again from it to the byte. It returns the change set and, when the
+// comment was edited, how ("" when it was not).
+func (s *prReviews) verify(c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
+	const edited = "the review comment was edited: "
+	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
+	switch {
+	case errors.Is(err, prcomment.ErrNoChangeSet):
+		return nil, edited + "the hidden change-set line under its header is missing"
+	case err != nil:
+		return nil, edited + err.Error()
+	}
+	pc, _ := prcomment.Parse(c.Body)
+	if rec != nil && rec.ReportHash != "" && prcomment.ReportHash(pc.Report) != rec.ReportHash {
+		return cs, edited + "its visible report is not the one the diff posted (the diff check run records another)"
+	}
+	if cs.Diff != nil {
+		if err := pc.VerifyReport(cs, reporters.CommentBudget, s.r.set); err != nil {
+			return cs, err.Error()
+		}
+	}
+	return cs, ""
+}
+
+// record reads what the diff command's check run on commit sha recorded
+// (gate.DiffMarker in its external ID): the newest run of the diff's name,
+// created by the app our identity belongs to. A comment can be edited by
+// anyone with write access (GitHub keeps its author), a check run cannot be
+// edited in GitHub's UI. Nil when there is none.
+func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error) {
 	r := s.r
+	if sha == "" {
+		return nil, nil
+	}
 	name := checkName("cdkd diff", r.cfg.Label)
-	runs, err := r.api.ListCheckRunsForRef(ctx, r.gh.Owner, r.gh.Repo, h.SHA, name)
+	runs, err := r.api.ListCheckRunsForRef(ctx, r.gh.Owner, r.gh.Repo, sha, name)
 	if err != nil {
-		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(h.SHA), err)
+		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(sha), err)
 	}
 	app := appOf(s.bot(ctx))
 	var newest *github.CheckRunInfo
 	for i, cr := range runs {
-		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != h.SHA {
+		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != sha {
 			continue
 		}
 		if app != "" && cr.AppSlug != "" && !strings.EqualFold(cr.AppSlug, app) {
@@ -159,16 +210,9 @@ func (s *prReviews) record(ctx context.Context, h github.Header) (*gate.Record, 
 	if newest == nil {
 		return nil, nil
 	}
-	rec := &gate.Record{Name: name, URL: newest.HTMLURL}
-	switch marker := gate.DiffMarker(h.Digest); {
-	case newest.ExternalID == marker, newest.ExternalID == r.set.Redact(marker):
-		// The second: the diff's redactor masked a stretch of the digest
-		// that spells a short secret (see redactingAPI); still a match.
-		rec.Digest = h.Digest
-	default:
-		rec.Digest, _ = gate.MarkerDigest(newest.ExternalID)
-	}
-	return rec, nil
+	rec, _ := gate.ParseDiffMarker(newest.ExternalID)
+	rec.Name, rec.URL = name, newest.HTMLURL
+	return &rec, nil
 }
 
 // appOf is the GitHub App a bot login belongs to (deployer[bot] is the app

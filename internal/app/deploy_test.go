@@ -135,7 +135,7 @@ func TestReviewRecord(t *testing.T) {
 		digest = "v1:0123beef4567"
 		other  = "v1:9999999999"
 	)
-	marker := gate.DiffMarker(digest)
+	marker := gate.DiffMarker(digest, 41, "abc")
 	checkRun := func(id int64, app, externalID string) github.CheckRunInfo {
 		return github.CheckRunInfo{ID: id, Name: "cdkd diff (prod)", HeadSHA: sha, ExternalID: externalID, AppSlug: app, HTMLURL: fmt.Sprintf("https://github.com/o/r/runs/%d", id)}
 	}
@@ -150,21 +150,20 @@ func TestReviewRecord(t *testing.T) {
 		wantErr string
 	}{
 		{name: "none: check-run was false", runs: nil},
-		{name: "the newest records the review", runs: []github.CheckRunInfo{checkRun(1, "github-actions", gate.DiffMarker(other)), checkRun(2, "github-actions", marker)},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}},
-		{name: "the newest records another digest", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", gate.DiffMarker(other))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, URL: "https://github.com/o/r/runs/3"}},
+		{name: "the newest records the review", runs: []github.CheckRunInfo{checkRun(1, "github-actions", gate.DiffMarker(other, 42, "def")), checkRun(2, "github-actions", marker)},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}},
+		{name: "the newest records another digest", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, CommentID: 42, ReportHash: "def", URL: "https://github.com/o/r/runs/3"}},
 		{name: "the newest records none: a failed diff", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", "")},
 			want: &gate.Record{Name: "cdkd diff (prod)", URL: "https://github.com/o/r/runs/3"}},
-		{name: "another app's run is no record", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other))},
-			want:    &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"},
+		{name: "another app's run is no record", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other, 42, "def"))},
+			want:    &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"},
 			warning: "ignored check run https://github.com/o/r/runs/3: it is named \"cdkd diff (prod)\" but was created by the app mallory-app, not github-actions"},
-		{name: "an app's own identity", bot: "deployer[bot]", runs: []github.CheckRunInfo{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer"},
-		{name: "a user's token: runs are not told apart by app", bot: "deploy-user", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, URL: "https://github.com/o/r/runs/3"}},
-		{name: "a short secret inside the digest was masked on the way out", secret: "beef",
-			runs: []github.CheckRunInfo{checkRun(2, "github-actions", "cdkd-action:v1:diff:v1:0123***4567")},
+		{name: "an app's own identity", bot: "deployer[bot]", runs: []github.CheckRunInfo{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer"},
+		{name: "a user's token: runs are not told apart by app", bot: "deploy-user", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, CommentID: 42, ReportHash: "def", URL: "https://github.com/o/r/runs/3"}},
+		{name: "an older cdkd-action's record names no comment", runs: []github.CheckRunInfo{checkRun(2, "github-actions", "cdkd-action:v1:diff:"+digest)},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}},
 		{name: "the API fails", err: errors.New("502 Bad Gateway"), wantErr: "read the diff check runs on 8888888 to verify the review: 502 Bad Gateway"},
 	}
@@ -184,7 +183,7 @@ func TestReviewRecord(t *testing.T) {
 			r := &run{cfg: config.Config{Label: "prod", BotLogin: bot}, api: api, set: set}
 			r.gh.Owner, r.gh.Repo = "o", "r"
 			r.runner = workflow.New(&out, getenv)
-			got, err := (&prReviews{r: r}).record(context.Background(), github.Header{V: 1, Kind: "diff", Label: "prod", SHA: sha, Digest: digest})
+			got, err := (&prReviews{r: r}).record(context.Background(), sha)
 			if tc.wantErr != "" {
 				assert.Error(t, err, tc.wantErr)
 				return

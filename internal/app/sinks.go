@@ -150,8 +150,10 @@ func (r *run) login(ctx context.Context) (string, error) {
 // upsertComment writes the sticky comment for the current pull request:
 // hidden header first, then a body rendered within what is left of
 // GitHub's 65,536-character limit. render gets the header (without the
-// content hash) and the budget.
-func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func(prcomment.Header, reporters.Budget) prcomment.Comment) (string, error) {
+// content hash) and the budget. It returns the comment now holding the
+// report (its ID is 0 when none was written), whose visible report the
+// diff's check run records.
+func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func(prcomment.Header, reporters.Budget) prcomment.Comment) (github.StickyResult, error) {
 	// The header carries a hash of the content without the run link, so a
 	// new run with the same report leaves the comment alone (its link then
 	// points at the earlier run that posted the same report).
@@ -174,11 +176,11 @@ func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func
 	if pr, err := r.api.GetPullRequest(ctx, r.gh.Owner, r.gh.Repo, r.gh.PR.Number); err == nil && pr.HeadSHA != "" && pr.HeadSHA != r.gh.HeadSHA {
 		r.runner.Warning(fmt.Sprintf("pull request #%d has moved on to %s since this run's commit %s: the comment is left to the run for the newer commit",
 			r.gh.PR.Number, shortSHA(pr.HeadSHA), shortSHA(r.gh.HeadSHA)))
-		return "", nil
+		return github.StickyResult{}, nil
 	}
 	author, err := r.login(ctx)
 	if err != nil {
-		return "", fmt.Errorf("write pull request comment: %w", err)
+		return github.StickyResult{}, fmt.Errorf("write pull request comment: %w", err)
 	}
 	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: author,
 		Same: sameHeaderLine}
@@ -187,9 +189,9 @@ func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func
 		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", c.HTMLURL, c.AuthorLogin, t.Author))
 	}
 	if err != nil {
-		return "", fmt.Errorf("write pull request comment: %w", err)
+		return github.StickyResult{}, fmt.Errorf("write pull request comment: %w", err)
 	}
-	return res.URL, nil
+	return res, nil
 }
 
 // commentMode is how a sticky comment is rewritten: edited in place, or

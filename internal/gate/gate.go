@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -90,26 +91,52 @@ type Record struct {
 	// when it records none: a failed diff, or a diff run by a cdkd-action
 	// older than the marker.
 	Digest string
+	// CommentID is the diff comment the check run vouches for: the gate
+	// reads that comment only. 0 when it names none (a diff run by an older
+	// cdkd-action, or one that could not write its comment).
+	CommentID int64
+	// ReportHash is prcomment.ReportHash of that comment's visible report
+	// as the diff posted it.
+	ReportHash string
 	// URL links the check run, for messages.
 	URL string
 }
 
-// diffMarkerPrefix starts the external ID of a successful diff's check run.
-const diffMarkerPrefix = "cdkd-action:v1:diff:"
+// diffMarkerPrefix starts the external ID of a successful diff's check
+// run; diffMarkerV1 is the older form, which names no comment.
+const (
+	diffMarkerPrefix = "cdkd-action:v2:diff:"
+	diffMarkerV1     = "cdkd-action:v1:diff:"
+)
 
 // DiffMarker is the external ID the diff command gives its check run when
-// the diff succeeded: a compact record of the review (its digest) that a
-// deploy reads back to verify the diff comment.
-func DiffMarker(digest string) string { return diffMarkerPrefix + digest }
+// the diff succeeded: a compact record of the review (its digest, the id
+// of the comment holding it and a hash of that comment's visible report)
+// that a deploy reads back to find and verify the diff comment.
+func DiffMarker(digest string, commentID int64, reportHash string) string {
+	return fmt.Sprintf("%s%d:%s:%s", diffMarkerPrefix, commentID, reportHash, digest)
+}
 
-// MarkerDigest reads the digest back from a check run's external ID; false
-// when the external ID is not a DiffMarker.
-func MarkerDigest(externalID string) (string, bool) {
-	d, ok := strings.CutPrefix(externalID, diffMarkerPrefix)
-	if !ok || d == "" {
-		return "", false
+// ParseDiffMarker reads a check run's external ID back (Name and URL
+// unset); false when it is no DiffMarker. A marker of the older form
+// gives the digest alone.
+func ParseDiffMarker(externalID string) (Record, bool) {
+	if d, ok := strings.CutPrefix(externalID, diffMarkerV1); ok && d != "" {
+		return Record{Digest: d}, true
 	}
-	return d, true
+	rest, ok := strings.CutPrefix(externalID, diffMarkerPrefix)
+	if !ok {
+		return Record{}, false
+	}
+	parts := strings.SplitN(rest, ":", 3)
+	if len(parts) != 3 || parts[2] == "" {
+		return Record{}, false
+	}
+	id, err := strconv.ParseInt(parts[0], 10, 64)
+	if err != nil || id < 0 {
+		return Record{}, false
+	}
+	return Record{Digest: parts[2], CommentID: id, ReportHash: parts[1]}, true
 }
 
 // Current is the change set about to be deployed, redacted and sorted, and
@@ -302,14 +329,17 @@ func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
 		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("Pull request #%d has no diff comment written by %s", rv.PR, bot), true
 	case rv.Digest == "":
 		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("The diff comment on pull request #%d reports a failed diff, which is not a review", rv.PR), true
-	case rv.Tampered != "":
-		return NoReviewedDiff, untrusted, fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered), true
 	case rv.Record != nil && rv.Record.Digest == "":
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The newest %q check run on %s (%s) records no reviewed digest (a failed diff, or one run by an older cdkd-action), "+
 			"so the diff comment on pull request #%d cannot be verified; re-run the pull request's diff", rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL, rv.PR), true
+	case rv.Record != nil && rv.Record.CommentID == 0:
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The newest %q check run on %s (%s) names no diff comment it vouches for (a diff run by an older cdkd-action, or one that could not write its comment), "+
+			"so no comment on pull request #%d can be trusted as the review; re-run the pull request's diff", rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL, rv.PR), true
 	case rv.Record != nil && rv.Record.Digest != rv.Digest:
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The digest in the diff comment on pull request #%d (%s) is not the one the diff check run recorded (%s, %q on %s, %s): "+
 			"the comment may have been edited", rv.PR, shortDigest(rv.Digest), shortDigest(rv.Record.Digest), rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL), true
+	case rv.Tampered != "":
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered), true
 	case rv.ReviewedSHA == "" || rv.ReviewedSHA != rv.HeadSHA:
 		reviewed := short(rv.ReviewedSHA)
 		if reviewed == "" {

@@ -70,7 +70,7 @@ func reviewOf(d model.Diff, labels ...string) Review {
 }
 
 func record(digest string) *Record {
-	return &Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/1"}
+	return &Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 1, URL: "https://github.com/o/r/runs/1"}
 }
 
 func policy(require bool) Policy {
@@ -99,6 +99,8 @@ func TestEvaluate(t *testing.T) {
 	unrecorded.Record = record("")
 	unanchored := reviewOf(safeDiff())
 	unanchored.Record = nil
+	unnamed := reviewOf(safeDiff())
+	unnamed.Record.CommentID = 0
 	tampered := reviewOf(changedDiff())
 	tampered.ChangeSet, tampered.Tampered = nil, "the stored change set does not match the header's digest"
 	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
@@ -175,6 +177,11 @@ func TestEvaluate(t *testing.T) {
 			name: "check run records no digest", policy: policy(true), review: unrecorded, current: current(safeDiff()),
 			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
 			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) records no reviewed digest`, "re-run the pull request's diff"},
+		},
+		{
+			name: "check run names no comment: none is the review", policy: policy(true), review: unnamed, current: current(safeDiff()),
+			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) names no diff comment it vouches for`, "re-run the pull request's diff"},
 		},
 		{
 			name: "no check run: nothing vouches for the comment, refused", policy: policy(true), review: unanchored, current: current(safeDiff()),
@@ -336,14 +343,18 @@ func TestNeverDeploysUnreviewed(t *testing.T) {
 
 func TestDiffMarker(t *testing.T) {
 	const digest = "v1:941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
-	m := DiffMarker(digest)
-	assert.Equal(t, m, "cdkd-action:v1:diff:"+digest)
+	m := DiffMarker(digest, 1234567890123, "0123456789abcdef01234567")
+	assert.Equal(t, m, "cdkd-action:v2:diff:1234567890123:0123456789abcdef01234567:"+digest)
 	assert.Assert(t, len(m) <= 255, "GitHub's limit... a compact marker")
-	got, ok := MarkerDigest(m)
+	got, ok := ParseDiffMarker(m)
 	assert.Assert(t, ok)
-	assert.Equal(t, got, digest)
-	for _, bad := range []string{"", "prod", "cdkd-action:v1:diff:", "cdkd-action:v2:diff:" + digest} {
-		_, ok := MarkerDigest(bad)
+	assert.DeepEqual(t, got, Record{Digest: digest, CommentID: 1234567890123, ReportHash: "0123456789abcdef01234567"})
+	// The older form records the digest alone: it names no comment.
+	got, ok = ParseDiffMarker("cdkd-action:v1:diff:" + digest)
+	assert.Assert(t, ok)
+	assert.DeepEqual(t, got, Record{Digest: digest})
+	for _, bad := range []string{"", "prod", "cdkd-action:v1:diff:", "cdkd-action:v2:diff:" + digest, "cdkd-action:v2:diff:x:abc:" + digest, "cdkd-action:v2:diff:1:abc:"} {
+		_, ok := ParseDiffMarker(bad)
 		assert.Assert(t, !ok, bad)
 	}
 }

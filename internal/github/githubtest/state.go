@@ -294,6 +294,23 @@ func (s *Server) EditComment(owner, repo string, id int64, body string) Comment 
 	return Comment{}
 }
 
+// DeleteComment deletes comment id as its author (or a moderator) would
+// in GitHub's UI.
+func (s *Server) DeleteComment(owner, repo string, id int64) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	owner, repo = s.defaults(owner, repo)
+	r := s.repo(owner, repo)
+	for i, c := range r.comments {
+		if c.ID == id {
+			r.comments = append(r.comments[:i], r.comments[i+1:]...)
+			return
+		}
+	}
+	s.t.Fatalf("githubtest: DeleteComment: no comment %d in %s/%s", id, owner, repo)
+}
+
 // PushToPullRequest moves a seeded pull request's head to sha, as a push to
 // its branch does (owner and repo default as for AddPullRequest).
 func (s *Server) PushToPullRequest(owner, repo string, number int, sha string) {

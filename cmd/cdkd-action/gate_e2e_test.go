@@ -1,0 +1,172 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+)
+
+// The gate's integrity against a reviewed diff tampered with before the
+// deploy: each attack is refused with its reason, and nothing is deployed
+// (the stub fails the test on any cdkd deploy it was not given).
+
+// refused runs the deploy and checks it was refused for reason, saying why.
+func refused(t *testing.T, w *workspace, reason string, says ...string) result {
+	t.Helper()
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], reason)
+	assert.Equal(t, res.outputs["deployed"], "false")
+	for _, s := range says {
+		assert.Assert(t, is.Contains(res.stdout, s))
+	}
+	assert.Assert(t, is.Contains(res.summary, "refused"))
+	return res
+}
+
+// diffCheck is the diff's check run on the reviewed head.
+func diffCheck(t *testing.T, gh *githubtest.Server) githubtest.CheckRun {
+	t.Helper()
+	for _, cr := range gh.CheckRuns() {
+		if cr.Name == "cdkd diff" {
+			return cr
+		}
+	}
+	t.Fatal("no cdkd diff check run")
+	return githubtest.CheckRun{}
+}
+
+// The Markdown reviewers read is bound to the digest: an edit below the
+// hidden lines, or the change-set line removed, is refused.
+func TestDeployRefusesEditedReport(t *testing.T) {
+	edits := map[string]struct {
+		edit func(c prcomment.Comment) prcomment.Comment
+		says string
+	}{
+		"a word of the visible report": {func(c prcomment.Comment) prcomment.Comment {
+			c.Report = strings.Replace(c.Report, "AWS::SQS::Queue", "AWS::SNS::Topic", 1)
+			return c
+		}, "the review comment was edited: its visible report is not the one the diff posted"},
+		"a reassuring line added": {func(c prcomment.Comment) prcomment.Comment {
+			c.Report += "\n> ✅ Security reviewed: nothing destructive.\n"
+			return c
+		}, "the review comment was edited"},
+		"the change-set line deleted": {func(c prcomment.Comment) prcomment.Comment {
+			c.ChangeSet = ""
+			return c
+		}, "the hidden change-set line under its header is missing"},
+		"the change-set line garbled": {func(c prcomment.Comment) prcomment.Comment {
+			c.ChangeSet = strings.Replace(c.ChangeSet, "H4sI", "H4sJ", 1)
+			return c
+		}, "the review comment was edited: read the reviewed change set"},
+	}
+	for name, tc := range edits {
+		t.Run(name, func(t *testing.T) {
+			w := newDeployWorkspace(t, reviewedSHA)
+			stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json")) // the review; the deploy refuses before its diff
+			w.review(reviewedSHA, diffInputs())
+			ours := prComment(t, w.gh)
+			c, ok := prcomment.Parse(ours.Body)
+			assert.Assert(t, ok)
+			assert.Assert(t, c.ChangeSet != "" && c.Report != "")
+			w.gh.EditComment(owner, repo, ours.ID, tc.edit(c).String())
+
+			refused(t, w, "no-reviewed-diff", "::error::Deploy refused: Review cannot be trusted: The diff comment on pull request #8 was altered after the diff wrote it", tc.says)
+			stub.AssertAllUsed(t)
+		})
+	}
+
+	// The deploy's own section is a part the comparison knows: a second
+	// deploy of a reviewed comment that holds the first one's outcome goes.
+	t.Run("the deploy section is not an edit", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, "testdata/deploy/diff-safe.json"), deployInvocation(t)},
+			resultInvocations(t, "events-StackA-run.json")...)...)
+		w.review(reviewedSHA, diffInputs())
+		assert.Equal(t, w.run(deployInputs()).code, 0)
+		w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/deploy/diff-safe.json"), deployInvocation(t)},
+			resultInvocations(t, "events-StackA-run.json")...)...)
+		again := w.run(deployInputs())
+		assert.Equal(t, again.code, 0, again.stdout)
+		assert.Equal(t, again.outputs["deployed"], "true")
+	})
+}
+
+// Every workflow using GITHUB_TOKEN posts as github-actions[bot]: a newer
+// comment by that login carrying our hidden lines over another visible body
+// is not the review. The diff's check run names the comment it vouches for.
+func TestDeployUsesTheCommentTheCheckRunNames(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the review
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the gate
+		deployInvocation(t),
+	}, resultInvocations(t, "events-StackA-run.json")...)...)
+	w.review(reviewedSHA, diffInputs())
+	ours := prComment(t, w.gh)
+	rec, ok := gate.ParseDiffMarker(diffCheck(t, w.gh).ExternalID)
+	assert.Assert(t, ok)
+	assert.Equal(t, rec.CommentID, ours.ID, "the check run names the comment")
+
+	// Another workflow copies our hidden lines over its own report.
+	c, _ := prcomment.Parse(ours.Body)
+	c.Report = "### cdkd diff\n\n✅ **No changes.**\n"
+	copied := w.gh.SeedComments(owner, repo, deployPR, githubtest.DefaultLogin, c.String())[0]
+
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	assert.Assert(t, is.Contains(res.stdout, "::warning::ignored comment "+copied.HTMLURL+": it carries cdkd-action's diff header, but the diff check run"))
+	assert.Assert(t, is.Contains(res.stdout, "vouches for "+ours.HTMLURL))
+	assert.Assert(t, is.Contains(res.summary, "reviewed at `8888888`"))
+	assert.Equal(t, res.outputs["comment-url"], ours.HTMLURL, "the outcome goes to the reviewed comment")
+
+	t.Run("the named comment deleted", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+		w.review(reviewedSHA, diffInputs())
+		ours := prComment(t, w.gh)
+		c, _ := prcomment.Parse(ours.Body)
+		w.gh.SeedComments(owner, repo, deployPR, githubtest.DefaultLogin, c.String())
+		w.gh.DeleteComment(owner, repo, ours.ID)
+		refused(t, w, "no-reviewed-diff", "vouches for comment", "which is no longer on the pull request")
+		stub.AssertAllUsed(t)
+	})
+}
+
+// Racing diff runs (hardening, item 8) leave one comment: the lowest ID,
+// holding the report for the current head, and the check run names it.
+func TestDiffConvergesOnOneComment(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+	w.onPullRequest(reviewedSHA)
+	// Two comments of ours left by racing runs for an older head.
+	stale := prcomment.Comment{Header: prcomment.Header{V: 1, Kind: prcomment.KindDiff, SHA: laterSHA, Digest: "v1:00"}, Report: "### cdkd diff\n\nold\n"}.String()
+	left := w.gh.SeedComments(owner, repo, deployPR, githubtest.DefaultLogin, stale, stale)
+	res := w.run(diffInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	c := prComment(t, w.gh) // exactly one of ours
+	assert.Equal(t, c.ID, left[0].ID, "the lowest ID survives")
+	h, ok := prcomment.ParseHeader(c.Body)
+	assert.Assert(t, ok)
+	assert.Equal(t, h.SHA, reviewedSHA, "holding the report for the current head")
+	rec, ok := gate.ParseDiffMarker(diffCheck(t, w.gh).ExternalID)
+	assert.Assert(t, ok)
+	assert.Equal(t, rec.CommentID, c.ID, "the check run names the survivor")
+	assert.Equal(t, rec.ReportHash, prcomment.ReportHash(mustParse(t, c.Body).Report))
+}
+
+func mustParse(t *testing.T, body string) prcomment.Comment {
+	t.Helper()
+	c, ok := prcomment.Parse(body)
+	assert.Assert(t, ok)
+	return c
+}
