@@ -352,7 +352,8 @@ func TestDeployBotLogin(t *testing.T) {
 	assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff", "github-actions[bot] assumed: the app's comment is not trusted")
 	assert.Assert(t, is.Contains(res.stdout, "by deployer[bot]: it carries cdkd-action's diff header but was not written by github-actions[bot]"))
 
-	res = w.run(deployInputs("bot-login", app))
+	// The app's check runs vouch only when trusted-app names it.
+	res = w.run(deployInputs("bot-login", app, "trusted-app", "deployer"))
 	assert.Equal(t, res.code, 0, res.stdout)
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["deployed"], "true")

@@ -170,3 +170,27 @@ func mustParse(t *testing.T, body string) prcomment.Comment {
 	assert.Assert(t, ok)
 	return c
 }
+
+// Only check runs of the trusted app vouch for a review, whatever the
+// identity the deploy reads comments as.
+func TestDeployTrustsOnlyTheTrustedApp(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the review
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the gate
+	)
+	w.review(reviewedSHA, diffInputs())
+	in := deployInputs("trusted-app", "my-deployer")
+	res := w.run(in)
+	assert.Equal(t, res.code, 1, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+	assert.Equal(t, res.outputs["deployed"], "false")
+	assert.Assert(t, is.Contains(res.stdout, "::warning::ignored check run "+diffCheck(t, w.gh).HTMLURL))
+	assert.Assert(t, is.Contains(res.stdout, "created by the app github-actions, not my-deployer (input trusted-app)"))
+	assert.Assert(t, is.Contains(res.stdout, "No diff check run on 8888888 records the review of pull request #8"))
+
+	bad := w.run(deployInputs("trusted-app", "github-actions[bot]"))
+	assert.Equal(t, bad.code, 2, bad.stdout)
+	assert.Assert(t, is.Contains(bad.stdout, "input trusted-app: expected the slug of the GitHub App"))
+}

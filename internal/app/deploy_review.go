@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
@@ -179,7 +180,7 @@ func (s *prReviews) verify(c *github.Comment, h prcomment.Header, rec *gate.Reco
 
 // record reads what the diff command's check run on commit sha recorded
 // (gate.DiffMarker in its external ID): the newest run of the diff's name,
-// created by the app our identity belongs to. A comment can be edited by
+// created by the trusted app (input trusted-app). A comment can be edited by
 // anyone with write access (GitHub keeps its author), a check run cannot be
 // edited in GitHub's UI. Nil when there is none.
 func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error) {
@@ -192,15 +193,22 @@ func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error
 	if err != nil {
 		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(sha), err)
 	}
-	app := appOf(s.bot(ctx))
+	app := r.cfg.TrustedApp
+	if app == "" {
+		app = config.DefaultTrustedApp
+	}
 	var newest *github.CheckRunInfo
 	for i, cr := range runs {
 		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != sha {
 			continue
 		}
-		if app != "" && cr.AppSlug != "" && !strings.EqualFold(cr.AppSlug, app) {
-			r.runner.Warning(fmt.Sprintf("ignored check run %s: it is named %q but was created by the app %s, not %s; it is not trusted as a record of the review",
-				cr.HTMLURL, name, cr.AppSlug, app))
+		if !strings.EqualFold(cr.AppSlug, app) {
+			by := "by the app " + cr.AppSlug
+			if cr.AppSlug == "" {
+				by = "by no app"
+			}
+			r.runner.Warning(fmt.Sprintf("ignored check run %s: it is named %q but was created %s, not %s (input trusted-app); it is not trusted as a record of the review",
+				cr.HTMLURL, name, by, app))
 			continue
 		}
 		if newest == nil || cr.ID > newest.ID {
@@ -213,18 +221,6 @@ func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error
 	rec, _ := gate.ParseDiffMarker(newest.ExternalID)
 	rec.Name, rec.URL = name, newest.HTMLURL
 	return &rec, nil
-}
-
-// appOf is the GitHub App a bot login belongs to (deployer[bot] is the app
-// deployer's; github-actions[bot] is GitHub Actions', slug github-actions),
-// "" for a user: only apps create check runs, so a user's are not told
-// apart by app.
-func appOf(login string) string {
-	app, ok := strings.CutSuffix(login, "[bot]")
-	if !ok {
-		return ""
-	}
-	return app
 }
 
 // findPR names the pull request the deployed commit came from: the event's

@@ -142,6 +142,7 @@ func TestReviewRecord(t *testing.T) {
 	tests := []struct {
 		name    string
 		bot     string
+		app     string
 		secret  string
 		runs    []github.CheckRunInfo
 		err     error
@@ -159,10 +160,12 @@ func TestReviewRecord(t *testing.T) {
 		{name: "another app's run is no record", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other, 42, "def"))},
 			want:    &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"},
 			warning: "ignored check run https://github.com/o/r/runs/3: it is named \"cdkd diff (prod)\" but was created by the app mallory-app, not github-actions"},
-		{name: "an app's own identity", bot: "deployer[bot]", runs: []github.CheckRunInfo{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer"},
-		{name: "a user's token: runs are not told apart by app", bot: "deploy-user", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other, 42, "def"))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, CommentID: 42, ReportHash: "def", URL: "https://github.com/o/r/runs/3"}},
+		{name: "the trusted app named by the input", app: "deployer", runs: []github.CheckRunInfo{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer (input trusted-app)"},
+		{name: "a run with no app never vouches", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "was created by no app, not github-actions"},
+		{name: "whatever the identity", bot: "deploy-user", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app some-app"},
 		{name: "an older cdkd-action's record names no comment", runs: []github.CheckRunInfo{checkRun(2, "github-actions", "cdkd-action:v1:diff:"+digest)},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}},
 		{name: "the API fails", err: errors.New("502 Bad Gateway"), wantErr: "read the diff check runs on 8888888 to verify the review: 502 Bad Gateway"},
@@ -180,7 +183,7 @@ func TestReviewRecord(t *testing.T) {
 			if bot == "" {
 				bot = github.ActionsBotLogin
 			}
-			r := &run{cfg: config.Config{Label: "prod", BotLogin: bot}, api: api, set: set}
+			r := &run{cfg: config.Config{Label: "prod", BotLogin: bot, TrustedApp: tc.app}, api: api, set: set}
 			r.gh.Owner, r.gh.Repo = "o", "r"
 			r.runner = workflow.New(&out, getenv)
 			got, err := (&prReviews{r: r}).record(context.Background(), sha)
