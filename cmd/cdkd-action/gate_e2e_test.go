@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -193,4 +195,68 @@ func TestDeployTrustsOnlyTheTrustedApp(t *testing.T) {
 	bad := w.run(deployInputs("trusted-app", "github-actions[bot]"))
 	assert.Equal(t, bad.code, 2, bad.stdout)
 	assert.Assert(t, is.Contains(bad.stdout, "input trusted-app: expected the slug of the GitHub App"))
+}
+
+// StackB depends on StackA (the sample assembly's manifest). One rule on
+// the pull request and in the gate: named stacks deploy with --exclusively,
+// so a deploy touches exactly the diffed stacks, and a deploy whose stacks
+// match more than the review covered is refused, naming the stack.
+func TestDeployTouchesOnlyReviewedStacks(t *testing.T) {
+	asm := abs(t, "../../testdata/cdkd-samples/assembly-v1")
+	var both []map[string]any
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/deploy/diff-safe.json")), &both))
+	onlyB := filepath.Join(t.TempDir(), "diff-StackB.json")
+	b, err := json.Marshal(both[1:])
+	assert.NilError(t, err)
+	assert.Equal(t, both[1]["stack"], "StackB")
+	writeFile(t, onlyB, string(b))
+	diffOf := func(file string, stacks ...string) cdkdtest.Invocation {
+		args := append(append([]string{"diff"}, stacks...), "--json", "--recursive", "--app", asm)
+		return cdkdtest.Invocation{Args: args, Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: file}
+	}
+	inputs := func(stacks string, extra ...string) map[string]string {
+		in := map[string]string{"stacks": stacks, "app": asm, "mask-values": maskValues}
+		for i := 0; i+1 < len(extra); i += 2 {
+			in[extra[i]] = extra[i+1]
+		}
+		return in
+	}
+	const scope = "not deployed: StackA (a dependency of StackB)"
+
+	t.Run("a wildcard that now covers the dependency is refused", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(diffOf(onlyB, "StackB"), diffOf(abs(t, "testdata/deploy/diff-safe.json"), "Stack*"))
+		w.review(reviewedSHA, inputs("StackB"))
+		assert.Assert(t, is.Contains(prComment(t, w.gh).Body, scope), "the review says what a deploy touches")
+		res := w.run(inputs("Stack*", "command", "deploy"))
+		assert.Equal(t, res.code, 1, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["failure-reason"], "diff-changed")
+		assert.Equal(t, res.outputs["deployed"], "false")
+		assert.Assert(t, is.Contains(res.stdout, "the deploy would touch StackA, which the review did not cover"))
+	})
+	t.Run("the reviewed stack alone is deployed", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(diffOf(onlyB, "StackB"), diffOf(onlyB, "StackB"),
+			cdkdtest.Invocation{Args: []string{"deploy", "StackB", "--exclusively", "-y", "--app", asm}, Env: map[string]string{"CDKD_NO_LIVE": "1"},
+				Stdout: stackBOnly(t)},
+			fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
+			fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"))
+		w.review(reviewedSHA, inputs("StackB"))
+		res := w.run(inputs("StackB", "command", "deploy"))
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Equal(t, res.outputs["deployed"], "true")
+		assert.Assert(t, is.Contains(res.summary, scope))
+	})
+}
+
+// stackBOnly is what cdkd deploy StackB --exclusively prints: StackB's part
+// of the sample deploy.
+func stackBOnly(t *testing.T) string {
+	t.Helper()
+	out := readFile(t, "testdata/deploy/deploy.stdout")
+	i := strings.Index(out, "Deploying stack: StackB")
+	assert.Assert(t, i > 0)
+	return "Synthesizing CDK app...\n\n" + out[i:]
 }

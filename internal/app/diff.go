@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -46,6 +47,9 @@ func (r *run) diff(ctx context.Context) ExitCode {
 	d.Sort()
 	report.Diff = d
 	report.Digest = d.Digest()
+	if scope := r.deployScope(d); scope != "" {
+		report.Notes = append(slices.Clone(report.Notes), scope)
+	}
 	totals := d.Totals()
 
 	r.setOutput("has-changes", strconv.FormatBool(totals.Any()))

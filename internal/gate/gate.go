@@ -262,6 +262,9 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
 			msg += "; the digests were computed by different versions of cdkd-action"
 		}
+		if extra := uncovered(rv.ChangeSet, cur.Diff); len(extra) > 0 {
+			msg += fmt.Sprintf("; the deploy would touch %s, which the review did not cover", strings.Join(extra, ", "))
+		}
 		if p.RequireReviewedDiff {
 			d.Reason, d.Title, d.Message = DiffChanged, "Diff changed since review", msg+": not deploying."
 			return d
@@ -361,6 +364,24 @@ func compare(cs *ChangeSet, cur model.Diff) (*model.Comparison, string) {
 		c := model.CompareFingerprints(cs.Fingerprints, cur)
 		return &c, "The reviewed change set was too large to store whole: the items that differ are listed, not how."
 	}
+}
+
+// uncovered names the stacks the deploy would touch that the reviewed change
+// set does not hold (a dependency, a stack a wildcard now matches); nil when
+// the reviewed change set is not stored whole.
+func uncovered(cs *ChangeSet, cur model.Diff) []string {
+	if cs == nil || cs.Diff == nil {
+		return nil
+	}
+	reviewed := map[string]bool{}
+	cs.Diff.Walk(func(path string, s model.StackDiff) { reviewed[path+"\x00"+s.Region] = true })
+	var out []string
+	cur.Walk(func(path string, s model.StackDiff) {
+		if !reviewed[path+"\x00"+s.Region] {
+			out = append(out, path)
+		}
+	})
+	return out
 }
 
 // destructive lists every delete and replacement in d with what allows it.
