@@ -260,3 +260,30 @@ func stackBOnly(t *testing.T) string {
 	assert.Assert(t, i > 0)
 	return "Synthesizing CDK app...\n\n" + out[i:]
 }
+
+// An approval belongs to the review: the destructive-approval label counts
+// only if it was on the pull request when it merged.
+func TestDeployApprovalLabelMustPrecedeTheMerge(t *testing.T) {
+	const v2 = "../../testdata/fixtures/diff-v2.json" // deletes ExtraTopic, replaces Queue
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(gateDiff(t, v2), gateDiff(t, v2))
+	w.review(reviewedSHA, diffInputs())
+	// After the merge, someone with triage rights labels it and re-runs.
+	w.gh.LabelPullRequest(owner, repo, deployPR, "cdkd:allow-destructive", "mallory")
+	res := refused(t, w, "destructive-refused",
+		`The label "cdkd:allow-destructive" came too late: it was added after pull request #8 merged`)
+	stub.AssertAllUsed(t)
+	assert.Assert(t, !strings.Contains(res.summary, "✅ allowed by the pull request label"))
+}
+
+// Several merged pull requests hold the pushed commit: whose review and
+// labels count is ambiguous, so the gate refuses instead of taking the first.
+func TestDeployRefusesAmbiguousPullRequests(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.gh.AddPullRequest(githubtest.PR{Number: 12, HeadSHA: "1212121212121212121212121212121212121212", BaseRef: "main",
+		Merged: true, MergeCommitSHA: mergeSHA, Labels: []string{"cdkd:allow-destructive"}})
+	stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+	w.review(reviewedSHA, diffInputs())
+	refused(t, w, "no-reviewed-diff", "Commit 9999999 belongs to several merged pull requests (#8, #12)")
+	stub.AssertAllUsed(t)
+}

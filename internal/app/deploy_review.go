@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,10 +26,13 @@ type prReviews struct {
 	r     *run
 	login string
 
-	pr      *github.PullRequest
-	comment *github.Comment
-	header  prcomment.Header
-	err     error
+	pr *github.PullRequest
+	// ambiguous lists the pull requests the commit belongs to, when
+	// several do.
+	ambiguous []int
+	comment   *github.Comment
+	header    prcomment.Header
+	err       error
 }
 
 var _ gate.Reviews = (*prReviews)(nil)
@@ -76,6 +80,10 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	if err != nil {
 		return rv, err
 	}
+	if len(s.ambiguous) > 1 {
+		rv.Ambiguous = s.ambiguous
+		return rv, nil
+	}
 	if number == 0 {
 		rv.Note = note
 		return rv, nil
@@ -85,7 +93,13 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 		return rv, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
 	s.pr = &pr
-	rv.PR, rv.HeadSHA, rv.Labels = pr.Number, pr.HeadSHA, pr.Labels
+	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
+	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
+		return rv, err
+	}
+	if !pr.MergedAt.IsZero() {
+		rv.MergedAt = pr.MergedAt.UTC().Format(time.RFC3339)
+	}
 
 	author := s.bot(ctx)
 	if author == "" && s.err != nil {
@@ -223,6 +237,38 @@ func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error
 	return &rec, nil
 }
 
+// labelsAtMerge splits pr's labels into those it carried when it merged,
+// which approve what was merged, and those added after, which approve
+// nothing: anyone with triage rights can label a merged pull request and
+// re-run the deploy. Only a pull request carrying the destructive-approval
+// label needs its history read; one not merged counts its labels as they are.
+func (s *prReviews) labelsAtMerge(ctx context.Context, pr github.PullRequest) (atMerge, late []string, err error) {
+	label := s.r.cfg.DestructiveLabel
+	if pr.MergedAt.IsZero() || label == "" || !slices.ContainsFunc(pr.Labels, func(l string) bool { return strings.EqualFold(l, label) }) {
+		return pr.Labels, nil, nil
+	}
+	events, err := s.r.api.ListLabelEvents(ctx, s.r.gh.Owner, s.r.gh.Repo, pr.Number)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read when the labels of pull request #%d were added (the job needs issues: read or pull-requests: read): %w", pr.Number, err)
+	}
+	slices.SortStableFunc(events, func(a, b github.LabelEvent) int { return a.At.Compare(b.At) })
+	on := map[string]bool{}
+	for _, e := range events {
+		if !e.At.Before(pr.MergedAt) {
+			continue // the same second counts as after: fail closed
+		}
+		on[strings.ToLower(e.Label)] = e.Event == "labeled"
+	}
+	for _, l := range pr.Labels {
+		if on[strings.ToLower(l)] {
+			atMerge = append(atMerge, l)
+		} else {
+			late = append(late, l)
+		}
+	}
+	return atMerge, late, nil
+}
+
 // findPR names the pull request the deployed commit came from: the event's
 // own, or the one merged into the branch the run is on (GITHUB_REF) whose
 // merge commit (else head, for a fast-forward merge) is GITHUB_SHA. A pull
@@ -251,10 +297,21 @@ func (s *prReviews) findPR(ctx context.Context) (int, string, error) {
 		matches = append(matches, func(p github.PullRequest) bool { return into(p) && p.HeadSHA == r.gh.SHA }) // a fast-forward merge
 	}
 	for _, match := range matches {
+		var found []int
 		for _, p := range prs {
-			if match(p) {
-				return p.Number, "", nil
+			if match(p) && !slices.Contains(found, p.Number) {
+				found = append(found, p.Number)
 			}
+		}
+		switch {
+		case len(found) == 1:
+			return found[0], "", nil
+		case len(found) > 1:
+			// Whose review and whose labels? Taking the first would let
+			// another pull request's approval deploy this one's change.
+			slices.Sort(found)
+			s.ambiguous = found
+			return 0, "several pull requests hold it", nil
 		}
 	}
 	note := "no merged pull request has it as its merge commit"

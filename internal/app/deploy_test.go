@@ -227,6 +227,7 @@ func TestFindPR(t *testing.T) {
 		prs              []github.PullRequest
 		want             int
 		note             string
+		ambiguous        []int
 	}{
 		{name: "merge commit", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{ffMain, mergedMain}, want: 9},
 		{name: "fast-forward, another branch's listed first", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{release, ffMain}, want: 8},
@@ -236,6 +237,8 @@ func TestFindPR(t *testing.T) {
 		{name: "dispatch on main", ref: "refs/heads/main", event: "workflow_dispatch", prs: []github.PullRequest{mergedMain}, want: 9},
 		{name: "dispatch, nothing merged", ref: "refs/heads/main", event: "workflow_dispatch", prs: []github.PullRequest{open},
 			note: "the run was started by workflow_dispatch, and no pull request merged into main has it as its merge commit or head"},
+		{name: "two merged pull requests share the head", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{ffMain, {Number: 12, HeadSHA: sha, BaseRef: "main", Merged: true}},
+			ambiguous: []int{8, 12}, note: "several pull requests hold it"},
 		{name: "a tag: merge commit only", ref: "refs/tags/v1", event: "push", prs: []github.PullRequest{ffMain, mergedMain}, want: 9},
 		{name: "a tag: no fast-forward guess", ref: "refs/tags/v1", event: "push", prs: []github.PullRequest{release, ffMain},
 			note: "no merged pull request has it as its merge commit (refs/tags/v1 is no branch, so a fast-forward merge is not looked for): a direct push?"},
@@ -244,10 +247,12 @@ func TestFindPR(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &run{api: prsAPI{prs: tc.prs}}
 			r.gh.Owner, r.gh.Repo, r.gh.SHA, r.gh.Ref, r.gh.EventName = "o", "r", sha, tc.ref, tc.event
-			got, note, err := (&prReviews{r: r}).findPR(context.Background())
+			s := &prReviews{r: r}
+			got, note, err := s.findPR(context.Background())
 			assert.NilError(t, err)
 			assert.Equal(t, got, tc.want)
 			assert.Equal(t, note, tc.note)
+			assert.DeepEqual(t, s.ambiguous, tc.ambiguous)
 		})
 	}
 }

@@ -53,6 +53,10 @@ func (r redactingAPI) ListCheckRunsForRef(ctx context.Context, owner, repo, ref,
 	return r.api.ListCheckRunsForRef(ctx, owner, repo, ref, checkName)
 }
 
+func (r redactingAPI) ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]github.LabelEvent, error) {
+	return r.api.ListLabelEvents(ctx, owner, repo, number)
+}
+
 func (r redactingAPI) checkRun(cr github.CheckRun) github.CheckRun {
 	cr.Name, cr.Title = r.set.Redact(cr.Name), r.set.Redact(cr.Title)
 	cr.Summary, cr.Text = r.set.Redact(cr.Summary), r.set.Redact(cr.Text)

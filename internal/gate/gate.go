@@ -53,8 +53,17 @@ type Review struct {
 	PR int
 	// HeadSHA is the pull request's final head commit.
 	HeadSHA string
-	// Labels are the pull request's labels at deploy time.
+	// Labels are the pull request's labels when it merged (at deploy time
+	// for one not merged): only these approve anything.
 	Labels []string
+	// LateLabels are labels added after the pull request merged: they
+	// approve nothing, and a refusal says so.
+	LateLabels []string
+	// MergedAt is when the pull request merged, for messages ("" if not).
+	MergedAt string
+	// Ambiguous lists the pull requests the deployed commit belongs to
+	// when there are several: whose review and labels count is unclear.
+	Ambiguous []int
 	// Commit names what was deployed, for messages ("commit abc1234").
 	Commit string
 	// Comment is set when a diff comment written by the trusted identity
@@ -286,6 +295,10 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		d.Reason, d.Title = DestructiveRefused, "Destructive changes refused"
 		d.Message = fmt.Sprintf("%s would be destroyed and nothing allows it: %s. Allow it with the pull request label %q, the input allow-destructive: true, or the resource types in allow-destroy-types.",
 			count(len(refused), "resource"), strings.Join(refused, "; "), p.DestructiveLabel)
+		if hasLabel(rv.LateLabels, p.DestructiveLabel) {
+			d.Message += fmt.Sprintf(" The label %q came too late: it was added after pull request #%d merged (%s), so it approves nothing that was merged; approve in the pull request before merging.",
+				p.DestructiveLabel, rv.PR, rv.MergedAt)
+		}
 		return d
 	}
 	d.Deploy = true
@@ -322,6 +335,13 @@ func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
 		what = "this commit"
 	}
 	switch {
+	case len(rv.Ambiguous) > 1:
+		prs := make([]string, len(rv.Ambiguous))
+		for i, n := range rv.Ambiguous {
+			prs[i] = fmt.Sprintf("#%d", n)
+		}
+		return NoReviewedDiff, "Review is ambiguous", fmt.Sprintf("%s belongs to several merged pull requests (%s), so whose review and labels count is ambiguous; deploy a commit that one pull request merged",
+			strings.ToUpper(what[:1])+what[1:], strings.Join(prs, ", ")), true
 	case rv.PR == 0:
 		msg := "No pull request was found for " + what
 		if rv.Note != "" {
@@ -387,7 +407,7 @@ func uncovered(cs *ChangeSet, cur model.Diff) []string {
 // destructive lists every delete and replacement in d with what allows it.
 func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 	label := ""
-	if p.DestructiveLabel != "" && rv.PR != 0 && slices.ContainsFunc(rv.Labels, func(l string) bool { return strings.EqualFold(l, p.DestructiveLabel) }) {
+	if p.DestructiveLabel != "" && rv.PR != 0 && hasLabel(rv.Labels, p.DestructiveLabel) {
 		label = "the pull request label " + p.DestructiveLabel
 	}
 	var out []Destructive
@@ -409,6 +429,11 @@ func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 		}
 	})
 	return out
+}
+
+// hasLabel: label names are case-insensitive on GitHub.
+func hasLabel(labels []string, name string) bool {
+	return name != "" && slices.ContainsFunc(labels, func(l string) bool { return strings.EqualFold(l, name) })
 }
 
 func describe(x Destructive) string {

@@ -101,6 +101,8 @@ func TestEvaluate(t *testing.T) {
 	unanchored.Record = nil
 	unnamed := reviewOf(safeDiff())
 	unnamed.Record.CommentID = 0
+	lateLabel := reviewOf(destructiveDiff())
+	lateLabel.LateLabels, lateLabel.MergedAt = []string{"cdkd:allow-destructive"}, "2026-12-01T10:00:00Z"
 	tampered := reviewOf(changedDiff())
 	tampered.ChangeSet, tampered.Tampered = nil, "the stored change set does not match the header's digest"
 	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
@@ -206,6 +208,17 @@ func TestEvaluate(t *testing.T) {
 			reason: DestructiveRefused, reviewed: true, compared: -1,
 			message:     []string{"2 resources would be destroyed", "replace Queue (AWS::SQS::Queue) in StackA, forced by QueueName", "delete Version1 (AWS::Lambda::Version) in StackA", `label "cdkd:allow-destructive"`},
 			destructive: []string{"Queue ", "Version1 "},
+		},
+		{
+			name: "approval label added after the merge", policy: policy(true), review: lateLabel, current: current(destructiveDiff()),
+			reason: DestructiveRefused, reviewed: true, compared: -1,
+			message:     []string{"2 resources would be destroyed", `The label "cdkd:allow-destructive" came too late: it was added after pull request #7 merged (2026-12-01T10:00:00Z)`},
+			destructive: []string{"Queue ", "Version1 "},
+		},
+		{
+			name: "several pull requests hold the commit", policy: policy(true), review: Review{Commit: "commit 9999999", Ambiguous: []int{7, 9}}, current: current(safeDiff()),
+			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			message: []string{"Commit 9999999 belongs to several merged pull requests (#7, #9)", "not deploying"},
 		},
 		{
 			name: "destructive allowed by input", policy: Policy{RequireReviewedDiff: true, AllowDestructive: true, DestructiveLabel: "x"},

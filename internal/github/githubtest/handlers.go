@@ -37,6 +37,7 @@ type handler func(*call) response
 var handlers = map[string]handler{
 	OpGetAuthenticatedUser:      (*call).getUser,
 	OpListIssueComments:         (*call).listComments,
+	OpListIssueEvents:           (*call).listEvents,
 	OpCreateIssueComment:        (*call).createComment,
 	OpUpdateIssueComment:        (*call).updateComment,
 	OpDeleteIssueComment:        (*call).deleteComment,
@@ -172,6 +173,35 @@ func (c *call) listComments() response {
 	out := make([]map[string]any, 0, hi-lo)
 	for _, cm := range matched[lo:hi] {
 		out = append(out, c.s.renderComment(r, cm))
+	}
+	resp := jsonResponse(http.StatusOK, out)
+	resp.headers = headers
+	return resp
+}
+
+// listEvents serves an issue's or pull request's label events, oldest
+// first (the only events the fake records).
+func (c *call) listEvents() response {
+	r := c.repo()
+	it := r.items[int(c.intParam("issue_number"))]
+	if it == nil {
+		return notFound()
+	}
+	lo, hi, headers := c.paginate(len(it.labelEvents))
+	out := make([]map[string]any, 0, hi-lo)
+	for _, e := range it.labelEvents[lo:hi] {
+		out = append(out, map[string]any{
+			"id":                       e.id,
+			"node_id":                  fmt.Sprintf("LE_%d", e.id),
+			"url":                      fmt.Sprintf("%s/issues/events/%d", c.s.repoAPIURL(r), e.id),
+			"actor":                    c.s.renderUser(e.login),
+			"event":                    e.event,
+			"commit_id":                nil,
+			"commit_url":               nil,
+			"created_at":               ts(e.at),
+			"performed_via_github_app": nil,
+			"label":                    map[string]any{"name": e.label, "color": "ededed"},
+		})
 	}
 	resp := jsonResponse(http.StatusOK, out)
 	resp.headers = headers
