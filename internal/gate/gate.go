@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 )
 
 // Reason is why a deploy was refused; the values are the action's
@@ -462,19 +463,7 @@ func short(sha string) string {
 const untrusted = "Review cannot be trusted"
 
 // shortDigest is enough of a digest to tell two apart in a message.
-func shortDigest(d string) string {
-	version, hex, ok := strings.Cut(d, ":")
-	if !ok {
-		version, hex = "", d
-	}
-	if len(hex) > 12 {
-		hex = hex[:12]
-	}
-	if !ok {
-		return hex
-	}
-	return version + ":" + hex
-}
+func shortDigest(d string) string { return prcomment.ShortDigest(d) }
 
 func digestVersion(d string) string {
 	v, _, _ := strings.Cut(d, ":")

@@ -154,11 +154,11 @@ func DecodeChangeSet(body, digest string) (*ChangeSet, error) {
 	case env.V != changeSetV:
 		return nil, fmt.Errorf("read the reviewed change set: unknown version %d", env.V)
 	case env.Digest != digest:
-		return nil, fmt.Errorf("read the reviewed change set: %w: it records digest %s, the header %s", ErrChangeSetMismatch, shortDigest(env.Digest), shortDigest(digest))
+		return nil, fmt.Errorf("read the reviewed change set: %w: it records digest %s, the header %s", ErrChangeSetMismatch, ShortDigest(env.Digest), ShortDigest(digest))
 	case env.Stacks != nil:
 		d := model.Diff{Stacks: *env.Stacks}
 		if got := d.Digest(); got != digest {
-			return nil, fmt.Errorf("read the reviewed change set: %w: its digest is %s, the header's %s", ErrChangeSetMismatch, shortDigest(got), shortDigest(digest))
+			return nil, fmt.Errorf("read the reviewed change set: %w: its digest is %s, the header's %s", ErrChangeSetMismatch, ShortDigest(got), ShortDigest(digest))
 		}
 		return &ChangeSet{Digest: digest, Diff: &d}, nil
 	case env.Fingerprints != nil:
@@ -167,8 +167,8 @@ func DecodeChangeSet(body, digest string) (*ChangeSet, error) {
 	return nil, errors.New("read the reviewed change set: it holds neither stacks nor fingerprints")
 }
 
-// shortDigest is enough of a digest to tell two apart in a message.
-func shortDigest(d string) string {
+// ShortDigest is enough of a digest to tell two apart in a message.
+func ShortDigest(d string) string {
 	version, hex, ok := strings.Cut(d, ":")
 	if !ok {
 		version, hex = "", d
