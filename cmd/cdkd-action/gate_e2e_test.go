@@ -64,6 +64,9 @@ func TestDeployRefusesEditedReport(t *testing.T) {
 			c.ChangeSet = ""
 			return c
 		}, "the hidden change-set line under its header is missing"},
+		"a deploy section planted before the merge": {func(c prcomment.Comment) prcomment.Comment {
+			return c.WithDeploy("### cdkd deploy\n\n✅ Security reviewed: the delete above is a no-op.\n")
+		}, "it carries a deploy section that no deploy of 9999999 wrote"},
 		"the change-set line garbled": {func(c prcomment.Comment) prcomment.Comment {
 			c.ChangeSet = strings.Replace(c.ChangeSet, "H4sI", "H4sJ", 1)
 			return c

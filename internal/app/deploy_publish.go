@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
@@ -30,14 +31,19 @@ func (d *deployRun) publish(ctx context.Context) error {
 	}
 	d.finishDeployment(ctx)
 	var errs []error
-	url, err := d.comment(ctx)
-	if err == nil && url != "" {
-		r.setOutput("comment-url", url)
+	written, err := d.comment(ctx)
+	if err == nil && written.HTMLURL != "" {
+		r.setOutput("comment-url", written.HTMLURL)
 	}
 	if err := r.degrade(err, "cannot write the pull request comment (no pull-requests: write permission?): %v"); err != nil {
 		errs = append(errs, err)
 	}
 	cr := github.CheckRun{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA, Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()}
+	if c, ok := prcomment.Parse(written.Body); ok && c.Header.Kind == prcomment.KindDiff && c.Deploy != "" {
+		// Vouches for the section written into the review comment, so a
+		// re-run of this deploy tells it from one planted before the merge.
+		cr.ExternalID = gate.DeployMarker(written.ID, prcomment.ReportHash(c.Deploy))
+	}
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
 		errs = append(errs, fmt.Errorf("create check run: %w", err))
 	}
@@ -68,32 +74,33 @@ func (d *deployRun) checkTitle() string {
 // byte for byte, so the comment is still the review a later run can read.
 // Without a diff comment of ours, it writes a comment of kind "deploy",
 // which no deploy ever reads as a review.
-func (d *deployRun) comment(ctx context.Context) (string, error) {
+func (d *deployRun) comment(ctx context.Context) (github.Comment, error) {
 	r, rv := d.r, d.reviews
 	if r.cfg.Comment == config.CommentOff || rv.pr == nil || rv.err != nil {
-		return "", nil
+		return github.Comment{}, nil
 	}
 	section := reporters.DeployMarkdown(d.rep, deploySectionBudget)
-	kind, body := prcomment.KindDiff, ""
-	var c prcomment.Comment
-	ok := false
 	if rv.comment != nil {
-		c, ok = prcomment.Parse(rv.comment.Body)
+		if c, ok := prcomment.Parse(rv.comment.Body); ok {
+			// The review comment itself, edited in place whatever the
+			// comment mode: the diff's check run names it by its id.
+			written, err := r.api.EditIssueComment(ctx, r.gh.Owner, r.gh.Repo, rv.comment.ID, redactBody(r.set, c.WithDeploy(section).String()))
+			if err != nil {
+				return github.Comment{}, fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
+			}
+			return written, nil
+		}
 	}
-	if ok {
-		body = c.WithDeploy(section).String()
-	} else {
-		// A comment of its own kind: a diff-kind comment without a digest
-		// could shadow a review that the identity in use did write.
-		kind = prcomment.KindDeploy
-		body = prcomment.Comment{Header: prcomment.Header{V: prcomment.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}}.WithDeploy(section).String()
-	}
+	// A comment of its own kind: a diff-kind comment without a digest
+	// could shadow a review that the identity in use did write.
+	kind := prcomment.KindDeploy
+	body := prcomment.Comment{Header: prcomment.Header{V: prcomment.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}}.WithDeploy(section).String()
 	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: rv.pr.Number, Kind: kind, Label: r.cfg.Label, Author: rv.bot(ctx)}
 	res, err := github.Upsert(ctx, r.api, t, redactBody(r.set, body), r.commentMode())
 	if err != nil {
-		return "", fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
+		return github.Comment{}, fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
 	}
-	return res.URL, nil
+	return github.Comment{ID: res.ID, HTMLURL: res.URL, Body: res.Body}, nil
 }
 
 // startDeployment records a GitHub deployment of GITHUB_SHA when an

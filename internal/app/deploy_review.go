@@ -161,7 +161,7 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 		}
 		rv.Record = rec
 	}
-	rv.ChangeSet, rv.Tampered = s.verify(c, h, rv.Record)
+	rv.ChangeSet, rv.Tampered = s.verify(ctx, c, h, rv.Record)
 	return rv, nil
 }
 
@@ -169,9 +169,10 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 // that what reviewers read is what it records: the change-set line must be
 // there and match the digest, the visible report must hash to what the
 // diff's check run recorded and, when the change set is stored whole,
-// render again from it to the byte. It returns the change set and, when the
+// render again from it to the byte; a deploy section must be one a deploy
+// of this commit wrote. It returns the change set and, when the
 // comment was edited, how ("" when it was not).
-func (s *prReviews) verify(c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
+func (s *prReviews) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
 	const edited = "the review comment was edited: "
 	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
 	switch {
@@ -189,23 +190,43 @@ func (s *prReviews) verify(c *github.Comment, h prcomment.Header, rec *gate.Reco
 			return cs, err.Error()
 		}
 	}
+	if pc.Deploy != "" {
+		if why := s.deploySection(ctx, c, pc.Deploy); why != "" {
+			return cs, edited + why
+		}
+	}
 	return cs, ""
 }
 
 // record reads what the diff command's check run on commit sha recorded
-// (gate.DiffMarker in its external ID): the newest run of the diff's name,
-// created by the trusted app (input trusted-app). A comment can be edited by
-// anyone with write access (GitHub keeps its author), a check run cannot be
-// edited in GitHub's UI. Nil when there is none.
+// (gate.DiffMarker in its external ID). A comment can be edited by anyone
+// with write access (GitHub keeps its author), a check run cannot be edited
+// in GitHub's UI. Nil when there is none.
 func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error) {
+	name := checkName("cdkd diff", s.r.cfg.Label)
+	newest, err := s.newestCheckRun(ctx, sha, name)
+	if err != nil {
+		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(sha), err)
+	}
+	if newest == nil {
+		return nil, nil
+	}
+	rec, _ := gate.ParseDiffMarker(newest.ExternalID)
+	rec.Name, rec.URL = name, newest.HTMLURL
+	return &rec, nil
+}
+
+// newestCheckRun is the newest check run named name on commit sha created
+// by the trusted app (input trusted-app); check runs of any other app, or
+// of none, are named in the log and never count. Nil when there is none.
+func (s *prReviews) newestCheckRun(ctx context.Context, sha, name string) (*github.CheckRunInfo, error) {
 	r := s.r
 	if sha == "" {
 		return nil, nil
 	}
-	name := checkName("cdkd diff", r.cfg.Label)
 	runs, err := r.api.ListCheckRunsForRef(ctx, r.gh.Owner, r.gh.Repo, sha, name)
 	if err != nil {
-		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(sha), err)
+		return nil, err
 	}
 	app := r.cfg.TrustedApp
 	if app == "" {
@@ -229,12 +250,25 @@ func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error
 			newest = &runs[i]
 		}
 	}
-	if newest == nil {
-		return nil, nil
+	return newest, nil
+}
+
+// deploySection checks the deploy section of review comment c, the one
+// part written after the review: only a deploy of this commit writes one,
+// and its check run records which. "" when that record vouches for it,
+// else why not.
+func (s *prReviews) deploySection(ctx context.Context, c *github.Comment, section string) string {
+	r := s.r
+	newest, err := s.newestCheckRun(ctx, r.gh.SHA, checkName("cdkd deploy", r.cfg.Label))
+	if err != nil {
+		return fmt.Sprintf("its deploy section cannot be verified (reading the deploy check runs on %s failed: %v)", shortSHA(r.gh.SHA), err)
 	}
-	rec, _ := gate.ParseDiffMarker(newest.ExternalID)
-	rec.Name, rec.URL = name, newest.HTMLURL
-	return &rec, nil
+	if newest != nil {
+		if id, hash, ok := gate.ParseDeployMarker(newest.ExternalID); ok && id == c.ID && hash == prcomment.ReportHash(section) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("it carries a deploy section that no deploy of %s wrote (the newest \"cdkd deploy\" check run of the trusted app does not record it)", shortSHA(r.gh.SHA))
 }
 
 // labelsAtMerge splits pr's labels into those it carried when it merged,

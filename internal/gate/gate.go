@@ -127,6 +127,32 @@ func DiffMarker(digest string, commentID int64, reportHash string) string {
 	return fmt.Sprintf("%s%d:%s:%s", diffMarkerPrefix, commentID, reportHash, digest)
 }
 
+// deployMarkerPrefix starts the external ID of a deploy's check run.
+const deployMarkerPrefix = "cdkd-action:v2:deploy:"
+
+// DeployMarker is the external ID the deploy command gives its check run:
+// the diff comment it wrote its section into and a hash of that section.
+// The section is the one part of a review comment written after the
+// review; a later deploy of the commit trusts it only when this record
+// vouches for it.
+func DeployMarker(commentID int64, sectionHash string) string {
+	return fmt.Sprintf("%s%d:%s", deployMarkerPrefix, commentID, sectionHash)
+}
+
+// ParseDeployMarker reads DeployMarker back; false when externalID is not one.
+func ParseDeployMarker(externalID string) (commentID int64, sectionHash string, ok bool) {
+	rest, ok := strings.CutPrefix(externalID, deployMarkerPrefix)
+	if !ok {
+		return 0, "", false
+	}
+	id, hash, ok := strings.Cut(rest, ":")
+	n, err := strconv.ParseInt(id, 10, 64)
+	if !ok || err != nil || n <= 0 || hash == "" {
+		return 0, "", false
+	}
+	return n, hash, true
+}
+
 // ParseDiffMarker reads a check run's external ID back (Name and URL
 // unset); false when it is no DiffMarker. A marker of the older form
 // gives the digest alone.

@@ -371,3 +371,16 @@ func TestDiffMarker(t *testing.T) {
 		assert.Assert(t, !ok, bad)
 	}
 }
+
+func TestDeployMarker(t *testing.T) {
+	m := DeployMarker(100001, "0123abcd")
+	assert.Equal(t, m, "cdkd-action:v2:deploy:100001:0123abcd")
+	id, hash, ok := ParseDeployMarker(m)
+	assert.Assert(t, ok)
+	assert.Equal(t, id, int64(100001))
+	assert.Equal(t, hash, "0123abcd")
+	for _, bad := range []string{"", "cdkd-action:v2:deploy:", "cdkd-action:v2:deploy:0:ab", "cdkd-action:v2:deploy:x:ab", "cdkd-action:v2:deploy:5:", DiffMarker("v1:00", 5, "ab")} {
+		_, _, ok := ParseDeployMarker(bad)
+		assert.Assert(t, !ok, bad)
+	}
+}
