@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -289,4 +290,24 @@ func TestDeployRefusesAmbiguousPullRequests(t *testing.T) {
 	w.review(reviewedSHA, diffInputs())
 	refused(t, w, "no-reviewed-diff", "Commit 9999999 belongs to several merged pull requests (#8, #12)")
 	stub.AssertAllUsed(t)
+}
+
+// Two diff runs for one pull request and label started together: however
+// their requests interleave, one comment of ours is left, and every diff
+// check run names it.
+func TestConcurrentDiffRunsLeaveOneComment(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, "testdata/deploy/diff-safe.json"))
+	w.onPullRequest(reviewedSHA)
+	a, b := w.start(diffInputs()), w.start(diffInputs())
+	for _, p := range []*process{a, b} {
+		res := p.wait(t, 60*time.Second)
+		assert.Equal(t, res.code, 0, res.stdout)
+	}
+	c := prComment(t, w.gh)
+	for _, cr := range w.gh.CheckRuns() {
+		rec, ok := gate.ParseDiffMarker(cr.ExternalID)
+		assert.Assert(t, ok, cr.ExternalID)
+		assert.Equal(t, rec.CommentID, c.ID, "each check run names the surviving comment")
+	}
 }
