@@ -92,6 +92,19 @@ func TestVerifyReport(t *testing.T) {
 			assert.Assert(t, errors.Is(err, ErrReportEdited), err)
 		})
 	}
+	// A value the deploy masks and the diff did not (or did) is no edit.
+	mask := replacer{strings.NewReplacer(`"added in v2"`, `"***"`)}
+	assert.NilError(t, parsed.VerifyReport(cs, reporters.CommentBudget, mask))
+	masked := parsed
+	masked.Report = mask.Redact(parsed.Report)
+	assert.Assert(t, masked.Report != parsed.Report)
+	assert.NilError(t, masked.VerifyReport(cs, reporters.CommentBudget, mask))
+	assert.Assert(t, errors.Is(masked.VerifyReport(cs, reporters.CommentBudget, nil), ErrReportEdited))
+
 	// Only fingerprints stored: the report cannot be rendered again.
 	assert.ErrorContains(t, parsed.VerifyReport(&ChangeSet{Digest: cs.Digest, Fingerprints: nil}, reporters.CommentBudget, nil), "not stored whole")
 }
+
+type replacer struct{ r *strings.Replacer }
+
+func (r replacer) Redact(s string) string { return r.r.Replace(s) }

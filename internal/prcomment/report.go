@@ -42,20 +42,26 @@ var ErrReportEdited = errors.New("the review comment was edited")
 
 // VerifyReport renders the visible report again from the header and the
 // stored change set (cs whole), within the budget the diff rendered it in,
-// redacts it with r (nil: no redaction) and compares it with c.Report. Any
-// difference is ErrReportEdited, naming the first line that differs.
+// and compares it with c.Report, as they are or both redacted with r (nil:
+// not at all). Any difference is ErrReportEdited, naming the first line that
+// differs.
 func (c Comment) VerifyReport(cs *ChangeSet, budget reporters.Budget, r Redactor) error {
 	if cs == nil || cs.Diff == nil {
 		return errors.New("the change set is not stored whole, so the report cannot be rendered again")
 	}
-	want := reporters.DiffMarkdown(DiffReport(c.Header, *cs.Diff), ReportBudget(budget, c.ChangeSet))
-	if r != nil {
-		want = r.Redact(want)
-	}
-	if want == c.Report {
+	want, got := reporters.DiffMarkdown(DiffReport(c.Header, *cs.Diff), ReportBudget(budget, c.ChangeSet)), c.Report
+	if want == got {
 		return nil
 	}
-	return fmt.Errorf("%w: its visible report differs from the reviewed change set from line %d on", ErrReportEdited, firstDifferentLine(want, c.Report))
+	if r != nil {
+		// Both sides masked alike: a value the deploy knows as a secret
+		// and the diff did not is no edit.
+		want, got = r.Redact(want), r.Redact(got)
+		if want == got {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: its visible report differs from the reviewed change set from line %d on", ErrReportEdited, firstDifferentLine(want, got))
 }
 
 func firstDifferentLine(a, b string) int {
