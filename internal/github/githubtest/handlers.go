@@ -179,35 +179,6 @@ func (c *call) listComments() response {
 	return resp
 }
 
-// listEvents serves an issue's or pull request's label events, oldest
-// first (the only events the fake records).
-func (c *call) listEvents() response {
-	r := c.repo()
-	it := r.items[int(c.intParam("issue_number"))]
-	if it == nil {
-		return notFound()
-	}
-	lo, hi, headers := c.paginate(len(it.labelEvents))
-	out := make([]map[string]any, 0, hi-lo)
-	for _, e := range it.labelEvents[lo:hi] {
-		out = append(out, map[string]any{
-			"id":                       e.id,
-			"node_id":                  fmt.Sprintf("LE_%d", e.id),
-			"url":                      fmt.Sprintf("%s/issues/events/%d", c.s.repoAPIURL(r), e.id),
-			"actor":                    c.s.renderUser(e.login),
-			"event":                    e.event,
-			"commit_id":                nil,
-			"commit_url":               nil,
-			"created_at":               ts(e.at),
-			"performed_via_github_app": nil,
-			"label":                    map[string]any{"name": e.label, "color": "ededed"},
-		})
-	}
-	resp := jsonResponse(http.StatusOK, out)
-	resp.headers = headers
-	return resp
-}
-
 type commentBody struct {
 	Body string `json:"body"`
 }

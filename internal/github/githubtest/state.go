@@ -173,14 +173,6 @@ type item struct {
 	labelEvents []labelEvent
 }
 
-// labelEvent is a "labeled" or "unlabeled" issue event.
-type labelEvent struct {
-	id           int64
-	event, label string
-	login        string
-	at           time.Time
-}
-
 type prData struct {
 	headSHA, headRef string
 	baseSHA, baseRef string
@@ -306,29 +298,6 @@ func (s *Server) EditComment(owner, repo string, id int64, body string) Comment 
 	}
 	s.t.Fatalf("githubtest: EditComment: no comment %d in %s/%s", id, owner, repo)
 	return Comment{}
-}
-
-// LabelPullRequest adds label to pull request number now, as login does in
-// GitHub's UI (after a seeded merge, so the label comes after merged_at).
-func (s *Server) LabelPullRequest(owner, repo string, number int, label, login string) {
-	s.t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	owner, repo = s.defaults(owner, repo)
-	it := s.repo(owner, repo).items[number]
-	if it == nil {
-		s.t.Fatalf("githubtest: LabelPullRequest: no %s/%s#%d", owner, repo, number)
-		return
-	}
-	at := s.now()
-	if it.pr != nil && !it.pr.mergedAt.IsZero() && !at.After(it.pr.mergedAt) {
-		at = it.pr.mergedAt.Add(time.Second)
-	}
-	if !slices.Contains(it.labels, label) {
-		it.labels = append(it.labels, label)
-	}
-	it.updated = at
-	it.labelEvents = append(it.labelEvents, labelEvent{id: s.id("event"), event: "labeled", label: label, login: login, at: at})
 }
 
 // DeleteComment deletes comment id as its author (or a moderator) would
