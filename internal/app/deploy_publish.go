@@ -85,10 +85,14 @@ func (d *deployRun) comment(ctx context.Context) (github.Comment, error) {
 			// The review comment itself, edited in place whatever the
 			// comment mode: the diff's check run names it by its id.
 			written, err := r.api.EditIssueComment(ctx, r.gh.Owner, r.gh.Repo, rv.comment.ID, redactBody(r.set, c.WithDeploy(section).String()))
-			if err != nil {
+			switch {
+			case err == nil:
+				return written, nil
+			case !github.IsNotFound(err):
 				return github.Comment{}, fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
 			}
-			return written, nil
+			// Deleted since the gate read it: the outcome gets a comment
+			// of its own.
 		}
 	}
 	// A comment of its own kind: a diff-kind comment without a digest
