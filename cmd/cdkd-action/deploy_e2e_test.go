@@ -354,7 +354,8 @@ func TestDeployBotLogin(t *testing.T) {
 	assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff", "github-actions[bot] assumed: the app's comment is not trusted")
 	assert.Assert(t, is.Contains(res.stdout, "by deployer[bot]: it carries cdkd-action's diff header but was not written by github-actions[bot]"))
 
-	res = w.run(deployInputs("bot-login", app))
+	// The app's check runs vouch only when trusted-app names it.
+	res = w.run(deployInputs("bot-login", app, "trusted-app", "deployer"))
 	assert.Equal(t, res.code, 0, res.stdout)
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["deployed"], "true")
@@ -455,7 +456,7 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 				marker = cr.ExternalID
 			}
 		}
-		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v1:diff:v1:"), "the diff's check run records the review")
+		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v2:diff:"), "the diff's check run records the review")
 		forge(t, w, false)
 		res := w.run(deployInputs())
 		assert.Equal(t, res.code, 1, res.stdout)
@@ -488,10 +489,9 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 		w := newDeployWorkspace(t, reviewedSHA)
 		stub := w.stub(
 			gateDiff(t, "testdata/deploy/diff-safe.json"),
-			gateDiff(t, "testdata/deploy/diff-changed.json"),
+			gateDiff(t, "testdata/deploy/diff-safe.json"),
 		)
 		w.review(reviewedSHA, noCheckRun)
-		forge(t, w, false)
 		res := w.run(deployInputs())
 		assert.Equal(t, res.code, 1, res.stdout)
 		assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")

@@ -1,10 +1,8 @@
 package app
 
 import (
-	"unicode/utf8"
-
-	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
@@ -12,20 +10,21 @@ import (
 // the visible report keeps most of the comment.
 const maxChangeSetChars = 20000
 
-// changeSetLine returns the hidden line recording the reviewed change set d
-// (redacted, sorted) for a later deploy, newline included, and takes its
-// size from the comment's budget. A failed diff (d nil) records nothing.
-// See gate.EncodeChangeSet for the format.
-func (r *run) changeSetLine(d *model.Diff, b *reporters.Budget) string {
-	if d == nil {
-		return ""
+// diffComment is the diff comment for rep: the hidden line recording the
+// reviewed change set d (redacted, sorted) for a later deploy, and the
+// visible report within what is left of b. A successful diff's report is
+// rendered from the header and the stored change set alone
+// (prcomment.DiffReport), exactly as the deploy gate renders it again to
+// verify it; a failed diff (d nil) records nothing.
+func (r *run) diffComment(h prcomment.Header, rep reporters.DiffReport, d *model.Diff, b reporters.Budget) prcomment.Comment {
+	if d == nil || rep.Error != "" {
+		return prcomment.Body(h, "", b, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
 	}
-	line := gate.EncodeChangeSet(*d, maxChangeSetChars, r.set.Contains)
-	if line == "" {
-		return ""
+	h.Run, h.Notes = rep.RunURL, rep.Notes
+	line := prcomment.EncodeChangeSet(*d, maxChangeSetChars, r.set.Contains)
+	view := *d
+	if cs, err := prcomment.DecodeChangeSet(h.String()+"\n"+line, h.Digest); err == nil && cs.Diff != nil {
+		view = *cs.Diff // what the gate will decode, to the byte
 	}
-	if b.MaxChars > 0 {
-		b.MaxChars -= utf8.RuneCountInString(line) + 1
-	}
-	return line + "\n"
+	return prcomment.Body(h, line, b, func(b reporters.Budget) string { return reporters.DiffMarkdown(prcomment.DiffReport(h, view), b) })
 }

@@ -8,24 +8,18 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
-
-// deploySectionMarker starts the deploy outcome appended to the pull
-// request's diff comment; a later deploy replaces everything from it on.
-const deploySectionMarker = "<!-- cdkd-action-deploy -->"
 
 // deploySectionBudget is the most of the comment the deploy outcome may
 // take; the reviewed diff above it is shortened to make room if need be.
 var deploySectionBudget = reporters.Budget{MaxChars: 16000, Channel: "the PR comment"}
-
-// commentSlack leaves room for the redactor, as reporters.CommentBudget does.
-const commentSlack = 2048
 
 // publish writes the report to every channel. It returns an error only for
 // an API failure that is not a missing permission.
@@ -37,14 +31,19 @@ func (d *deployRun) publish(ctx context.Context) error {
 	}
 	d.finishDeployment(ctx)
 	var errs []error
-	url, err := d.comment(ctx)
-	if err == nil && url != "" {
-		r.setOutput("comment-url", url)
+	written, err := d.comment(ctx)
+	if err == nil && written.HTMLURL != "" {
+		r.setOutput("comment-url", written.HTMLURL)
 	}
 	if err := r.degrade(err, "cannot write the pull request comment (no pull-requests: write permission?): %v"); err != nil {
 		errs = append(errs, r.notPosted(ctx, "the deploy outcome in the pull request comment", err))
 	}
 	cr := github.CheckRun{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA, Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()}
+	if c, ok := prcomment.Parse(written.Body); ok && c.Header.Kind == prcomment.KindDiff && c.Deploy != "" {
+		// Vouches for the section written into the review comment, so a
+		// re-run of this deploy tells it from one planted before the merge.
+		cr.ExternalID = gate.DeployMarker(written.ID, prcomment.ReportHash(c.Deploy))
+	}
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
 		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))
 	}
@@ -75,52 +74,37 @@ func (d *deployRun) checkTitle() string {
 // byte for byte, so the comment is still the review a later run can read.
 // Without a diff comment of ours, it writes a comment of kind "deploy",
 // which no deploy ever reads as a review.
-func (d *deployRun) comment(ctx context.Context) (string, error) {
+func (d *deployRun) comment(ctx context.Context) (github.Comment, error) {
 	r, rv := d.r, d.reviews
 	if r.cfg.Comment == config.CommentOff || rv.pr == nil || rv.err != nil {
-		return "", nil
+		return github.Comment{}, nil
 	}
-	section := deploySectionMarker + "\n\n" + reporters.DeployMarkdown(d.rep, deploySectionBudget)
-	kind, body := "diff", ""
+	section := reporters.DeployMarkdown(d.rep, deploySectionBudget)
 	if rv.comment != nil {
-		body = appendSection(rv.comment.Body, section)
-	} else {
-		// A comment of its own kind: a diff-kind comment without a digest
-		// could shadow a review that the identity in use did write.
-		kind = "deploy"
-		body = github.Header{V: github.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}.String() + "\n" + section
+		if c, ok := prcomment.Parse(rv.comment.Body); ok {
+			// The review comment itself, edited in place whatever the
+			// comment mode: the diff's check run names it by its id.
+			written, err := r.api.EditIssueComment(ctx, r.gh.Owner, r.gh.Repo, rv.comment.ID, redactBody(r.set, c.WithDeploy(section).String()))
+			switch {
+			case err == nil:
+				return written, nil
+			case !github.IsNotFound(err):
+				return github.Comment{}, fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
+			}
+			// Deleted since the gate read it: the outcome gets a comment
+			// of its own.
+		}
 	}
+	// A comment of its own kind: a diff-kind comment without a digest
+	// could shadow a review that the identity in use did write.
+	kind := prcomment.KindDeploy
+	body := prcomment.Comment{Header: prcomment.Header{V: prcomment.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}}.WithDeploy(section).String()
 	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: rv.pr.Number, Kind: kind, Label: r.cfg.Label, Author: rv.bot(ctx)}
 	res, err := github.Upsert(ctx, r.api, t, redactBody(r.set, body), r.commentMode())
 	if err != nil {
-		return "", fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
+		return github.Comment{}, fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
 	}
-	return res.URL, nil
-}
-
-// appendSection puts section at the end of a diff comment, replacing an
-// earlier deploy's. The header line and the change set line stay as they
-// are; the visible diff is shortened if the whole would not fit.
-func appendSection(old, section string) string {
-	head, rest, _ := strings.Cut(old, "\n")
-	var block string
-	if first, after, _ := strings.Cut(rest, "\n"); strings.HasPrefix(first, "<!-- cdkd-action-changeset:") {
-		block, rest = first+"\n", after
-	}
-	if i := strings.Index(rest, "\n"+deploySectionMarker); i >= 0 {
-		rest = rest[:i]
-	} else if strings.HasPrefix(rest, deploySectionMarker) {
-		rest = ""
-	}
-	rest = strings.TrimRight(rest, "\n")
-	avail := github.MaxCommentChars - commentSlack - utf8.RuneCountInString(head) - utf8.RuneCountInString(block) - utf8.RuneCountInString(section) - 8
-	rest = reporters.Truncate(rest, reporters.Budget{MaxChars: max(avail, 0), Channel: "the PR comment"},
-		"✂️ The reviewed diff was shortened to make room for the deploy outcome; the full diff is in the job summary of the diff run.")
-	body := head + "\n" + block
-	if rest != "" {
-		body += strings.TrimRight(rest, "\n") + "\n\n"
-	}
-	return body + section
+	return github.Comment{ID: res.ID, HTMLURL: res.URL, Body: res.Body}, nil
 }
 
 // startDeployment records a GitHub deployment of GITHUB_SHA when an

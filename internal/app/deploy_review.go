@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
@@ -22,10 +25,13 @@ type prReviews struct {
 	r     *run
 	login string
 
-	pr      *github.PullRequest
-	comment *github.Comment
-	header  github.Header
-	err     error
+	pr *github.PullRequest
+	// ambiguous lists the pull requests the commit belongs to, when
+	// several do.
+	ambiguous []int
+	comment   *github.Comment
+	header    prcomment.Header
+	err       error
 }
 
 var _ gate.Reviews = (*prReviews)(nil)
@@ -73,6 +79,10 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	if err != nil {
 		return rv, err
 	}
+	if len(s.ambiguous) > 1 {
+		rv.Ambiguous = s.ambiguous
+		return rv, nil
+	}
 	if number == 0 {
 		rv.Note = note
 		return rv, nil
@@ -82,104 +92,214 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 		return rv, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
 	s.pr = &pr
-	rv.PR, rv.HeadSHA, rv.Labels = pr.Number, pr.HeadSHA, pr.Labels
+	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
+	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
+		return rv, err
+	}
+	if !pr.MergedAt.IsZero() {
+		rv.MergedAt = pr.MergedAt.UTC().Format(time.RFC3339)
+	}
 
 	author := s.bot(ctx)
 	if author == "" && s.err != nil {
 		return rv, s.err // the identity could not be read: say why
 	}
-	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: pr.Number, Kind: "diff", Label: r.cfg.Label, Author: author}
-	c, h, ignored, err := github.Find(ctx, r.api, t)
+	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: pr.Number, Kind: prcomment.KindDiff, Label: r.cfg.Label, Author: author}
+	ours, others, err := github.Ours(ctx, r.api, t)
 	if err != nil {
 		return rv, err
 	}
-	for _, o := range ignored {
+	for _, o := range others {
 		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's diff header but was not written by %s (an attempted spoof?); it is not trusted as a review",
 			o.HTMLURL, o.AuthorLogin, t.Author))
 	}
-	if c == nil {
+	if len(ours) == 0 {
 		return rv, nil
 	}
+	// The diff's check run on the final head names the comment it vouches
+	// for: that one is the review, whatever else carries our header (every
+	// workflow using GITHUB_TOKEN posts as github-actions[bot]).
+	onHead, recErr := s.record(ctx, pr.HeadSHA)
+	c := &ours[len(ours)-1] // without a record naming one: the newest, for the refusal's message
+	if recErr == nil && onHead != nil && onHead.CommentID != 0 {
+		c = nil
+		for i := range ours {
+			if ours[i].ID == onHead.CommentID {
+				c = &ours[i]
+			}
+		}
+		if c == nil {
+			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, onHead.Digest, onHead
+			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s", onHead.URL, onHead.CommentID, author)
+			return rv, nil
+		}
+		for _, o := range ours {
+			if o.ID != c.ID {
+				r.runner.Warning(fmt.Sprintf("ignored comment %s: it carries cdkd-action's diff header, but the diff check run %s vouches for %s; it is not trusted as a review",
+					o.HTMLURL, onHead.URL, c.HTMLURL))
+			}
+		}
+	}
+	h, _ := prcomment.ParseHeader(c.Body)
 	s.comment, s.header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	if h.Digest == "" {
 		return rv, nil // a failed diff: no review to verify
 	}
-	cs, err := gate.DecodeChangeSet(c.Body, h.Digest)
-	switch {
-	case err == nil:
-		rv.ChangeSet = cs
-	case errors.Is(err, gate.ErrNoChangeSet):
-	case errors.Is(err, gate.ErrChangeSetMismatch):
-		// The diff writes both lines together: one was edited since.
-		rv.Tampered = err.Error()
-	default:
-		r.runner.Warning(fmt.Sprintf("the reviewed change set stored in %s cannot be read (%v); only its digest is compared", c.HTMLURL, err))
-	}
 	if h.SHA != "" {
 		// Without the check runs the review cannot be verified (Decide
 		// refuses it when the gate is on), but the rest of the review —
 		// the pull request and its labels — still counts.
-		if rv.Record, err = s.record(ctx, h); err != nil {
-			rv.Record = nil
+		rec, err := onHead, recErr
+		if h.SHA != pr.HeadSHA {
+			rec, err = s.record(ctx, h.SHA)
+		}
+		if err != nil {
+			rec = nil
 			r.runner.Warning(fmt.Sprintf("cannot read the diff's check runs to verify the review (the job needs checks: read): %v", err))
 		}
+		rv.Record = rec
 	}
+	rv.ChangeSet, rv.Tampered = s.verify(ctx, c, h, rv.Record)
 	return rv, nil
 }
 
-// record reads what the diff command's check run on the reviewed commit
-// recorded (gate.DiffMarker in its external ID): the newest run of the
-// diff's name, created by the app our identity belongs to. A comment can be
-// edited by anyone with write access (GitHub keeps its author), a check run
-// cannot be edited in GitHub's UI. Nil when there is none.
-func (s *prReviews) record(ctx context.Context, h github.Header) (*gate.Record, error) {
-	r := s.r
-	name := checkName("cdkd diff", r.cfg.Label)
-	runs, err := r.api.ListCheckRunsForRef(ctx, r.gh.Owner, r.gh.Repo, h.SHA, name)
-	if err != nil {
-		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(h.SHA), err)
+// verify reads the reviewed change set from comment c (header h) and checks
+// that what reviewers read is what it records: the change-set line must be
+// there and match the digest, the visible report must hash to what the
+// diff's check run recorded and, when the change set is stored whole,
+// render again from it to the byte; a deploy section must be one a deploy
+// of this commit wrote. It returns the change set and, when the
+// comment was edited, how ("" when it was not).
+func (s *prReviews) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
+	const edited = "the review comment was edited: "
+	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
+	switch {
+	case errors.Is(err, prcomment.ErrNoChangeSet):
+		return nil, edited + "the hidden change-set line under its header is missing"
+	case err != nil:
+		return nil, edited + err.Error()
 	}
-	app := appOf(s.bot(ctx))
+	pc, _ := prcomment.Parse(c.Body)
+	if rec != nil && rec.ReportHash != "" && prcomment.ReportHash(pc.Report) != rec.ReportHash {
+		return cs, edited + "its visible report is not the one the diff posted (the diff check run records another)"
+	}
+	if cs.Diff != nil {
+		if err := pc.VerifyReport(cs, reporters.CommentBudget, s.r.set); err != nil {
+			return cs, err.Error()
+		}
+	}
+	if pc.Deploy != "" {
+		if why := s.deploySection(ctx, c, pc.Deploy); why != "" {
+			return cs, edited + why
+		}
+	}
+	return cs, ""
+}
+
+// record reads what the diff command's check run on commit sha recorded
+// (gate.DiffMarker in its external ID). A comment can be edited by anyone
+// with write access (GitHub keeps its author), a check run cannot be edited
+// in GitHub's UI. Nil when there is none.
+func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error) {
+	name := checkName("cdkd diff", s.r.cfg.Label)
+	newest, err := s.newestCheckRun(ctx, sha, name)
+	if err != nil {
+		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(sha), err)
+	}
+	if newest == nil {
+		return nil, nil
+	}
+	rec, _ := gate.ParseDiffMarker(newest.ExternalID)
+	rec.Name, rec.URL = name, newest.HTMLURL
+	return &rec, nil
+}
+
+// newestCheckRun is the newest check run named name on commit sha created
+// by the trusted app (input trusted-app); check runs of any other app, or
+// of none, are named in the log and never count. Nil when there is none.
+func (s *prReviews) newestCheckRun(ctx context.Context, sha, name string) (*github.CheckRunInfo, error) {
+	r := s.r
+	if sha == "" {
+		return nil, nil
+	}
+	runs, err := r.api.ListCheckRunsForRef(ctx, r.gh.Owner, r.gh.Repo, sha, name)
+	if err != nil {
+		return nil, err
+	}
+	app := r.cfg.TrustedApp
+	if app == "" {
+		app = config.DefaultTrustedApp
+	}
 	var newest *github.CheckRunInfo
 	for i, cr := range runs {
-		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != h.SHA {
+		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != sha {
 			continue
 		}
-		if app != "" && cr.AppSlug != "" && !strings.EqualFold(cr.AppSlug, app) {
-			r.runner.Warning(fmt.Sprintf("ignored check run %s: it is named %q but was created by the app %s, not %s; it is not trusted as a record of the review",
-				cr.HTMLURL, name, cr.AppSlug, app))
+		if !strings.EqualFold(cr.AppSlug, app) {
+			by := "by the app " + cr.AppSlug
+			if cr.AppSlug == "" {
+				by = "by no app"
+			}
+			r.runner.Warning(fmt.Sprintf("ignored check run %s: it is named %q but was created %s, not %s (input trusted-app); it is not trusted as a record of the review",
+				cr.HTMLURL, name, by, app))
 			continue
 		}
 		if newest == nil || cr.ID > newest.ID {
 			newest = &runs[i]
 		}
 	}
-	if newest == nil {
-		return nil, nil
-	}
-	rec := &gate.Record{Name: name, URL: newest.HTMLURL}
-	switch marker := gate.DiffMarker(h.Digest); {
-	case newest.ExternalID == marker, newest.ExternalID == r.set.Redact(marker):
-		// The second: the diff's redactor masked a stretch of the digest
-		// that spells a short secret (see redactingAPI); still a match.
-		rec.Digest = h.Digest
-	default:
-		rec.Digest, _ = gate.MarkerDigest(newest.ExternalID)
-	}
-	return rec, nil
+	return newest, nil
 }
 
-// appOf is the GitHub App a bot login belongs to (deployer[bot] is the app
-// deployer's; github-actions[bot] is GitHub Actions', slug github-actions),
-// "" for a user: only apps create check runs, so a user's are not told
-// apart by app.
-func appOf(login string) string {
-	app, ok := strings.CutSuffix(login, "[bot]")
-	if !ok {
-		return ""
+// deploySection checks the deploy section of review comment c, the one
+// part written after the review: only a deploy of this commit writes one,
+// and its check run records which. "" when that record vouches for it,
+// else why not.
+func (s *prReviews) deploySection(ctx context.Context, c *github.Comment, section string) string {
+	r := s.r
+	newest, err := s.newestCheckRun(ctx, r.gh.SHA, checkName("cdkd deploy", r.cfg.Label))
+	if err != nil {
+		return fmt.Sprintf("its deploy section cannot be verified (reading the deploy check runs on %s failed: %v)", shortSHA(r.gh.SHA), err)
 	}
-	return app
+	if newest != nil {
+		if id, hash, ok := gate.ParseDeployMarker(newest.ExternalID); ok && id == c.ID && hash == prcomment.ReportHash(section) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("it carries a deploy section that no deploy of %s wrote (the newest \"cdkd deploy\" check run of the trusted app does not record it)", shortSHA(r.gh.SHA))
+}
+
+// labelsAtMerge splits pr's labels into those it carried when it merged,
+// which approve what was merged, and those added after, which approve
+// nothing: anyone with triage rights can label a merged pull request and
+// re-run the deploy. Only a pull request carrying the destructive-approval
+// label needs its history read; one not merged counts its labels as they are.
+func (s *prReviews) labelsAtMerge(ctx context.Context, pr github.PullRequest) (atMerge, late []string, err error) {
+	label := s.r.cfg.DestructiveLabel
+	if pr.MergedAt.IsZero() || label == "" || !slices.ContainsFunc(pr.Labels, func(l string) bool { return strings.EqualFold(l, label) }) {
+		return pr.Labels, nil, nil
+	}
+	events, err := s.r.api.ListLabelEvents(ctx, s.r.gh.Owner, s.r.gh.Repo, pr.Number)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read when the labels of pull request #%d were added (the job needs issues: read or pull-requests: read): %w", pr.Number, err)
+	}
+	slices.SortStableFunc(events, func(a, b github.LabelEvent) int { return a.At.Compare(b.At) })
+	on := map[string]bool{}
+	for _, e := range events {
+		if !e.At.Before(pr.MergedAt) {
+			continue // the same second counts as after: fail closed
+		}
+		on[strings.ToLower(e.Label)] = e.Event == "labeled"
+	}
+	for _, l := range pr.Labels {
+		if on[strings.ToLower(l)] {
+			atMerge = append(atMerge, l)
+		} else {
+			late = append(late, l)
+		}
+	}
+	return atMerge, late, nil
 }
 
 // findPR names the pull request the deployed commit came from: the event's
@@ -210,10 +330,21 @@ func (s *prReviews) findPR(ctx context.Context) (int, string, error) {
 		matches = append(matches, func(p github.PullRequest) bool { return into(p) && p.HeadSHA == r.gh.SHA }) // a fast-forward merge
 	}
 	for _, match := range matches {
+		var found []int
 		for _, p := range prs {
-			if match(p) {
-				return p.Number, "", nil
+			if match(p) && !slices.Contains(found, p.Number) {
+				found = append(found, p.Number)
 			}
+		}
+		switch {
+		case len(found) == 1:
+			return found[0], "", nil
+		case len(found) > 1:
+			// Whose review and whose labels? Taking the first would let
+			// another pull request's approval deploy this one's change.
+			slices.Sort(found)
+			s.ambiguous = found
+			return 0, "several pull requests hold it", nil
 		}
 	}
 	note := "no merged pull request has it as its merge commit"

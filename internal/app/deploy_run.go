@@ -40,6 +40,12 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		d.rep.Warnings = append(d.rep.Warnings, w)
 		r.runner.Warning(w)
 	}
+	if dec.Current != nil {
+		if scope := r.deployScope(dec.Current.Diff); scope != "" {
+			d.rep.Message = strings.TrimSpace(d.rep.Message + " " + scope)
+			r.runner.Notice(scope)
+		}
+	}
 	args, err := cdkd.DeployArgs(common)
 	if err != nil {
 		d.failed(reasonDeployFailed, "cdkd deploy could not start", err.Error(), nil)

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -24,57 +23,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
-
-func diffComment(block, visible string) string {
-	h := github.Header{V: 1, Kind: "diff", Label: "prod", SHA: "8888888888888888888888888888888888888888", Digest: "v1:abc"}
-	body := h.String() + "\n"
-	if block != "" {
-		body += block + "\n"
-	}
-	return body + visible
-}
-
-func TestAppendSection(t *testing.T) {
-	block := "<!-- cdkd-action-changeset:v1 H4sIAAAA -->"
-	visible := "### cdkd diff\n\nchanges\n"
-	section := deploySectionMarker + "\n\n### cdkd deploy\n\n✅ **Deployed**\n"
-
-	first := appendSection(diffComment(block, visible), section)
-	assert.Equal(t, first, diffComment(block, "### cdkd diff\n\nchanges\n\n"+section))
-	h, ok := github.ParseHeader(first)
-	assert.Assert(t, ok)
-	assert.Equal(t, h.Digest, "v1:abc")
-	cs := strings.SplitN(first, "\n", 3)[1]
-	assert.Equal(t, cs, block, "the change set line stays right under the header")
-
-	// A later deploy replaces the section, not appends another.
-	second := appendSection(first, deploySectionMarker+"\n\n### cdkd deploy\n\n❌ **Deploy failed**\n")
-	assert.Equal(t, strings.Count(second, deploySectionMarker), 1)
-	assert.Assert(t, is.Contains(second, "Deploy failed"))
-	assert.Assert(t, !strings.Contains(second, "Deployed"))
-
-	// A comment written by an older version: no change set line.
-	old := appendSection(diffComment("", visible), section)
-	assert.Equal(t, old, diffComment("", "### cdkd diff\n\nchanges\n\n"+section))
-
-	// A comment that holds only an earlier deploy outcome.
-	bare := github.Header{V: 1, Kind: "diff", Label: "prod"}.String() + "\n" + section
-	assert.Equal(t, appendSection(bare, section), bare)
-}
-
-// A reviewed diff that filled the comment is shortened to make room; the
-// whole stays within GitHub's limit and the header and change set survive.
-func TestAppendSectionWithinLimit(t *testing.T) {
-	block := "<!-- cdkd-action-changeset:v1 " + strings.Repeat("A", 19000) + " -->"
-	visible := "### cdkd diff\n\n" + strings.Repeat("- 🔄 **update** `Resource` · `AWS::SNS::Topic`\n", 1000)
-	old := diffComment(block, visible)
-	section := deploySectionMarker + "\n\n" + strings.Repeat("x", 15000) + "\n"
-	got := appendSection(old, section)
-	assert.Assert(t, utf8.RuneCountInString(got) <= github.MaxCommentChars-commentSlack, utf8.RuneCountInString(got))
-	assert.Assert(t, strings.HasPrefix(got, diffComment(block, "### cdkd diff")))
-	assert.Assert(t, is.Contains(got, "shortened to make room for the deploy outcome"))
-	assert.Assert(t, strings.HasSuffix(got, section))
-}
 
 func TestTargets(t *testing.T) {
 	cur := &gate.Current{Diff: model.Diff{Stacks: []model.StackDiff{
@@ -189,13 +137,14 @@ func TestReviewRecord(t *testing.T) {
 		digest = "v1:0123beef4567"
 		other  = "v1:9999999999"
 	)
-	marker := gate.DiffMarker(digest)
+	marker := gate.DiffMarker(digest, 41, "abc")
 	checkRun := func(id int64, app, externalID string) github.CheckRunInfo {
 		return github.CheckRunInfo{ID: id, Name: "cdkd diff (prod)", HeadSHA: sha, ExternalID: externalID, AppSlug: app, HTMLURL: fmt.Sprintf("https://github.com/o/r/runs/%d", id)}
 	}
 	tests := []struct {
 		name    string
 		bot     string
+		app     string
 		secret  string
 		runs    []github.CheckRunInfo
 		err     error
@@ -204,21 +153,22 @@ func TestReviewRecord(t *testing.T) {
 		wantErr string
 	}{
 		{name: "none: check-run was false", runs: nil},
-		{name: "the newest records the review", runs: []github.CheckRunInfo{checkRun(1, "github-actions", gate.DiffMarker(other)), checkRun(2, "github-actions", marker)},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}},
-		{name: "the newest records another digest", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", gate.DiffMarker(other))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, URL: "https://github.com/o/r/runs/3"}},
+		{name: "the newest records the review", runs: []github.CheckRunInfo{checkRun(1, "github-actions", gate.DiffMarker(other, 42, "def")), checkRun(2, "github-actions", marker)},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}},
+		{name: "the newest records another digest", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, CommentID: 42, ReportHash: "def", URL: "https://github.com/o/r/runs/3"}},
 		{name: "the newest records none: a failed diff", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", "")},
 			want: &gate.Record{Name: "cdkd diff (prod)", URL: "https://github.com/o/r/runs/3"}},
-		{name: "another app's run is no record", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other))},
-			want:    &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"},
+		{name: "another app's run is no record", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other, 42, "def"))},
+			want:    &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"},
 			warning: "ignored check run https://github.com/o/r/runs/3: it is named \"cdkd diff (prod)\" but was created by the app mallory-app, not github-actions"},
-		{name: "an app's own identity", bot: "deployer[bot]", runs: []github.CheckRunInfo{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer"},
-		{name: "a user's token: runs are not told apart by app", bot: "deploy-user", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other))},
-			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, URL: "https://github.com/o/r/runs/3"}},
-		{name: "a short secret inside the digest was masked on the way out", secret: "beef",
-			runs: []github.CheckRunInfo{checkRun(2, "github-actions", "cdkd-action:v1:diff:v1:0123***4567")},
+		{name: "the trusted app named by the input", app: "deployer", runs: []github.CheckRunInfo{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer (input trusted-app)"},
+		{name: "a run with no app never vouches", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "was created by no app, not github-actions"},
+		{name: "whatever the identity", bot: "deploy-user", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other, 42, "def"))},
+			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app some-app"},
+		{name: "an older cdkd-action's record names no comment", runs: []github.CheckRunInfo{checkRun(2, "github-actions", "cdkd-action:v1:diff:"+digest)},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}},
 		{name: "the API fails", err: errors.New("502 Bad Gateway"), wantErr: "read the diff check runs on 8888888 to verify the review: 502 Bad Gateway"},
 	}
@@ -235,10 +185,10 @@ func TestReviewRecord(t *testing.T) {
 			if bot == "" {
 				bot = github.ActionsBotLogin
 			}
-			r := &run{cfg: config.Config{Label: "prod", BotLogin: bot}, api: api, set: set}
+			r := &run{cfg: config.Config{Label: "prod", BotLogin: bot, TrustedApp: tc.app}, api: api, set: set}
 			r.gh.Owner, r.gh.Repo = "o", "r"
 			r.runner = workflow.New(&out, getenv)
-			got, err := (&prReviews{r: r}).record(context.Background(), github.Header{V: 1, Kind: "diff", Label: "prod", SHA: sha, Digest: digest})
+			got, err := (&prReviews{r: r}).record(context.Background(), sha)
 			if tc.wantErr != "" {
 				assert.Error(t, err, tc.wantErr)
 				return
@@ -279,6 +229,7 @@ func TestFindPR(t *testing.T) {
 		prs              []github.PullRequest
 		want             int
 		note             string
+		ambiguous        []int
 	}{
 		{name: "merge commit", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{ffMain, mergedMain}, want: 9},
 		{name: "fast-forward, another branch's listed first", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{release, ffMain}, want: 8},
@@ -288,6 +239,8 @@ func TestFindPR(t *testing.T) {
 		{name: "dispatch on main", ref: "refs/heads/main", event: "workflow_dispatch", prs: []github.PullRequest{mergedMain}, want: 9},
 		{name: "dispatch, nothing merged", ref: "refs/heads/main", event: "workflow_dispatch", prs: []github.PullRequest{open},
 			note: "the run was started by workflow_dispatch, and no pull request merged into main has it as its merge commit or head"},
+		{name: "two merged pull requests share the head", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{ffMain, {Number: 12, HeadSHA: sha, BaseRef: "main", Merged: true}},
+			ambiguous: []int{8, 12}, note: "several pull requests hold it"},
 		{name: "a tag: merge commit only", ref: "refs/tags/v1", event: "push", prs: []github.PullRequest{ffMain, mergedMain}, want: 9},
 		{name: "a tag: no fast-forward guess", ref: "refs/tags/v1", event: "push", prs: []github.PullRequest{release, ffMain},
 			note: "no merged pull request has it as its merge commit (refs/tags/v1 is no branch, so a fast-forward merge is not looked for): a direct push?"},
@@ -296,10 +249,12 @@ func TestFindPR(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &run{api: prsAPI{prs: tc.prs}}
 			r.gh.Owner, r.gh.Repo, r.gh.SHA, r.gh.Ref, r.gh.EventName = "o", "r", sha, tc.ref, tc.event
-			got, note, err := (&prReviews{r: r}).findPR(context.Background())
+			s := &prReviews{r: r}
+			got, note, err := s.findPR(context.Background())
 			assert.NilError(t, err)
 			assert.Equal(t, got, tc.want)
 			assert.Equal(t, note, tc.note)
+			assert.DeepEqual(t, s.ambiguous, tc.ambiguous)
 		})
 	}
 }

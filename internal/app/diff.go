@@ -13,6 +13,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
@@ -49,6 +50,9 @@ func (r *run) diff(ctx context.Context) ExitCode {
 	d.Sort()
 	report.Diff = d
 	report.Digest = d.Digest()
+	if scope := r.deployScope(d); scope != "" {
+		report.Notes = append(slices.Clone(report.Notes), scope)
+	}
 	totals := d.Totals()
 
 	r.setOutput("has-changes", strconv.FormatBool(d.AnyChange()))
@@ -133,18 +137,19 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 		return nil
 	}
 	var errs []error
+	var written github.StickyResult // the comment the check run vouches for
 	if r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
-		header := github.Header{V: 1, Kind: "diff", Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
+		header := prcomment.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
 		if rep.Error == "" {
 			header.Digest = rep.Digest
 		}
 		header.Extra = r.fingerprintHeader(ctx)
-		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string {
-			line := r.changeSetLine(d, &b) // the reviewed change set, for deploy (see gate.EncodeChangeSet)
-			return line + render(b)
+		res, err := r.upsertComment(ctx, header, func(h prcomment.Header, b reporters.Budget) prcomment.Comment {
+			return r.diffComment(h, rep, d, b)
 		})
 		if err == nil {
-			r.setOutput("comment-url", url)
+			r.setOutput("comment-url", res.URL)
+			written = res
 		}
 		if err := r.degrade(err, "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"); err != nil {
 			errs = append(errs, r.notPosted(ctx, "the pull request comment", err))
@@ -153,7 +158,13 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 	cr := github.CheckRun{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
 	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
 	if rep.Error == "" && d != nil {
-		cr.ExternalID = gate.DiffMarker(rep.Digest) // the review, where no one can edit it: deploy cross-checks the comment with it
+		// The review, where no one can edit it, written after the comments
+		// converged: deploy reads the comment it names, and only that one.
+		var report string
+		if c, ok := prcomment.Parse(written.Body); ok {
+			report = c.Report
+		}
+		cr.ExternalID = gate.DiffMarker(rep.Digest, written.ID, prcomment.ReportHash(report))
 	}
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
 		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
@@ -50,6 +51,10 @@ func (r redactingAPI) UpdateCheckRun(ctx context.Context, owner, repo string, id
 
 func (r redactingAPI) ListCheckRunsForRef(ctx context.Context, owner, repo, ref, checkName string) ([]github.CheckRunInfo, error) {
 	return r.api.ListCheckRunsForRef(ctx, owner, repo, ref, checkName)
+}
+
+func (r redactingAPI) ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]github.LabelEvent, error) {
+	return r.api.ListLabelEvents(ctx, owner, repo, number)
 }
 
 func (r redactingAPI) checkRun(cr github.CheckRun) github.CheckRun {
@@ -107,19 +112,7 @@ func (r redactingAPI) CreateDeploymentStatus(ctx context.Context, owner, repo st
 }
 
 // redactBody redacts a comment or issue body whose first line may be our
-// hidden header. The header's SHA, digest and hashes are not secrets, but a
-// short secret that happens to look like hex would turn them into *** and
-// break every later comparison (a deploy would refuse its own review); so
-// only the header's free-text fields are redacted there.
+// hidden header (see prcomment.Redact: the header's hashes stay intact).
 func redactBody(set *secrets.Set, body string) string {
-	first, rest, found := strings.Cut(body, "\n")
-	h, ok := github.ParseHeader(first)
-	if !ok || h.String() != first {
-		return set.Redact(body)
-	}
-	h.Label, h.Cdkd = set.Redact(h.Label), set.Redact(h.Cdkd)
-	if !found {
-		return h.String()
-	}
-	return h.String() + "\n" + set.Redact(rest)
+	return prcomment.Redact(set, body)
 }

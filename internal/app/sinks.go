@@ -15,6 +15,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/reporters"
@@ -77,10 +78,7 @@ func (r *run) positions() discover.Positions {
 // fullReportHint says where the unabridged report lives when a channel's
 // budget forced a shorter one.
 func (r *run) fullReportHint() string {
-	if r.gh.RunURL != "" {
-		return fmt.Sprintf("the job summary of [this run](%s) and the report JSON file", r.gh.RunURL)
-	}
-	return "the job summary and the report JSON file"
+	return prcomment.FullReportHint(r.gh.RunURL)
 }
 
 // publishOffline writes what needs no API: the report JSON (output
@@ -182,35 +180,38 @@ func (r *run) login(ctx context.Context) (string, error) {
 
 // upsertComment writes the sticky comment for the current pull request:
 // hidden header first, then a body rendered within what is left of
-// GitHub's 65,536-character limit.
-func (r *run) upsertComment(ctx context.Context, h github.Header, render func(reporters.Budget) string) (string, error) {
+// GitHub's 65,536-character limit. render gets the header (without the
+// content hash) and the budget. It returns the comment now holding the
+// report (its ID is 0 when none was written), whose visible report the
+// diff's check run records.
+func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func(prcomment.Header, reporters.Budget) prcomment.Comment) (github.StickyResult, error) {
 	// The header carries a hash of the content without the run link, so a
 	// new run with the same report leaves the comment alone (its link then
 	// points at the earlier run that posted the same report).
-	rendered := r.set.Redact(render(reporters.CommentBudget))
-	content := rendered
+	c := render(h, reporters.CommentBudget)
+	c.ChangeSet, c.Report = r.set.Redact(c.ChangeSet), r.set.Redact(c.Report)
+	content := c.ChangeSet + "\n" + c.Report
 	if r.gh.RunURL != "" {
 		content = strings.ReplaceAll(content, r.gh.RunURL, "")
 	}
 	sum := sha256.Sum256([]byte(content))
-	if h.Extra == nil {
-		h.Extra = map[string]string{}
+	if c.Header.Extra == nil {
+		c.Header.Extra = map[string]string{}
 	}
-	h.Extra["content"] = hex.EncodeToString(sum[:8])
-	head := h.String() + "\n"
+	c.Header.Extra["content"] = hex.EncodeToString(sum[:8])
 	// Redacted here too (not only at the API edge) so that "unchanged, skip
 	// the write" compares what GitHub holds with what we would write.
-	body := redactBody(r.set, head+rendered)
+	body := prcomment.Redact(r.set, c.String())
 	// A slow or re-run job for an older commit must not replace the review
 	// of the pull request's current head: reviewers would see a stale diff.
 	if pr, err := r.api.GetPullRequest(ctx, r.gh.Owner, r.gh.Repo, r.gh.PR.Number); err == nil && pr.HeadSHA != "" && pr.HeadSHA != r.gh.HeadSHA {
 		r.runner.Warning(fmt.Sprintf("pull request #%d has moved on to %s since this run's commit %s: the comment is left to the run for the newer commit",
 			r.gh.PR.Number, shortSHA(pr.HeadSHA), shortSHA(r.gh.HeadSHA)))
-		return "", nil
+		return github.StickyResult{}, nil
 	}
 	author, err := r.login(ctx)
 	if err != nil {
-		return "", fmt.Errorf("write pull request comment: %w", err)
+		return github.StickyResult{}, fmt.Errorf("write pull request comment: %w", err)
 	}
 	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: author,
 		Same: sameHeaderLine}
@@ -219,9 +220,9 @@ func (r *run) upsertComment(ctx context.Context, h github.Header, render func(re
 		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", c.HTMLURL, c.AuthorLogin, t.Author))
 	}
 	if err != nil {
-		return "", fmt.Errorf("write pull request comment: %w", err)
+		return github.StickyResult{}, fmt.Errorf("write pull request comment: %w", err)
 	}
-	return res.URL, nil
+	return res, nil
 }
 
 // commentMode is how a sticky comment is rewritten: edited in place, or
@@ -335,9 +336,14 @@ func (r *run) failureText(err error) string {
 }
 
 // sameHeaderLine: two bodies whose hidden headers are equal (same head, digest,
-// cdkd and content hash) show the same report.
+// cdkd and content hash) show the same report; the run link alone does not
+// make them differ.
 func sameHeaderLine(old, new string) bool {
-	o, _, _ := strings.Cut(old, "\n")
-	n, _, _ := strings.Cut(new, "\n")
-	return o == n
+	o, ok1 := prcomment.ParseHeader(old)
+	n, ok2 := prcomment.ParseHeader(new)
+	if !ok1 || !ok2 {
+		return false
+	}
+	o.Run, n.Run = "", ""
+	return o.String() == n.String()
 }

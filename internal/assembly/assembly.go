@@ -35,6 +35,10 @@ type Stack struct {
 	DisplayName string
 	// ArtifactID is the manifest's artifact id ("" for a nested stack).
 	ArtifactID string
+	// DependsOn are the Names of the stacks the manifest says this one
+	// depends on (its "dependencies" that are stacks), sorted: what cdkd
+	// deploy adds to a deploy of this stack unless --exclusively.
+	DependsOn []string `json:",omitempty"`
 	// Parent is the parent stack's Name for a nested stack, else "".
 	Parent string
 	// Region and Account come from the artifact environment; "" when the
@@ -244,6 +248,8 @@ type artifact struct {
 	Environment string          `json:"environment"`
 	DisplayName string          `json:"displayName"`
 	Properties  json.RawMessage `json:"properties"`
+	// Dependencies are artifact ids: stacks, asset manifests, ...
+	Dependencies []string `json:"dependencies"`
 }
 
 type stackProperties struct {
@@ -265,6 +271,8 @@ type loader struct {
 	// assets caches, per assembly directory, the file assets its asset
 	// manifests name (see nested.go).
 	assets map[string]map[string]string
+	// manifest is the one being read.
+	manifest *manifest
 }
 
 func (l *loader) assembly(dir string) error {
@@ -291,6 +299,7 @@ func (l *loader) assembly(dir string) error {
 		a := m.Artifacts[id]
 		switch a.Type {
 		case "aws:cloudformation:stack":
+			l.manifest = &m
 			if err := l.stackArtifact(dir, path, id, a); err != nil {
 				return err
 			}
@@ -319,7 +328,17 @@ func (l *loader) stackArtifact(dir, manifestPath, id string, a artifact) error {
 		return fmt.Errorf("read manifest %s: stack %s has no templateFile", manifestPath, id)
 	}
 	account, region := parseEnvironment(a.Environment)
+	var deps []string
+	for _, dep := range a.Dependencies {
+		if d, ok := l.manifest.Artifacts[dep]; ok && d.Type == "aws:cloudformation:stack" {
+			var dp stackProperties
+			_ = decodeProperties(d.Properties, &dp) // a broken one fails when it is read itself
+			deps = append(deps, cmp.Or(dp.StackName, dep))
+		}
+	}
+	slices.Sort(deps)
 	s := Stack{
+		DependsOn:    deps,
 		Name:         cmp.Or(p.StackName, id),
 		DisplayName:  cmp.Or(a.DisplayName, p.StackName, id),
 		ArtifactID:   id,

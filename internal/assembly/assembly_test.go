@@ -31,6 +31,10 @@ func TestLoadSampleAssembly(t *testing.T) {
 	assert.Equal(t, sa.Region, "us-east-1")
 	assert.Equal(t, sa.Account, "")
 	assert.Equal(t, sa.TemplateFile, filepath.Join(dir, "StackA.template.json"))
+	assert.Assert(t, len(sa.DependsOn) == 0)
+	sbDeps, ok := a.Stack("StackB")
+	assert.Assert(t, ok)
+	assert.DeepEqual(t, sbDeps.DependsOn, []string{"StackA"}) // the asset manifest is no stack
 
 	def := "hunter2-noecho-v1"
 	assert.DeepEqual(t, sa.NoEchoParams, []Parameter{{Name: "DbPassword", Default: &def}})

@@ -94,6 +94,12 @@ func DeployArgs(c Common) ([]string, error) {
 		return nil, fmt.Errorf("build deploy arguments: %w", err)
 	}
 	args = append(args, targets...)
+	if !c.All {
+		// Named stacks (wildcards included) deploy exactly as named: cdkd
+		// would otherwise deploy the stacks they depend on too, which the
+		// diff (and so the review and the deploy gate) never showed.
+		args = append(args, "--exclusively")
+	}
 	args = append(args, "-y")
 	synth, err := c.synthFlags()
 	if err != nil {

@@ -105,7 +105,7 @@ func TestDeployArgs(t *testing.T) {
 		{
 			name: "stacks and flags",
 			c:    Common{Stacks: []string{"A", "B"}, App: "cdk.out", Context: []string{"k=v"}, StateBucket: "b", RoleARN: "arn:r"},
-			want: []string{"deploy", "A", "B", "-y", "--app", "cdk.out", "-c", "k=v", "--state-bucket", "b", "--role-arn", "arn:r"},
+			want: []string{"deploy", "A", "B", "--exclusively", "-y", "--app", "cdk.out", "-c", "k=v", "--state-bucket", "b", "--role-arn", "arn:r"},
 		},
 		{name: "bad stack", c: Common{Stacks: []string{"-rf"}}, err: "starts with '-'"},
 	}

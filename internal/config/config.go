@@ -25,6 +25,10 @@ const (
 	CommandDrift  Command = "drift"
 )
 
+// DefaultTrustedApp is the app GITHUB_TOKEN's check runs belong to, the
+// trusted-app input's default.
+const DefaultTrustedApp = "github-actions"
+
 // CommentMode says how the sticky PR comment is written.
 type CommentMode string
 
@@ -82,6 +86,9 @@ type Config struct {
 	EnvironmentURLOutput string
 	Timeout              time.Duration // 0: no limit
 	BotLogin             string
+	// TrustedApp is the GitHub App (slug) whose check runs vouch for a
+	// review; check runs with no app or another app never do.
+	TrustedApp string
 
 	// Local renders Markdown to stdout and makes no API call.
 	Local bool
@@ -210,6 +217,7 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 		Local:                local,
 		CLI:                  cli,
 		Set:                  set,
+		TrustedApp:           strings.TrimSpace(values["trusted-app"]),
 	}
 	if c.GitHubToken == "" {
 		c.GitHubToken = getenv("GITHUB_TOKEN")
@@ -303,6 +311,9 @@ func (c Config) validate() error {
 	if c.StackRegion != "" && !regionPattern.MatchString(c.StackRegion) {
 		return bad("stack-region", "expected an AWS region such as us-east-1, got %q", c.StackRegion)
 	}
+	if c.Command == CommandDeploy && !appSlugPattern.MatchString(c.TrustedApp) {
+		return bad("trusted-app", "expected the slug of the GitHub App whose diff check runs vouch for a review, such as github-actions, got %q", c.TrustedApp)
+	}
 	for _, t := range c.AllowDestroyTypes {
 		if !resourceTypePattern.MatchString(t) {
 			return bad("allow-destroy-types", "expected resource types such as AWS::Lambda::Version, got %q", t)
@@ -323,6 +334,9 @@ var (
 	resourceTypePattern = regexp.MustCompile(`^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$`)
 	envNamePattern      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	contextKey          = regexp.MustCompile(`^[^\s=-][^\s=]*$`)
+	// appSlugPattern is a GitHub App's slug: its name, lower-cased, with
+	// hyphens (github-actions, my-deployer).
+	appSlugPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,99}$`)
 )
 
 // stringFlag and boolFlag let flags override the values read from the

@@ -246,3 +246,14 @@ func TestParseMeta(t *testing.T) {
 		assert.Equal(t, ParseMeta(tc.args), tc.want, "%q", tc.args)
 	}
 }
+
+func TestTrustedApp(t *testing.T) {
+	c, err := Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy"}), nil)
+	assert.NilError(t, err)
+	assert.Equal(t, c.TrustedApp, DefaultTrustedApp)
+	c, err = Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy", "INPUT_TRUSTED-APP": "my-deployer"}), nil)
+	assert.NilError(t, err)
+	assert.Equal(t, c.TrustedApp, "my-deployer")
+	_, err = Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy", "INPUT_TRUSTED-APP": "my deployer[bot]"}), nil)
+	assert.Error(t, err, `input trusted-app: expected the slug of the GitHub App whose diff check runs vouch for a review, such as github-actions, got "my deployer[bot]"`)
+}

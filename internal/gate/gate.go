@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 )
 
 // Reason is why a deploy was refused; the values are the action's
@@ -52,8 +53,17 @@ type Review struct {
 	PR int
 	// HeadSHA is the pull request's final head commit.
 	HeadSHA string
-	// Labels are the pull request's labels at deploy time.
+	// Labels are the pull request's labels when it merged (at deploy time
+	// for one not merged): only these approve anything.
 	Labels []string
+	// LateLabels are labels added after the pull request merged: they
+	// approve nothing, and a refusal says so.
+	LateLabels []string
+	// MergedAt is when the pull request merged, for messages ("" if not).
+	MergedAt string
+	// Ambiguous lists the pull requests the deployed commit belongs to
+	// when there are several: whose review and labels count is unclear.
+	Ambiguous []int
 	// Commit names what was deployed, for messages ("commit abc1234").
 	Commit string
 	// Comment is set when a diff comment written by the trusted identity
@@ -90,26 +100,15 @@ type Record struct {
 	// when it records none: a failed diff, or a diff run by a cdkd-action
 	// older than the marker.
 	Digest string
+	// CommentID is the diff comment the check run vouches for: the gate
+	// reads that comment only. 0 when it names none (a diff run by an older
+	// cdkd-action, or one that could not write its comment).
+	CommentID int64
+	// ReportHash is prcomment.ReportHash of that comment's visible report
+	// as the diff posted it.
+	ReportHash string
 	// URL links the check run, for messages.
 	URL string
-}
-
-// diffMarkerPrefix starts the external ID of a successful diff's check run.
-const diffMarkerPrefix = "cdkd-action:v1:diff:"
-
-// DiffMarker is the external ID the diff command gives its check run when
-// the diff succeeded: a compact record of the review (its digest) that a
-// deploy reads back to verify the diff comment.
-func DiffMarker(digest string) string { return diffMarkerPrefix + digest }
-
-// MarkerDigest reads the digest back from a check run's external ID; false
-// when the external ID is not a DiffMarker.
-func MarkerDigest(externalID string) (string, bool) {
-	d, ok := strings.CutPrefix(externalID, diffMarkerPrefix)
-	if !ok || d == "" {
-		return "", false
-	}
-	return d, true
 }
 
 // Current is the change set about to be deployed, redacted and sorted, and
@@ -238,6 +237,9 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
 			msg += "; the digests were computed by different versions of cdkd-action"
 		}
+		if extra := uncovered(rv.ChangeSet, cur.Diff); len(extra) > 0 {
+			msg += fmt.Sprintf("; the deploy would touch %s, which the review did not cover", strings.Join(extra, ", "))
+		}
 		if p.RequireReviewedDiff {
 			d.Reason, d.Title, d.Message = DiffChanged, "Diff changed since review", msg+": not deploying."
 			return d
@@ -259,6 +261,10 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		d.Reason, d.Title = DestructiveRefused, "Destructive changes refused"
 		d.Message = fmt.Sprintf("%s would be destroyed and nothing allows it: %s. Allow it with the pull request label %q, the input allow-destructive: true, or the resource types in allow-destroy-types.",
 			count(len(refused), "resource"), strings.Join(refused, "; "), p.DestructiveLabel)
+		if hasLabel(rv.LateLabels, p.DestructiveLabel) {
+			d.Message += fmt.Sprintf(" The label %q came too late: it was added after pull request #%d merged (%s), so it approves nothing that was merged; approve in the pull request before merging.",
+				p.DestructiveLabel, rv.PR, rv.MergedAt)
+		}
 		return d
 	}
 	d.Deploy = true
@@ -295,6 +301,13 @@ func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
 		what = "this commit"
 	}
 	switch {
+	case len(rv.Ambiguous) > 1:
+		prs := make([]string, len(rv.Ambiguous))
+		for i, n := range rv.Ambiguous {
+			prs[i] = fmt.Sprintf("#%d", n)
+		}
+		return NoReviewedDiff, "Review is ambiguous", fmt.Sprintf("%s belongs to several merged pull requests (%s), so whose review and labels count is ambiguous; deploy a commit that one pull request merged",
+			strings.ToUpper(what[:1])+what[1:], strings.Join(prs, ", ")), true
 	case rv.PR == 0:
 		msg := "No pull request was found for " + what
 		if rv.Note != "" {
@@ -305,14 +318,17 @@ func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
 		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("Pull request #%d has no diff comment written by %s", rv.PR, bot), true
 	case rv.Digest == "":
 		return NoReviewedDiff, "No reviewed diff", fmt.Sprintf("The diff comment on pull request #%d reports a failed diff, which is not a review", rv.PR), true
-	case rv.Tampered != "":
-		return NoReviewedDiff, untrusted, fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered), true
 	case rv.Record != nil && rv.Record.Digest == "":
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The newest %q check run on %s (%s) records no reviewed digest (a failed diff, or one run by an older cdkd-action), "+
 			"so the diff comment on pull request #%d cannot be verified; re-run the pull request's diff", rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL, rv.PR), true
+	case rv.Record != nil && rv.Record.CommentID == 0:
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The newest %q check run on %s (%s) names no diff comment it vouches for (a diff run by an older cdkd-action, or one that could not write its comment), "+
+			"so no comment on pull request #%d can be trusted as the review; re-run the pull request's diff", rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL, rv.PR), true
 	case rv.Record != nil && rv.Record.Digest != rv.Digest:
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The digest in the diff comment on pull request #%d (%s) is not the one the diff check run recorded (%s, %q on %s, %s): "+
 			"the comment may have been edited", rv.PR, shortDigest(rv.Digest), shortDigest(rv.Record.Digest), rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL), true
+	case rv.Tampered != "":
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered), true
 	case rv.ReviewedSHA == "" || rv.ReviewedSHA != rv.HeadSHA:
 		reviewed := short(rv.ReviewedSHA)
 		if reviewed == "" {
@@ -336,10 +352,28 @@ func compare(cs *ChangeSet, cur model.Diff) (*model.Comparison, string) {
 	}
 }
 
+// uncovered names the stacks the deploy would touch that the reviewed change
+// set does not hold (a dependency, a stack a wildcard now matches); nil when
+// the reviewed change set is not stored whole.
+func uncovered(cs *ChangeSet, cur model.Diff) []string {
+	if cs == nil || cs.Diff == nil {
+		return nil
+	}
+	reviewed := map[string]bool{}
+	cs.Diff.Walk(func(path string, s model.StackDiff) { reviewed[path+"\x00"+s.Region] = true })
+	var out []string
+	cur.Walk(func(path string, s model.StackDiff) {
+		if !reviewed[path+"\x00"+s.Region] {
+			out = append(out, path)
+		}
+	})
+	return out
+}
+
 // destructive lists every delete and replacement in d with what allows it.
 func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 	label := ""
-	if p.DestructiveLabel != "" && rv.PR != 0 && slices.ContainsFunc(rv.Labels, func(l string) bool { return strings.EqualFold(l, p.DestructiveLabel) }) {
+	if p.DestructiveLabel != "" && rv.PR != 0 && hasLabel(rv.Labels, p.DestructiveLabel) {
 		label = "the pull request label " + p.DestructiveLabel
 	}
 	var out []Destructive
@@ -365,6 +399,11 @@ func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 		}
 	})
 	return out
+}
+
+// hasLabel: label names are case-insensitive on GitHub.
+func hasLabel(labels []string, name string) bool {
+	return name != "" && slices.ContainsFunc(labels, func(l string) bool { return strings.EqualFold(l, name) })
 }
 
 func describe(x Destructive) string {
@@ -396,19 +435,7 @@ func short(sha string) string {
 const untrusted = "Review cannot be trusted"
 
 // shortDigest is enough of a digest to tell two apart in a message.
-func shortDigest(d string) string {
-	version, hex, ok := strings.Cut(d, ":")
-	if !ok {
-		version, hex = "", d
-	}
-	if len(hex) > 12 {
-		hex = hex[:12]
-	}
-	if !ok {
-		return hex
-	}
-	return version + ":" + hex
-}
+func shortDigest(d string) string { return prcomment.ShortDigest(d) }
 
 func digestVersion(d string) string {
 	v, _, _ := strings.Cut(d, ":")

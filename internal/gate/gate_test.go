@@ -78,7 +78,7 @@ func reviewOf(d model.Diff, labels ...string) Review {
 }
 
 func record(digest string) *Record {
-	return &Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/1"}
+	return &Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 1, URL: "https://github.com/o/r/runs/1"}
 }
 
 func policy(require bool) Policy {
@@ -107,6 +107,10 @@ func TestEvaluate(t *testing.T) {
 	unrecorded.Record = record("")
 	unanchored := reviewOf(safeDiff())
 	unanchored.Record = nil
+	unnamed := reviewOf(safeDiff())
+	unnamed.Record.CommentID = 0
+	lateLabel := reviewOf(destructiveDiff())
+	lateLabel.LateLabels, lateLabel.MergedAt = []string{"cdkd:allow-destructive"}, "2026-12-01T10:00:00Z"
 	tampered := reviewOf(changedDiff())
 	tampered.ChangeSet, tampered.Tampered = nil, "the stored change set does not match the header's digest"
 	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
@@ -185,6 +189,11 @@ func TestEvaluate(t *testing.T) {
 			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) records no reviewed digest`, "re-run the pull request's diff"},
 		},
 		{
+			name: "check run names no comment: none is the review", policy: policy(true), review: unnamed, current: current(safeDiff()),
+			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) names no diff comment it vouches for`, "re-run the pull request's diff"},
+		},
+		{
 			name: "no check run: nothing vouches for the comment, refused", policy: policy(true), review: unanchored, current: current(safeDiff()),
 			reason: NoReviewedDiff, message: []string{"No diff check run on 1111111 records the review of pull request #7", "not deploying"}, compared: -1,
 		},
@@ -207,6 +216,17 @@ func TestEvaluate(t *testing.T) {
 			reason: DestructiveRefused, reviewed: true, compared: -1,
 			message:     []string{"2 resources would be destroyed", "replace Queue (AWS::SQS::Queue) in StackA, forced by QueueName", "delete Version1 (AWS::Lambda::Version) in StackA", `label "cdkd:allow-destructive"`},
 			destructive: []string{"Queue ", "Version1 "},
+		},
+		{
+			name: "approval label added after the merge", policy: policy(true), review: lateLabel, current: current(destructiveDiff()),
+			reason: DestructiveRefused, reviewed: true, compared: -1,
+			message:     []string{"2 resources would be destroyed", `The label "cdkd:allow-destructive" came too late: it was added after pull request #7 merged (2026-12-01T10:00:00Z)`},
+			destructive: []string{"Queue ", "Version1 "},
+		},
+		{
+			name: "several pull requests hold the commit", policy: policy(true), review: Review{Commit: "commit 9999999", Ambiguous: []int{7, 9}}, current: current(safeDiff()),
+			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			message: []string{"Commit 9999999 belongs to several merged pull requests (#7, #9)", "not deploying"},
 		},
 		{
 			name: "destructive allowed by input", policy: Policy{RequireReviewedDiff: true, AllowDestructive: true, DestructiveLabel: "x"},
@@ -359,14 +379,31 @@ func TestNeverDeploysUnreviewed(t *testing.T) {
 
 func TestDiffMarker(t *testing.T) {
 	const digest = "v1:941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
-	m := DiffMarker(digest)
-	assert.Equal(t, m, "cdkd-action:v1:diff:"+digest)
+	m := DiffMarker(digest, 1234567890123, "0123456789abcdef01234567")
+	assert.Equal(t, m, "cdkd-action:v2:diff:1234567890123:0123456789abcdef01234567:"+digest)
 	assert.Assert(t, len(m) <= 255, "GitHub's limit... a compact marker")
-	got, ok := MarkerDigest(m)
+	got, ok := ParseDiffMarker(m)
 	assert.Assert(t, ok)
-	assert.Equal(t, got, digest)
-	for _, bad := range []string{"", "prod", "cdkd-action:v1:diff:", "cdkd-action:v2:diff:" + digest} {
-		_, ok := MarkerDigest(bad)
+	assert.DeepEqual(t, got, Record{Digest: digest, CommentID: 1234567890123, ReportHash: "0123456789abcdef01234567"})
+	// The older form records the digest alone: it names no comment.
+	got, ok = ParseDiffMarker("cdkd-action:v1:diff:" + digest)
+	assert.Assert(t, ok)
+	assert.DeepEqual(t, got, Record{Digest: digest})
+	for _, bad := range []string{"", "prod", "cdkd-action:v1:diff:", "cdkd-action:v2:diff:" + digest, "cdkd-action:v2:diff:x:abc:" + digest, "cdkd-action:v2:diff:1:abc:"} {
+		_, ok := ParseDiffMarker(bad)
+		assert.Assert(t, !ok, bad)
+	}
+}
+
+func TestDeployMarker(t *testing.T) {
+	m := DeployMarker(100001, "0123abcd")
+	assert.Equal(t, m, "cdkd-action:v2:deploy:100001:0123abcd")
+	id, hash, ok := ParseDeployMarker(m)
+	assert.Assert(t, ok)
+	assert.Equal(t, id, int64(100001))
+	assert.Equal(t, hash, "0123abcd")
+	for _, bad := range []string{"", "cdkd-action:v2:deploy:", "cdkd-action:v2:deploy:0:ab", "cdkd-action:v2:deploy:x:ab", "cdkd-action:v2:deploy:5:", DiffMarker("v1:00", 5, "ab")} {
+		_, _, ok := ParseDeployMarker(bad)
 		assert.Assert(t, !ok, bad)
 	}
 }

@@ -1,70 +1,15 @@
 package github
 
-import (
-	"bytes"
-	"encoding/json"
-	"strings"
-)
+import "github.com/cdkd-action/cdkd-action/internal/prcomment"
 
-// HeaderVersion is the newest header format this code writes and reads.
-// Bump it only for changes older readers must not misread; adding an
-// optional field is not one (unknown fields are ignored).
-const HeaderVersion = 1
+// The hidden header is internal/prcomment's; these names keep the sticky
+// logic (and callers that only need the header) reading it from here.
 
-const (
-	headerPrefix = "<!-- cdkd-action:"
-	headerSuffix = " -->"
-)
+// Header is prcomment.Header.
+type Header = prcomment.Header
 
-// Header is the hidden, versioned metadata on the first line of every
-// comment and issue the action writes. It is how a later run finds its own
-// comment (kind and label, together with the author), and how deploy reads
-// which head SHA and digest were reviewed. Nothing visible is parsed.
-type Header struct {
-	V      int               `json:"v"`
-	Kind   string            `json:"kind"`
-	Label  string            `json:"label"`
-	SHA    string            `json:"sha,omitempty"`
-	Digest string            `json:"digest,omitempty"`
-	Cdkd   string            `json:"cdkd,omitempty"`
-	Extra  map[string]string `json:"extra,omitempty"`
-}
+// HeaderVersion is prcomment.HeaderVersion.
+const HeaderVersion = prcomment.HeaderVersion
 
-// String renders the header as one HTML comment line (no newline). The JSON
-// escapes '<', '>' and '&' (and line separators), so no value can close the
-// comment early or break the line.
-func (h Header) String() string {
-	if h.V == 0 {
-		h.V = HeaderVersion
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(true)
-	// Strings and string maps cannot fail to encode.
-	_ = enc.Encode(h)
-	return headerPrefix + strings.TrimSuffix(buf.String(), "\n") + headerSuffix
-}
-
-// ParseHeader reads the header from the first line of body. It ignores
-// unknown fields, and refuses headers without a kind or from a newer,
-// unknown version: misreading one could edit or trust the wrong comment.
-func ParseHeader(body string) (Header, bool) {
-	line, _, _ := strings.Cut(body, "\n")
-	line = strings.TrimSpace(strings.TrimPrefix(line, "\ufeff"))
-	rest, ok := strings.CutPrefix(line, headerPrefix)
-	if !ok {
-		return Header{}, false
-	}
-	rest, ok = strings.CutSuffix(rest, "-->")
-	if !ok {
-		return Header{}, false
-	}
-	var h Header
-	if err := json.Unmarshal([]byte(strings.TrimSpace(rest)), &h); err != nil {
-		return Header{}, false
-	}
-	if h.V < 1 || h.V > HeaderVersion || h.Kind == "" {
-		return Header{}, false
-	}
-	return h, true
-}
+// ParseHeader is prcomment.ParseHeader.
+func ParseHeader(body string) (Header, bool) { return prcomment.ParseHeader(body) }

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"time"
 
 	gh "github.com/google/go-github/v62/github"
 )
@@ -17,7 +18,9 @@ type PullRequest struct {
 	MergeCommitSHA string
 	HTMLURL        string
 	Merged         bool
-	Labels         []string
+	// MergedAt is when it was merged; zero when it was not.
+	MergedAt time.Time
+	Labels   []string
 }
 
 func pullRequestFrom(p *gh.PullRequest) PullRequest {
@@ -29,7 +32,8 @@ func pullRequestFrom(p *gh.PullRequest) PullRequest {
 		MergeCommitSHA: p.GetMergeCommitSHA(),
 		HTMLURL:        p.GetHTMLURL(),
 		// Listings omit "merged"; a merge time says the same thing.
-		Merged: p.GetMerged() || p.MergedAt != nil,
+		Merged:   p.GetMerged() || p.MergedAt != nil,
+		MergedAt: p.GetMergedAt().Time,
 	}
 	for _, l := range p.Labels {
 		pr.Labels = append(pr.Labels, l.GetName())

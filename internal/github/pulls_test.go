@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 )
@@ -44,6 +45,6 @@ func TestPullRequestsForCommitAllPages(t *testing.T) {
 	assert.NilError(t, err)
 	assert.DeepEqual(t, got, []PullRequest{
 		{Number: 1, State: "open", HeadSHA: "a", BaseRef: "main"},
-		{Number: 7, State: "closed", HeadSHA: "h1", BaseRef: "main", MergeCommitSHA: "m1", Merged: true},
+		{Number: 7, State: "closed", HeadSHA: "h1", BaseRef: "main", MergeCommitSHA: "m1", Merged: true, MergedAt: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
 	})
 }

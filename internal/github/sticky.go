@@ -66,16 +66,21 @@ type StickyResult struct {
 	ID      int64
 	Action  string
 	Ignored []Comment
+	// Body is what the comment holds now: body, or the equivalent one
+	// already there when nothing was written.
+	Body string
 }
 
 // Upsert makes body (which must start with the header for t's kind and
 // label) the one comment of ours for t. It reads all pages of comments.
 //
-// In ModeUpdate it edits our newest comment in place, or skips the write when
+// In ModeUpdate it edits our oldest comment in place, or skips the write when
 // the body is byte-identical, or creates one when there is none. In
 // ModeRecreate it creates the new comment first and then deletes the old, so
 // a failure never leaves the pull request without its reviewed report.
-// Either way, older duplicates of ours (left by racing runs) are deleted.
+// Either way, duplicates of ours (left by racing runs) are deleted, and the
+// comments are listed again after writing so that racing runs converge on
+// one comment, the oldest, holding the newest report (see converge).
 // If deleting a duplicate fails, the result still describes the comment
 // written, and the error says what is left.
 func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, mode Mode) (StickyResult, error) {
@@ -110,17 +115,19 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 	case mode == ModeRecreate:
 		res.Action, stale = ActionRecreated, ours
 	default:
-		newest := ours[len(ours)-1]
-		stale = ours[:len(ours)-1]
-		if newest.Body == body || (t.Same != nil && t.Same(newest.Body, body)) {
-			res.Action, res.ID, res.URL = ActionUnchanged, newest.ID, newest.HTMLURL
+		// The oldest (lowest ID) is kept: every run picks the same one, so
+		// racing runs converge instead of each keeping its own.
+		keep := ours[0]
+		stale = ours[1:]
+		if keep.Body == body || (t.Same != nil && t.Same(keep.Body, body)) {
+			res.Action, res.ID, res.URL, res.Body = ActionUnchanged, keep.ID, keep.HTMLURL, keep.Body
 			create = false
 			break
 		}
-		c, err := api.EditIssueComment(ctx, t.Owner, t.Repo, newest.ID, body)
+		c, err := api.EditIssueComment(ctx, t.Owner, t.Repo, keep.ID, body)
 		switch {
 		case err == nil:
-			res.Action, res.ID, res.URL = ActionUpdated, c.ID, c.HTMLURL
+			res.Action, res.ID, res.URL, res.Body = ActionUpdated, c.ID, c.HTMLURL, c.Body
 			create = false
 		case IsNotFound(err):
 			// Deleted since we listed it (a racing recreate): post anew.
@@ -134,7 +141,7 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", what, err)
 		}
-		res.ID, res.URL = c.ID, c.HTMLURL
+		res.ID, res.URL, res.Body = c.ID, c.HTMLURL, c.Body
 	}
 
 	var errs []error
@@ -146,7 +153,67 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 	if err := errors.Join(errs...); err != nil {
 		return res, fmt.Errorf("%s: remove older comments: %w", what, err)
 	}
+	if err := converge(ctx, api, t, body, &res); err != nil {
+		return res, fmt.Errorf("%s: %w", what, err)
+	}
 	return res, nil
+}
+
+// converge lists the comments again after writing: a run racing this one
+// may have written its own in between. The one with the lowest ID is kept
+// (both runs agree on it) and made to hold body, and every other one of
+// ours is deleted, so exactly one remains. res is updated to name it.
+func converge(ctx context.Context, api CommentsAPI, t StickyTarget, body string, res *StickyResult) error {
+	ours, _, err := match(ctx, api, t)
+	if err != nil {
+		return fmt.Errorf("re-read the comments after writing: %w", err)
+	}
+	if len(ours) == 0 || (len(ours) == 1 && ours[0].ID == res.ID) {
+		return nil
+	}
+	var errs []error
+	kept := -1
+	for i, c := range ours {
+		if c.Body == body || (t.Same != nil && t.Same(c.Body, body)) {
+			kept = i
+			break
+		}
+		edited, err := api.EditIssueComment(ctx, t.Owner, t.Repo, c.ID, body)
+		if err == nil {
+			ours[i], kept = edited, i
+			break
+		}
+		if !IsNotFound(err) { // gone since the listing: the next one
+			errs = append(errs, fmt.Errorf("write the report into comment %d: %w", c.ID, err))
+			break
+		}
+	}
+	if kept < 0 {
+		return errors.Join(errs...)
+	}
+	res.ID, res.URL, res.Body = ours[kept].ID, ours[kept].HTMLURL, ours[kept].Body
+	for i, c := range ours {
+		if i == kept {
+			continue
+		}
+		if err := api.DeleteIssueComment(ctx, t.Owner, t.Repo, c.ID); err != nil && !IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("remove duplicate comment %d: %w", c.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Ours lists every comment of ours for t's kind and label, oldest first,
+// and the look-alikes by other authors.
+func Ours(ctx context.Context, api CommentsAPI, t StickyTarget) (ours, others []Comment, err error) {
+	if err := checkTarget(t); err != nil {
+		return nil, nil, err
+	}
+	ours, others, err = match(ctx, api, t)
+	if err != nil {
+		return nil, nil, fmt.Errorf("find %s comment %q on %s/%s#%d: %w", t.Kind, t.Label, t.Owner, t.Repo, t.Number, err)
+	}
+	return ours, others, nil
 }
 
 // Find returns our newest comment for t's kind and label and its header (nil

@@ -22,6 +22,9 @@ type fakeComments struct {
 	nextID   int64
 	writes   []string
 	fail     map[string]error // by write, e.g. "edit 3"
+	// beforeCreate, when set, runs once before the next create: a racing
+	// run doing its work in between.
+	beforeCreate func()
 }
 
 func (f *fakeComments) ListIssueComments(_ context.Context, owner, repo string, number int) ([]Comment, error) {
@@ -32,6 +35,10 @@ func (f *fakeComments) ListIssueComments(_ context.Context, owner, repo string, 
 }
 
 func (f *fakeComments) CreateIssueComment(_ context.Context, _, _ string, _ int, body string) (Comment, error) {
+	if race := f.beforeCreate; race != nil {
+		f.beforeCreate = nil
+		race()
+	}
 	f.nextID++
 	w := fmt.Sprintf("create %d", f.nextID)
 	f.writes = append(f.writes, w)
@@ -180,22 +187,23 @@ func TestUpsert(t *testing.T) {
 			remain: []int64{50, 5, 60},
 		},
 		{
-			name: "duplicates from racing runs: newest kept, the rest deleted",
-			// Listed out of order on purpose: newest means highest ID.
-			existing: []Comment{old(40), old(60), noise[0], old(50)},
+			name: "duplicates from racing runs: the oldest kept, the rest deleted",
+			// Listed out of order on purpose: oldest means lowest ID, the
+			// one every racing run agrees on.
+			existing: []Comment{old(60), old(40), noise[0], old(50)},
 			mode:     ModeUpdate,
-			want:     StickyResult{Action: ActionUpdated, ID: 60, URL: "u60"},
-			writes:   []string{"edit 60", "delete 40", "delete 50"},
-			remain:   []int64{60, 1},
+			want:     StickyResult{Action: ActionUpdated, ID: 40, URL: "u40"},
+			writes:   []string{"edit 40", "delete 50", "delete 60"},
+			remain:   []int64{40, 1},
 		},
 		{
 			name: "duplicates cleaned even when unchanged",
 			existing: []Comment{old(40),
 				{ID: 60, Body: newBody, AuthorLogin: bot, HTMLURL: "u60"}},
 			mode:   ModeUpdate,
-			want:   StickyResult{Action: ActionUnchanged, ID: 60, URL: "u60"},
-			writes: []string{"delete 40"},
-			remain: []int64{60},
+			want:   StickyResult{Action: ActionUpdated, ID: 40, URL: "u40"},
+			writes: []string{"edit 40", "delete 60"},
+			remain: []int64{40},
 		},
 		{
 			name:     "recreate deletes every duplicate",
@@ -210,26 +218,28 @@ func TestUpsert(t *testing.T) {
 			existing: []Comment{old(50)},
 			mode:     ModeUpdate,
 			fail:     map[string]error{"edit 50": apiError(404)},
-			want:     StickyResult{Action: ActionCreated, ID: 101, URL: "u101"},
-			writes:   []string{"edit 50", "create 101"},
-			remain:   []int64{50, 101},
+			// Listed again after writing, the stale one is still there
+			// (this fake cannot edit it): ours is kept, the other deleted.
+			want:   StickyResult{Action: ActionCreated, ID: 101, URL: "u101"},
+			writes: []string{"edit 50", "create 101", "edit 50", "delete 50"},
+			remain: []int64{101},
 		},
 		{
 			name:     "duplicate already gone is fine",
 			existing: []Comment{old(40), old(50)},
 			mode:     ModeUpdate,
-			fail:     map[string]error{"delete 40": apiError(404)},
-			want:     StickyResult{Action: ActionUpdated, ID: 50, URL: "u50"},
-			writes:   []string{"edit 50", "delete 40"},
+			fail:     map[string]error{"delete 50": apiError(404)},
+			want:     StickyResult{Action: ActionUpdated, ID: 40, URL: "u40"},
+			writes:   []string{"edit 40", "delete 50", "delete 50"},
 			remain:   []int64{40, 50},
 		},
 		{
 			name:     "failed duplicate delete is reported with the result",
 			existing: []Comment{old(40), old(50)},
 			mode:     ModeUpdate,
-			fail:     map[string]error{"delete 40": apiError(500)},
-			want:     StickyResult{Action: ActionUpdated, ID: 50, URL: "u50"},
-			writes:   []string{"edit 50", "delete 40"},
+			fail:     map[string]error{"delete 50": apiError(500)},
+			want:     StickyResult{Action: ActionUpdated, ID: 40, URL: "u40"},
+			writes:   []string{"edit 40", "delete 50"},
 			remain:   []int64{40, 50},
 			err:      `upsert diff comment "prod" on o/r#7: remove older comments: wrapped: `,
 		},
@@ -253,11 +263,34 @@ func TestUpsert(t *testing.T) {
 			} else {
 				assert.NilError(t, err)
 			}
+			if tc.err == "" {
+				assert.Equal(t, got.Body, newBody, "the result says what the comment holds")
+			}
+			got.Body = ""
 			assert.DeepEqual(t, got, tc.want)
 			assert.DeepEqual(t, f.writes, tc.writes)
 			assert.DeepEqual(t, f.ids(), tc.remain)
 		})
 	}
+}
+
+// Two diff runs for one pull request and label interleave: both found no
+// comment, both create one. Each lists again after writing; they agree on
+// the lowest ID, so exactly one comment is left, holding a report.
+func TestUpsertRacingRunsConverge(t *testing.T) {
+	first, second := reportBody("diff", "prod", "report of run A"), reportBody("diff", "prod", "report of run B")
+	f := &fakeComments{nextID: 100}
+	f.beforeCreate = func() {
+		res, err := Upsert(context.Background(), f, target, second, ModeUpdate)
+		assert.NilError(t, err)
+		assert.Equal(t, res.ID, int64(101))
+	}
+	res, err := Upsert(context.Background(), f, target, first, ModeUpdate)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, f.ids(), []int64{101})
+	assert.Equal(t, res.ID, int64(101), "the survivor is the lowest ID")
+	assert.Equal(t, f.comments[0].Body, first, "the run that wrote last left its report in the survivor")
+	assert.DeepEqual(t, f.writes, []string{"create 101", "create 102", "edit 101", "delete 102"})
 }
 
 func TestUpsertRefuses(t *testing.T) {
@@ -338,14 +371,18 @@ func TestUpsertOverHTTP(t *testing.T) {
 			resp: jsonList(commentJSON(3, "mallory", oldBody))},
 		{method: "GET", path: path, query: "page=3&per_page=100",
 			resp: jsonList(commentJSON(4, bot, oldBody))},
-		{method: "PATCH", path: "repos/o/r/issues/comments/4", body: jsonString("body", newBody),
-			resp: commentJSON(4, bot, newBody)},
-		{method: "DELETE", path: "repos/o/r/issues/comments/2", status: http.StatusNoContent},
+		{method: "PATCH", path: "repos/o/r/issues/comments/2", body: jsonString("body", newBody),
+			resp: commentJSON(2, bot, newBody)},
+		{method: "DELETE", path: "repos/o/r/issues/comments/4", status: http.StatusNoContent},
+		// Listed again: one comment of ours is left.
+		{method: "GET", path: path, query: "per_page=100", resp: jsonList(commentJSON(1, "alice", "hi"), commentJSON(2, bot, newBody), commentJSON(3, "mallory", oldBody))},
 	})
 	got, err := Upsert(context.Background(), c, target, newBody, ModeUpdate)
 	assert.NilError(t, err)
+	assert.Equal(t, got.Body, newBody)
+	got.Body = ""
 	assert.DeepEqual(t, got, StickyResult{
-		Action: ActionUpdated, ID: 4, URL: "https://github.com/o/r/pull/7#issuecomment-4",
+		Action: ActionUpdated, ID: 2, URL: "https://github.com/o/r/pull/7#issuecomment-2",
 		Ignored: []Comment{comment(3, "mallory", oldBody)},
 	})
 }

@@ -51,6 +51,7 @@ const (
 var operations = map[string][]string{
 	"/user": {"get"},
 	"/repos/{owner}/{repo}/issues/{issue_number}/comments":       {"get", "post"},
+	"/repos/{owner}/{repo}/issues/{issue_number}/events":         {"get"},
 	"/repos/{owner}/{repo}/issues/comments/{comment_id}":         {"patch", "delete"},
 	"/repos/{owner}/{repo}/check-runs":                           {"post"},
 	"/repos/{owner}/{repo}/check-runs/{check_run_id}":            {"patch"},

@@ -23,6 +23,7 @@ func TestResponseShapes(t *testing.T) {
 		{"GET", "/user", ""},
 		{"POST", "/repos/o/r/issues/1/comments", `{"body":"<!-- cdkd -->\nplan"}`},
 		{"GET", "/repos/o/r/pulls/1", ""},
+		{"GET", "/repos/o/r/issues/1/events", ""},
 		{"POST", "/repos/o/r/check-runs", `{"name":"cdkd diff","head_sha":"abc","status":"in_progress"}`},
 		{"PATCH", "/repos/o/r/check-runs/200001", `{"conclusion":"success","output":{"title":"No changes","summary":"s"}}`},
 		{"GET", "/repos/o/r/commits/abc/check-runs?check_name=cdkd+diff", ""},

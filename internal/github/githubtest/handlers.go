@@ -37,6 +37,7 @@ type handler func(*call) response
 var handlers = map[string]handler{
 	OpGetAuthenticatedUser:      (*call).getUser,
 	OpListIssueComments:         (*call).listComments,
+	OpListIssueEvents:           (*call).listEvents,
 	OpCreateIssueComment:        (*call).createComment,
 	OpUpdateIssueComment:        (*call).updateComment,
 	OpDeleteIssueComment:        (*call).deleteComment,

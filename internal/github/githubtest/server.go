@@ -609,6 +609,7 @@ var idBases = map[string]int64{
 	"deployment_status": 400000,
 	"issue":             500000,
 	"pull":              600000,
+	"event":             700000,
 }
 
 func cloneValues(v url.Values) url.Values {

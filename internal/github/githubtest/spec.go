@@ -29,6 +29,7 @@ var specJSON []byte
 const (
 	OpGetAuthenticatedUser      = "users/get-authenticated"
 	OpListIssueComments         = "issues/list-comments"
+	OpListIssueEvents           = "issues/list-events"
 	OpCreateIssueComment        = "issues/create-comment"
 	OpUpdateIssueComment        = "issues/update-comment"
 	OpDeleteIssueComment        = "issues/delete-comment"

@@ -169,6 +169,8 @@ type item struct {
 	updated     time.Time
 	closed      time.Time
 	pr          *prData
+	// labelEvents say when labels were added and removed, oldest first.
+	labelEvents []labelEvent
 }
 
 type prData struct {
@@ -257,6 +259,10 @@ func (s *Server) AddPullRequest(pr PR) PR {
 	if pr.Merged {
 		it.pr.mergedAt = now
 	}
+	for _, l := range pr.Labels {
+		// Seeded labels were there before anything else happened.
+		it.labelEvents = append(it.labelEvents, labelEvent{id: s.id("event"), event: "labeled", label: l, login: pr.Login, at: now.Add(-time.Minute)})
+	}
 	r := s.repo(pr.Owner, pr.Repo)
 	if err := r.addItem(it); err != nil {
 		s.t.Fatalf("githubtest: AddPullRequest: %v", err)
@@ -292,6 +298,23 @@ func (s *Server) EditComment(owner, repo string, id int64, body string) Comment 
 	}
 	s.t.Fatalf("githubtest: EditComment: no comment %d in %s/%s", id, owner, repo)
 	return Comment{}
+}
+
+// DeleteComment deletes comment id as its author (or a moderator) would
+// in GitHub's UI.
+func (s *Server) DeleteComment(owner, repo string, id int64) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	owner, repo = s.defaults(owner, repo)
+	r := s.repo(owner, repo)
+	for i, c := range r.comments {
+		if c.ID == id {
+			r.comments = append(r.comments[:i], r.comments[i+1:]...)
+			return
+		}
+	}
+	s.t.Fatalf("githubtest: DeleteComment: no comment %d in %s/%s", id, owner, repo)
 }
 
 // PushToPullRequest moves a seeded pull request's head to sha, as a push to

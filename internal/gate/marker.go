@@ -1,0 +1,73 @@
+package gate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The records the diff and deploy commands leave in their check runs'
+// external IDs, where nobody can edit them in GitHub's UI.
+
+// diffMarkerPrefix starts the external ID of a successful diff's check
+// run; diffMarkerV1 is the older form, which names no comment.
+const (
+	diffMarkerPrefix = "cdkd-action:v2:diff:"
+	diffMarkerV1     = "cdkd-action:v1:diff:"
+)
+
+// DiffMarker is the external ID the diff command gives its check run when
+// the diff succeeded: a compact record of the review (its digest, the id
+// of the comment holding it and a hash of that comment's visible report)
+// that a deploy reads back to find and verify the diff comment.
+func DiffMarker(digest string, commentID int64, reportHash string) string {
+	return fmt.Sprintf("%s%d:%s:%s", diffMarkerPrefix, commentID, reportHash, digest)
+}
+
+// deployMarkerPrefix starts the external ID of a deploy's check run.
+const deployMarkerPrefix = "cdkd-action:v2:deploy:"
+
+// DeployMarker is the external ID the deploy command gives its check run:
+// the diff comment it wrote its section into and a hash of that section.
+// The section is the one part of a review comment written after the
+// review; a later deploy of the commit trusts it only when this record
+// vouches for it.
+func DeployMarker(commentID int64, sectionHash string) string {
+	return fmt.Sprintf("%s%d:%s", deployMarkerPrefix, commentID, sectionHash)
+}
+
+// ParseDeployMarker reads DeployMarker back; false when externalID is not one.
+func ParseDeployMarker(externalID string) (commentID int64, sectionHash string, ok bool) {
+	rest, ok := strings.CutPrefix(externalID, deployMarkerPrefix)
+	if !ok {
+		return 0, "", false
+	}
+	id, hash, ok := strings.Cut(rest, ":")
+	n, err := strconv.ParseInt(id, 10, 64)
+	if !ok || err != nil || n <= 0 || hash == "" {
+		return 0, "", false
+	}
+	return n, hash, true
+}
+
+// ParseDiffMarker reads a check run's external ID back (Name and URL
+// unset); false when it is no DiffMarker. A marker of the older form
+// gives the digest alone.
+func ParseDiffMarker(externalID string) (Record, bool) {
+	if d, ok := strings.CutPrefix(externalID, diffMarkerV1); ok && d != "" {
+		return Record{Digest: d}, true
+	}
+	rest, ok := strings.CutPrefix(externalID, diffMarkerPrefix)
+	if !ok {
+		return Record{}, false
+	}
+	parts := strings.SplitN(rest, ":", 3)
+	if len(parts) != 3 || parts[2] == "" {
+		return Record{}, false
+	}
+	id, err := strconv.ParseInt(parts[0], 10, 64)
+	if err != nil || id < 0 {
+		return Record{}, false
+	}
+	return Record{Digest: parts[2], CommentID: id, ReportHash: parts[1]}, true
+}

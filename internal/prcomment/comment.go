@@ -1,0 +1,157 @@
+// Package prcomment is the comment (and issue body) the action writes, as a
+// type: the hidden header on the first line, the hidden change-set line a
+// diff comment carries under it, the visible report reviewers read, and the
+// deploy section a deploy appends below the report. It is the only code that
+// writes or parses these markers.
+package prcomment
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// Kinds of comment and issue, in the header: a later run finds its own by
+// kind and label (and author).
+const (
+	KindDiff   = "diff"
+	KindDeploy = "deploy"
+	KindDrift  = "drift"
+)
+
+// DeployMarker starts the deploy section appended to a diff comment; a later
+// deploy replaces everything from it on, and the reviewed report above it is
+// never touched.
+const DeployMarker = "<!-- cdkd-action-deploy -->"
+
+// deploySeparator is what stands between the report and the deploy section.
+const deploySeparator = "\n" + DeployMarker + "\n\n"
+
+// MaxChars is GitHub's limit on a comment body, in characters.
+const MaxChars = 65536
+
+// slack leaves room for the redactor at the sink, which may lengthen a
+// secret shorter than its "***" mask (as reporters.CommentBudget does).
+const slack = 2048
+
+// Comment is one comment of ours split into its parts. String joins them
+// back; Parse(c.String()) gives c again.
+type Comment struct {
+	Header Header
+	// ChangeSet is the hidden change-set line (see EncodeChangeSet), "" when
+	// the comment carries none.
+	ChangeSet string
+	// Report is the visible report, byte for byte as the diff wrote it: the
+	// deploy gate compares it with a report re-rendered from the change set.
+	Report string
+	// Deploy is the deploy section's text after its marker, "" when there
+	// is none. It is the only part written after the review.
+	Deploy string
+}
+
+// Parse splits body into its parts; false when its first line is no header
+// of ours. The change-set line is only read right under the header, and the
+// deploy section starts at the first deploy marker on a line of its own.
+func Parse(body string) (Comment, bool) {
+	h, ok := ParseHeader(body)
+	if !ok {
+		return Comment{}, false
+	}
+	c := Comment{Header: h}
+	_, rest, _ := strings.Cut(body, "\n")
+	if first, after, found := strings.Cut(rest, "\n"); strings.HasPrefix(strings.TrimSpace(first), changeSetMarker) {
+		c.ChangeSet, rest = strings.TrimSuffix(first, "\r"), after
+		if !found {
+			rest = ""
+		}
+	}
+	switch i := strings.Index(rest, deploySeparator); {
+	case strings.HasPrefix(rest, DeployMarker+"\n\n"):
+		c.Deploy = strings.TrimPrefix(rest, DeployMarker+"\n\n")
+		return c, true
+	case i >= 0:
+		c.Report, c.Deploy = rest[:i], rest[i+len(deploySeparator):]
+	default:
+		c.Report = rest
+	}
+	return c, true
+}
+
+// String is the comment body.
+func (c Comment) String() string {
+	var b strings.Builder
+	b.WriteString(c.Header.String())
+	b.WriteString("\n")
+	if c.ChangeSet != "" {
+		b.WriteString(c.ChangeSet)
+		b.WriteString("\n")
+	}
+	b.WriteString(c.Report)
+	if c.Deploy != "" {
+		if c.Report == "" {
+			b.WriteString(DeployMarker + "\n\n")
+		} else {
+			b.WriteString(deploySeparator)
+		}
+		b.WriteString(c.Deploy)
+	}
+	return b.String()
+}
+
+// ReportBudget is what is left of budget for the visible report once the
+// change-set line (and its newline) is in the comment. The diff renders the
+// report within it, and the deploy gate re-renders it within the same.
+func ReportBudget(budget reporters.Budget, changeSetLine string) reporters.Budget {
+	if changeSetLine != "" && budget.MaxChars > 0 {
+		budget.MaxChars -= utf8.RuneCountInString(changeSetLine) + 1
+	}
+	return budget
+}
+
+// Body is a new comment: header h, the change-set line (may be "") and the
+// report rendered within what is left of budget.
+func Body(h Header, changeSetLine string, budget reporters.Budget, render func(reporters.Budget) string) Comment {
+	return Comment{Header: h, ChangeSet: changeSetLine, Report: render(ReportBudget(budget, changeSetLine))}
+}
+
+// WithDeploy returns c with its deploy section replaced by section,
+// shortened so that the whole comment stays within GitHub's limit. The
+// header, the change-set line and the report stay byte for byte: they are
+// the review a later deploy verifies.
+func (c Comment) WithDeploy(section string) Comment {
+	c.Deploy = ""
+	avail := MaxChars - slack - utf8.RuneCountInString(c.String()) - utf8.RuneCountInString(deploySeparator) - 1
+	if avail <= 0 {
+		return c // no room at all: the outcome is in the check run and the job summary
+	}
+	c.Deploy = reporters.Truncate(section, reporters.Budget{MaxChars: avail, Channel: "the PR comment"},
+		"✂️ The deploy outcome was shortened to fit the comment; the full report is in the job summary of the deploy run.")
+	return c
+}
+
+// Redactor masks secrets in text (*secrets.Set implements it).
+type Redactor interface {
+	Redact(string) string
+}
+
+// Redact masks secrets in a body whose first line may be our header. The
+// header's SHA, digest and hashes are not secrets, but a short secret that
+// happens to look like hex would turn them into *** and break every later
+// comparison (a deploy would refuse its own review); so only the header's
+// free-text fields are redacted there.
+func Redact(r Redactor, body string) string {
+	first, rest, found := strings.Cut(body, "\n")
+	h, ok := ParseHeader(first)
+	if !ok || h.String() != first {
+		return r.Redact(body)
+	}
+	h.Label, h.Cdkd, h.Run = r.Redact(h.Label), r.Redact(h.Cdkd), r.Redact(h.Run)
+	for i, n := range h.Notes {
+		h.Notes[i] = r.Redact(n)
+	}
+	if !found {
+		return h.String()
+	}
+	return h.String() + "\n" + r.Redact(rest)
+}

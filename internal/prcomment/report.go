@@ -1,0 +1,75 @@
+package prcomment
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// FullReportHint says where the unabridged report of the run at runURL
+// lives, when a channel's budget forced a shorter one.
+func FullReportHint(runURL string) string {
+	if runURL != "" {
+		return fmt.Sprintf("the job summary of [this run](%s) and the report JSON file", runURL)
+	}
+	return "the job summary and the report JSON file"
+}
+
+// DiffReport is the report a diff comment shows, built from its header and
+// its change set alone: the diff command renders the comment from it, and
+// the deploy gate renders it again to verify what reviewers read.
+func DiffReport(h Header, d model.Diff) reporters.DiffReport {
+	return reporters.DiffReport{Diff: d, Label: h.Label, HeadSHA: h.SHA, RunURL: h.Run, CdkdVersion: h.Cdkd, Digest: h.Digest,
+		FullReportHint: FullReportHint(h.Run), Notes: h.Notes}
+}
+
+// ReportHash is a short hash of a comment's visible report, which the
+// diff's check run records: the report cannot be edited unnoticed even when
+// the change set was too large to store whole and cannot be re-rendered.
+func ReportHash(report string) string {
+	sum := sha256.Sum256([]byte(report))
+	return hex.EncodeToString(sum[:12])
+}
+
+// ErrReportEdited means the visible report is not the one the change set
+// renders to: someone edited what reviewers read.
+var ErrReportEdited = errors.New("the review comment was edited")
+
+// VerifyReport renders the visible report again from the header and the
+// stored change set (cs whole), within the budget the diff rendered it in,
+// and compares it with c.Report, as they are or both redacted with r (nil:
+// not at all). Any difference is ErrReportEdited, naming the first line that
+// differs.
+func (c Comment) VerifyReport(cs *ChangeSet, budget reporters.Budget, r Redactor) error {
+	if cs == nil || cs.Diff == nil {
+		return errors.New("the change set is not stored whole, so the report cannot be rendered again")
+	}
+	want, got := reporters.DiffMarkdown(DiffReport(c.Header, *cs.Diff), ReportBudget(budget, c.ChangeSet)), c.Report
+	if want == got {
+		return nil
+	}
+	if r != nil {
+		// Both sides masked alike: a value the deploy knows as a secret
+		// and the diff did not is no edit.
+		want, got = r.Redact(want), r.Redact(got)
+		if want == got {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: its visible report differs from the reviewed change set from line %d on", ErrReportEdited, firstDifferentLine(want, got))
+}
+
+func firstDifferentLine(a, b string) int {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return i + 1
+		}
+	}
+	return min(len(al), len(bl)) + 1
+}
