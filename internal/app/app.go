@@ -348,7 +348,7 @@ func (r *run) summary(markdown string) {
 // summary (always), and the outputs. publish, when given, posts the failure
 // to the API channels of the current command.
 func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
-	msg := r.set.Redact(oneLine(err.Error()))
+	msg := r.set.OneLine(err.Error())
 	r.runner.Error(msg)
 	r.setOutput("failure-reason", reason)
 	if publish != nil {
@@ -371,11 +371,6 @@ func (r *run) failOnResult(reason, msg string) ExitCode {
 	r.setOutput("failure-reason", reason)
 	r.runner.Error(msg)
 	return ExitChanges
-}
-
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 // isPermission reports an API refusal that a fork PR's token gets.

@@ -28,7 +28,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	}
 	args, err := cdkd.DriftArgs(r.common(), r.cfg.StackRegion, mode)
 	if err != nil {
-		rr.Error = r.set.Redact(oneLine(err.Error()))
+		rr.Error = r.set.OneLine(err.Error())
 		return rr
 	}
 	resolver := *runner
@@ -44,7 +44,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	}
 	rr.Summary = r.redactLines(out.Summary)
 	if err != nil {
-		rr.Error = r.set.Redact(oneLine(err.Error()))
+		rr.Error = r.set.OneLine(err.Error())
 	}
 	if out.Partial && len(rr.Failed) == 0 {
 		// cdkd exited 2 without a line we recognise: still a failure.
@@ -64,7 +64,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	aws.forget() // the resolution may have rewritten the records
 	after, err := r.detectDrift(ctx, runner, aws)
 	if err != nil {
-		rr.AfterError = r.set.Redact(oneLine(err.Error()))
+		rr.AfterError = r.set.OneLine(err.Error())
 		return rr
 	}
 	rr.After, rr.AfterDrift = &after.verdict, after.drift

@@ -265,9 +265,9 @@ func cdkJSONStateBucket(path string) string {
 func (r *run) failureText(err error) string {
 	var cerr *cdkd.Error
 	if errors.As(err, &cerr) && cerr.Reason != "" {
-		return r.set.Redact(oneLine(fmt.Sprintf("%s (cdkd exited %d)", cerr.Reason, cerr.ExitCode)))
+		return r.set.OneLine(fmt.Sprintf("%s (cdkd exited %d)", cerr.Reason, cerr.ExitCode))
 	}
-	return r.set.Redact(oneLine(err.Error()))
+	return r.set.OneLine(err.Error())
 }
 
 // sameHeaderLine: two bodies whose hidden headers are equal (same head, digest,
