@@ -5,6 +5,8 @@ package main
 // hands the container, and secrets wrapped across lines.
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,4 +41,37 @@ func TestErrorLineFoldedAfterRedaction(t *testing.T) {
 			assert.Assert(t, strings.Contains(res.summary, "parameter rejected: *** is not valid"), res.summary)
 		})
 	}
+}
+
+// Every credential the runner hands the container is masked before
+// anything else is printed, by its name: the runner's own tokens, and any
+// variable whose name ends in TOKEN, SECRET, PASSWORD or _KEY.
+func TestRunnerCredentialsAreMasked(t *testing.T) {
+	creds := map[string]string{
+		"ACTIONS_RUNTIME_TOKEN":          "runtime-token-eyJ0eXAiOi-81",
+		"ACTIONS_ID_TOKEN_REQUEST_TOKEN": "oidc-request-token-eyJhbGci-82",
+		"NPM_TOKEN":                      "npm_token_value_83",
+		"DEPLOY_SECRET":                  "deploy-secret-value-84",
+		"DB_PASSWORD":                    "db-password-value-85",
+		"STRIPE_API_KEY":                 "sk_live_stripe_key_86",
+	}
+	w := newWorkspace(t)
+	var env []string
+	var lines []cdkdtest.Line
+	for name, v := range creds {
+		env = append(env, name+"="+v)
+		lines = append(lines, cdkdtest.Line{Text: "debug: " + name + "=" + v})
+	}
+	// Not credentials: short values and flags under a credential's name.
+	env = append(env, "CACHE_KEY=v1", "USE_TOKEN=true")
+	lines = append(lines, cdkdtest.Line{Text: "Error: synth failed with " + creds["DB_PASSWORD"]})
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StderrLines: lines, Exit: 1})
+	res := w.run(map[string]string{"all": "true"}, env...)
+	assert.Equal(t, res.code, 3, res.stdout)
+	masks := assertMasksFirst(t, res.stdout)
+	for name, v := range creds {
+		assert.Assert(t, masks[v], "%s is not registered with ::add-mask::", name)
+	}
+	assert.Assert(t, !masks["v1"] && !masks["true"], "a flag or short value was masked: %v", masks)
+	assertHidden(t, w.leakChannels(t, res), slices.Collect(maps.Values(creds))...)
 }

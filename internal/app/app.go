@@ -53,6 +53,11 @@ type App struct {
 	Getenv func(string) string
 	Args   []string
 	Deps   Deps
+
+	// Environ lists the environment as NAME=value, so that every credential
+	// the runner hands the container is masked by its name (see
+	// credentialNames); nil means only the names Getenv is asked for.
+	Environ func() []string
 }
 
 // run is the state of one invocation, shared by the commands.
@@ -218,8 +223,10 @@ func (r *run) warnDiscovery(warnings []string) {
 // nothing may print a secret before it is masked.
 func (r *run) earlyMasks() {
 	getenv := r.app.Getenv
-	for _, name := range []string{"INPUT_GITHUB-TOKEN", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
-		r.set.Add(getenv(name), name)
+	for _, name := range credentialNames(r.app.Environ) {
+		if v := getenv(name); credentialValue(name, v) {
+			r.set.Add(v, "environment variable "+name)
+		}
 	}
 	for i, line := range strings.Split(getenv("INPUT_MASK-VALUES"), "\n") {
 		r.set.Add(strings.TrimRight(line, "\r"), fmt.Sprintf("mask-values line %d", i+1))
