@@ -13,6 +13,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/runnermask"
 )
 
 // A secret holding a tab, two spaces or a Unicode space in cdkd's error
@@ -74,4 +75,27 @@ func TestRunnerCredentialsAreMasked(t *testing.T) {
 	}
 	assert.Assert(t, !masks["v1"] && !masks["true"], "a flag or short value was masked: %v", masks)
 	assertHidden(t, w.leakChannels(t, res), slices.Collect(maps.Values(creds))...)
+}
+
+// A secret whose value is JSON is hidden by its leaves at any depth and its
+// re-serializations, wherever cdkd prints them; the fields that only say
+// where a database is stay readable.
+func TestStructuredSecretLeavesAreMasked(t *testing.T) {
+	const doc = `{"engine":"postgres","host":"orders.cluster.example","port":5432,"dbname":"orders",` +
+		`"creds":{"users":[{"name":"svc-orders","password":"deep-nested-pw-31"}]},"pin":98765432,"rotate":true}`
+	w := newWorkspace(t)
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StderrLines: []cdkdtest.Line{
+		{Text: "connecting to orders.cluster.example as svc-orders with deep-nested-pw-31"},
+		{Text: "pin 98765432 rejected by postgres"},
+		{Text: `payload {"creds": {"users": [{"name": "svc-orders", "password": "deep-nested-pw-31"}]}}`},
+		{Text: "Error: login failed for svc-orders"},
+	}, Exit: 1})
+	res := w.run(map[string]string{"all": "true", "mask-values": doc})
+	assert.Equal(t, res.code, 3, res.stdout)
+	channels := w.leakChannels(t, res)
+	assertHidden(t, channels, "deep-nested-pw-31", "svc-orders", "98765432")
+	log := runnermask.Simulate(res.stdout)
+	assert.Assert(t, strings.Contains(log, "connecting to orders.cluster.example as ***"), log)
+	assert.Assert(t, strings.Contains(log, "rejected by postgres"), log)
+	assert.Assert(t, strings.Contains(res.summary, "login failed for ***"), res.summary)
 }
