@@ -5,6 +5,8 @@ package main
 // hands the container, and secrets wrapped across lines.
 
 import (
+	"encoding/base64"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -98,4 +100,34 @@ func TestStructuredSecretLeavesAreMasked(t *testing.T) {
 	assert.Assert(t, strings.Contains(log, "connecting to orders.cluster.example as ***"), log)
 	assert.Assert(t, strings.Contains(log, "rejected by postgres"), log)
 	assert.Assert(t, strings.Contains(res.summary, "login failed for ***"), res.summary)
+}
+
+// A secret's base64 wrapped at 64 or 76 columns (PEM, MIME, `base64`)
+// printed by cdkd must not survive as lines that join back into it: not in
+// the streamed log, not in the stderr tail of the reports.
+func TestWrappedBase64IsMasked(t *testing.T) {
+	const secret = "wrapped-b64-secret-value-5150"
+	blob := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 40) + secret + strings.Repeat("v", 30)))
+	for _, width := range []int{64, 76} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			lines := []cdkdtest.Line{{Text: "-----BEGIN CERTIFICATE-----"}}
+			for b := blob; b != ""; {
+				n := min(width, len(b))
+				lines = append(lines, cdkdtest.Line{Text: b[:n]})
+				b = b[n:]
+			}
+			lines = append(lines, cdkdtest.Line{Text: "-----END CERTIFICATE-----"}, cdkdtest.Line{Text: "Error: certificate rejected"})
+			w := newWorkspace(t)
+			w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StderrLines: lines, Exit: 1})
+			res := w.run(map[string]string{"all": "true", "mask-values": secret})
+			assert.Equal(t, res.code, 3, res.stdout)
+			unwrap := strings.NewReplacer("\r", "", "\n", "", "<br>", "", `\n`, "")
+			var joined []channel
+			for _, c := range w.leakChannels(t, res) {
+				joined = append(joined, channel{c.name + " (lines joined)", unwrap.Replace(c.text)})
+			}
+			assertHidden(t, joined, secret)
+			assert.Assert(t, strings.Contains(runnermask.Simulate(res.stdout), "-----BEGIN CERTIFICATE-----"))
+		})
+	}
 }

@@ -232,13 +232,14 @@ func (r *run) degrade(err error, warning string) error {
 	return err
 }
 
-// redactLines redacts each of cdkd's lines before they reach a report.
+// redactLines redacts cdkd's lines before they reach a report: together,
+// not one by one, so that a secret split across lines (a multi-line value,
+// or its base64 wrapped at 64 or 76 columns) is still found.
 func (r *run) redactLines(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = r.set.Redact(l)
+	if len(lines) == 0 {
+		return nil
 	}
-	return out
+	return strings.Split(r.set.Redact(strings.Join(lines, "\n")), "\n")
 }
 
 // cdkJSONStateBucket reads context.cdkd.stateBucket from cdk.json, if any.

@@ -218,7 +218,10 @@ func (s *Set) MaskCommands() []string {
 // encodeURIComponent), XML/HTML entities, and shell and Markdown quoting.
 // The encodings function holds the exact list.
 // Each meaningful line of a multi-line value is redacted as a value of its
-// own. Overlapping and adjacent matches merge into one Mask, so neither a
+// own. An encoding wrapped across lines (base64 at 64 or 76 columns, as
+// PEM, MIME and `base64` write it) is found in the block of lines joined
+// back together and replaced one Mask per line it touches (see
+// forEachBlock). Overlapping and adjacent matches merge into one Mask, so neither a
 // value that is a prefix of another nor two overlapping values leave a tail.
 //
 // Redact is idempotent: Redact(Redact(x)) == Redact(x). Values are matched as
@@ -226,7 +229,7 @@ func (s *Set) MaskCommands() []string {
 // valid UTF-8 text stays valid.
 func (s *Set) Redact(text string) string {
 	m := s.matcher()
-	spans := m.find(text, false)
+	spans := m.spans(text, false)
 	if len(spans) == 0 {
 		return text
 	}
@@ -253,7 +256,7 @@ func (s *Set) RedactBytes(b []byte) []byte {
 // Contains reports whether text still holds any value or encoding that Redact
 // would replace. It is the last-line guard before posting and a test oracle.
 func (s *Set) Contains(text string) bool {
-	return len(s.matcher().find(text, true)) > 0
+	return len(s.matcher().spans(text, true)) > 0
 }
 
 // matcher returns the matcher for the current entries, building it if the set
