@@ -8,6 +8,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -130,4 +132,35 @@ func TestWrappedBase64IsMasked(t *testing.T) {
 			assert.Assert(t, strings.Contains(runnermask.Simulate(res.stdout), "-----BEGIN CERTIFICATE-----"))
 		})
 	}
+}
+
+// A 50 MB stderr line without a newline must not cost hundreds of MB: the
+// line buffer is capped, what overflows is hidden and said, and the end of
+// the line (where cdkd's reason is) still reaches the report, redacted.
+func TestHugeStderrLineIsBounded(t *testing.T) {
+	const early, late = "early-secret-in-huge-line-11", "late-secret-in-huge-line-22"
+	w := newWorkspace(t)
+	path := filepath.Join(t.TempDir(), "huge.stderr")
+	f, err := os.Create(path)
+	assert.NilError(t, err)
+	_, err = f.WriteString("Error: " + early + " ")
+	assert.NilError(t, err)
+	chunk := strings.Repeat("0123456789abcdef", 4096)
+	for i := 0; i < 50<<20/len(chunk); i++ {
+		_, err = f.WriteString(chunk)
+		assert.NilError(t, err)
+	}
+	_, err = f.WriteString(" the stack is broken because of " + late + "\n")
+	assert.NilError(t, err)
+	assert.NilError(t, f.Close())
+
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StderrFile: path, Exit: 1})
+	res := w.run(map[string]string{"all": "true", "mask-values": early + "\n" + late})
+	assert.Equal(t, res.code, 3, head(res.stdout, 2000))
+	t.Logf("peak memory %d MiB", res.maxRSSKiB>>10)
+	assert.Assert(t, res.maxRSSKiB < 150<<10, "peak memory %d MiB for a 50 MB line", res.maxRSSKiB>>10)
+	assertHidden(t, w.leakChannels(t, res), early, late)
+	assert.Assert(t, len(res.stdout) < 1<<20, "the log holds %d bytes", len(res.stdout))
+	assert.Assert(t, strings.Contains(res.stdout, "bytes of this line were hidden"), head(res.stdout, 2000))
+	assert.Assert(t, strings.Contains(res.summary, "the stack is broken because of ***"), head(res.summary, 3000))
 }
