@@ -20,7 +20,11 @@ func (r *run) changeSetLine(d *model.Diff, b *reporters.Budget) string {
 	if d == nil {
 		return ""
 	}
-	line := gate.EncodeChangeSet(*d, maxChangeSetChars, r.set.Contains)
+	// A form whose line or decoded content the redactor would alter is
+	// refused, so the next (fingerprints) is used.
+	digest := d.Digest()
+	reject := func(line string) bool { return r.set.Contains(line) || changeSetLeaks(r.set, digest, line) }
+	line := gate.EncodeChangeSet(*d, maxChangeSetChars, reject)
 	if line == "" {
 		return ""
 	}

@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
@@ -110,7 +113,10 @@ func (r redactingAPI) CreateDeploymentStatus(ctx context.Context, owner, repo st
 // hidden header. The header's SHA, digest and hashes are not secrets, but a
 // short secret that happens to look like hex would turn them into *** and
 // break every later comparison (a deploy would refuse its own review); so
-// only the header's free-text fields are redacted there.
+// only the header's free-text fields are redacted there. The change set
+// line after it is opaque (base64 of gzip): it is decoded and searched, and
+// left out when it holds a secret or cannot be read back (the digest alone
+// then guards the deploy).
 func redactBody(set *secrets.Set, body string) string {
 	first, rest, found := strings.Cut(body, "\n")
 	h, ok := github.ParseHeader(first)
@@ -121,5 +127,24 @@ func redactBody(set *secrets.Set, body string) string {
 	if !found {
 		return h.String()
 	}
+	if line, after, _ := strings.Cut(rest, "\n"); changeSetLeaks(set, h.Digest, line) {
+		rest = after
+	}
 	return h.String() + "\n" + set.Redact(rest)
+}
+
+// changeSetLeaks reports whether line, when it is a change set line, must
+// not be posted: what it decodes to holds a value the redactor would hide
+// (a miss of the model's redaction must not ride out inside base64+gzip),
+// or it does not decode against digest at all.
+func changeSetLeaks(set *secrets.Set, digest, line string) bool {
+	cs, err := gate.DecodeChangeSet("\n"+line, digest)
+	if errors.Is(err, gate.ErrNoChangeSet) {
+		return false // not a change set line
+	}
+	if err != nil {
+		return true
+	}
+	decoded, err := json.Marshal(cs)
+	return err != nil || set.Contains(string(decoded))
 }
