@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -163,4 +164,89 @@ func TestHugeStderrLineIsBounded(t *testing.T) {
 	assert.Assert(t, len(res.stdout) < 1<<20, "the log holds %d bytes", len(res.stdout))
 	assert.Assert(t, strings.Contains(res.stdout, "bytes of this line were hidden"), head(res.stdout, 2000))
 	assert.Assert(t, strings.Contains(res.summary, "the stack is broken because of ***"), head(res.summary, 3000))
+}
+
+// The deploy side gets the leak tests the diff and drift sides have: stack
+// outputs (the stack-outputs output), events and their error messages,
+// cdkd's stderr, deployment statuses and the deploy section of the PR
+// comment, with secrets a fold, a JSON leaf or a line break would hide from
+// a naive redactor; and a hostile logical id stays inert.
+func TestDeployChannelsDoNotLeak(t *testing.T) {
+	for _, exit := range []int{2, 1} { // a partial deploy; cdkd failing
+		t.Run(fmt.Sprint("exit ", exit), func(t *testing.T) { deployLeakCase(t, exit) })
+	}
+}
+
+func deployLeakCase(t *testing.T, exit int) {
+	const (
+		sTab    = "dep\tloy-secret-61"
+		sOutput = "deploy-output-secret-62"
+		sEvent  = "event-error-secret-63"
+		sNBSP   = "nb\u00a0sp-secret-64"
+		sLeaf   = "structured-leaf-secret-65"
+		evil    = "Evil</details><img src=x onerror=alert(1)>@octocat"
+	)
+	structured := `{"engine":"mysql","password":"` + sLeaf + `"}`
+	dir := t.TempDir()
+	runID := "2999-01-01T00-00-00-000Z-deploy"
+	events := []map[string]any{
+		{"timestamp": "2999-01-01T00:00:00.000Z", "eventType": "RUN_STARTED", "stackName": "StackA", "command": "deploy", "region": "us-east-1", "cdkdVersion": "0.284.40"},
+		{"timestamp": "2999-01-01T00:00:00.010Z", "eventType": "RESOURCE_STARTED", "stackName": "StackA", "operation": "CREATE", "logicalId": evil, "resourceType": "AWS::SQS::Queue"},
+		{"timestamp": "2999-01-01T00:00:00.051Z", "eventType": "RESOURCE_FAILED", "stackName": "StackA", "operation": "CREATE", "logicalId": evil, "resourceType": "AWS::SQS::Queue", "durationMs": 41,
+			"error": map[string]any{"name": "ValidationError", "message": "value " + sTab + " and " + sEvent + " and " + sNBSP + " rejected; " + structured}},
+		{"timestamp": "2999-01-01T00:00:00.090Z", "eventType": "RUN_FINISHED", "stackName": "StackA", "result": "FAILED", "durationMs": 90, "counts": map[string]int{"created": 0, "updated": 0, "deleted": 0, "failed": 1}},
+	}
+	writeFile(t, filepath.Join(dir, "run.json"), mustJSON(events))
+	// The stack's outputs, as its state records them after the deploy.
+	state := strings.Replace(readFile(t, "testdata/deploy/state-StackA.json"), `"outputs": {`,
+		`"outputs": {"Token": `+mustJSON(sOutput)+`, "Creds": `+mustJSON(structured)+`, "Spaced": `+mustJSON("x "+sTab+" y")+`,`, 1)
+	writeFile(t, filepath.Join(dir, "state.json"), state)
+	invocation := func(file string, args ...string) cdkdtest.Invocation {
+		return cdkdtest.Invocation{Args: args, StdoutFile: abs(t, file)}
+	}
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.stub(
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"},
+			Stdout: "Deploying stack: StackA\nOutputs:\n  StackA.Token = " + sOutput + "\n  StackA.Creds = " + structured + "\n",
+			Stderr: "Error: 1 resource(s) failed: " + sTab + " / " + sNBSP + "\n", Exit: exit},
+		invocation("testdata/deploy/events-StackA.json", "events", "StackA", "--json"),
+		invocation(filepath.Join(dir, "run.json"), "events", "StackA", "--json", "--run", runID),
+		invocation(filepath.Join(dir, "state.json"), "state", "show", "StackA", "--json"),
+		invocation("testdata/deploy/events-StackB.json", "events", "StackB", "--json"),
+		invocation("testdata/deploy/state-StackB.json", "state", "show", "StackB", "--json"),
+	)
+	w.review(reviewedSHA, diffInputs())
+	in := deployInputs("environment", "production")
+	in["mask-values"] += "\n" + strings.Join([]string{sTab, sOutput, sEvent, sNBSP, structured}, "\n")
+	res := w.run(in)
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Assert(t, len(w.gh.Deployments()) == 1 && len(w.gh.Deployments()[0].Statuses) > 0, "a deployment status was written")
+
+	channels := w.leakChannels(t, res)
+	for _, c := range w.gh.Comments(owner, repo, deployPR) {
+		channels = append(channels, channel{"the PR comment's deploy section", c.Body})
+	}
+	for _, d := range w.gh.Deployments() {
+		for _, s := range d.Statuses {
+			channels = append(channels, channel{"a deployment status", s.Description + "\n" + s.EnvironmentURL})
+		}
+	}
+	var folded []channel
+	for _, c := range channels {
+		folded = append(folded, channel{c.name + " (whitespace folded)", strings.Join(strings.Fields(c.text), " ")})
+	}
+	assertHidden(t, append(channels, folded...), sTab, sOutput, sEvent, sNBSP, sLeaf, strings.Join(strings.Fields(sTab), " "), strings.Join(strings.Fields(sNBSP), " "))
+	assert.Assert(t, strings.Contains(res.outputs["stack-outputs"], `"Token":"***"`), res.outputs["stack-outputs"])
+	// Inside a code span the logical id is literal text; anywhere else its
+	// HTML would be live.
+	codeSpan := regexp.MustCompile("`[^`]*`|<code>.*?</code>")
+	for _, c := range channels {
+		if strings.Contains(c.name, "request") || strings.Contains(c.name, "report JSON") || strings.HasPrefix(c.name, "output") || strings.Contains(c.name, "log") {
+			continue // not Markdown
+		}
+		rest := codeSpan.ReplaceAllString(c.text, "")
+		assert.Assert(t, !strings.Contains(rest, "<img") && !strings.Contains(rest, "@octocat"), "the logical id is live in %s: %s", c.name, rest)
+	}
 }
