@@ -104,6 +104,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 		outputs: map[string]string{},
 	}
 	r.runner = workflow.New(out, a.Getenv)
+	r.runner.Redact = set.Redact
 	// Outside a runner, print for a terminal: no ::commands:: at all.
 	r.runner.Plain = !workflow.IsActions(a.Getenv)
 	r.raw.Plain = r.runner.Plain
