@@ -51,28 +51,57 @@ type word struct{ start, end int }
 // so a wrapped value after "key: " or before a closing quote counts. fn
 // returns false to stop.
 func forEachBlock(text string, fn func([]word) bool) {
+	// Most lines end with something else than a long word: find the line
+	// breaks with IndexByte and look only at what precedes each, so that
+	// ordinary text costs little more than the search for its breaks.
 	var block []word
-	joinable := false // only breaks and blanks since the last word, one break at least
-	broken := false   // a break since the last word
-	flush := func() bool {
-		ok := len(block) < 2 || fn(block)
-		block = block[:0]
-		return ok
+	next := breakFinder{text: text}
+	for i := 0; ; {
+		j, n := next.after(i)
+		if j < 0 {
+			return
+		}
+		e := j
+		for e > i && byteClass[text[e-1]] == clsBlank {
+			e--
+		}
+		s := e
+		for s > i && byteClass[text[s-1]] == clsWord {
+			s--
+		}
+		if e-s < minWrapWidth {
+			i = j + n
+			continue
+		}
+		var end int
+		block, end = parseBlock(text, s, block[:0])
+		if len(block) >= 2 && !fn(block) {
+			return
+		}
+		i = max(end, j+n)
 	}
-	for i := 0; i < len(text); {
+}
+
+// parseBlock reads the block whose first word starts at i: words joined by
+// line breaks and blanks, each but the last at least minWrapWidth long. It
+// returns the words and where the block ends.
+func parseBlock(text string, i int, block []word) ([]word, int) {
+	broken := false // a break since the last word
+	for i < len(text) {
 		switch byteClass[text[i]] {
 		case clsWord:
+			if len(block) > 0 && !broken {
+				return block, i
+			}
 			j := i + 1
 			for j < len(text) && byteClass[text[j]] == clsWord {
 				j++
 			}
-			if len(block) > 0 && !(joinable && broken) {
-				if !flush() {
-					return
-				}
-			}
 			block = append(block, word{i, j})
-			joinable, broken = j-i >= minWrapWidth, false
+			if j-i < minWrapWidth {
+				return block, j // a short word ends the block
+			}
+			broken = false
 			i = j
 			continue
 		case clsBlank:
@@ -84,13 +113,59 @@ func forEachBlock(text string, fn func([]word) bool) {
 				i += 2
 				continue
 			}
-			joinable = false
+			return block, i
 		default:
-			joinable = false
+			return block, i
 		}
 		i++
 	}
-	flush()
+	return block, i
+}
+
+// breakFinder finds line breaks, real or JSON-escaped, in order. It keeps
+// the next position of each kind, so the whole text is searched once per
+// kind with IndexByte.
+type breakFinder struct {
+	text        string
+	lf, cr, esc int // next position of each kind; -1 none left, -2 not searched
+	started     bool
+}
+
+// after returns the first break at or after i and its length, or -1.
+func (f *breakFinder) after(i int) (int, int) {
+	if !f.started {
+		f.started = true
+		f.lf, f.cr, f.esc = -2, -2, -2
+	}
+	f.lf = f.seek(f.lf, i, '\n')
+	f.cr = f.seek(f.cr, i, '\r')
+	for {
+		f.esc = f.seek(f.esc, i, '\\')
+		if f.esc < 0 || f.esc+1 < len(f.text) && (f.text[f.esc+1] == 'n' || f.text[f.esc+1] == 'r') {
+			break
+		}
+		i = f.esc + 1
+	}
+	best, n := -1, 1
+	for _, c := range [...]struct{ at, n int }{{f.lf, 1}, {f.cr, 1}, {f.esc, 2}} {
+		if c.at >= 0 && (best < 0 || c.at < best) {
+			best, n = c.at, c.n
+		}
+	}
+	return best, n
+}
+
+// seek returns the first position of c at or after i, reusing have when it
+// is still ahead (-1: none left; -2: not searched yet).
+func (f *breakFinder) seek(have, i int, c byte) int {
+	if have == -1 || have >= i {
+		return have
+	}
+	k := strings.IndexByte(f.text[i:], c)
+	if k < 0 {
+		return -1
+	}
+	return i + k
 }
 
 // findWrapped returns the pieces of every occurrence that a line break
