@@ -214,3 +214,28 @@ func TestDeployWithinBudgets(t *testing.T) {
 	got := DeployMarkdown(r, CommentBudget)
 	assert.Assert(t, strings.Contains(got, "`Broken`"))
 }
+
+// Every untrusted field of a deploy report (stack names, logical ids,
+// types, property paths, error messages, outputs, cdkd's stderr) is inert
+// in every rendering, whatever the budget: no foreign HTML, image, mention,
+// reference or bidi control, and no <details> closed early.
+func TestDeployInjectionIsInert(t *testing.T) {
+	r := deployBase(OutcomeFailed)
+	r.Label = hostile
+	r.Reason, r.Title, r.Message = "deploy-failed", "cdkd deploy failed", hostile
+	r.Warnings = []string{hostile}
+	cmp := model.Compare(injectionDiff(), model.Diff{})
+	r.Comparison = &cmp
+	r.ComparisonNote = hostile
+	r.Destructive = []DestructiveChange{{Stack: hostile, LogicalID: hostile, Type: hostile, Action: model.ActionReplace, ForcedBy: []string{hostile}, AllowedBy: hostile}}
+	r.Lock = &DeployLock{Stack: hostile, Region: hostile, Owner: hostile, Operation: hostile, ExpiresIn: hostile, Unlock: hostile}
+	r.Stacks = []DeployedStack{{Stack: hostile, Region: hostile, Result: hostile, Duration: hostile, Note: hostile,
+		Resources: []DeployedResource{{LogicalID: hostile, Type: hostile, Result: "failed", Duration: hostile, Error: hostile}},
+		Outputs:   []StackOutput{{Name: hostile, Value: hostile}, {Name: hostile, Value: hostile, Secret: true}}}}
+	r.StderrTail = strings.Split(hostile, "\n")
+	for _, b := range []Budget{Unlimited, CommentBudget, {MaxChars: 4000}, {MaxChars: 1500}, {MaxChars: 600}} {
+		got := DeployMarkdown(r, b)
+		assertSafe(t, got)
+	}
+	assertSafe(t, Text(DeployHeadline(r)))
+}

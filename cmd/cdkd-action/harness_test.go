@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
@@ -137,6 +138,8 @@ type result struct {
 	code    int
 	outputs map[string]string
 	summary string
+	// maxRSSKiB is the step's peak resident memory (Linux: KiB).
+	maxRSSKiB int64
 }
 
 // run executes one step with the given inputs (names as in action.yml).
@@ -167,7 +170,11 @@ func (w *workspace) run(inputs map[string]string, extraEnv ...string) result {
 	} else if err != nil {
 		w.t.Fatalf("run cdkd-action: %v", err)
 	}
-	return result{stdout: stdout.String(), code: code, outputs: parseOutputs(w.t, readFile(w.t, out)), summary: readFile(w.t, sum)}
+	res := result{stdout: stdout.String(), code: code, outputs: parseOutputs(w.t, readFile(w.t, out)), summary: readFile(w.t, sum)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		res.maxRSSKiB = ru.Maxrss
+	}
+	return res
 }
 
 // stub installs a cdkd stand-in answering the given invocations.

@@ -20,7 +20,7 @@ func main() {
 	// The runner cancels a job with SIGINT, then SIGTERM: both cancel the
 	// context, which forwards SIGINT to cdkd so it can release its lock.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	a := &app.App{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Args: os.Args[1:], Version: version}
+	a := &app.App{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Environ: os.Environ, Args: os.Args[1:], Version: version}
 	code := a.Run(ctx)
 	stop()
 	os.Exit(int(code))

@@ -61,6 +61,11 @@ type App struct {
 	Deps   Deps
 	// Version is the action's release, stamped at build time ("" is dev).
 	Version string
+
+	// Environ lists the environment as NAME=value, so that every credential
+	// the runner hands the container is masked by its name (see
+	// credentialNames); nil means only the names Getenv is asked for.
+	Environ func() []string
 }
 
 // run is the state of one invocation, shared by the commands.
@@ -127,6 +132,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 		outputs: map[string]string{},
 	}
 	r.runner = workflow.New(out, a.Getenv)
+	r.runner.Redact = set.Redact
 	// Outside a runner, print for a terminal: no ::commands:: at all.
 	r.runner.Plain = !workflow.IsActions(a.Getenv)
 	r.raw.Plain = r.runner.Plain
@@ -263,8 +269,12 @@ func (r *run) warnDiscovery(warnings []string) {
 // nothing may print a secret before it is masked.
 func (r *run) earlyMasks() {
 	getenv := r.app.Getenv
-	for _, name := range []string{"INPUT_GITHUB-TOKEN", "GITHUB_TOKEN", "INPUT_FINGERPRINT-KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
-		r.set.Add(getenv(name), name)
+	for _, name := range credentialNames(r.app.Environ) {
+		if v := getenv(name); credentialValue(name, v) {
+			r.set.Add(v, "environment variable "+name)
+		}
+		// The fingerprint key's input name ends in -KEY, not _KEY.
+		r.set.Add(getenv("INPUT_FINGERPRINT-KEY"), "fingerprint-key")
 	}
 	for i, line := range strings.Split(getenv("INPUT_MASK-VALUES"), "\n") {
 		r.set.Add(strings.TrimRight(line, "\r"), fmt.Sprintf("mask-values line %d", i+1))
@@ -400,7 +410,7 @@ func (r *run) fail(reason string, err error, code ExitCode, publish func(msg str
 	r.flushHeld()
 	// Redacted before and after dropRepeats: removing a repeated part must
 	// neither break a secret's match nor join one together.
-	msg := r.set.Redact(dropRepeats(r.set.Redact(oneLine(err.Error()))))
+	msg := r.set.Redact(dropRepeats(r.set.OneLine(err.Error())))
 	r.runner.Error(msg)
 	r.setOutput("failure-reason", reason)
 	if publish != nil {
@@ -423,11 +433,6 @@ func (r *run) failOnResult(reason, msg string) ExitCode {
 	r.setOutput("failure-reason", reason)
 	r.runner.Error(msg)
 	return ExitChanges
-}
-
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 // isPermission reports an API refusal that a fork PR's token gets.

@@ -194,7 +194,7 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	if apiErr != nil {
 		return r.fail(reasonAPIFailed, apiErr, ExitFailure, nil)
 	}
-	r.runner.Notice(oneLine(reporters.DeployHeadline(d.rep)))
+	r.runner.Notice(r.set.OneLine(reporters.DeployHeadline(d.rep)))
 	return ExitOK
 }
 

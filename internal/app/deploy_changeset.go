@@ -21,7 +21,11 @@ func (r *run) diffComment(h prcomment.Header, rep reporters.DiffReport, d *model
 		return prcomment.Body(h, "", b, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
 	}
 	h.Run, h.Notes = rep.RunURL, rep.Notes
-	line := prcomment.EncodeChangeSet(*d, maxChangeSetChars, r.set.Contains)
+	// A form whose line or decoded content the redactor would alter is
+	// refused, so the next (fingerprints) is used.
+	digest := d.Digest()
+	reject := func(line string) bool { return r.set.Contains(line) || prcomment.ChangeSetLeaks(r.set, digest, line) }
+	line := prcomment.EncodeChangeSet(*d, maxChangeSetChars, reject)
 	view := *d
 	if cs, err := prcomment.DecodeChangeSet(h.String()+"\n"+line, h.Digest); err == nil && cs.Diff != nil {
 		view = *cs.Diff // what the gate will decode, to the byte

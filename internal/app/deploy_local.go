@@ -40,10 +40,10 @@ func (d *deployRun) dryRun() (ExitCode, bool) {
 		return 0, false
 	}
 	if d.rep.Message != "" {
-		b.WriteString("\n" + reporters.Text(oneLine(d.rep.Message)) + "\n")
+		b.WriteString("\n" + reporters.Text(r.set.OneLine(d.rep.Message)) + "\n")
 	}
 	for _, w := range d.rep.Warnings {
-		b.WriteString("\n> ⚠️ " + reporters.Text(oneLine(w)) + "\n")
+		b.WriteString("\n> ⚠️ " + reporters.Text(r.set.OneLine(w)) + "\n")
 	}
 	md := b.String()
 	r.summary(md)

@@ -42,7 +42,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	if mode == cdkd.ResolutionRevert {
 		plan, err := r.revertPlan(ctx, &resolver, common, detected)
 		if err != nil {
-			rr.Error = r.set.Redact(oneLine("the --dry-run plan did not complete, so its warnings are unknown and nothing was reverted: " + err.Error()))
+			rr.Error = r.set.OneLine("the --dry-run plan did not complete, so its warnings are unknown and nothing was reverted: " + err.Error())
 			return rr
 		}
 		rr.Warnings = r.redactLines(plan.Warnings)
@@ -60,7 +60,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	}
 	args, err := cdkd.DriftArgs(common, r.cfg.StackRegion, mode)
 	if err != nil {
-		rr.Error = r.set.Redact(oneLine(err.Error()))
+		rr.Error = r.set.OneLine(err.Error())
 		return rr
 	}
 	res, err := r.runCdkdVia(ctx, &resolver, args, filterPlan)
@@ -86,7 +86,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	rr.Output = r.resolutionText(out.Output.Lines, detected, det.hidden)
 	rr.Outcomes = append(rr.Outcomes, r.redactOutcomes(outcomes(detected, out.Output.Resources, refused))...)
 	if err != nil {
-		rr.Error = r.set.Redact(oneLine(err.Error()))
+		rr.Error = r.set.OneLine(err.Error())
 		if lockNote != "" && cerr == nil {
 			rr.Error += " " + r.set.Redact(lockNote)
 		}
@@ -112,7 +112,7 @@ func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftA
 		r.resolveTimedOut = true
 	}
 	if err != nil {
-		rr.AfterError = r.set.Redact(oneLine(err.Error()))
+		rr.AfterError = r.set.OneLine(err.Error())
 		return rr
 	}
 	rr.After, rr.AfterDrift = &after.verdict, after.drift
@@ -234,7 +234,7 @@ func (r *run) redactOutcomes(in []model.ResolvedResource) []model.ResolvedResour
 	for i, x := range in {
 		x.Stack, x.LogicalID, x.Type = r.set.Redact(x.Stack), r.set.Redact(x.LogicalID), r.set.Redact(x.Type)
 		// Redact cdkd's words before folding them, and again after.
-		x.Reason = r.set.Redact(oneLine(r.set.Redact(x.Reason)))
+		x.Reason = r.set.OneLine(x.Reason)
 		out[i] = x
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
 // This file holds what the binary does as a command-line tool: --help and
@@ -66,7 +67,7 @@ Inputs (as in action.yml; each is a flag --name=value, or INPUT_<NAME> in the en
 		if def == "" {
 			def = `""`
 		}
-		fmt.Fprintf(&b, "  --%s (default: %s)\n      %s\n", s.Name, def, oneLine(s.Description))
+		fmt.Fprintf(&b, "  --%s (default: %s)\n      %s\n", s.Name, def, secrets.Fold(s.Description))
 	}
 	b.WriteString("\nFlags:\n")
 	for _, f := range config.CLIFlags() {

@@ -266,7 +266,7 @@ func (r *run) notPosted(ctx context.Context, what string, err error) error {
 		status = fmt.Sprintf("HTTP %d", code)
 	}
 	// Redacted before folding, and again at the sink.
-	msg := fmt.Sprintf("%s was not posted (%s): %s", what, status, oneLine(r.set.Redact(err.Error())))
+	msg := fmt.Sprintf("%s was not posted (%s): %s", what, status, r.set.OneLine(err.Error()))
 	if r.reportBudget > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		msg += fmt.Sprintf("; the %s given to the report after the cancellation ran out", r.reportBudget)
 	}
@@ -285,13 +285,14 @@ func (r *run) degrade(err error, warning string) error {
 	return err
 }
 
-// redactLines redacts each of cdkd's lines before they reach a report.
+// redactLines redacts cdkd's lines before they reach a report: together,
+// not one by one, so that a secret split across lines (a multi-line value,
+// or its base64 wrapped at 64 or 76 columns) is still found.
 func (r *run) redactLines(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = r.set.Redact(l)
+	if len(lines) == 0 {
+		return nil
 	}
-	return out
+	return strings.Split(r.set.Redact(strings.Join(lines, "\n")), "\n")
 }
 
 // cdkJSONStateBucket reads context.cdkd.stateBucket from cdk.json, if any.
@@ -330,9 +331,9 @@ func (r *run) failureText(err error) string {
 		if cerr.Lock != "" {
 			text += ". " + cerr.Lock
 		}
-		return r.set.Redact(oneLine(text))
+		return r.set.OneLine(text)
 	}
-	return r.set.Redact(oneLine(err.Error()))
+	return r.set.OneLine(err.Error())
 }
 
 // sameHeaderLine: two bodies whose hidden headers are equal (same head, digest,

@@ -311,10 +311,24 @@ func commandName(args []string) string {
 
 // lineWriter turns a byte stream into complete lines. exec calls Write from
 // one goroutine per stream, and flush runs after Wait, so it needs no lock.
+//
+// A line is held in memory until its newline, so a hostile or broken cdkd
+// printing megabytes without one would cost as much: past maxLine bytes
+// only the last lineTail are kept, and the line is emitted as a note saying
+// how much was hidden, followed by that tail (its first, cut word dropped:
+// it may be the end of a secret the redactor can no longer recognise).
 type lineWriter struct {
-	buf  []byte
-	emit func(line string)
+	buf    []byte
+	hidden int // bytes of the current line dropped from buf's front
+	emit   func(line string)
 }
+
+const (
+	// maxLine bounds the memory one unterminated line may hold.
+	maxLine = 1 << 20
+	// lineTail is what is kept of a longer line: its end usually says why.
+	lineTail = 16 << 10
+)
 
 func (w *lineWriter) Write(p []byte) (int, error) {
 	w.buf = append(w.buf, p...)
@@ -323,8 +337,13 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		w.emit(strings.TrimSuffix(string(w.buf[:i]), "\r"))
+		w.line(w.buf[:i])
 		w.buf = w.buf[i+1:]
+	}
+	if len(w.buf) > maxLine {
+		drop := len(w.buf) - lineTail
+		w.hidden += drop
+		w.buf = append(w.buf[:0:0], w.buf[drop:]...)
 	}
 	if len(w.buf) == 0 {
 		w.buf = nil // let a large finished line be collected
@@ -333,10 +352,27 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 }
 
 func (w *lineWriter) flush() {
-	if len(w.buf) > 0 {
-		w.emit(strings.TrimSuffix(string(w.buf), "\r"))
+	if len(w.buf) > 0 || w.hidden > 0 {
+		w.line(w.buf)
 		w.buf = nil
 	}
+}
+
+// line emits one complete line, with the note when part of it was hidden.
+func (w *lineWriter) line(b []byte) {
+	s := strings.TrimSuffix(string(b), "\r")
+	if w.hidden > 0 {
+		if i := strings.IndexAny(s, " \t"); i >= 0 {
+			w.hidden += i
+			s = s[i:]
+		} else {
+			w.hidden += len(s)
+			s = ""
+		}
+		s = fmt.Sprintf("[cdkd-action: %d bytes of this line were hidden: it ran past %d bytes without a line break]%s", w.hidden, maxLine, s)
+		w.hidden = 0
+	}
+	w.emit(s)
 }
 
 // tailBuffer keeps the last max non-empty lines.

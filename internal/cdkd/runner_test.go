@@ -451,3 +451,29 @@ func TestLockState(t *testing.T) {
 		})
 	}
 }
+
+// A line that never ends holds at most maxLine bytes; it is emitted with a
+// note saying how much was hidden, and its end, without the cut word.
+func TestLineWriterCapsALineWithoutNewline(t *testing.T) {
+	var got []string
+	w := &lineWriter{emit: func(l string) { got = append(got, l) }}
+	_, _ = w.Write([]byte("first\nsecretpart-of-a-cut-word"))
+	chunk := bytes.Repeat([]byte("y"), 64<<10)
+	for range 80 { // 5 MiB
+		_, _ = w.Write(chunk)
+		if cap(w.buf) > 2*maxLine {
+			t.Fatalf("the line buffer grew to %d bytes", cap(w.buf))
+		}
+	}
+	_, _ = w.Write([]byte(" Error: the reason\nnext\n"))
+	if len(got) != 3 || got[0] != "first" || got[2] != "next" {
+		t.Fatalf("lines: %d, %q", len(got), got)
+	}
+	long := got[1]
+	if !strings.HasPrefix(long, "[cdkd-action: ") || !strings.Contains(long, "bytes of this line were hidden") || !strings.HasSuffix(long, "] Error: the reason") {
+		t.Fatalf("the long line is %q", long)
+	}
+	if strings.Contains(long, "yy") || strings.Contains(long, "secretpart") {
+		t.Fatalf("the cut word or the hidden part shows: %.200q", long)
+	}
+}

@@ -6,6 +6,8 @@
 package prcomment
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"unicode/utf8"
 
@@ -133,13 +135,18 @@ func (c Comment) WithDeploy(section string) Comment {
 // Redactor masks secrets in text (*secrets.Set implements it).
 type Redactor interface {
 	Redact(string) string
+	// Contains reports whether text holds a secret Redact would hide.
+	Contains(string) bool
 }
 
 // Redact masks secrets in a body whose first line may be our header. The
 // header's SHA, digest and hashes are not secrets, but a short secret that
 // happens to look like hex would turn them into *** and break every later
 // comparison (a deploy would refuse its own review); so only the header's
-// free-text fields are redacted there.
+// free-text fields are redacted there. The change-set line after it is
+// opaque (base64 of gzip): it is decoded and searched, and left out when it
+// holds a secret or cannot be read back (the digest alone then guards the
+// deploy).
 func Redact(r Redactor, body string) string {
 	first, rest, found := strings.Cut(body, "\n")
 	h, ok := ParseHeader(first)
@@ -153,5 +160,24 @@ func Redact(r Redactor, body string) string {
 	if !found {
 		return h.String()
 	}
+	if line, after, _ := strings.Cut(rest, "\n"); ChangeSetLeaks(r, h.Digest, line) {
+		rest = after
+	}
 	return h.String() + "\n" + r.Redact(rest)
+}
+
+// ChangeSetLeaks reports whether line, when it is a change-set line, must
+// not be posted: what it decodes to holds a value the redactor would hide
+// (a miss of the model's redaction must not ride out inside base64+gzip),
+// or it does not decode against digest at all.
+func ChangeSetLeaks(r Redactor, digest, line string) bool {
+	cs, err := DecodeChangeSet("\n"+line, digest)
+	if errors.Is(err, ErrNoChangeSet) {
+		return false // not a change-set line
+	}
+	if err != nil {
+		return true
+	}
+	decoded, err := json.Marshal(cs)
+	return err != nil || r.Contains(string(decoded))
 }

@@ -45,6 +45,29 @@ func BenchmarkRedact(b *testing.B) {
 	}
 }
 
+// BenchmarkRedactWrapped measures a log that is mostly wrapped base64 (a
+// certificate bundle, a dumped blob), the worst case of the block scan.
+func BenchmarkRedactWrapped(b *testing.B) {
+	s, _ := benchSet(200, 0)
+	rng := rand.New(rand.NewPCG(3, 4))
+	raw := make([]byte, 3<<20)
+	for i := range raw {
+		raw[i] = byte(rng.IntN(256))
+	}
+	var text strings.Builder
+	enc := base64Of(string(raw))
+	for len(enc) > 64 {
+		text.WriteString(enc[:64] + "\n")
+		enc = enc[64:]
+	}
+	_ = s.Redact("warm up the matcher")
+	b.SetBytes(int64(text.Len()))
+	b.ResetTimer()
+	for b.Loop() {
+		_ = s.Redact(text.String())
+	}
+}
+
 // BenchmarkBuild measures rebuilding the matcher after an Add.
 func BenchmarkBuild(b *testing.B) {
 	s, _ := benchSet(200, 0)

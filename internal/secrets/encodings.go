@@ -27,8 +27,60 @@ func encodings(v string) []string {
 	out = append(out, urlForms(v)...)
 	out = append(out, markupForms(v)...)
 	out = append(out, quotingForms(v)...)
+	out = append(out, reportForms(v)...)
 	return out
 }
+
+// reportForms covers v as the reporters render untrusted text in Markdown
+// (reporters.Text, Code and CodeHTML): made one line (a tab as a space, a
+// line break as "⏎"), control and bidi characters removed, and Markdown and
+// HTML syntax as character references. reporters' tests pin this to their
+// own escaping (TestReportFormsMatchTheReporters).
+func reportForms(v string) []string {
+	inline := reportInline(v)
+	out := []string{inline, reportEscape(inline)}
+	if inline != v {
+		out = append(out, reportEscape(v))
+	}
+	return out
+}
+
+// reportInline is reporters' sanitize without keepLines.
+func reportInline(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); {
+		r, size := utf8.DecodeRuneInString(v[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case r == '\r':
+			if i+1 < len(v) && v[i+1] == '\n' {
+				size = 2
+			}
+			b.WriteString("⏎")
+		case r == '\n', r == 0x2028, r == 0x2029:
+			b.WriteString("⏎")
+		case r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
+			r == 0x200e, r == 0x200f, r == 0x061c, r == 0xfeff:
+			// hidden: removed
+		default:
+			b.WriteString(v[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// reportEscaper is reporters' escapeOf: & < > named, the other characters
+// that mean something to Markdown or HTML as decimal references.
+var reportEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "`", "&#96;", "*", "&#42;",
+	"_", "&#95;", "[", "&#91;", "]", "&#93;", "!", "&#33;", "#", "&#35;", "|", "&#124;", "\\", "&#92;",
+	"~", "&#126;", "$", "&#36;")
+
+func reportEscape(v string) string { return reportEscaper.Replace(v) }
 
 // base64Forms covers a value base64-encoded inside a larger blob, as in
 // base64("user:" + password + "\n"), in both the standard and the URL-safe

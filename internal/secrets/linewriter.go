@@ -44,7 +44,10 @@ func (w *LineWriter) Write(p []byte) (int, error) {
 	held := len(w.pending)
 	w.pending = append(w.pending, p...)
 	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
-		if err := w.emit(held + i + 1); err != nil {
+		// Lines that may be the start of a wrapped base64 block wait for
+		// the line that ends it: redacted alone, each would keep its part
+		// of an encoded secret.
+		if err := w.emit(openBlock(w.pending[:held+i+1])); err != nil {
 			return len(p), err
 		}
 	}
@@ -101,20 +104,26 @@ func (w *LineWriter) emit(n int) error {
 	return err
 }
 
-// emitLongLine writes out the start of a long unterminated line, keeping
-// back enough that no occurrence is cut: every occurrence starting in what is
-// written ends within pending (pending keeps the longest pattern length minus
-// one byte), and the cut never falls inside an occurrence.
+// emitLongLine writes out the start of a long unterminated line or of a
+// long block of base64-looking lines, keeping back enough that no
+// occurrence is cut: every occurrence starting in what is written ends
+// within pending (pending keeps the longest pattern length minus one byte,
+// not counting the line breaks a wrapped occurrence skips), and the cut
+// never falls inside an occurrence, wrapped or not.
 func (w *LineWriter) emitLongLine() error {
 	m := w.set.matcher()
-	cut := len(w.pending) - max(m.maxLen-1, 0)
+	cut := keepBack(w.pending, max(m.maxLen-1, 0))
 	if cut <= 0 {
 		return nil
 	}
-	for _, sp := range m.find(string(w.pending), false) {
-		if sp.start < cut && cut < sp.end {
-			cut = sp.start
-			break
+	text := string(w.pending)
+	spans := append(m.find(text, false), m.findWrapped(text, false, true)...)
+	for moved := true; moved; {
+		moved = false
+		for _, sp := range spans {
+			if sp.start < cut && cut < sp.end {
+				cut, moved = sp.start, true
+			}
 		}
 	}
 	return w.emit(cut)

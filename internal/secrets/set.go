@@ -51,6 +51,9 @@ type Set struct {
 type entry struct {
 	value   string
 	sources []string
+	// whole: a re-serialization of a structured secret, redacted and
+	// registered with the runner whole, never line by line.
+	whole bool
 }
 
 // NewSet returns an empty Set.
@@ -60,9 +63,28 @@ func NewSet() *Set { return &Set{} }
 // diagnostics (e.g. "NoEcho parameter StackA/DbPassword default"), never the
 // value. Empty and whitespace-only values are ignored and Add returns false;
 // adding a value again only records the extra source.
+//
+// A value that is a JSON object or array (a structured secret) also
+// registers its re-serializations and its leaves: see structuredForms.
 func (s *Set) Add(value, source string) bool {
+	added, isNew := s.add(value, source, false)
+	if isNew {
+		for _, d := range structuredForms(value, source) {
+			if d.whole {
+				s.add(d.value, d.source, true)
+			} else {
+				s.Add(d.value, d.source) // a leaf may be a JSON document itself
+			}
+		}
+	}
+	return added
+}
+
+// add registers one value; whole marks a form that is redacted whole, never
+// line by line. isNew is set when the value was not registered before.
+func (s *Set) add(value, source string, whole bool) (added, isNew bool) {
 	if strings.TrimSpace(value) == "" {
-		return false
+		return false, false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -71,17 +93,20 @@ func (s *Set) Add(value, source string) bool {
 	}
 	e, ok := s.entries[value]
 	if !ok {
-		e = &entry{value: value}
+		e = &entry{value: value, whole: whole}
 		s.entries[value] = e
+		s.m.Store(nil)
+	} else if e.whole && !whole {
+		e.whole = false
 		s.m.Store(nil)
 	}
 	for _, have := range e.sources {
 		if have == source {
-			return true
+			return true, !ok
 		}
 	}
 	e.sources = append(e.sources, source)
-	return true
+	return true, !ok
 }
 
 // Len reports how many distinct values are registered, including those too
@@ -105,12 +130,16 @@ type Registration struct {
 }
 
 // Registrations lists what is registered, for diagnostics, sorted by the
-// first source. It never includes the values.
+// first source. It never includes the values, and leaves out the
+// re-serializations of structured secrets (their leaves are listed).
 func (s *Set) Registrations() []Registration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Registration, 0, len(s.entries))
 	for _, e := range s.entries {
+		if e.whole {
+			continue
+		}
 		src := append([]string(nil), e.sources...)
 		out = append(out, Registration{Sources: src, ByValue: redactable(e.value), ByRunner: runnerMaskable(e.value)})
 	}
@@ -141,8 +170,12 @@ func (s *Set) Registrations() []Registration {
 func (s *Set) MaskCommands() []string {
 	s.mu.Lock()
 	values := make([]string, 0, len(s.entries))
-	for v := range s.entries {
+	whole := map[string]bool{}
+	for v, e := range s.entries {
 		values = append(values, strings.TrimSpace(v))
+		if e.whole {
+			whole[strings.TrimSpace(v)] = true
+		}
 	}
 	s.mu.Unlock()
 	sort.Strings(values)
@@ -158,6 +191,15 @@ func (s *Set) MaskCommands() []string {
 	for _, v := range values {
 		if !runnerMaskable(v) {
 			continue // its lines hold no letter or digit either
+		}
+		if whole[v] {
+			// The runner masks output line by line: a multi-line
+			// re-serialization could never match, and its lines are
+			// leaves (registered on their own) and field names.
+			if !strings.ContainsAny(v, "\r\n") {
+				emit(v)
+			}
+			continue
 		}
 		emit(v)
 		for _, line := range meaningfulLines(v) {
@@ -176,7 +218,10 @@ func (s *Set) MaskCommands() []string {
 // encodeURIComponent), XML/HTML entities, and shell and Markdown quoting.
 // The encodings function holds the exact list.
 // Each meaningful line of a multi-line value is redacted as a value of its
-// own. Overlapping and adjacent matches merge into one Mask, so neither a
+// own. An encoding wrapped across lines (base64 at 64 or 76 columns, as
+// PEM, MIME and `base64` write it) is found in the block of lines joined
+// back together and replaced one Mask per line it touches (see
+// forEachBlock). Overlapping and adjacent matches merge into one Mask, so neither a
 // value that is a prefix of another nor two overlapping values leave a tail.
 //
 // Redact is idempotent: Redact(Redact(x)) == Redact(x). Values are matched as
@@ -184,7 +229,7 @@ func (s *Set) MaskCommands() []string {
 // valid UTF-8 text stays valid.
 func (s *Set) Redact(text string) string {
 	m := s.matcher()
-	spans := m.find(text, false)
+	spans := m.spans(text, false)
 	if len(spans) == 0 {
 		return text
 	}
@@ -211,7 +256,7 @@ func (s *Set) RedactBytes(b []byte) []byte {
 // Contains reports whether text still holds any value or encoding that Redact
 // would replace. It is the last-line guard before posting and a test oracle.
 func (s *Set) Contains(text string) bool {
-	return len(s.matcher().find(text, true)) > 0
+	return len(s.matcher().spans(text, true)) > 0
 }
 
 // matcher returns the matcher for the current entries, building it if the set
@@ -225,20 +270,21 @@ func (s *Set) matcher() *matcher {
 	if m := s.m.Load(); m != nil {
 		return m
 	}
-	values := make([]string, 0, len(s.entries))
-	for v := range s.entries {
-		values = append(values, v)
+	entries := make([]entry, 0, len(s.entries))
+	for _, e := range s.entries {
+		entries = append(entries, *e)
 	}
-	m := newMatcher(patternsFor(values))
+	m := newMatcher(patternsFor(entries))
 	s.m.Store(m)
 	return m
 }
 
 // patternsFor returns every string Redact looks for, given the registered
-// values.
-func patternsFor(values []string) []string {
+// entries.
+func patternsFor(entries []entry) []string {
 	var out []string
-	for _, v := range values {
+	for _, e := range entries {
+		v := e.value
 		if !redactable(v) {
 			continue
 		}
@@ -246,7 +292,9 @@ func patternsFor(values []string) []string {
 		if t := strings.TrimSpace(v); t != v {
 			forms = append(forms, t)
 		}
-		forms = append(forms, meaningfulLines(v)...)
+		if !e.whole {
+			forms = append(forms, meaningfulLines(v)...)
+		}
 		for _, f := range forms {
 			out = append(out, encodings(f)...)
 		}

@@ -283,12 +283,17 @@ func TestMaskCommands(t *testing.T) {
 		"MIIBOgIBAAJBAKj34GkxFhD9",
 		"qZk0W2yT+/lqXn8eK1vC",
 		"-----END KEY-----",
+		"admin", // the structured secret's leaves and one-line forms
 		"alpha-secret",
+		"s3cr3t-pw-from-sm",
 		"x",
 		"zeta-secret",
 		jsonDoc,
 		`"username": "admin",`,
 		`"password": "s3cr3t-pw-from-sm"`,
+		`{"password":"s3cr3t-pw-from-sm","username":"admin"}`,
+		`{"username": "admin", "password": "s3cr3t-pw-from-sm"}`,
+		`{"username":"admin","password":"s3cr3t-pw-from-sm"}`,
 	}
 	assert.DeepEqual(t, s.MaskCommands(), want)
 
@@ -300,7 +305,7 @@ func TestMaskCommands(t *testing.T) {
 
 func TestMaskCommandsSkipsPunctuationLines(t *testing.T) {
 	s := newSet(t, "[\n  {\n    \"k\": 1\n  },\n  \"v\"\n]")
-	assert.DeepEqual(t, s.MaskCommands(), []string{"[\n  {\n    \"k\": 1\n  },\n  \"v\"\n]", `"k": 1`})
+	assert.DeepEqual(t, s.MaskCommands(), []string{"[\n  {\n    \"k\": 1\n  },\n  \"v\"\n]", `"k": 1`, `[{"k": 1}, "v"]`, `[{"k":1},"v"]`})
 }
 
 // TestAddWhileRedacting runs under -race: Add rebuilds the matcher lazily
@@ -366,7 +371,7 @@ func TestMaskCommandsNeverPunctuationOnly(t *testing.T) {
 		assert.Assert(t, strings.IndexFunc(m, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0,
 			"%q has no letter or digit", m)
 	}
-	assert.DeepEqual(t, got, []string{"a-b", "ab", "{\n  \"pw\": \"hunter2\"\n}", `"pw": "hunter2"`})
+	assert.DeepEqual(t, got, []string{"a-b", "ab", "hunter2", "{\n  \"pw\": \"hunter2\"\n}", `"pw": "hunter2"`, `{"pw": "hunter2"}`, `{"pw":"hunter2"}`})
 
 	// Such a value is still redacted by value when it is long enough, and
 	// Registrations says the runner does not know it.
@@ -375,5 +380,5 @@ func TestMaskCommandsNeverPunctuationOnly(t *testing.T) {
 	for _, r := range s.Registrations() {
 		byRunner[r.ByRunner]++
 	}
-	assert.DeepEqual(t, byRunner, map[bool]int{false: 8, true: 3})
+	assert.DeepEqual(t, byRunner, map[bool]int{false: 8, true: 4})
 }

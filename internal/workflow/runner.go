@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +29,11 @@ type Runner struct {
 	// Plain prints for a terminal instead of a runner: "warning: msg"
 	// rather than ::warning::msg, and no stop-commands or groups.
 	Plain bool
+	// Redact, when set, is applied to a command's message and property
+	// values before they are escaped: escaping ("%" as "%25", a line break
+	// as "%0A") is a transformation that can hide a secret from a
+	// redactor further down the stream.
+	Redact func(string) string
 
 	mu               sync.Mutex
 	stopToken        string // the token the runner waits for; "" while commands run
@@ -145,6 +151,13 @@ func (r *Runner) StopCommands() (resume func()) {
 
 // command prints ::name props::data as one line.
 func (r *Runner) command(name, data string, props ...Prop) {
+	if r.Redact != nil {
+		data = r.Redact(data)
+		props = slices.Clone(props)
+		for i := range props {
+			props[i].value = r.Redact(props[i].value)
+		}
+	}
 	if r.Plain {
 		switch name {
 		case "group":

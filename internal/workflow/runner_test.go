@@ -248,3 +248,14 @@ func TestPlainRunnerForTerminals(t *testing.T) {
 	r.EndGroup()
 	assert.Equal(t, out.String(), "warning: careful\nerror: broken\n== cdkd diff\n")
 }
+
+// A message is redacted before it is escaped: once "%" is "%25" and a line
+// break "%0A", a redactor further down the stream no longer recognises it.
+func TestCommandRedactsBeforeEscaping(t *testing.T) {
+	const secret = "50%off\nsecret"
+	var out bytes.Buffer
+	r := New(&out, nil)
+	r.Redact = func(s string) string { return strings.ReplaceAll(s, secret, "***") }
+	r.Error("failed with "+secret, Title("title "+secret))
+	assert.Equal(t, out.String(), "::error title=title ***::failed with ***\n")
+}

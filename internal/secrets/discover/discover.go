@@ -6,10 +6,7 @@ package discover
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -248,27 +245,10 @@ func (d *discovery) resolve(ctx context.Context, ref dynref.Ref) {
 	if !secret {
 		return
 	}
+	// A JSON value also registers its fields (secrets.Set.Add): a template
+	// can substitute any field on its own
+	// ({{resolve:secretsmanager:id:SecretString:password}}).
 	d.set.Add(v, "value of "+ref.Raw)
-	if ref.Service == dynref.SecretsManager && ref.JSONKey == "" {
-		d.jsonFields(v, ref.Raw)
-	}
-}
-
-// jsonFields adds each string field of a SecretString that is a JSON
-// object: a template can substitute any field on its own
-// ({{resolve:secretsmanager:id:SecretString:password}}), and the whole
-// object's text never appears where a field does.
-func (d *discovery) jsonFields(v, raw string) {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(v), &obj) != nil {
-		return
-	}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		var s string
-		if json.Unmarshal(obj[k], &s) == nil {
-			d.set.Add(s, fmt.Sprintf("field %q of %s", k, raw))
-		}
-	}
 }
 
 // readState reads a stack's state record; trouble is a warning.
