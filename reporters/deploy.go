@@ -7,16 +7,24 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
-// DeployOutcome is how a deploy ended.
-type DeployOutcome string
+// The deploy result's parts are the model's; the aliases keep the
+// reporters' names.
+type (
+	DeployOutcome     = model.DeployOutcome
+	DestructiveChange = model.DestructiveChange
+	DeployLock        = model.DeployLock
+	DeployedStack     = model.DeployedStack
+	DeployedResource  = model.DeployedResource
+	StackOutput       = model.StackOutput
+)
 
 const (
-	OutcomeDeployed  DeployOutcome = "deployed"
-	OutcomeRefused   DeployOutcome = "refused"   // the gate said no; nothing ran
-	OutcomeFailed    DeployOutcome = "failed"    // cdkd deploy (or what precedes it) failed
-	OutcomePartial   DeployOutcome = "partial"   // cdkd left resources unaddressed
-	OutcomeLocked    DeployOutcome = "locked"    // another job holds a stack's lock
-	OutcomeCancelled DeployOutcome = "cancelled" // the job was cancelled or timed out
+	OutcomeDeployed  = model.OutcomeDeployed
+	OutcomeRefused   = model.OutcomeRefused
+	OutcomeFailed    = model.OutcomeFailed
+	OutcomePartial   = model.OutcomePartial
+	OutcomeLocked    = model.OutcomeLocked
+	OutcomeCancelled = model.OutcomeCancelled
 )
 
 // DeployReport is one deploy as the pull request, the check run and the job
@@ -54,52 +62,6 @@ type DeployReport struct {
 	StderrTail []string
 	// FullReportHint is trusted Markdown saying where the full report is.
 	FullReportHint string
-}
-
-// DestructiveChange is a delete or replacement and what allowed it.
-type DestructiveChange struct {
-	Stack, LogicalID, Type string
-	Action                 model.Action
-	ForcedBy               []string
-	// AllowedBy names the input that allowed it; "" means refused.
-	AllowedBy string
-}
-
-// DeployLock names who holds a stack's lock and how to release it.
-type DeployLock struct {
-	Stack, Region, Owner, Operation, ExpiresIn string
-	// Unlock is the command that releases it.
-	Unlock string
-}
-
-// DeployedStack is what a deploy did to one stack.
-type DeployedStack struct {
-	Stack, Region string
-	// Result is the run's: SUCCEEDED, FAILED, or "" when unknown.
-	Result                                       string
-	Created, Updated, Deleted, Failed, Unchanged int
-	Duration                                     string
-	Resources                                    []DeployedResource
-	Outputs                                      []StackOutput
-	// Note says what is not known, e.g. that no run was recorded.
-	Note string
-}
-
-// DeployedResource is one resource's outcome in the run.
-type DeployedResource struct {
-	LogicalID, Type string
-	// Result is created, updated, deleted, failed, skipped, retained or
-	// interrupted.
-	Result   string
-	Duration string
-	Error    string
-}
-
-// StackOutput is one stack output; Secret ones are shown masked whatever
-// Value holds.
-type StackOutput struct {
-	Name, Value string
-	Secret      bool
 }
 
 // Degradation levels of a deploy report.

@@ -41,44 +41,18 @@ type DriftReport struct {
 	Resolution *ResolutionReport
 }
 
-// FinalStatus is where things stand after the run: the detection run
-// after a resolution when there was one, else the detection itself. The
-// check run, the tracking issue and the exit code follow it; drift-status
-// keeps the detection result.
+// FinalStatus is where things stand after the run (see
+// model.FinalDriftStatus): the check run, the tracking issue and the exit
+// code follow it; drift-status keeps the detection result.
 func (r DriftReport) FinalStatus() model.DriftStatus {
-	if r.Resolution != nil && r.Resolution.After != nil {
-		return r.Resolution.After.Status
-	}
-	if r.Resolution != nil && r.Resolution.AfterError != "" {
-		return model.DriftError
-	}
-	return r.Verdict.Status
+	return model.FinalDriftStatus(r.Verdict.Status, r.Resolution)
 }
 
-// ResolutionReport is a drift resolution and the detection run after it.
-type ResolutionReport struct {
-	Mode string // "accept" or "revert"
-	// Resources are the drifted resources the resolution acted on
-	// ("Stack/LogicalId").
-	Resources []string
-	// Failed are resources cdkd named as not resolved (--revert's exit 2).
-	Failed []ResolutionFailure
-	// Summary are cdkd's own summary lines.
-	Summary []string
-	// Error is set when the resolution run itself failed.
-	Error string
-	// After is the detection run after the resolution; nil when it did not
-	// run. AfterDrift is its report, AfterError why it failed.
-	After      *model.RunVerdict
-	AfterDrift model.Drift
-	AfterError string
-}
-
-// ResolutionFailure is one resource a resolution left unresolved.
-type ResolutionFailure struct {
-	Resource string
-	Line     string
-}
+// The resolution's parts are the model's (see model.DriftResult).
+type (
+	ResolutionReport  = model.DriftResolution
+	ResolutionFailure = model.ResolutionFailure
+)
 
 // Degradation levels of a drift report.
 const (

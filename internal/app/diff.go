@@ -118,7 +118,7 @@ func (r *run) common() cdkd.Common {
 // cannot write: that degrades to the job summary with a warning).
 func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
 	render := func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }
-	if !r.publishOffline("diff", diffReportJSON(rep, d), render) {
+	if !r.publishOffline("diff", rep.Result(), render) {
 		return nil
 	}
 	var errs []error
@@ -173,25 +173,4 @@ func checkName(base, label string) string {
 		return base
 	}
 	return base + " (" + label + ")"
-}
-
-// diffReportJSON is the normalized report written for other steps to read.
-func diffReportJSON(rep reporters.DiffReport, d *model.Diff) any {
-	type out struct {
-		Kind        string            `json:"kind"`
-		Label       string            `json:"label"`
-		HeadSHA     string            `json:"headSha,omitempty"`
-		CdkdVersion string            `json:"cdkdVersion,omitempty"`
-		Digest      string            `json:"digest,omitempty"`
-		HasChanges  bool              `json:"hasChanges"`
-		Totals      *model.Counts     `json:"totals,omitempty"`
-		Error       string            `json:"error,omitempty"`
-		Stacks      []model.StackDiff `json:"stacks"`
-	}
-	o := out{Kind: "diff", Label: rep.Label, HeadSHA: rep.HeadSHA, CdkdVersion: rep.CdkdVersion, Error: rep.Error, Stacks: []model.StackDiff{}}
-	if d != nil {
-		t := d.Totals()
-		o.Totals, o.HasChanges, o.Digest, o.Stacks = &t, t.Any(), rep.Digest, d.Stacks
-	}
-	return o
 }
