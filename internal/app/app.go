@@ -113,23 +113,28 @@ func (a *App) Run(ctx context.Context) ExitCode {
 func (r *run) main(ctx context.Context) ExitCode {
 	cfg, err := config.Load(r.app.Getenv, r.app.Args)
 	if err != nil {
-		return r.fail("bad-input", err, ExitBadInput, nil)
+		return r.fail(ReasonBadInput, err, nil)
 	}
 	r.cfg = cfg
 	if r.gh, err = ghctx.Load(r.app.Getenv); err != nil {
-		return r.fail("bad-input", err, ExitBadInput, nil)
+		return r.fail(ReasonBadInput, err, nil)
 	}
 	r.local = cfg.Local || !r.gh.Actions
 
 	if err := r.discover(ctx); err != nil {
-		return r.fail("bad-input", err, ExitBadInput, nil)
+		return r.fail(ReasonBadInput, err, nil)
 	}
 	if !r.local {
 		r.connectGitHub()
 	}
+	if cfg.FromJSON != "" {
+		if code, ok := r.fromReport(); ok {
+			return code
+		}
+	}
 	if needsCdkd := !(cfg.Command == config.CommandDiff && cfg.FromJSON != ""); needsCdkd {
 		if err := r.cdkdRunner().Available(); err != nil {
-			return r.fail("bad-input", &config.InputError{Input: "cdkd-path", Msg: err.Error()}, ExitBadInput, nil)
+			return r.fail(ReasonBadInput, &config.InputError{Input: "cdkd-path", Msg: err.Error()}, nil)
 		}
 	}
 	switch cfg.Command {
@@ -140,7 +145,7 @@ func (r *run) main(ctx context.Context) ExitCode {
 	case config.CommandDeploy:
 		return r.deploy(ctx)
 	}
-	return r.fail("bad-input", fmt.Errorf("input command: %q is not supported", cfg.Command), ExitBadInput, nil)
+	return r.fail(ReasonBadInput, fmt.Errorf("input command: %q is not supported", cfg.Command), nil)
 }
 
 // discover finds every secret and registers it with the runner before any
@@ -326,8 +331,8 @@ func (r *run) connectGitHub() {
 func (r *run) setOutput(name, value string) { r.outputs[name] = value }
 
 func (r *run) writeOutputs() {
-	if _, ok := r.outputs["failure-reason"]; !ok {
-		r.outputs["failure-reason"] = ""
+	if _, ok := r.outputs[OutputFailureReason]; !ok {
+		r.outputs[OutputFailureReason] = ""
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.outputs)) {
 		if err := r.runner.SetOutput(name, r.set.Redact(r.outputs[name])); err != nil {
@@ -347,10 +352,10 @@ func (r *run) summary(markdown string) {
 // fail reports a failure on every channel that still works: the log, the job
 // summary (always), and the outputs. publish, when given, posts the failure
 // to the API channels of the current command.
-func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
+func (r *run) fail(reason FailureReason, err error, publish func(msg string)) ExitCode {
 	msg := r.set.Redact(oneLine(err.Error()))
 	r.runner.Error(msg)
-	r.setOutput("failure-reason", reason)
+	r.setOutput(OutputFailureReason, reason.String())
 	if publish != nil {
 		publish(msg)
 	}
@@ -361,16 +366,16 @@ func (r *run) fail(reason string, err error, code ExitCode, publish func(msg str
 		}
 		r.summary(fmt.Sprintf("## ❌ %s\n\n%s\n", title, reporters.Text(msg)))
 	}
-	return code
+	return reason.Code()
 }
 
 // failOnResult fails the step for a result the workflow asked to fail on
 // (fail-on-changes, fail-on-drift, ...): not an error of cdkd-action's, so
 // exit 1, with the reason as failure-reason.
-func (r *run) failOnResult(reason, msg string) ExitCode {
-	r.setOutput("failure-reason", reason)
+func (r *run) failOnResult(reason FailureReason, msg string) ExitCode {
+	r.setOutput(OutputFailureReason, reason.String())
 	r.runner.Error(msg)
-	return ExitChanges
+	return reason.Code()
 }
 
 func oneLine(s string) string {

@@ -21,16 +21,6 @@ const (
 	cancelledReportTimeout = 4 * time.Second
 )
 
-// Failure reasons of the deploy command (with gate.Reason's values).
-const (
-	reasonStateLocked  = "state-locked"
-	reasonDeployFailed = "deploy-failed"
-	reasonPartial      = "partial"
-	reasonCancelled    = "cancelled"
-	reasonAPIFailed    = "api-failed"
-	reasonCdkdFailed   = "cdkd-failed"
-)
-
 // deployRun is one deploy command: the gate, cdkd deploy, and the report.
 type deployRun struct {
 	r       *run
@@ -39,8 +29,7 @@ type deployRun struct {
 
 	rep      reporters.DeployReport
 	outputs  map[string]map[string]string // stack → output → value, masked
-	reason   string
-	code     ExitCode
+	reason   FailureReason
 	envURL   string
 	deployID int64
 }
@@ -81,7 +70,7 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 		d.cancelled(false, false)
 		return
 	case err != nil && d.reviews.err != nil && !isCdkdError(err):
-		d.failed(reasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
+		d.failed(ReasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
 		return
 	case err != nil:
 		var cerr *cdkd.Error
@@ -89,13 +78,13 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 		if errors.As(err, &cerr) {
 			tail = cerr.StderrTail
 		}
-		d.failed(reasonCdkdFailed, "cdkd diff failed", fmt.Sprintf("The change set could not be computed, so it cannot be checked against the review: %v. Not deploying.", err), tail)
+		d.failed(ReasonCdkdFailed, "cdkd diff failed", fmt.Sprintf("The change set could not be computed, so it cannot be checked against the review: %v. Not deploying.", err), tail)
 		return
 	}
 	d.fromDecision(dec)
 	if !dec.Deploy {
-		d.rep.Outcome, d.rep.Reason = reporters.OutcomeRefused, string(dec.Reason)
-		d.reason, d.code = string(dec.Reason), ExitChanges
+		d.reason = FailureReason(dec.Reason)
+		d.rep.Outcome, d.rep.Reason = reporters.OutcomeRefused, d.reason.String()
 		return
 	}
 	d.apply(ctx, dec)
@@ -120,10 +109,10 @@ func (d *deployRun) fromDecision(dec gate.Decision) {
 	}
 }
 
-func (d *deployRun) failed(reason, title, msg string, tail []string) {
-	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeFailed, reason, title, msg
+func (d *deployRun) failed(reason FailureReason, title, msg string, tail []string) {
+	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeFailed, reason.String(), title, msg
 	d.rep.StderrTail = d.r.redactLines(tail)
-	d.reason, d.code = reason, ExitFailure
+	d.reason = reason
 }
 
 // cancelled reports a job cancelled (or timed out) before or during cdkd
@@ -139,8 +128,8 @@ func (d *deployRun) cancelled(duringDeploy, timedOut bool) {
 	if duringDeploy {
 		msg += " cdkd was interrupted (SIGINT) so that it could release its lock; its log shows what it finished."
 	}
-	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeCancelled, reasonCancelled, "Deploy cancelled", msg
-	d.reason, d.code = reasonCancelled, ExitFailure
+	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeCancelled, ReasonCancelled.String(), "Deploy cancelled", msg
+	d.reason = ReasonCancelled
 }
 
 // finish publishes the report and sets the outputs. After a cancellation
@@ -156,18 +145,18 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	for i, w := range d.rep.Warnings {
 		d.rep.Warnings[i] = r.set.Redact(w)
 	}
-	r.setOutput("deployed", fmt.Sprint(d.rep.Outcome == reporters.OutcomeDeployed))
-	r.setOutput("stack-outputs", stackOutputsJSON(d.outputs))
+	r.setOutput(OutputDeployed, fmt.Sprint(d.rep.Outcome == reporters.OutcomeDeployed))
+	r.setOutput(OutputStackOutputs, stackOutputsJSON(d.outputs))
 	apiErr := d.publish(ctx)
 	if d.reason != "" {
 		msg := reporters.DeployHeadline(d.rep)
 		if d.rep.Message != "" {
 			msg += ": " + d.rep.Message
 		}
-		return r.fail(d.reason, errors.New(msg), d.code, nil)
+		return r.fail(d.reason, errors.New(msg), nil)
 	}
 	if apiErr != nil {
-		return r.fail(reasonAPIFailed, apiErr, ExitFailure, nil)
+		return r.fail(ReasonAPIFailed, apiErr, nil)
 	}
 	r.runner.Notice(oneLine(reporters.DeployHeadline(d.rep)))
 	return ExitOK

@@ -39,7 +39,7 @@ func (d *deployRun) publish(ctx context.Context) error {
 	var errs []error
 	url, err := d.comment(ctx)
 	if err == nil && url != "" {
-		r.setOutput("comment-url", url)
+		r.setOutput(OutputCommentURL, url)
 	}
 	if err := r.degrade(err, "cannot write the pull request comment (no pull-requests: write permission?): %v"); err != nil {
 		errs = append(errs, err)
@@ -200,7 +200,7 @@ func stackOutputsJSON(outputs map[string]map[string]string) string {
 // stack outputs (masked) and what the review looked like.
 func (d *deployRun) reportJSON() any {
 	res := d.rep.Result()
-	res.Reason = d.reason
+	res.Reason = d.reason.String()
 	res.StackOutputs = d.outputs
 	if rv := d.reviews; rv.pr != nil {
 		res.Review.HeadSHA = rv.pr.HeadSHA

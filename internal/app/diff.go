@@ -34,11 +34,11 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		}
 		if config.IsInputError(err) {
 			// Bad input posts nothing: the summary and the log say why.
-			return r.fail("bad-input", err, ExitBadInput, nil)
+			return r.fail(ReasonBadInput, err, nil)
 		}
 		report.Error = r.failureText(err)
 		r.publishDiff(ctx, report, nil)
-		return r.fail("cdkd-failed", err, ExitFailure, nil)
+		return r.fail(ReasonCdkdFailed, err, nil)
 	}
 
 	discover.RedactDiff(&d, r.positions(), r.set)
@@ -46,19 +46,13 @@ func (r *run) diff(ctx context.Context) ExitCode {
 	report.Diff = d
 	report.Digest = d.Digest()
 	totals := d.Totals()
-
-	r.setOutput("has-changes", strconv.FormatBool(totals.Any()))
-	r.setOutput("to-create", strconv.Itoa(totals.Create))
-	r.setOutput("to-update", strconv.Itoa(totals.Update))
-	r.setOutput("to-replace", strconv.Itoa(totals.Replace))
-	r.setOutput("to-delete", strconv.Itoa(totals.Delete))
-	r.setOutput("outputs-changed", strconv.Itoa(totals.Outputs()))
+	r.diffOutputs(totals)
 
 	if apiErr := r.publishDiff(ctx, report, &d); apiErr != nil {
-		return r.fail("api-failed", apiErr, ExitFailure, nil)
+		return r.fail(ReasonAPIFailed, apiErr, nil)
 	}
 	if totals.Any() && r.cfg.FailOnChanges {
-		return r.failOnResult("changes", fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.CountsText(totals)))
+		return r.failOnResult(ReasonChanges, fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.CountsText(totals)))
 	}
 	return ExitOK
 }
@@ -132,7 +126,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 			return line + render(b)
 		})
 		if err == nil {
-			r.setOutput("comment-url", url)
+			r.setOutput(OutputCommentURL, url)
 		}
 		if err := r.degrade(err, "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"); err != nil {
 			errs = append(errs, err)
@@ -173,4 +167,14 @@ func checkName(base, label string) string {
 		return base
 	}
 	return base + " (" + label + ")"
+}
+
+// diffOutputs sets the counting outputs of a diff.
+func (r *run) diffOutputs(totals model.Counts) {
+	r.setOutput(OutputHasChanges, strconv.FormatBool(totals.Any()))
+	r.setOutput(OutputToCreate, strconv.Itoa(totals.Create))
+	r.setOutput(OutputToUpdate, strconv.Itoa(totals.Update))
+	r.setOutput(OutputToReplace, strconv.Itoa(totals.Replace))
+	r.setOutput(OutputToDelete, strconv.Itoa(totals.Delete))
+	r.setOutput(OutputOutputsChanged, strconv.Itoa(totals.Outputs()))
 }

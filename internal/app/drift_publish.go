@@ -39,7 +39,7 @@ func (r *run) publishDrift(ctx context.Context, rep reporters.DriftReport) error
 		if err := r.degrade(err, "cannot write the tracking issue (no issues: write permission?): %v"); err != nil {
 			errs = append(errs, err)
 		}
-		r.setOutput("issue-url", url)
+		r.setOutput(OutputIssueURL, url)
 	}
 	return errors.Join(errs...)
 }

@@ -48,9 +48,12 @@ func (r *run) positions() discover.Positions {
 
 // fullReportHint says where the unabridged report lives when a channel's
 // budget forced a shorter one.
-func (r *run) fullReportHint() string {
-	if r.gh.RunURL != "" {
-		return fmt.Sprintf("the job summary of [this run](%s) and the report JSON file", r.gh.RunURL)
+func (r *run) fullReportHint() string { return fullReportHint(r.gh.RunURL) }
+
+// fullReportHint is the hint for a report of the run at runURL ("": unknown).
+func fullReportHint(runURL string) string {
+	if runURL != "" {
+		return fmt.Sprintf("the job summary of [this run](%s) and the report JSON file", runURL)
 	}
 	return "the job summary and the report JSON file"
 }
@@ -65,7 +68,7 @@ func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.
 	if path, err := r.writeReportJSON(kind, reportJSON); err != nil {
 		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
 	} else {
-		r.setOutput("report-json", path)
+		r.setOutput(OutputReportJSON, path)
 		summary.Hint = "the report JSON file " + reporters.Code(path) + " (the `report-json` output)"
 	}
 	r.summary(render(summary))
@@ -100,7 +103,9 @@ func (r *run) writeReportJSON(kind string, v any) (string, error) {
 		name += "-" + safeFileName(r.cfg.Label)
 	}
 	path := filepath.Join(dir, name+".json")
-	b, err := json.MarshalIndent(v, "", "  ")
+	// Compact: it is read by programs (jq pretty-prints it for a person),
+	// and indenting a large report costs more than rendering it.
+	b, err := json.Marshal(v)
 	if err != nil {
 		return "", fmt.Errorf("encode %s report: %w", kind, err)
 	}
@@ -216,7 +221,7 @@ func (r *run) publishCheckRun(ctx context.Context, cr github.CheckRun, render fu
 	cr.Summary = render(reporters.CheckRunBudget)
 	ref, err := r.api.CreateCheckRun(ctx, r.gh.Owner, r.gh.Repo, cr)
 	if err == nil {
-		r.setOutput("check-run-url", ref.HTMLURL)
+		r.setOutput(OutputCheckRunURL, ref.HTMLURL)
 	}
 	return r.degrade(err, "cannot create the check run (no checks: write permission?): %v")
 }

@@ -234,10 +234,7 @@ func (c Config) validate() error {
 	}
 	if c.FromJSON != "" {
 		if fi, err := os.Stat(c.FromJSON); err != nil || fi.IsDir() {
-			return bad("from-json", "expected a file holding cdkd diff --json output, got %q (not a readable file)", c.FromJSON)
-		}
-		if c.Command != CommandDiff {
-			return bad("from-json", "only works with command: diff")
+			return bad("from-json", "expected a file holding cdkd diff --json output or a cdkd-action report JSON, got %q (not a readable file)", c.FromJSON)
 		}
 	}
 	for _, name := range c.MaskEnv {

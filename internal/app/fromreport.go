@@ -1,0 +1,83 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// fromReport renders again a report JSON an earlier run wrote (the
+// report-json output), without cdkd: the same Markdown, to the job summary
+// and (locally) stdout, and the same JSON to a new report-json file. It
+// posts nothing through the API: a re-render is a view, not a review, so it
+// must not stand in for the pull request's diff comment. ok is false when
+// the file is not a report (cdkd's own JSON), for the caller to read.
+func (r *run) fromReport() (code ExitCode, ok bool) {
+	b, err := os.ReadFile(r.cfg.FromJSON)
+	if err != nil {
+		return r.fail(ReasonBadInput, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err), nil), true
+	}
+	h, isReport, err := model.ReportHeader(b)
+	if !isReport {
+		if r.cfg.Command != config.CommandDiff {
+			err := &config.InputError{Input: "from-json", Msg: fmt.Sprintf("expected a cdkd-action %s report JSON (the report-json output, with schemaVersion) in %s", r.cfg.Command, r.cfg.FromJSON)}
+			return r.fail(ReasonBadInput, err, nil), true
+		}
+		return ExitOK, false
+	}
+	if err == nil && string(h.Kind) != string(r.cfg.Command) {
+		err = fmt.Errorf("it holds a %s report; run with command: %s", h.Kind, h.Kind)
+	}
+	if err == nil {
+		err = r.renderReport(b, h.Kind)
+	}
+	if err != nil {
+		err = &config.InputError{Input: "from-json", Msg: fmt.Sprintf("cannot render %s: %v", r.cfg.FromJSON, err)}
+		return r.fail(ReasonBadInput, err, nil), true
+	}
+	return ExitOK, true
+}
+
+// renderReport decodes a report of kind and publishes it offline. The
+// report was redacted when written; it is redacted again with this run's
+// secrets (mask-values, mask-env) before anything leaves.
+func (r *run) renderReport(b []byte, kind model.Kind) error {
+	switch kind {
+	case model.KindDiff:
+		var res model.DiffResult
+		if err := json.Unmarshal(b, &res); err != nil {
+			return err
+		}
+		d := res.Diff()
+		discover.RedactDiff(&d, nil, r.set)
+		res.Stacks = d.Stacks
+		rep := reporters.DiffReportOf(res, fullReportHint(res.RunURL))
+		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
+		if res.Error == "" && res.Totals != nil {
+			r.diffOutputs(*res.Totals)
+		}
+	case model.KindDrift:
+		var res model.DriftResult
+		if err := json.Unmarshal(b, &res); err != nil {
+			return err
+		}
+		d := model.Drift{Stacks: res.Stacks}
+		discover.RedactDrift(&d, nil, r.set)
+		res.Stacks = d.Stacks
+		rep := reporters.DriftReportOf(res, fullReportHint(res.RunURL))
+		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) })
+	case model.KindDeploy:
+		var res model.DeployResult
+		if err := json.Unmarshal(b, &res); err != nil {
+			return err
+		}
+		rep := reporters.DeployReportOf(res, fullReportHint(res.RunURL))
+		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DeployMarkdown(rep, b) })
+	}
+	return nil
+}
