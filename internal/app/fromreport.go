@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -18,7 +20,7 @@ import (
 // must not stand in for the pull request's diff comment. ok is false when
 // the file is not a report (cdkd's own JSON), for the caller to read.
 func (r *run) fromReport() (code ExitCode, ok bool) {
-	b, err := os.ReadFile(r.cfg.FromJSON)
+	b, err := readReport(r.cfg.FromJSON)
 	if err != nil {
 		return r.fail(ReasonBadInput, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err), nil), true
 	}
@@ -80,4 +82,29 @@ func (r *run) renderReport(b []byte, kind model.Kind) error {
 		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DeployMarkdown(rep, b) })
 	}
 	return nil
+}
+
+// readReport reads path when it may be a report (a JSON object); for
+// anything else (cdkd diff --json is an array) it returns the first bytes
+// only, so a large diff is not read twice.
+func readReport(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	head = head[:n]
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] != '{' {
+		return head, nil
+	}
+	rest, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	return append(head, rest...), nil
 }

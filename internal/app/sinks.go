@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,12 +72,37 @@ func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.
 		r.setOutput(OutputReportJSON, path)
 		summary.Hint = "the report JSON file " + reporters.Code(path) + " (the `report-json` output)"
 	}
-	r.summary(render(summary))
+	if r.local && r.app.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		// No job summary to write: stdout gets the whole report below, and
+		// rendering a large report twice is most of a local run's time.
+		r.summaryWritten = true
+	} else {
+		r.summary(render(summary))
+	}
 	if r.local {
-		fmt.Fprintln(r.out, render(reporters.Unlimited))
+		writeLines(r.out, render(reporters.Unlimited)+"\n")
 		return false
 	}
 	return r.api != nil
+}
+
+// writeLines writes s to w (r.out: it redacts line by line) in pieces of
+// whole lines: a large report is megabytes, which w would otherwise hold
+// and copy whole.
+func writeLines(w io.Writer, s string) {
+	const piece = 32 << 10
+	for len(s) > 0 {
+		n := len(s)
+		if n > piece {
+			if i := strings.LastIndexByte(s[:piece], '\n'); i >= 0 {
+				n = i + 1
+			}
+		}
+		if _, err := io.WriteString(w, s[:n]); err != nil {
+			return // the log is gone; nothing else can say so
+		}
+		s = s[n:]
+	}
 }
 
 // writeReportJSON writes the redacted, normalized report and returns its
@@ -105,13 +131,8 @@ func (r *run) writeReportJSON(kind string, v any) (string, error) {
 	path := filepath.Join(dir, name+".json")
 	// Compact: it is read by programs (jq pretty-prints it for a person),
 	// and indenting a large report costs more than rendering it.
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("encode %s report: %w", kind, err)
-	}
-	b = append(r.set.RedactBytes(b), '\n')
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
+	if err := writeReportFile(path, v, r.set.RedactBytes); err != nil {
+		return "", fmt.Errorf("write %s report %s: %w", kind, path, err)
 	}
 	if r.gh.Workspace != "" {
 		return filepath.Join(rel, name+".json"), nil
