@@ -519,7 +519,7 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	report := readFile(t, res.outputs["report-json"])
 	assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
 	assert.Assert(t, is.Contains(res.summary, "drifts on every run by design"))
-	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
+	assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`))
 	if os.Getenv("DRIFT_DEBUG") != "" {
 		t.Log(res.stdout, res.summary)
 	}
