@@ -2,12 +2,14 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/runnermask"
 )
 
 // assertRerenders feeds the report JSON a run wrote back to --from-json,
@@ -35,6 +37,17 @@ func TestFromReportDiff(t *testing.T) {
 	res := w.run(all)
 	assert.Equal(t, res.code, 0, res.stdout)
 	assertRerenders(t, w, res, "diff")
+
+	// The re-render redacts again with this run's secrets: a value masked
+	// only now never leaves either.
+	saved := filepath.Join(w.dir, "saved-diff.json")
+	assert.Assert(t, is.Contains(readFile(t, saved), "fixture-topic-v2"))
+	again := w.run(map[string]string{"from-json": saved, "mask-values": "fixture-topic-v2"})
+	assert.Equal(t, again.code, 0, again.stdout)
+	for where, text := range map[string]string{"log as the runner shows it": runnermask.Simulate(again.stdout), "summary": again.summary, "report JSON": readFile(t, again.outputs["report-json"])} {
+		assert.Assert(t, !strings.Contains(text, "fixture-topic-v2"), "the %s shows a value masked at re-render", where)
+	}
+	assert.Assert(t, is.Contains(again.summary, "fixture-topic-v1"), "the rest of the report is still there")
 }
 
 func TestFromReportDiffFailure(t *testing.T) {
