@@ -223,15 +223,8 @@ func (x *deployWriter) comparison() {
 			}
 		}
 		x.w.Block()
-		for i, it := range c.Items {
-			if x.w.Over() {
-				return
-			}
-			if i == limit {
-				x.w.WriteString(moreItems(len(c.Items) - limit))
-				break
-			}
-			x.item(it)
+		if !writeList(x.w, len(c.Items), limit, "", func(i int) { x.item(c.Items[i]) }) {
+			return
 		}
 	}
 	if x.r.ComparisonNote != "" {
@@ -340,14 +333,8 @@ func (x *deployWriter) destructive() {
 		limit = min(limit, 20)
 	}
 	x.w.Block()
-	for i, d := range x.r.Destructive {
-		if x.w.Over() {
-			return
-		}
-		if i == limit {
-			x.w.WriteString(moreItems(len(x.r.Destructive) - limit))
-			break
-		}
+	if !writeList(x.w, len(x.r.Destructive), limit, "", func(i int) {
+		d := x.r.Destructive[i]
 		if d.AllowedBy == "" {
 			x.w.WriteString("- ⛔ **refused**: ")
 		} else {
@@ -358,6 +345,8 @@ func (x *deployWriter) destructive() {
 			x.w.Write(", forced by ", codeList(d.ForcedBy, -1))
 		}
 		x.w.WriteString("\n")
+	}) {
+		return
 	}
 	if refused > 0 {
 		x.w.Block()

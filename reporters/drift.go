@@ -349,15 +349,10 @@ func (x *driftWriter) resolution() {
 		x.w.Write("❌ **", Text(res.Mode), " failed:** ", Text(reason), "\n")
 	case len(res.Failed) > 0:
 		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2):\n")
-		for i, f := range res.Failed {
-			if x.w.Over() {
-				return
-			}
-			if i == x.listLimit() {
-				x.w.WriteString(moreItems(len(res.Failed) - listMax))
-				break
-			}
-			x.w.Write("- ", failureLine(f), "\n")
+		if !writeList(x.w, len(res.Failed), x.listLimit(), "", func(i int) {
+			x.w.Write("- ", failureLine(res.Failed[i]), "\n")
+		}) {
+			return
 		}
 	default:
 		x.w.Write("✅ ", Text(capitalize(pastTense(res.Mode))), " ", countOf(len(res.Resources), "drifted resource", "drifted resources"))
@@ -459,16 +454,7 @@ func (x *driftWriter) stackSections() {
 		return
 	}
 	x.w.WriteString("✅ **No drift:**\n")
-	for i, c := range calm {
-		if x.w.Over() {
-			return
-		}
-		if i == x.listLimit() {
-			x.w.WriteString(moreItems(len(calm) - listMax))
-			return
-		}
-		x.w.Write("- ", c, "\n")
-	}
+	writeList(x.w, len(calm), x.listLimit(), "", func(i int) { x.w.Write("- ", calm[i], "\n") })
 }
 
 func stackGlyph(v model.StackVerdict) string {
@@ -533,22 +519,15 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 	x.w.Block()
 	x.w.Write("**🔴 Drifted (", strconv.Itoa(len(s.Drifted)), ")** · cdkd's state → AWS now\n")
 	secret := false
-	for i := range s.Drifted {
-		if x.w.Over() {
-			return
-		}
+	if !writeList(x.w, len(s.Drifted), x.listLimit(), "", func(i int) {
 		d := &s.Drifted[i]
-		if i == x.listLimit() {
-			x.w.WriteString(moreItems(len(s.Drifted) - listMax))
-			break
-		}
 		head := nameCode(d.LogicalID) + " · " + nameCode(d.Type)
 		if d.ReferencesUnresolved {
 			head += " · ⚠️ only partially compared"
 		}
 		if x.level >= driftResources {
 			x.w.Write("- ", head, " · ", countOf(len(d.Changes), "property", "properties"), "\n")
-			continue
+			return
 		}
 		x.w.Write("- ", head, "\n")
 		for _, c := range d.Changes {
@@ -556,6 +535,8 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 			secret = secret || masked
 			x.change(c, masked)
 		}
+	}) {
+		return
 	}
 	if slices.Contains(x.r.HiddenStacks, s.Stack) {
 		x.w.Block()
@@ -666,16 +647,9 @@ func (x *driftWriter) possiblyDeleted(rs []model.Resource) {
 	}
 	x.w.Block()
 	x.w.Write("**⚠️ Not checked (possibly deleted) (", strconv.Itoa(len(rs)), ")** · cdkd reads these types' current state, yet reported them as unsupported: the resource was most likely deleted out of band (cdkd reports a deleted resource this way, not as drift). **To fix:** check that it exists; re-deploy to recreate it.\n")
-	for i, r := range rs {
-		if x.w.Over() {
-			return
-		}
-		if i == x.listLimit() {
-			x.w.WriteString(moreItems(len(rs) - listMax))
-			return
-		}
-		x.w.Write("- ", nameCode(r.LogicalID), " · ", nameCode(r.Type), "\n")
-	}
+	writeList(x.w, len(rs), x.listLimit(), "", func(i int) {
+		x.w.Write("- ", nameCode(rs[i].LogicalID), " · ", nameCode(rs[i].Type), "\n")
+	})
 }
 
 // typeCounts lists resources by type with counts: "`AWS::X::Y` ×2".
