@@ -78,7 +78,7 @@ const (
 func DeployMarkdown(r DeployReport, b Budget) string {
 	note := b.ShortenedNote(r.FullReportHint)
 	return Fit(b, deployLevels, func(w *Writer, level int) {
-		x := deployWriter{r: &r, w: w, level: level, limited: b.Limited(), note: note}
+		x := deployWriter{r: &r, w: w, lv: deployLadder[level], limited: b.Limited(), note: note}
 		x.report()
 	}, note)
 }
@@ -107,7 +107,7 @@ func DeployHeadline(r DeployReport) string {
 type deployWriter struct {
 	r       *DeployReport
 	w       *Writer
-	level   int
+	lv      deployRung
 	limited bool
 	note    string
 }
@@ -115,13 +115,13 @@ type deployWriter struct {
 func (x *deployWriter) report() {
 	writeTitle(x.w, "deploy", x.r.Label)
 	x.headline()
-	if x.level > deployFull {
+	if x.lv.shortenedNote {
 		x.w.Block()
 		x.w.Write(x.note, "\n")
 	}
 	x.lock()
 	x.warnings()
-	if x.level < deployHeadline {
+	if x.lv.sections {
 		x.comparison()
 		x.destructive()
 		x.stacks()
@@ -210,18 +210,7 @@ func (x *deployWriter) comparison() {
 			x.w.Block()
 			x.w.WriteString("No item differs, yet the digests do: the reviewed change set was computed differently.\n")
 		}
-		limit := len(c.Items)
-		if x.limited {
-			switch x.level {
-			case deployFull:
-			case deployCollapsed:
-				limit = min(limit, 200)
-			case deployFailedOnly:
-				limit = min(limit, 100)
-			default:
-				limit = min(limit, 20)
-			}
-		}
+		limit := x.capped(len(c.Items), x.lv.compareCap)
 		x.w.Block()
 		if !writeList(x.w, len(c.Items), limit, "", func(i int) { x.item(c.Items[i]) }) {
 			return
@@ -261,7 +250,7 @@ func (x *deployWriter) item(it model.ItemDelta) {
 		x.w.Write(": reviewed ", actionWord(it.Reviewed))
 	}
 	x.w.WriteString("\n")
-	if x.level >= deployFailedOnly {
+	if !x.lv.paths {
 		return
 	}
 	for _, p := range it.Paths {
@@ -328,10 +317,7 @@ func (x *deployWriter) destructive() {
 	}
 	x.w.Block()
 	x.w.WriteString("#### Destructive changes\n")
-	limit := len(x.r.Destructive)
-	if x.limited && x.level >= deployStackLines {
-		limit = min(limit, 20)
-	}
+	limit := x.capped(len(x.r.Destructive), x.lv.destructiveCap)
 	x.w.Block()
 	if !writeList(x.w, len(x.r.Destructive), limit, "", func(i int) {
 		d := x.r.Destructive[i]
@@ -358,7 +344,7 @@ func (x *deployWriter) stacks() {
 	if len(x.r.Stacks) == 0 {
 		return
 	}
-	if x.level >= deployStackLines {
+	if x.lv.stackLines {
 		x.w.Block()
 		for _, s := range x.r.Stacks {
 			if x.w.Over() {
@@ -394,7 +380,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 		summary += " · " + Text(s.Duration)
 	}
 	x.w.Block()
-	x.w.WriteString(detailsOpen(summary, x.level == deployFull && len(s.Resources) <= openMax))
+	x.w.WriteString(detailsOpen(summary, x.lv.openDetails && len(s.Resources) <= openMax))
 	if s.Note != "" {
 		x.w.Block()
 		x.w.Write(Text(s.Note), "\n")
@@ -404,7 +390,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 		if x.w.Over() {
 			return
 		}
-		if x.level >= deployFailedOnly && res.Result != "failed" {
+		if x.lv.failuresOnly && res.Result != "failed" {
 			continue
 		}
 		if shown == 0 {
@@ -419,11 +405,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 			x.w.Write(" · ", Text(res.Duration))
 		}
 		if res.Error != "" {
-			width := 1000
-			if x.level > deployCollapsed {
-				width = 300
-			}
-			msg, more := cutRunes(res.Error, width)
+			msg, more := cutRunes(res.Error, x.lv.errorWidth)
 			x.w.Write(": ", Text(msg))
 			if more > 0 {
 				x.w.Write(" … ", moreChars(more))
@@ -435,10 +417,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 		x.w.Block()
 		x.w.WriteString("**Outputs**\n")
 		x.w.Block()
-		width := 300
-		if x.level > deployFull {
-			width = InlineMax
-		}
+		width := x.lv.outputWidth
 		for _, o := range s.Outputs {
 			if x.w.Over() {
 				return
@@ -481,14 +460,14 @@ func resultLabel(r string) string {
 }
 
 func (x *deployWriter) stderr() {
-	if x.level >= deployFailedOnly {
+	if !x.lv.stderr {
 		return
 	}
-	lines, width := x.r.StderrTail, 1000
-	if x.level > deployFull {
-		lines, width = lines[max(0, len(lines)-10):], 300
+	lines := x.r.StderrTail
+	if n := x.lv.stderrLines; n > 0 {
+		lines = lines[max(0, len(lines)-n):]
 	}
-	writeStderr(x.w, lines, width)
+	writeStderr(x.w, lines, x.lv.stderrWidth)
 }
 
 func (x *deployWriter) footer() {

@@ -51,7 +51,7 @@ func TestDeployLevels(t *testing.T) {
 	for level := range deployLevels {
 		t.Run(strconv.Itoa(level), func(t *testing.T) {
 			w := NewWriter(Unlimited)
-			x := deployWriter{r: &r, w: w, level: level, limited: true, note: note}
+			x := deployWriter{r: &r, w: w, lv: deployLadder[level], limited: true, note: note}
 			x.report()
 			golden.Assert(t, w.String(), fmt.Sprintf("deploy-level-%d.golden", level))
 		})
