@@ -7,16 +7,24 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
-// DeployOutcome is how a deploy ended.
-type DeployOutcome string
+// The deploy result's parts are the model's; the aliases keep the
+// reporters' names.
+type (
+	DeployOutcome     = model.DeployOutcome
+	DestructiveChange = model.DestructiveChange
+	DeployLock        = model.DeployLock
+	DeployedStack     = model.DeployedStack
+	DeployedResource  = model.DeployedResource
+	StackOutput       = model.StackOutput
+)
 
 const (
-	OutcomeDeployed  DeployOutcome = "deployed"
-	OutcomeRefused   DeployOutcome = "refused"   // the gate said no; nothing ran
-	OutcomeFailed    DeployOutcome = "failed"    // cdkd deploy (or what precedes it) failed
-	OutcomePartial   DeployOutcome = "partial"   // cdkd left resources unaddressed
-	OutcomeLocked    DeployOutcome = "locked"    // another job holds a stack's lock
-	OutcomeCancelled DeployOutcome = "cancelled" // the job was cancelled or timed out
+	OutcomeDeployed  = model.OutcomeDeployed
+	OutcomeRefused   = model.OutcomeRefused
+	OutcomeFailed    = model.OutcomeFailed
+	OutcomePartial   = model.OutcomePartial
+	OutcomeLocked    = model.OutcomeLocked
+	OutcomeCancelled = model.OutcomeCancelled
 )
 
 // DeployReport is one deploy as the pull request, the check run and the job
@@ -60,52 +68,6 @@ type DeployReport struct {
 	FullReportHint string
 }
 
-// DestructiveChange is a delete or replacement and what allowed it.
-type DestructiveChange struct {
-	Stack, LogicalID, Type string
-	Action                 model.Action
-	ForcedBy               []string
-	// AllowedBy names the input that allowed it; "" means refused.
-	AllowedBy string
-}
-
-// DeployLock names who holds a stack's lock and how to release it.
-type DeployLock struct {
-	Stack, Region, Owner, Operation, ExpiresIn string
-	// Unlock is the command that releases it.
-	Unlock string
-}
-
-// DeployedStack is what a deploy did to one stack.
-type DeployedStack struct {
-	Stack, Region string
-	// Result is the run's: SUCCEEDED, FAILED, or "" when unknown.
-	Result                                       string
-	Created, Updated, Deleted, Failed, Unchanged int
-	Duration                                     string
-	Resources                                    []DeployedResource
-	Outputs                                      []StackOutput
-	// Note says what is not known, e.g. that no run was recorded.
-	Note string
-}
-
-// DeployedResource is one resource's outcome in the run.
-type DeployedResource struct {
-	LogicalID, Type string
-	// Result is created, updated, deleted, failed, skipped, retained or
-	// interrupted.
-	Result   string
-	Duration string
-	Error    string
-}
-
-// StackOutput is one stack output; Secret ones are shown masked whatever
-// Value holds.
-type StackOutput struct {
-	Name, Value string
-	Secret      bool
-}
-
 // Degradation levels of a deploy report.
 const (
 	deployFull       = iota
@@ -120,7 +82,7 @@ const (
 func DeployMarkdown(r DeployReport, b Budget) string {
 	note := b.ShortenedNote(r.FullReportHint)
 	return Fit(b, deployLevels, func(w *Writer, level int) {
-		x := deployWriter{r: &r, w: w, level: level, limited: b.Limited(), note: note}
+		x := deployWriter{r: &r, w: w, lv: deployLadder[level], limited: b.Limited(), note: note}
 		x.report()
 	}, note)
 }
@@ -149,7 +111,7 @@ func DeployHeadline(r DeployReport) string {
 type deployWriter struct {
 	r       *DeployReport
 	w       *Writer
-	level   int
+	lv      deployRung
 	limited bool
 	note    string
 }
@@ -157,13 +119,13 @@ type deployWriter struct {
 func (x *deployWriter) report() {
 	writeTitle(x.w, "deploy", x.r.Label)
 	x.headline()
-	if x.level > deployFull {
+	if x.lv.shortenedNote {
 		x.w.Block()
 		x.w.Write(x.note, "\n")
 	}
 	x.lock()
 	x.warnings()
-	if x.level < deployHeadline {
+	if x.lv.sections {
 		x.comparison()
 		x.destructive()
 		x.stacks()
@@ -252,28 +214,10 @@ func (x *deployWriter) comparison() {
 			x.w.Block()
 			x.w.WriteString("No item differs, yet the digests do: the reviewed change set was computed differently.\n")
 		}
-		limit := len(c.Items)
-		if x.limited {
-			switch x.level {
-			case deployFull:
-			case deployCollapsed:
-				limit = min(limit, 200)
-			case deployFailedOnly:
-				limit = min(limit, 100)
-			default:
-				limit = min(limit, 20)
-			}
-		}
+		limit := x.capped(len(c.Items), x.lv.compareCap)
 		x.w.Block()
-		for i, it := range c.Items {
-			if x.w.Over() {
-				return
-			}
-			if i == limit {
-				x.w.WriteString(moreItems(len(c.Items) - limit))
-				break
-			}
-			x.item(it)
+		if !writeList(x.w, len(c.Items), limit, "", func(i int) { x.item(c.Items[i]) }) {
+			return
 		}
 	}
 	if x.r.ComparisonNote != "" {
@@ -310,7 +254,7 @@ func (x *deployWriter) item(it model.ItemDelta) {
 		x.w.Write(": reviewed ", actionWord(it.Reviewed))
 	}
 	x.w.WriteString("\n")
-	if x.level >= deployFailedOnly {
+	if !x.lv.paths {
 		return
 	}
 	for _, p := range it.Paths {
@@ -377,19 +321,10 @@ func (x *deployWriter) destructive() {
 	}
 	x.w.Block()
 	x.w.WriteString("#### Destructive changes\n")
-	limit := len(x.r.Destructive)
-	if x.limited && x.level >= deployStackLines {
-		limit = min(limit, 20)
-	}
+	limit := x.capped(len(x.r.Destructive), x.lv.destructiveCap)
 	x.w.Block()
-	for i, d := range x.r.Destructive {
-		if x.w.Over() {
-			return
-		}
-		if i == limit {
-			x.w.WriteString(moreItems(len(x.r.Destructive) - limit))
-			break
-		}
+	if !writeList(x.w, len(x.r.Destructive), limit, "", func(i int) {
+		d := x.r.Destructive[i]
 		if d.AllowedBy == "" {
 			x.w.WriteString("- ⛔ **refused**: ")
 		} else {
@@ -400,6 +335,8 @@ func (x *deployWriter) destructive() {
 			x.w.Write(", forced by ", codeList(d.ForcedBy, -1))
 		}
 		x.w.WriteString("\n")
+	}) {
+		return
 	}
 	if refused > 0 {
 		x.w.Block()
@@ -411,7 +348,7 @@ func (x *deployWriter) stacks() {
 	if len(x.r.Stacks) == 0 {
 		return
 	}
-	if x.level >= deployStackLines {
+	if x.lv.stackLines {
 		x.w.Block()
 		for _, s := range x.r.Stacks {
 			if x.w.Over() {
@@ -447,7 +384,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 		summary += " · " + Text(s.Duration)
 	}
 	x.w.Block()
-	x.w.WriteString(detailsOpen(summary, x.level == deployFull && len(s.Resources) <= openMax))
+	x.w.WriteString(detailsOpen(summary, x.lv.openDetails && len(s.Resources) <= openMax))
 	if s.Note != "" {
 		x.w.Block()
 		x.w.Write(Text(s.Note), "\n")
@@ -457,7 +394,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 		if x.w.Over() {
 			return
 		}
-		if x.level >= deployFailedOnly && res.Result != "failed" {
+		if x.lv.failuresOnly && res.Result != "failed" {
 			continue
 		}
 		if shown == 0 {
@@ -472,11 +409,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 			x.w.Write(" · ", Text(res.Duration))
 		}
 		if res.Error != "" {
-			width := 1000
-			if x.level > deployCollapsed {
-				width = 300
-			}
-			msg, more := cutRunes(res.Error, width)
+			msg, more := cutRunes(res.Error, x.lv.errorWidth)
 			x.w.Write(": ", Text(msg))
 			if more > 0 {
 				x.w.Write(" … ", moreChars(more))
@@ -488,10 +421,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 		x.w.Block()
 		x.w.WriteString("**Outputs**\n")
 		x.w.Block()
-		width := 300
-		if x.level > deployFull {
-			width = InlineMax
-		}
+		width := x.lv.outputWidth
 		for _, o := range s.Outputs {
 			if x.w.Over() {
 				return
@@ -534,14 +464,14 @@ func resultLabel(r string) string {
 }
 
 func (x *deployWriter) stderr() {
-	if x.level >= deployFailedOnly {
+	if !x.lv.stderr {
 		return
 	}
-	lines, width := x.r.StderrTail, 1000
-	if x.level > deployFull {
-		lines, width = lines[max(0, len(lines)-10):], 300
+	lines := x.r.StderrTail
+	if n := x.lv.stderrLines; n > 0 {
+		lines = lines[max(0, len(lines)-n):]
 	}
-	writeStderr(x.w, lines, width)
+	writeStderr(x.w, lines, x.lv.stderrWidth)
 }
 
 func (x *deployWriter) footer() {

@@ -208,23 +208,14 @@ func (x *diffWriter) callout() {
 			limit = 0
 		}
 	}
-	for i, d := range x.destructive {
-		if x.w.Over() {
-			return
-		}
-		if i == limit {
-			if limit > 0 {
-				x.w.Write("> ", moreItems(len(x.destructive)-limit))
-			}
-			return
-		}
-		ch := d.change
-		x.w.Write("> - ", destructiveText(ch.Action(), ch.LogicalID, ch.ResourceType, d.path))
+	writeList(x.w, len(x.destructive), limit, "> ", func(i int) {
+		ch := x.destructive[i].change
+		x.w.Write("> - ", destructiveText(ch.Action(), ch.LogicalID, ch.ResourceType, x.destructive[i].path))
 		if ch.Action() == model.ActionReplace {
 			x.w.Write(", forced by ", codeList(ch.ReplacingPaths(), -1))
 		}
 		x.w.WriteString("\n")
-	}
+	})
 }
 
 // stackSections renders one section per stack with something to show, and

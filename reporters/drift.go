@@ -45,60 +45,18 @@ type DriftReport struct {
 	Resolution *ResolutionReport
 }
 
-// FinalStatus is where things stand after the run: the detection run
-// after a resolution when there was one, else the detection itself. The
-// check run, the tracking issue and the exit code follow it; drift-status
-// keeps the detection result.
+// FinalStatus is where things stand after the run (see
+// model.FinalDriftStatus): the check run, the tracking issue and the exit
+// code follow it; drift-status keeps the detection result.
 func (r DriftReport) FinalStatus() model.DriftStatus {
-	if r.Resolution != nil && r.Resolution.After != nil {
-		return r.Resolution.After.Status
-	}
-	if r.Resolution != nil && r.Resolution.AfterError != "" {
-		return model.DriftError
-	}
-	return r.Verdict.Status
+	return model.FinalDriftStatus(r.Verdict.Status, r.Resolution)
 }
 
-// ResolutionReport is a drift resolution and the detection run after it.
-type ResolutionReport struct {
-	Mode string // "accept" or "revert"
-	// Resources are the drifted resources the resolution acted on
-	// ("Stack/LogicalId").
-	Resources []string
-	// Failed are resources cdkd named as not resolved (--revert's exit 2).
-	Failed []ResolutionFailure
-	// Summary are cdkd's own summary lines.
-	Summary []string
-	// Outcomes are what cdkd's lines say became of each resource (accepted,
-	// reverted, skipped, failed, update-not-supported), the resources
-	// cdkd-action refused to revert, and drifted resources no line names.
-	// Counts come from these, never from the detection.
-	Outcomes []model.ResolvedResource
-	// Warnings are the --dry-run plan's warnings (what the revert leaves
-	// alone, token literals it would write). PlanText is that plan, and
-	// Output the resolution's own text, redacted, values masked.
-	Warnings []string
-	PlanText []string
-	Output   []string
-	// Error is set when the resolution run itself failed.
-	Error string
-	// After is the detection run after the resolution; nil when it did not
-	// run. AfterDrift is its report, AfterError why it failed.
-	After      *model.RunVerdict
-	AfterDrift model.Drift
-	AfterError string
-}
-
-// Refused counts the resources cdkd-action would not let cdkd revert.
-func (r *ResolutionReport) Refused() int {
-	return model.ResolutionCounts(r.Outcomes)[model.OutcomeRefused]
-}
-
-// ResolutionFailure is one resource a resolution left unresolved.
-type ResolutionFailure struct {
-	Resource string
-	Line     string
-}
+// The resolution's parts are the model's (see model.DriftResult).
+type (
+	ResolutionReport  = model.DriftResolution
+	ResolutionFailure = model.ResolutionFailure
+)
 
 // Degradation levels of a drift report.
 const (
@@ -491,16 +449,7 @@ func (x *driftWriter) stackSections() {
 		return
 	}
 	x.w.WriteString("✅ **No drift:**\n")
-	for i, c := range calm {
-		if x.w.Over() {
-			return
-		}
-		if i == x.listLimit() {
-			x.w.WriteString(moreItems(len(calm) - listMax))
-			return
-		}
-		x.w.Write("- ", c, "\n")
-	}
+	writeList(x.w, len(calm), x.listLimit(), "", func(i int) { x.w.Write("- ", calm[i], "\n") })
 }
 
 func stackGlyph(v model.StackVerdict) string {
@@ -566,22 +515,15 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 	x.w.Block()
 	x.w.Write("**🔴 Drifted (", strconv.Itoa(len(s.Drifted)), ")** · cdkd's state → AWS now\n")
 	cases := map[model.MaskCase][]string{}
-	for i := range s.Drifted {
-		if x.w.Over() {
-			return
-		}
+	if !writeList(x.w, len(s.Drifted), x.listLimit(), "", func(i int) {
 		d := &s.Drifted[i]
-		if i == x.listLimit() {
-			x.w.WriteString(moreItems(len(s.Drifted) - listMax))
-			break
-		}
 		head := nameCode(d.LogicalID) + " · " + nameCode(d.Type)
 		if d.ReferencesUnresolved {
 			head += " · ⚠️ only partially compared"
 		}
 		if x.level >= driftResources {
 			x.w.Write("- ", head, " · ", countOf(len(d.Changes), "property", "properties"), "\n")
-			continue
+			return
 		}
 		x.w.Write("- ", head, "\n")
 		for _, c := range d.Changes {
@@ -593,6 +535,8 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 			}
 			x.change(c, masked)
 		}
+	}) {
+		return
 	}
 	if slices.Contains(x.r.HiddenStacks, s.Stack) {
 		x.w.Block()
@@ -712,16 +656,9 @@ func (x *driftWriter) possiblyDeleted(rs []model.Resource) {
 	}
 	x.w.Block()
 	x.w.Write("**⚠️ Not checked (possibly deleted) (", strconv.Itoa(len(rs)), ")** · cdkd reads these types' current state, yet reported them as unsupported: the resource was most likely deleted out of band (cdkd reports a deleted resource this way, not as drift). **To fix:** check that it exists; re-deploy to recreate it.\n")
-	for i, r := range rs {
-		if x.w.Over() {
-			return
-		}
-		if i == x.listLimit() {
-			x.w.WriteString(moreItems(len(rs) - listMax))
-			return
-		}
-		x.w.Write("- ", nameCode(r.LogicalID), " · ", nameCode(r.Type), "\n")
-	}
+	writeList(x.w, len(rs), x.listLimit(), "", func(i int) {
+		x.w.Write("- ", nameCode(rs[i].LogicalID), " · ", nameCode(rs[i].Type), "\n")
+	})
 }
 
 // typeCounts lists resources by type with counts: "`AWS::X::Y` ×2".

@@ -13,14 +13,14 @@ var outcomeGroups = []struct {
 	outcome    model.ResolutionOutcome
 	head, todo string
 }{
-	{model.OutcomeFailed, "❌ **Failed**", "cdkd's error is shown; inspect it and retry once its cause is resolved."},
-	{model.OutcomeUpdateNotSupported, "⊘ **Update not supported**", "the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy)."},
-	{model.OutcomeRefused, "🚫 **Not reverted (refused by cdkd-action)**", "set `drift-allow-token-overwrite: true` to revert anyway, or change the reference so the token is the property's whole value (or a `secretsmanager`/plain `ssm` reference)."},
-	{model.OutcomeSkipped, "⏭️ **Skipped by cdkd**", "cdkd refused these (a secret-bearing property whose live value it could not identify) and warned by name; the drift is still reported on the next run."},
-	{model.OutcomeNotCompared, "⚠️ **Not compared**", "cdkd did not compare these, so it did not resolve them."},
-	{model.OutcomeUnreported, "❔ **No line from cdkd**", "drifted, but cdkd printed nothing about them: not counted as resolved (the detection after the resolution says where they stand)."},
-	{model.OutcomeReverted, "✅ **Reverted**", ""},
-	{model.OutcomeAccepted, "✅ **Accepted**", ""},
+	{model.ResolutionFailed, "❌ **Failed**", "cdkd's error is shown; inspect it and retry once its cause is resolved."},
+	{model.ResolutionUpdateNotSupported, "⊘ **Update not supported**", "the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy)."},
+	{model.ResolutionRefused, "🚫 **Not reverted (refused by cdkd-action)**", "set `drift-allow-token-overwrite: true` to revert anyway, or change the reference so the token is the property's whole value (or a `secretsmanager`/plain `ssm` reference)."},
+	{model.ResolutionSkipped, "⏭️ **Skipped by cdkd**", "cdkd refused these (a secret-bearing property whose live value it could not identify) and warned by name; the drift is still reported on the next run."},
+	{model.ResolutionNotCompared, "⚠️ **Not compared**", "cdkd did not compare these, so it did not resolve them."},
+	{model.ResolutionUnreported, "❔ **No line from cdkd**", "drifted, but cdkd printed nothing about them: not counted as resolved (the detection after the resolution says where they stand)."},
+	{model.ResolutionReverted, "✅ **Reverted**", ""},
+	{model.ResolutionAccepted, "✅ **Accepted**", ""},
 }
 
 // outcomes lists what cdkd's lines say became of each resource, by

@@ -114,9 +114,9 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 		Resources: []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
 		Summary:   []string{"✓ State updated for StackA (us-east-1): accepted drift on 2 resource(s)."},
 		Outcomes: []model.ResolvedResource{
-			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.OutcomeAccepted},
-			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.OutcomeAccepted},
-			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.OutcomeSkipped, Reason: "DisplayName: secret-bearing, its AWS-current value could not be identified"},
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.ResolutionAccepted},
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.ResolutionAccepted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.ResolutionSkipped, Reason: "DisplayName: secret-bearing, its AWS-current value could not be identified"},
 		},
 		Output: []string{"Plan (--accept): update cdkd state for StackA (us-east-1):", "  ~ Bucket83908E77 (AWS::S3::Bucket)", "    VersioningConfiguration.Status: Enabled -> Suspended"},
 		After:  &cleanVerdict,
@@ -127,9 +127,9 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 		Resources: []string{"StackA/Bucket83908E77", "StackA/Queue4A7E3555", "StackA/TopicBFC7AF6E"},
 		Summary:   []string{"Revert summary: 3 reverted"},
 		Outcomes: []model.ResolvedResource{
-			{Stack: "StackA", LogicalID: "Bucket83908E77", Outcome: model.OutcomeReverted},
-			{Stack: "StackA", LogicalID: "Queue4A7E3555", Outcome: model.OutcomeReverted},
-			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Outcome: model.ResolutionReverted},
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Outcome: model.ResolutionReverted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Outcome: model.ResolutionReverted},
 		},
 		Warnings:   []string{"! Queue4A7E3555 (AWS::SQS::Queue): this resource has no observed-capture baseline; the revert LEAVES 1 AWS-authored value untouched: RedrivePolicy"},
 		After:      &afterVerdict,
@@ -145,9 +145,9 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 		},
 		Summary: []string{"Revert summary: 2 reverted, 1 failed"},
 		Outcomes: []model.ResolvedResource{
-			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.OutcomeFailed, Reason: "AWS update failed — AccessDenied"},
-			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.OutcomeReverted},
-			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "Queue4A7E3555", Type: "AWS::SQS::Queue", Outcome: model.ResolutionFailed, Reason: "AWS update failed — AccessDenied"},
+			{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.ResolutionReverted},
+			{Stack: "StackA", LogicalID: "TopicBFC7AF6E", Type: "AWS::SNS::Topic", Outcome: model.ResolutionReverted},
 		},
 		After:      &afterVerdict,
 		AfterDrift: after,
@@ -167,7 +167,7 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	hostileReport.Label = hostile
 	hostileReport.CauseNote = hostile
 	hostileReport.Resolution = &ResolutionReport{Mode: "revert", Failed: []ResolutionFailure{{Resource: "R" + hostile, Line: "R" + hostile}}, Summary: []string{hostile},
-		Outcomes: []model.ResolvedResource{{Stack: "S" + hostile, LogicalID: "R" + hostile, Type: "T" + hostile, Outcome: model.OutcomeFailed, Reason: hostile}},
+		Outcomes: []model.ResolvedResource{{Stack: "S" + hostile, LogicalID: "R" + hostile, Type: "T" + hostile, Outcome: model.ResolutionFailed, Reason: hostile}},
 		Warnings: []string{hostile}, PlanText: strings.Split(hostile, "\n"), Output: []string{hostile}}
 	hostileError := driftReport(model.Drift{}, 1)
 	hostileError.Verdict = model.ErrorVerdict(1, hostile)

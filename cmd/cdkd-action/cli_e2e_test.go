@@ -116,7 +116,7 @@ func TestLocalStdoutIsOnlyTheReport(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stderr, "Using cdkd 0.284.40 at "))
 	assert.Assert(t, is.Contains(res.stdout, "cdkd 0.284.40 (cdkd-path)"), "the footer says which cdkd ran")
 	path := reportPath(t, res.stderr)
-	assert.Assert(t, is.Contains(readFile(t, path), `"kind": "diff"`))
+	assert.Assert(t, is.Contains(readFile(t, path), `"kind":"diff"`))
 
 	// Another run writes another file: concurrent runs do not share one.
 	_, env = cliStub(t, diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))

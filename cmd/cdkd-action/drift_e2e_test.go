@@ -615,8 +615,8 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "🔒 **Real drift at a NoEcho parameter's position** (values hidden): `NoEchoParam2FCCC8BD.Value`"))
 	assert.Assert(t, is.Contains(res.summary, "`cdkd drift --revert` or a re-deploy puts the parameter's value back"))
 	assert.Assert(t, !strings.Contains(res.summary, "by design"), res.summary)
-	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
-	assert.Assert(t, is.Contains(report, `"maskCase": "noEchoParameter"`))
+	assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`))
+	assert.Assert(t, is.Contains(report, `"maskCase":"noEchoParameter"`))
 	if os.Getenv("DRIFT_DEBUG") != "" {
 		t.Log(res.stdout, res.summary)
 	}

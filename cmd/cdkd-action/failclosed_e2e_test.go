@@ -97,7 +97,7 @@ func TestDriftHidesAResourceTheTemplateNoLongerHas(t *testing.T) {
 		assert.Assert(t, is.Contains(s, "pass the assembly that deployed them as app to see them"), s)
 		assert.Assert(t, !strings.Contains(s, "drifts on every run by design"), "not a NoEcho custom-resource response:\n%s", s)
 	}
-	assert.Assert(t, is.Contains(readFile(t, res.outputs["report-json"]), `"secret": "unknown position"`))
+	assert.Assert(t, is.Contains(readFile(t, res.outputs["report-json"]), `"secret":"unknown position"`))
 }
 
 // Item 2: the state record is a second source of NoEcho positions: where

@@ -103,6 +103,7 @@ type workspace struct {
 
 func newWorkspace(t *testing.T) *workspace {
 	t.Helper()
+	parallel(t)
 	dir := t.TempDir()
 	gh := githubtest.New(t)
 	gh.SetToken(token, githubtest.DefaultLogin)
@@ -131,6 +132,18 @@ func newWorkspace(t *testing.T) *workspace {
 	}
 	return w
 }
+
+// parallel runs t alongside the other e2e tests: each has its own
+// workspace, fake GitHub, cdkd stand-in and processes, and most of their
+// time is spent waiting on a child process, so running them one at a time
+// left the machine idle. A test that builds two workspaces asks once.
+func parallel(t *testing.T) {
+	if _, again := parallelTests.LoadOrStore(t, true); !again {
+		t.Parallel()
+	}
+}
+
+var parallelTests sync.Map
 
 // result is what one step left behind.
 type result struct {

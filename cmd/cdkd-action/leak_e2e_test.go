@@ -726,8 +726,8 @@ func TestLeakDiff(t *testing.T) {
 	assert.Assert(t, is.Regexp(`(?m)^::warning::.*NoEcho parameter LeakStack/PwTiny.*shorter than 4 characters`, res.stdout))
 	// Position redaction carries its marker into the report JSON.
 	report := readFile(t, res.outputs["report-json"])
-	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
-	assert.Assert(t, is.Contains(report, `"secret": "secret"`))
+	assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`))
+	assert.Assert(t, is.Contains(report, `"secret":"secret"`))
 
 	// The NoEcho notes reach every channel and are not changes.
 	runs := w.gh.CheckRuns()

@@ -95,7 +95,7 @@ func TestDiffReadsTheAssemblyCdkdSynthesized(t *testing.T) {
 			}
 			assertHidden(t, w.leakChannels(t, res), noEchoSamples...)
 			report := readFile(t, res.outputs["report-json"])
-			assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`), "hidden by position, with its marker")
+			assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`), "hidden by position, with its marker")
 			assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
 			// The runner learns the default too, for the steps that follow.
 			assert.Assert(t, is.Contains(res.stdout, "::add-mask::hunter2-noecho-v1\n"))
@@ -140,7 +140,7 @@ func TestDriftStoredMaskHidesTheLiveValue(t *testing.T) {
 	assert.Equal(t, res.code, 1, runnermask.Simulate(res.stdout))
 	report := readFile(t, res.outputs["report-json"])
 	assert.Assert(t, !strings.Contains(report, live), report)
-	assert.Assert(t, is.Contains(report, `"secret": "NoEcho"`))
+	assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`))
 	assertHidden(t, w.leakChannels(t, res), live)
 }
 

@@ -149,24 +149,29 @@ func (a *App) Run(ctx context.Context) ExitCode {
 func (r *run) main(ctx context.Context) ExitCode {
 	cfg, err := config.Load(r.app.Getenv, r.app.Args)
 	if err != nil {
-		return r.fail("bad-input", err, ExitBadInput, nil)
+		return r.fail(ReasonBadInput, err, nil)
 	}
 	r.cfg = cfg
 	if r.gh, err = ghctx.Load(r.app.Getenv); err != nil {
-		return r.fail("bad-input", err, ExitBadInput, nil)
+		return r.fail(ReasonBadInput, err, nil)
 	}
 	r.local = cfg.Local || !r.gh.Actions
 
 	if err := r.discover(ctx); err != nil {
-		return r.fail("bad-input", err, ExitBadInput, nil)
+		return r.fail(ReasonBadInput, err, nil)
 	}
 	if !r.local {
 		r.connectGitHub()
 	}
 	r.warnInputs()
+	if cfg.FromJSON != "" {
+		if code, ok := r.fromReport(); ok {
+			return code
+		}
+	}
 	if cfg.FromJSON == "" {
 		if err := r.locateCdkd(ctx); err != nil {
-			return r.fail("bad-input", err, ExitBadInput, nil)
+			return r.fail(ReasonBadInput, err, nil)
 		}
 	}
 	switch cfg.Command {
@@ -177,7 +182,7 @@ func (r *run) main(ctx context.Context) ExitCode {
 	case config.CommandDeploy:
 		return r.deploy(ctx)
 	}
-	return r.fail("bad-input", fmt.Errorf("input command: %q is not supported", cfg.Command), ExitBadInput, nil)
+	return r.fail(ReasonBadInput, fmt.Errorf("input command: %q is not supported", cfg.Command), nil)
 }
 
 // discover finds every secret and registers it with the runner before any
@@ -385,8 +390,8 @@ func (r *run) connectGitHub() {
 func (r *run) setOutput(name, value string) { r.outputs[name] = value }
 
 func (r *run) writeOutputs() {
-	if _, ok := r.outputs["failure-reason"]; !ok {
-		r.outputs["failure-reason"] = ""
+	if _, ok := r.outputs[OutputFailureReason]; !ok {
+		r.outputs[OutputFailureReason] = ""
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.outputs)) {
 		if err := r.runner.SetOutput(name, r.set.Redact(r.outputs[name])); err != nil {
@@ -406,13 +411,13 @@ func (r *run) summary(markdown string) {
 // fail reports a failure on every channel that still works: the log, the job
 // summary (always), and the outputs. publish, when given, posts the failure
 // to the API channels of the current command.
-func (r *run) fail(reason string, err error, code ExitCode, publish func(msg string)) ExitCode {
+func (r *run) fail(reason FailureReason, err error, publish func(msg string)) ExitCode {
 	r.flushHeld()
 	// Redacted before and after dropRepeats: removing a repeated part must
 	// neither break a secret's match nor join one together.
 	msg := r.set.Redact(dropRepeats(r.set.OneLine(err.Error())))
 	r.runner.Error(msg)
-	r.setOutput("failure-reason", reason)
+	r.setOutput(OutputFailureReason, reason.String())
 	if publish != nil {
 		publish(msg)
 	}
@@ -423,16 +428,16 @@ func (r *run) fail(reason string, err error, code ExitCode, publish func(msg str
 		}
 		r.summary(fmt.Sprintf("## ❌ %s\n\n%s\n", title, reporters.Text(msg)))
 	}
-	return code
+	return reason.Code()
 }
 
 // failOnResult fails the step for a result the workflow asked to fail on
 // (fail-on-changes, fail-on-drift, ...): not an error of cdkd-action's, so
 // exit 1, with the reason as failure-reason.
-func (r *run) failOnResult(reason, msg string) ExitCode {
-	r.setOutput("failure-reason", reason)
+func (r *run) failOnResult(reason FailureReason, msg string) ExitCode {
+	r.setOutput(OutputFailureReason, reason.String())
 	r.runner.Error(msg)
-	return ExitChanges
+	return reason.Code()
 }
 
 // isPermission reports an API refusal that a fork PR's token gets.

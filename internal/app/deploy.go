@@ -21,16 +21,6 @@ const (
 	cancelledReportTimeout = 4 * time.Second
 )
 
-// Failure reasons of the deploy command (with gate.Reason's values).
-const (
-	reasonStateLocked  = "state-locked"
-	reasonDeployFailed = "deploy-failed"
-	reasonPartial      = "partial"
-	reasonCancelled    = "cancelled"
-	reasonAPIFailed    = "api-failed"
-	reasonCdkdFailed   = "cdkd-failed"
-)
-
 // deployRun is one deploy command: the gate, cdkd deploy, and the report.
 type deployRun struct {
 	r       *run
@@ -39,8 +29,7 @@ type deployRun struct {
 
 	rep      reporters.DeployReport
 	outputs  map[string]map[string]string // stack → output → value, masked
-	reason   string
-	code     ExitCode
+	reason   FailureReason
 	envURL   string
 	deployID int64
 	// dryRunArgs is the cdkd deploy a --dry-run would have run (nil: the
@@ -89,7 +78,7 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 		d.stopped(cdkd.Result{Cancelled: true}, nil)
 		return
 	case err != nil && d.reviews.err != nil && !isCdkdError(err):
-		d.failed(reasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
+		d.failed(ReasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
 		return
 	case err != nil:
 		var cerr *cdkd.Error
@@ -97,13 +86,13 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 		if errors.As(err, &cerr) {
 			tail = cerr.StderrTail
 		}
-		d.failed(cdkdReason(err, reasonCdkdFailed), "cdkd diff failed", fmt.Sprintf("The change set could not be computed, so it cannot be checked against the review: %v. Not deploying.", err), tail)
+		d.failed(cdkdReason(err, ReasonCdkdFailed), "cdkd diff failed", fmt.Sprintf("The change set could not be computed, so it cannot be checked against the review: %v. Not deploying.", err), tail)
 		return
 	}
 	d.fromDecision(dec)
 	if !dec.Deploy {
-		d.rep.Outcome, d.rep.Reason = reporters.OutcomeRefused, string(dec.Reason)
-		d.reason, d.code = string(dec.Reason), ExitChanges
+		d.reason = FailureReason(dec.Reason)
+		d.rep.Outcome, d.rep.Reason = reporters.OutcomeRefused, d.reason.String()
 		return
 	}
 	d.apply(ctx, dec)
@@ -128,10 +117,10 @@ func (d *deployRun) fromDecision(dec gate.Decision) {
 	}
 }
 
-func (d *deployRun) failed(reason, title, msg string, tail []string) {
-	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeFailed, reason, title, msg
+func (d *deployRun) failed(reason FailureReason, title, msg string, tail []string) {
+	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeFailed, reason.String(), title, msg
 	d.rep.StderrTail = d.r.redactLines(tail)
-	d.reason, d.code = reason, ExitFailure
+	d.reason = reason
 }
 
 // stopped reports a deploy stopped before or during cdkd deploy: the job
@@ -139,11 +128,11 @@ func (d *deployRun) failed(reason, title, msg string, tail []string) {
 // (timeout). What it says of the state lock is what cdkd.LockState can
 // vouch for: a release only when cdkd said so.
 func (d *deployRun) stopped(res cdkd.Result, targets []cdkd.Target) {
-	reason, title := reasonCancelled, "Deploy cancelled"
+	reason, title := ReasonCancelled, "Deploy cancelled"
 	var msg string
 	switch {
 	case res.TimedOut:
-		reason, title = reasonTimeout, "Deploy timed out"
+		reason, title = ReasonTimeout, "Deploy timed out"
 		msg = fmt.Sprintf("cdkd deploy ran longer than timeout-minutes (%s) and was stopped; its log shows what it finished.", res.Limit)
 	case len(res.Args) > 0:
 		msg = "The job was cancelled while cdkd deploy ran; its log shows what it finished."
@@ -153,8 +142,8 @@ func (d *deployRun) stopped(res cdkd.Result, targets []cdkd.Target) {
 	if len(res.Args) > 0 {
 		msg += " " + cdkd.LockState(res, targets)
 	}
-	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeCancelled, reason, title, msg
-	d.reason, d.code = reason, ExitFailure
+	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeCancelled, reason.String(), title, msg
+	d.reason = reason
 }
 
 // deployTargets are the stacks of the change set, for force-unlock.
@@ -183,16 +172,16 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	for i, w := range d.rep.Warnings {
 		d.rep.Warnings[i] = r.set.Redact(w)
 	}
-	r.setOutput("deployed", deployedOutput(d.rep))
+	r.setOutput(OutputDeployed, deployedOutput(d.rep))
 	d.environmentURLOutput()
-	r.setOutput("stack-outputs", stackOutputsJSON(d.outputs))
+	r.setOutput(OutputStackOutputs, stackOutputsJSON(d.outputs))
 	apiErr := d.publish(ctx)
 	if d.reason != "" {
 		msg := joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)
-		return r.fail(d.reason, errors.New(msg), d.code, nil)
+		return r.fail(d.reason, errors.New(msg), nil)
 	}
 	if apiErr != nil {
-		return r.fail(reasonAPIFailed, apiErr, ExitFailure, nil)
+		return r.fail(ReasonAPIFailed, apiErr, nil)
 	}
 	r.runner.Notice(r.set.OneLine(reporters.DeployHeadline(d.rep)))
 	return ExitOK

@@ -14,7 +14,7 @@ func (d *deployRun) environmentURLOutput() {
 	if d.rep.Outcome == reporters.OutcomeDeployed {
 		d.envURL = d.environmentURL()
 	}
-	d.r.setOutput("environment-url", d.envURL)
+	d.r.setOutput(OutputEnvironmentURL, d.envURL)
 }
 
 // dryRun reports what --dry-run found: the gate's decision and the cdkd
@@ -52,9 +52,9 @@ func (d *deployRun) dryRun() (ExitCode, bool) {
 	} else {
 		r.runner.Info(r.set.Redact(md))
 	}
-	r.setOutput("deployed", "false")
+	r.setOutput(OutputDeployed, "false")
 	if code != ExitOK {
-		r.setOutput("failure-reason", d.rep.Reason)
+		r.setOutput(OutputFailureReason, d.rep.Reason)
 	}
 	return code, true
 }

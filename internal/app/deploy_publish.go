@@ -33,7 +33,7 @@ func (d *deployRun) publish(ctx context.Context) error {
 	var errs []error
 	written, err := d.comment(ctx)
 	if err == nil && written.HTMLURL != "" {
-		r.setOutput("comment-url", written.HTMLURL)
+		r.setOutput(OutputCommentURL, written.HTMLURL)
 	}
 	if err := r.degrade(err, "cannot write the pull request comment (no pull-requests: write permission?): %v"); err != nil {
 		errs = append(errs, r.notPosted(ctx, "the deploy outcome in the pull request comment", err))
@@ -180,63 +180,17 @@ func stackOutputsJSON(outputs map[string]map[string]string) string {
 	return string(b)
 }
 
-// reportJSON is the normalized deploy report written for other steps.
+// reportJSON is the report JSON: the deploy's typed result, with the
+// stack outputs (masked) and what the review looked like.
 func (d *deployRun) reportJSON() any {
-	type review struct {
-		PullRequest int    `json:"pullRequest,omitempty"`
-		HeadSHA     string `json:"headSha,omitempty"`
-		CommentURL  string `json:"commentUrl,omitempty"`
-		ReviewedSHA string `json:"reviewedSha,omitempty"`
-		Digest      string `json:"digest,omitempty"`
-		Reviewed    bool   `json:"reviewed"`
-	}
-	type out struct {
-		Kind           string                        `json:"kind"`
-		Label          string                        `json:"label"`
-		SHA            string                        `json:"sha,omitempty"`
-		Outcome        reporters.DeployOutcome       `json:"outcome"`
-		Deployed       bool                          `json:"deployed"`
-		FailureReason  string                        `json:"failureReason,omitempty"`
-		Message        string                        `json:"message,omitempty"`
-		Warnings       []string                      `json:"warnings,omitempty"`
-		CdkdVersion    string                        `json:"cdkdVersion,omitempty"`
-		Digest         string                        `json:"digest,omitempty"`
-		Review         review                        `json:"review"`
-		Comparison     *model.Comparison             `json:"comparison,omitempty"`
-		ComparisonNote string                        `json:"comparisonNote,omitempty"`
-		Destructive    []reporters.DestructiveChange `json:"destructive,omitempty"`
-		Lock           *reporters.DeployLock         `json:"lock,omitempty"`
-		Stacks         []reporters.DeployedStack     `json:"stacks"`
-		StackOutputs   map[string]map[string]string  `json:"stackOutputs"`
-	}
-	o := out{
-		Kind: "deploy", Label: d.rep.Label, SHA: d.rep.SHA, Outcome: d.rep.Outcome, Deployed: d.rep.Outcome == reporters.OutcomeDeployed,
-		FailureReason: d.reason, Message: d.rep.Message, Warnings: d.rep.Warnings, CdkdVersion: d.rep.CdkdVersion, Digest: d.rep.Digest,
-		Comparison: d.rep.Comparison, ComparisonNote: d.rep.ComparisonNote, Destructive: d.rep.Destructive, Lock: d.rep.Lock,
-		Stacks: d.rep.Stacks, StackOutputs: d.outputs,
-		Review: review{PullRequest: d.rep.PR, CommentURL: d.rep.ReviewURL, ReviewedSHA: d.rep.ReviewedSHA, Reviewed: d.rep.Reviewed},
-	}
+	res := d.rep.Result()
+	res.Reason = d.reason.String()
+	res.StackOutputs = d.outputs
 	if rv := d.reviews; rv.pr != nil {
-		o.Review.HeadSHA = rv.pr.HeadSHA
+		res.Review.HeadSHA = rv.pr.HeadSHA
 	}
 	if d.reviews.comment != nil {
-		o.Review.Digest = d.reviews.header.Digest
+		res.Review.Digest = d.reviews.header.Digest
 	}
-	o.Stacks = slices.Clone(o.Stacks)
-	if o.Stacks == nil {
-		o.Stacks = []reporters.DeployedStack{}
-	}
-	// The secret values a stack output may hold never reach the file:
-	// StackOutputs is masked, and the per-stack list keeps only the flag.
-	for i := range o.Stacks {
-		outs := make([]reporters.StackOutput, len(o.Stacks[i].Outputs))
-		for k, so := range o.Stacks[i].Outputs {
-			if so.Secret {
-				so.Value = model.Masked
-			}
-			outs[k] = so
-		}
-		o.Stacks[i].Outputs = outs
-	}
-	return o
+	return res
 }

@@ -48,7 +48,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	}
 	args, err := cdkd.DeployArgs(common)
 	if err != nil {
-		d.failed(reasonDeployFailed, "cdkd deploy could not start", err.Error(), nil)
+		d.failed(ReasonDeployFailed, "cdkd deploy could not start", err.Error(), nil)
 		return
 	}
 	if r.cfg.CLI.DryRun {
@@ -70,37 +70,37 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		return
 	case res.Signal != "":
 		// Killed (OOM, a crash): the lock was left as it was.
-		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy was killed"
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, ReasonDeployFailed.String(), "cdkd deploy was killed"
 		d.rep.Message = run.Reason + ". " + cdkd.LockState(res, deployTargets(dec.Current))
 		d.rep.StderrTail = r.redactLines(res.StderrTail)
-		d.reason, d.code = reasonDeployFailed, ExitFailure
+		d.reason = ReasonDeployFailed
 		return
 	case runErr != nil:
-		d.failed(reasonDeployFailed, "cdkd deploy could not start", runErr.Error(), nil)
+		d.failed(ReasonDeployFailed, "cdkd deploy could not start", runErr.Error(), nil)
 		return
 	case run.Lock != nil:
 		l := *run.Lock
-		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeLocked, reasonStateLocked, "State locked"
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeLocked, ReasonStateLocked.String(), "State locked"
 		d.rep.Message = lockMessage(l)
 		red := r.set.Redact
 		d.rep.Lock = &reporters.DeployLock{Stack: red(l.Stack), Region: red(l.Region), Owner: red(l.Owner), Operation: red(l.Operation),
 			ExpiresIn: red(l.ExpiresIn), Unlock: red(cdkd.ForceUnlockCommand(l.Stack, l.Region))}
 		// No stderr tail: cdkd's own hint there names a flag that does not
 		// exist; the report gives the command that works.
-		d.reason, d.code = reasonStateLocked, ExitFailure
+		d.reason = ReasonStateLocked
 		return
 	case run.Partial:
-		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomePartial, reasonPartial, "Partially deployed"
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomePartial, ReasonPartial.String(), "Partially deployed"
 		d.rep.Message = "cdkd left some resources unaddressed (exit 2): " + run.Reason
 		d.rep.StderrTail = r.redactLines(res.StderrTail)
-		d.reason, d.code = reasonPartial, ExitFailure
+		d.reason = ReasonPartial
 	case run.OK:
 		d.rep.Outcome = reporters.OutcomeDeployed
 	default:
-		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, reasonDeployFailed, "cdkd deploy failed"
+		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, ReasonDeployFailed.String(), "cdkd deploy failed"
 		d.rep.Message = run.Reason // the title says "cdkd deploy failed"
 		d.rep.StderrTail = r.redactLines(res.StderrTail)
-		d.reason, d.code = reasonDeployFailed, ExitFailure
+		d.reason = ReasonDeployFailed
 	}
 	d.rep.Stacks = d.results(ctx, dec.Current, run, started)
 	d.recordFingerprints(ctx, dec.Current)

@@ -36,11 +36,11 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		}
 		if config.IsInputError(err) {
 			// Bad input posts nothing: the summary and the log say why.
-			return r.fail("bad-input", err, ExitBadInput, nil)
+			return r.fail(ReasonBadInput, err, nil)
 		}
 		report.Error = r.failureText(err)
 		r.publishDiff(ctx, report, nil)
-		return r.fail(cdkdReason(err, "cdkd-failed"), err, ExitFailure, nil)
+		return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
 	}
 
 	hiddenNotes := r.redactDiff(&d)
@@ -54,19 +54,13 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
 	totals := d.Totals()
-
-	r.setOutput("has-changes", strconv.FormatBool(d.AnyChange()))
-	r.setOutput("to-create", strconv.Itoa(totals.Create))
-	r.setOutput("to-update", strconv.Itoa(totals.Update))
-	r.setOutput("to-replace", strconv.Itoa(totals.Replace))
-	r.setOutput("to-delete", strconv.Itoa(totals.Delete))
-	r.setOutput("outputs-changed", strconv.Itoa(totals.Outputs()))
+	r.diffOutputs(totals, d.AnyChange())
 
 	if apiErr := r.publishDiff(ctx, report, &d); apiErr != nil {
-		return r.fail("api-failed", apiErr, ExitFailure, nil)
+		return r.fail(ReasonAPIFailed, apiErr, nil)
 	}
 	if d.AnyChange() && r.cfg.FailOnChanges {
-		return r.failOnResult("changes", fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.ChangeTitle(d)))
+		return r.failOnResult(ReasonChanges, fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.ChangeTitle(d)))
 	}
 	return ExitOK
 }
@@ -133,7 +127,7 @@ func (r *run) common() cdkd.Common {
 // cannot write: that degrades to the job summary with a warning).
 func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
 	render := func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }
-	if !r.publishOffline("diff", diffReportJSON(rep, d), render) {
+	if !r.publishOffline("diff", rep.Result(), render) {
 		return nil
 	}
 	var errs []error
@@ -148,7 +142,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 			return r.diffComment(h, rep, d, b)
 		})
 		if err == nil {
-			r.setOutput("comment-url", res.URL)
+			r.setOutput(OutputCommentURL, res.URL)
 			written = res
 		}
 		if err := r.degrade(err, "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"); err != nil {
@@ -197,23 +191,12 @@ func checkName(base, label string) string {
 	return base + " (" + label + ")"
 }
 
-// diffReportJSON is the normalized report written for other steps to read.
-func diffReportJSON(rep reporters.DiffReport, d *model.Diff) any {
-	type out struct {
-		Kind        string            `json:"kind"`
-		Label       string            `json:"label"`
-		HeadSHA     string            `json:"headSha,omitempty"`
-		CdkdVersion string            `json:"cdkdVersion,omitempty"`
-		Digest      string            `json:"digest,omitempty"`
-		HasChanges  bool              `json:"hasChanges"`
-		Totals      *model.Counts     `json:"totals,omitempty"`
-		Error       string            `json:"error,omitempty"`
-		Stacks      []model.StackDiff `json:"stacks"`
-	}
-	o := out{Kind: "diff", Label: rep.Label, HeadSHA: rep.HeadSHA, CdkdVersion: rep.CdkdVersion, Error: rep.Error, Stacks: []model.StackDiff{}}
-	if d != nil {
-		t := d.Totals()
-		o.Totals, o.HasChanges, o.Digest, o.Stacks = &t, d.AnyChange(), rep.Digest, d.Stacks
-	}
-	return o
+// diffOutputs sets the counting outputs of a diff.
+func (r *run) diffOutputs(totals model.Counts, hasChanges bool) {
+	r.setOutput(OutputHasChanges, strconv.FormatBool(hasChanges))
+	r.setOutput(OutputToCreate, strconv.Itoa(totals.Create))
+	r.setOutput(OutputToUpdate, strconv.Itoa(totals.Update))
+	r.setOutput(OutputToReplace, strconv.Itoa(totals.Replace))
+	r.setOutput(OutputToDelete, strconv.Itoa(totals.Delete))
+	r.setOutput(OutputOutputsChanged, strconv.Itoa(totals.Outputs()))
 }

@@ -62,16 +62,16 @@ func (r *run) driftOutputs(rep reporters.DriftReport) {
 		r.errorOutputs()
 		return
 	}
-	r.setOutput("drift-status", string(rep.Verdict.Status))
-	r.setOutput("drifted-count", strconv.Itoa(rep.Verdict.Drifted))
-	r.setOutput("not-compared-count", strconv.Itoa(rep.Verdict.NotCompared))
+	r.setOutput(OutputDriftStatus, string(rep.Verdict.Status))
+	r.setOutput(OutputDriftedCount, strconv.Itoa(rep.Verdict.Drifted))
+	r.setOutput(OutputNotComparedCount, strconv.Itoa(rep.Verdict.NotCompared))
 }
 
 // errorOutputs are the outputs of a check that did not complete.
 func (r *run) errorOutputs() {
-	r.setOutput("drift-status", string(model.DriftError))
-	r.setOutput("drifted-count", "")
-	r.setOutput("not-compared-count", "")
+	r.setOutput(OutputDriftStatus, string(model.DriftError))
+	r.setOutput(OutputDriftedCount, "")
+	r.setOutput(OutputNotComparedCount, "")
 }
 
 // detection is one detection run, classified.
@@ -152,7 +152,7 @@ func (r *run) driftFailed(ctx context.Context, rep reporters.DriftReport, err er
 	if apiErr := r.publishDrift(ctx, rep); apiErr != nil {
 		r.runner.Warning(fmt.Sprintf("could not publish the drift report: %v", apiErr))
 	}
-	return r.fail(cdkdReason(err, "cdkd-failed"), err, ExitFailure, nil)
+	return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
 }
 
 // driftExit follows fail-on-drift and fail-on-incomplete; an error, a failed
@@ -168,14 +168,14 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 		default:
 			reason = fmt.Sprintf("%d resource(s) were not resolved", len(res.Failed))
 		}
-		failure := "resolution-failed"
+		failure := ReasonResolutionFailed
 		if r.resolveTimedOut {
-			failure = reasonTimeout
+			failure = ReasonTimeout
 		}
-		return r.fail(failure, fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason), ExitFailure, nil)
+		return r.fail(failure, fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason), nil)
 	}
 	if apiErr != nil {
-		return r.fail("api-failed", apiErr, ExitFailure, nil)
+		return r.fail(ReasonAPIFailed, apiErr, nil)
 	}
 	switch final {
 	case model.DriftError:
@@ -185,18 +185,18 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 		} else if res != nil && res.AfterError != "" {
 			reason = "after the " + res.Mode + ", drift could not be checked again: " + res.AfterError
 		}
-		failure := "cdkd-failed"
+		failure := ReasonCdkdFailed
 		if r.resolveTimedOut {
-			failure = reasonTimeout
+			failure = ReasonTimeout
 		}
-		return r.fail(failure, errors.New("cdkd drift: "+reason), ExitFailure, nil)
+		return r.fail(failure, errors.New("cdkd drift: "+reason), nil)
 	case model.DriftDrifted:
 		if r.cfg.FailOnDrift {
-			return r.failOnResult("drift", fmt.Sprintf("cdkd drift: %s, and fail-on-drift is true", reporters.DriftTitle(rep)))
+			return r.failOnResult(ReasonDrift, fmt.Sprintf("cdkd drift: %s, and fail-on-drift is true", reporters.DriftTitle(rep)))
 		}
 	case model.DriftIncomplete:
 		if r.cfg.FailOnIncomplete {
-			return r.failOnResult("incomplete", fmt.Sprintf("cdkd drift: %s (not a clean result), and fail-on-incomplete is true", reporters.DriftTitle(rep)))
+			return r.failOnResult(ReasonIncomplete, fmt.Sprintf("cdkd drift: %s (not a clean result), and fail-on-incomplete is true", reporters.DriftTitle(rep)))
 		}
 	}
 	return ExitOK

@@ -25,7 +25,7 @@ var issueBudget = reporters.Budget{MaxChars: 65536 - 2048, Channel: "the trackin
 // job summary with a warning).
 func (r *run) publishDrift(ctx context.Context, rep reporters.DriftReport) error {
 	render := func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) }
-	if !r.publishOffline("drift", driftReportJSON(rep), render) {
+	if !r.publishOffline("drift", rep.Result(), render) {
 		return nil
 	}
 	var errs []error
@@ -39,7 +39,7 @@ func (r *run) publishDrift(ctx context.Context, rep reporters.DriftReport) error
 		if err := r.degrade(err, "cannot write the tracking issue (no issues: write permission?): %v"); err != nil {
 			errs = append(errs, r.notPosted(ctx, "the drift tracking issue", err))
 		}
-		r.setOutput("issue-url", url)
+		r.setOutput(OutputIssueURL, url)
 	}
 	return errors.Join(errs...)
 }
@@ -182,59 +182,4 @@ func (r *run) closingComment() string {
 		return fmt.Sprintf("✅ The drift check in [this run](%s) found no drift; closing.", r.gh.RunURL)
 	}
 	return "✅ The latest drift check found no drift; closing."
-}
-
-// driftReportJSON is the normalized, redacted report written for other
-// steps to read.
-func driftReportJSON(rep reporters.DriftReport) any {
-	type resolution struct {
-		Mode       string                        `json:"mode"`
-		Resources  []string                      `json:"resources"`
-		Failed     []reporters.ResolutionFailure `json:"failed,omitempty"`
-		Summary    []string                      `json:"summary,omitempty"`
-		Outcomes   []model.ResolvedResource      `json:"outcomes,omitempty"`
-		Warnings   []string                      `json:"planWarnings,omitempty"`
-		Plan       []string                      `json:"plan,omitempty"`
-		Output     []string                      `json:"output,omitempty"`
-		Error      string                        `json:"error,omitempty"`
-		After      *model.RunVerdict             `json:"after,omitempty"`
-		AfterDrift []model.StackDrift            `json:"afterStacks,omitempty"`
-		AfterError string                        `json:"afterError,omitempty"`
-	}
-	type out struct {
-		Kind        string            `json:"kind"`
-		Label       string            `json:"label"`
-		SHA         string            `json:"sha,omitempty"`
-		CdkdVersion string            `json:"cdkdVersion,omitempty"`
-		Status      model.DriftStatus `json:"status"`
-		FinalStatus model.DriftStatus `json:"finalStatus"`
-		Verdict     model.RunVerdict  `json:"verdict"`
-		Error       string            `json:"error,omitempty"`
-		CauseNote   string            `json:"causeNote,omitempty"`
-		Notes       []string          `json:"notes,omitempty"`
-		// ValuesHidden are the stacks whose drifted values are all "***":
-		// no assembly gave their NoEcho positions.
-		ValuesHidden []string           `json:"valuesHidden,omitempty"`
-		Stacks       []model.StackDrift `json:"stacks"`
-		Resolution   *resolution        `json:"resolution,omitempty"`
-	}
-	o := out{
-		Kind: "drift", Label: rep.Label, SHA: rep.SHA, CdkdVersion: rep.CdkdVersion,
-		Status: rep.Verdict.Status, FinalStatus: rep.FinalStatus(), Verdict: rep.Verdict,
-		Error: rep.Error, CauseNote: rep.CauseNote, Notes: rep.Notes, ValuesHidden: rep.HiddenStacks, Stacks: rep.Drift.Stacks,
-	}
-	if o.Stacks == nil {
-		o.Stacks = []model.StackDrift{}
-	}
-	if res := rep.Resolution; res != nil {
-		o.Resolution = &resolution{
-			Mode: res.Mode, Resources: res.Resources, Failed: res.Failed, Summary: res.Summary,
-			Outcomes: res.Outcomes, Warnings: res.Warnings, Plan: res.PlanText, Output: res.Output,
-			Error: res.Error, After: res.After, AfterError: res.AfterError,
-		}
-		if res.After != nil {
-			o.Resolution.AfterDrift = res.AfterDrift.Stacks
-		}
-	}
-	return o
 }

@@ -156,7 +156,7 @@ func (r *run) revertPlan(ctx context.Context, runner *cdkd.Runner, common cdkd.C
 func logRefusals(lines []cdkd.LogCause) []model.ResolvedResource {
 	out := make([]model.ResolvedResource, 0, len(lines))
 	for _, l := range lines {
-		out = append(out, model.ResolvedResource{LogicalID: l.LogicalID, Type: l.Type, Outcome: model.OutcomeRefused, Reason: l.Reason})
+		out = append(out, model.ResolvedResource{LogicalID: l.LogicalID, Type: l.Type, Outcome: model.ResolutionRefused, Reason: l.Reason})
 	}
 	return out
 }
@@ -172,7 +172,7 @@ func tokenRefusals(d model.Drift, warned []model.ResolvedResource) []model.Resol
 				if w.LogicalID != dr.LogicalID || (w.Stack != "" && w.Stack != s.Stack) || (w.Type != "" && w.Type != dr.Type) {
 					continue
 				}
-				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.OutcomeRefused,
+				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.ResolutionRefused,
 					Reason: "cdkd warns that a revert would overwrite a live value with a token literal — " + w.Reason})
 				break
 			}
@@ -204,7 +204,7 @@ func refuseStacks(d model.Drift, refused []model.ResolvedResource) ([]model.Reso
 			if slices.ContainsFunc(refused, func(x model.ResolvedResource) bool { return x.Stack == s.Stack && x.LogicalID == dr.LogicalID }) {
 				continue
 			}
-			out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.OutcomeRefused,
+			out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.ResolutionRefused,
 				Reason: "not reverted: cdkd reverts a whole stack, and this stack holds a resource whose revert was refused"})
 		}
 	}
@@ -222,7 +222,7 @@ func outcomes(d model.Drift, lines, refused []model.ResolvedResource) []model.Re
 	for _, s := range d.Stacks {
 		for _, dr := range s.Drifted {
 			if !named(s.Stack, dr.LogicalID) {
-				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.OutcomeUnreported})
+				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.ResolutionUnreported})
 			}
 		}
 	}

@@ -25,14 +25,14 @@ func TestRefuseStacks(t *testing.T) {
 	for _, r := range all {
 		got[r.Name()] = r.Outcome
 	}
-	assert.DeepEqual(t, got, map[string]model.ResolutionOutcome{"A/Secure": model.OutcomeRefused, "A/Other": model.OutcomeRefused})
+	assert.DeepEqual(t, got, map[string]model.ResolutionOutcome{"A/Secure": model.ResolutionRefused, "A/Other": model.ResolutionRefused})
 
 	// Every drifted resource no line names is unreported, never resolved.
-	out := outcomes(d, []model.ResolvedResource{{Stack: "B", LogicalID: "Bucket", Outcome: model.OutcomeReverted}}, all)
+	out := outcomes(d, []model.ResolvedResource{{Stack: "B", LogicalID: "Bucket", Outcome: model.ResolutionReverted}}, all)
 	assert.Equal(t, len(out), 1, "B/Bucket from cdkd's line; A's were refused")
 	out = outcomes(d, nil, nil)
 	for _, r := range out {
-		assert.Equal(t, r.Outcome, model.OutcomeUnreported)
+		assert.Equal(t, r.Outcome, model.ResolutionUnreported)
 	}
 	assert.Equal(t, len(out), 3)
 }

@@ -31,15 +31,11 @@ func (r *run) cdkdRunner() *cdkd.Runner {
 	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout}
 }
 
-// reasonTimeout is the failure reason of a cdkd call stopped by
-// timeout-minutes (cancelled is kept for a cancelled job).
-const reasonTimeout = "timeout"
-
 // cdkdReason is the failure reason for a failed cdkd call: timeout when
 // timeout-minutes stopped it, else fallback.
-func cdkdReason(err error, fallback string) string {
+func cdkdReason(err error, fallback FailureReason) FailureReason {
 	if errors.Is(err, cdkd.ErrTimeout) {
-		return reasonTimeout
+		return ReasonTimeout
 	}
 	return fallback
 }
@@ -77,9 +73,7 @@ func (r *run) positions() discover.Positions {
 
 // fullReportHint says where the unabridged report lives when a channel's
 // budget forced a shorter one.
-func (r *run) fullReportHint() string {
-	return prcomment.FullReportHint(r.gh.RunURL)
-}
+func (r *run) fullReportHint() string { return prcomment.FullReportHint(r.gh.RunURL) }
 
 // publishOffline writes what needs no API: the report JSON (output
 // report-json; failing to is a warning), the job summary, and in a local run
@@ -91,15 +85,40 @@ func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.
 	if path, err := r.writeReportJSON(kind, reportJSON); err != nil {
 		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
 	} else {
-		r.setOutput("report-json", path)
+		r.setOutput(OutputReportJSON, path)
 		summary.Hint = "the report JSON file " + reporters.Code(path) + " (the `report-json` output)"
 	}
-	r.summary(render(summary))
+	if r.local && r.app.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		// No job summary to write: stdout gets the whole report below, and
+		// rendering a large report twice is most of a local run's time.
+		r.summaryWritten = true
+	} else {
+		r.summary(render(summary))
+	}
 	if r.local {
 		r.printReport(render(reporters.Unlimited))
 		return false
 	}
 	return r.api != nil
+}
+
+// writeLines writes s to w (r.out: it redacts line by line) in pieces of
+// whole lines: a large report is megabytes, which w would otherwise hold
+// and copy whole.
+func writeLines(w io.Writer, s string) {
+	const piece = 32 << 10
+	for len(s) > 0 {
+		n := len(s)
+		if n > piece {
+			if i := strings.LastIndexByte(s[:piece], '\n'); i >= 0 {
+				n = i + 1
+			}
+		}
+		if _, err := io.WriteString(w, s[:n]); err != nil {
+			return // the log is gone; nothing else can say so
+		}
+		s = s[n:]
+	}
 }
 
 // writeReportJSON writes the redacted, normalized report and returns its
@@ -129,13 +148,10 @@ func (r *run) writeReportJSON(kind string, v any) (string, error) {
 		name += "-" + safeFileName(r.cfg.Label)
 	}
 	path := filepath.Join(dir, name+".json")
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return "", fmt.Errorf("encode %s report: %w", kind, err)
-	}
-	b = append(r.set.RedactBytes(b), '\n')
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
+	// Compact: it is read by programs (jq pretty-prints it for a person),
+	// and indenting a large report costs more than rendering it.
+	if err := writeReportFile(path, v, r.set.RedactBytes); err != nil {
+		return "", fmt.Errorf("write %s report %s: %w", kind, path, err)
 	}
 	if r.gh.Workspace != "" {
 		return filepath.Join(rel, name+".json"), nil
@@ -248,7 +264,7 @@ func (r *run) publishCheckRun(ctx context.Context, cr github.CheckRun, render fu
 	cr.Summary = render(reporters.CheckRunBudget)
 	ref, err := r.api.CreateCheckRun(ctx, r.gh.Owner, r.gh.Repo, cr)
 	if err == nil {
-		r.setOutput("check-run-url", ref.HTMLURL)
+		r.setOutput(OutputCheckRunURL, ref.HTMLURL)
 	}
 	return r.degrade(err, "cannot create the check run (no checks: write permission?): %v")
 }

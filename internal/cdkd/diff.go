@@ -139,6 +139,9 @@ func convertDiffNodes(nodes []diffNodeJSON, parent string) ([]model.StackDiff, e
 			return nil, fmt.Errorf("stack %q: missing %q", name, "changes")
 		}
 		s := model.StackDiff{Stack: *n.Stack, Region: n.Region}
+		if len(*n.Changes) > 0 {
+			s.Changes = make([]model.ResourceChange, 0, len(*n.Changes))
+		}
 		for j, c := range *n.Changes {
 			rc, skip, err := convertChange(c)
 			if err != nil {
@@ -147,6 +150,9 @@ func convertDiffNodes(nodes []diffNodeJSON, parent string) ([]model.StackDiff, e
 			if !skip {
 				s.Changes = append(s.Changes, rc)
 			}
+		}
+		if len(s.Changes) == 0 {
+			s.Changes = nil // every row was NO_CHANGE: as if none was listed
 		}
 		for j, o := range n.OutputChanges {
 			oc, err := convertOutput(o)
@@ -199,6 +205,9 @@ func convertChange(c changeJSON) (rc model.ResourceChange, skip bool, err error)
 		ResourceType:     *c.ResourceType,
 		AttributeChanges: c.AttributeChanges,
 		CCAPI:            c.CCAPI,
+	}
+	if len(c.PropertyChanges) > 0 {
+		rc.PropertyChanges = make([]model.PropertyChange, 0, len(c.PropertyChanges))
 	}
 	for k, p := range c.PropertyChanges {
 		if p.Path == nil {

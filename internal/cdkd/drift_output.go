@@ -174,7 +174,7 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 	put := func(r model.ResolvedResource) {
 		k := key{r.Stack, r.LogicalID}
 		if i, ok := seen[k]; ok {
-			if out.Resources[i].Outcome == model.OutcomeAccepted || out.Resources[i].Outcome == model.OutcomeUnreported {
+			if out.Resources[i].Outcome == model.ResolutionAccepted || out.Resources[i].Outcome == model.ResolutionUnreported {
 				out.Resources[i] = r
 			}
 			return
@@ -203,7 +203,7 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			out.Summary = append(out.Summary, trim)
 			s := stateUpdated.FindStringSubmatch(trim)[1]
 			for _, r := range planned[s] {
-				r.Outcome = model.OutcomeAccepted
+				r.Outcome = model.ResolutionAccepted
 				put(r)
 			}
 			delete(planned, s)
@@ -222,15 +222,15 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			if reason == "" {
 				reason = skipReason(trim)
 			}
-			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: model.OutcomeSkipped, Reason: reason})
+			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: model.ResolutionSkipped, Reason: reason})
 		case hasRef && strings.HasPrefix(trim, "✓"):
 			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: resolvedOutcome(mode)})
 		case hasRef && strings.HasPrefix(trim, "✗"):
-			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: model.OutcomeFailed, Reason: ref.rest})
+			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: model.ResolutionFailed, Reason: ref.rest})
 		case hasRef && strings.HasPrefix(trim, "⊘"):
-			outcome := model.OutcomeFailed
+			outcome := model.ResolutionFailed
 			if notSupported(ref.rest) {
-				outcome = model.OutcomeUpdateNotSupported
+				outcome = model.ResolutionUpdateNotSupported
 			}
 			put(model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ, Outcome: outcome, Reason: ref.rest})
 		case hasRef && (strings.HasPrefix(trim, "~") || strings.HasPrefix(trim, "→")):
@@ -248,7 +248,7 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 		}
 		if hasRef && tokenOverwrite(trim) {
 			out.TokenOverwrite = append(out.TokenOverwrite, model.ResolvedResource{Stack: ref.stack, LogicalID: ref.id, Type: ref.typ,
-				Outcome: model.OutcomeRefused, Reason: ref.rest})
+				Outcome: model.ResolutionRefused, Reason: ref.rest})
 		}
 		out.Lines = append(out.Lines, pl)
 	}
@@ -257,9 +257,9 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 
 func resolvedOutcome(mode string) model.ResolutionOutcome {
 	if mode == ResolutionAccept {
-		return model.OutcomeAccepted
+		return model.ResolutionAccepted
 	}
-	return model.OutcomeReverted
+	return model.ResolutionReverted
 }
 
 func notSupported(text string) bool {

@@ -17,7 +17,7 @@ func TestResolutionSamplesAfterTheJSON(t *testing.T) {
 		r, err := ClassifyDriftResolution(res, ResolutionRevert)
 		assert.NilError(t, err)
 		assert.DeepEqual(t, r.Output.Resources, []model.ResolvedResource{
-			{Stack: "StackA", LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter", Outcome: model.OutcomeReverted},
+			{Stack: "StackA", LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter", Outcome: model.ResolutionReverted},
 		})
 		assert.DeepEqual(t, r.Output.Counts, map[string]int{"reverted": 1})
 		assert.DeepEqual(t, r.Summary, []string{"Revert summary: 1 reverted."})
@@ -40,7 +40,7 @@ func TestResolutionSamplesAfterTheJSON(t *testing.T) {
 		r, err := ClassifyDriftResolution(res, ResolutionAccept)
 		assert.NilError(t, err)
 		assert.DeepEqual(t, r.Output.Resources, []model.ResolvedResource{
-			{Stack: "StackA", LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter", Outcome: model.OutcomeAccepted},
+			{Stack: "StackA", LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter", Outcome: model.ResolutionAccepted},
 		})
 		assert.Assert(t, is.Contains(r.Summary[0], "✓ State updated for StackA"))
 	})
@@ -57,9 +57,9 @@ func TestParseResolutionOutcomes(t *testing.T) {
 	}
 	r := ParseResolution(lines, ResolutionAccept)
 	assert.DeepEqual(t, r.Resources, []model.ResolvedResource{
-		{Stack: "StackA", LogicalID: "Db", Type: "AWS::RDS::DBInstance", Outcome: model.OutcomeSkipped,
+		{Stack: "StackA", LogicalID: "Db", Type: "AWS::RDS::DBInstance", Outcome: model.ResolutionSkipped,
 			Reason: "MasterUserPassword SKIPPED — secret-bearing; its AWS-current value could not be identified"},
-		{Stack: "StackA", LogicalID: "Fn", Type: "AWS::Lambda::Function", Outcome: model.OutcomeAccepted},
+		{Stack: "StackA", LogicalID: "Fn", Type: "AWS::Lambda::Function", Outcome: model.ResolutionAccepted},
 	})
 
 	revert := ParseResolution([]string{
@@ -73,7 +73,7 @@ func TestParseResolutionOutcomes(t *testing.T) {
 		got[x.LogicalID] = x.Outcome
 	}
 	assert.DeepEqual(t, got, map[string]model.ResolutionOutcome{
-		"Topic": model.OutcomeReverted, "Queue": model.OutcomeFailed, "Lb": model.OutcomeUpdateNotSupported,
+		"Topic": model.ResolutionReverted, "Queue": model.ResolutionFailed, "Lb": model.ResolutionUpdateNotSupported,
 	})
 	assert.DeepEqual(t, revert.Counts, map[string]int{"reverted": 1, "failed": 1, "update-not-supported": 1})
 }

@@ -288,11 +288,8 @@ func (c Config) validate() error {
 		return bad("working-directory", "expected an existing directory, got %q", c.WorkingDirectory)
 	}
 	if c.FromJSON != "" {
-		if c.Command == CommandDeploy {
-			return bad("from-json", "deploy always runs cdkd: a saved report can be re-rendered with diff or drift, never deployed")
-		}
 		if fi, err := os.Stat(c.FromJSON); err != nil || fi.IsDir() {
-			return bad("from-json", "expected a file holding cdkd diff --json or cdkd drift --json output, got %q (not a readable file)", c.FromJSON)
+			return bad("from-json", "expected a file holding cdkd diff --json or cdkd drift --json output, or a cdkd-action report JSON, got %q (not a readable file)", c.FromJSON)
 		}
 		if c.DriftResolution != ResolutionNone {
 			return bad("drift-resolution", "a saved report (from-json) cannot be resolved: set drift-resolution: none")

@@ -89,7 +89,6 @@ func TestBadInputsNameTheInput(t *testing.T) {
 		{"stacks and all", map[string]string{"INPUT_STACKS": "A", "INPUT_ALL": "true"}, nil, "input stacks: set either stacks or all: true, not both"},
 		{"context", map[string]string{"INPUT_CONTEXT": "novalue"}, nil, `input context: expected one key=value per line, got "novalue"`},
 		{"from-json missing", map[string]string{"INPUT_FROM-JSON": filepath.Join(dir, "nope.json")}, nil, "input from-json: expected a file"},
-		{"from-json with deploy", map[string]string{"INPUT_FROM-JSON": file, "INPUT_COMMAND": "deploy"}, []string{"--yes"}, "input from-json: deploy always runs cdkd"},
 		{"working dir", map[string]string{"INPUT_WORKING-DIRECTORY": filepath.Join(dir, "missing")}, nil, "input working-directory: expected an existing directory"},
 		{"mask-env", map[string]string{"INPUT_MASK-ENV": "NOT-A-NAME"}, nil, `input mask-env: expected environment variable names, got "NOT-A-NAME"`},
 		{"role", map[string]string{"INPUT_ROLE-ARN": "deployer"}, nil, "input role-arn: expected an IAM role ARN"},

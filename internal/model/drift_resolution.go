@@ -5,26 +5,26 @@ package model
 type ResolutionOutcome string
 
 const (
-	// OutcomeAccepted: --accept wrote the live values into state.
-	OutcomeAccepted ResolutionOutcome = "accepted"
-	// OutcomeReverted: --revert pushed state's values to AWS (cdkd's ✓).
-	OutcomeReverted ResolutionOutcome = "reverted"
-	// OutcomeSkipped: cdkd refused a property and warned by name (SKIPPED):
+	// ResolutionAccepted: --accept wrote the live values into state.
+	ResolutionAccepted ResolutionOutcome = "accepted"
+	// ResolutionReverted: --revert pushed state's values to AWS (cdkd's ✓).
+	ResolutionReverted ResolutionOutcome = "reverted"
+	// ResolutionSkipped: cdkd refused a property and warned by name (SKIPPED):
 	// the drift is still reported on the next run.
-	OutcomeSkipped ResolutionOutcome = "skipped"
-	// OutcomeFailed: the update failed (cdkd's ✗ and its error).
-	OutcomeFailed ResolutionOutcome = "failed"
-	// OutcomeUpdateNotSupported: the type cannot be updated in place (cdkd's
+	ResolutionSkipped ResolutionOutcome = "skipped"
+	// ResolutionFailed: the update failed (cdkd's ✗ and its error).
+	ResolutionFailed ResolutionOutcome = "failed"
+	// ResolutionUpdateNotSupported: the type cannot be updated in place (cdkd's
 	// ⊘); the fix is `cdkd deploy --replace`.
-	OutcomeUpdateNotSupported ResolutionOutcome = "updateNotSupported"
-	// OutcomeNotCompared: cdkd did not compare it, so did not resolve it.
-	OutcomeNotCompared ResolutionOutcome = "notCompared"
-	// OutcomeRefused: cdkd-action did not let cdkd revert it: the dry-run
+	ResolutionUpdateNotSupported ResolutionOutcome = "updateNotSupported"
+	// ResolutionNotCompared: cdkd did not compare it, so did not resolve it.
+	ResolutionNotCompared ResolutionOutcome = "notCompared"
+	// ResolutionRefused: cdkd-action did not let cdkd revert it: the dry-run
 	// plan says a live value would be overwritten with a token literal.
-	OutcomeRefused ResolutionOutcome = "refused"
-	// OutcomeUnreported: drifted, but no line of cdkd's says what happened
+	ResolutionRefused ResolutionOutcome = "refused"
+	// ResolutionUnreported: drifted, but no line of cdkd's says what happened
 	// to it.
-	OutcomeUnreported ResolutionOutcome = "unreported"
+	ResolutionUnreported ResolutionOutcome = "unreported"
 )
 
 // ResolvedResource is one resource of a resolution and what became of it.

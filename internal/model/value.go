@@ -39,16 +39,14 @@ func (v *Value) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the value back unchanged (absent values are dropped by omitzero).
+// MarshalJSON writes the value back unchanged (absent values are dropped by
+// omitzero). encoding/json validates and compacts what it returns, so it
+// is not copied here.
 func (v Value) MarshalJSON() ([]byte, error) {
 	if v.Raw == nil {
 		return []byte("null"), nil
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, v.Raw); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return v.Raw, nil
 }
 
 // Text renders the value for humans: a JSON string without its quotes, anything

@@ -1,0 +1,111 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// fromReport renders again a report JSON an earlier run wrote (the
+// report-json output), without cdkd: the same Markdown, to the job summary
+// and (locally) stdout, and the same JSON to a new report-json file. It
+// posts nothing through the API: a re-render is a view, not a review, so it
+// must not stand in for the pull request's diff comment. ok is false when
+// the file is not a report (cdkd's own JSON), for the caller to read.
+func (r *run) fromReport() (code ExitCode, ok bool) {
+	b, err := readReport(r.cfg.FromJSON)
+	if err != nil {
+		return r.fail(ReasonBadInput, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err), nil), true
+	}
+	h, isReport, err := model.ReportHeader(b)
+	if !isReport {
+		if r.cfg.Command == config.CommandDeploy {
+			err := &config.InputError{Input: "from-json", Msg: fmt.Sprintf("deploy always runs cdkd: only a deploy report JSON written by cdkd-action (the report-json output) can be rendered again, and %s is not one", r.cfg.FromJSON)}
+			return r.fail(ReasonBadInput, err, nil), true
+		}
+		return ExitOK, false // cdkd's own diff or drift JSON: read by the command
+	}
+	if err == nil && string(h.Kind) != string(r.cfg.Command) {
+		err = fmt.Errorf("it holds a %s report; run with command: %s", h.Kind, h.Kind)
+	}
+	if err == nil {
+		err = r.renderReport(b, h.Kind)
+	}
+	if err != nil {
+		err = &config.InputError{Input: "from-json", Msg: fmt.Sprintf("cannot render %s: %v", r.cfg.FromJSON, err)}
+		return r.fail(ReasonBadInput, err, nil), true
+	}
+	return ExitOK, true
+}
+
+// renderReport decodes a report of kind and publishes it offline. The
+// report was redacted when written; it is redacted again with this run's
+// secrets (mask-values, mask-env) before anything leaves.
+func (r *run) renderReport(b []byte, kind model.Kind) error {
+	switch kind {
+	case model.KindDiff:
+		var res model.DiffResult
+		if err := json.Unmarshal(b, &res); err != nil {
+			return err
+		}
+		d := res.Diff()
+		discover.RedactDiff(&d, nil, r.set)
+		res.Stacks = d.Stacks
+		rep := reporters.DiffReportOf(res, prcomment.FullReportHint(res.RunURL))
+		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
+		if res.Error == "" && res.Totals != nil {
+			r.diffOutputs(*res.Totals, res.HasChanges)
+		}
+	case model.KindDrift:
+		var res model.DriftResult
+		if err := json.Unmarshal(b, &res); err != nil {
+			return err
+		}
+		d := model.Drift{Stacks: res.Stacks}
+		discover.RedactDrift(&d, nil, r.set)
+		res.Stacks = d.Stacks
+		rep := reporters.DriftReportOf(res, prcomment.FullReportHint(res.RunURL))
+		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) })
+	case model.KindDeploy:
+		var res model.DeployResult
+		if err := json.Unmarshal(b, &res); err != nil {
+			return err
+		}
+		rep := reporters.DeployReportOf(res, prcomment.FullReportHint(res.RunURL))
+		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DeployMarkdown(rep, b) })
+	}
+	return nil
+}
+
+// readReport reads path when it may be a report (a JSON object); for
+// anything else (cdkd diff --json is an array) it returns the first bytes
+// only, so a large diff is not read twice.
+func readReport(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	head = head[:n]
+	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] != '{' {
+		return head, nil
+	}
+	rest, err := io.ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	return append(head, rest...), nil
+}

@@ -1,0 +1,143 @@
+// Command bench-jq measures the local render of a 10,000-resource, 50-stack
+// diff against `jq -c .` over the same JSON, side by side on this machine:
+//
+//	go run ./scripts/bench-jq            # 7 interleaved rounds
+//	go run ./scripts/bench-jq -rounds 15
+//
+// It writes the input (cdkdtest.DiffJSON, the shape of cdkd diff --json),
+// builds cdkd-action, then alternates `cdkd-action --local --from-json` and
+// `jq -c .` and prints the medians of the wall time and of the CPU time
+// (user+sys, which other load on a shared machine disturbs less), their
+// ratios, and cdkd-action's peak memory against its bound (4× the input +
+// 32 MiB). The targets are ratios at or under 1.0. Without jq it tries
+// apt-get (as root), else it says so and stops.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+)
+
+func main() {
+	rounds := flag.Int("rounds", 7, "interleaved rounds of each command")
+	flag.Parse()
+	if err := run(*rounds); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-jq:", err)
+		os.Exit(1)
+	}
+}
+
+type sample struct {
+	wall, cpu time.Duration
+	maxRSS    int64 // bytes
+}
+
+func run(rounds int) error {
+	jq, err := findJQ()
+	if err != nil {
+		fmt.Println("bench-jq: skipped:", err)
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "bench-jq-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	in := filepath.Join(dir, "diff.json")
+	if err := os.WriteFile(in, []byte(cdkdtest.DiffJSON(50, 200)), 0o644); err != nil {
+		return err
+	}
+	fi, err := os.Stat(in)
+	if err != nil {
+		return err
+	}
+	bin := filepath.Join(dir, "cdkd-action")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/cdkd-action")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build cdkd-action (run from the repository root): %w", err)
+	}
+	env := append(os.Environ(), "RUNNER_TEMP="+dir, "GITHUB_ACTIONS=", "GITHUB_STEP_SUMMARY=")
+	var ours, theirs []sample
+	for range rounds {
+		s, err := measure(env, bin, "--local", "--from-json", in, "--working-directory", dir)
+		if err != nil {
+			return fmt.Errorf("cdkd-action: %w", err)
+		}
+		ours = append(ours, s)
+		if s, err = measure(env, jq, "-c", ".", in); err != nil {
+			return fmt.Errorf("jq: %w", err)
+		}
+		theirs = append(theirs, s)
+	}
+	o, j := median(ours), median(theirs)
+	bound := 4*fi.Size() + 32<<20
+	fmt.Printf("input: %.1f MiB, 10,000 resources in 50 stacks; %d rounds, medians\n", mib(fi.Size()), rounds)
+	fmt.Printf("%-12s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "cdkd-action", ms(o.wall), ms(o.cpu), mib(o.maxRSS))
+	fmt.Printf("%-12s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "jq -c .", ms(j.wall), ms(j.cpu), mib(j.maxRSS))
+	fmt.Printf("ratio        wall %.2f×   cpu %.2f×   (target ≤ 1.0)\n", ms(o.wall)/ms(j.wall), ms(o.cpu)/ms(j.cpu))
+	fmt.Printf("peak memory  %.1f MiB of at most %.1f MiB (4× input + 32 MiB)\n", mib(o.maxRSS), mib(bound))
+	return nil
+}
+
+// findJQ finds jq, installing it with apt-get when running as root.
+func findJQ() (string, error) {
+	if p, err := exec.LookPath("jq"); err == nil {
+		return p, nil
+	}
+	if os.Geteuid() == 0 {
+		if _, err := exec.LookPath("apt-get"); err == nil {
+			fmt.Println("bench-jq: installing jq with apt-get")
+			cmd := exec.Command("sh", "-c", "apt-get update -qq && apt-get install -y -qq jq")
+			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+			if cmd.Run() == nil {
+				return exec.LookPath("jq")
+			}
+		}
+	}
+	return "", fmt.Errorf("jq is not installed (apt-get install jq)")
+}
+
+func measure(env []string, name string, args ...string) (sample, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env = env
+	cmd.Stdout = io.Discard
+	cmd.Stderr = os.Stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return sample{}, err
+	}
+	s := sample{wall: time.Since(start), cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		s.maxRSS = ru.Maxrss * 1024 // Linux reports KiB
+	}
+	return s, nil
+}
+
+func median(ss []sample) sample {
+	pick := func(f func(sample) int64) int64 {
+		v := make([]int64, len(ss))
+		for i, s := range ss {
+			v[i] = f(s)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	return sample{
+		wall:   time.Duration(pick(func(s sample) int64 { return int64(s.wall) })),
+		cpu:    time.Duration(pick(func(s sample) int64 { return int64(s.cpu) })),
+		maxRSS: pick(func(s sample) int64 { return s.maxRSS }),
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func mib(n int64) float64        { return float64(n) / (1 << 20) }
