@@ -42,6 +42,9 @@ type Stack struct {
 	// TemplateFile is the template's path: the directory given to Load
 	// joined with the path the manifest names.
 	TemplateFile string
+	// Resources is how many resources the template declares, nested
+	// stacks' own resources not included: a size to balance shards by.
+	Resources int
 
 	// NoEchoParams are the parameters declared NoEcho, sorted by name.
 	NoEchoParams []Parameter
@@ -314,6 +317,7 @@ func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, 
 	if err != nil {
 		return err
 	}
+	s.Resources = len(tpl.Resources)
 	t := newTracer(tpl, s, passed)
 	t.trace()
 	t.fill(&s)
