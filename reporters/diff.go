@@ -28,6 +28,10 @@ type DiffReport struct {
 	// of cdkd's stderr in a collapsed section, instead of changes.
 	Error      string
 	StderrTail []string
+	// Missing, when set, says which part of the change set is not in Diff
+	// (a shard of a matrix that did not report): the report shows what it
+	// has under that warning, and is a failure.
+	Missing string
 	// Notes are plain sentences shown under the headline, each as an ℹ️
 	// line: what the reader should know about how far the report can be
 	// trusted (e.g. that NoEcho positions are unknown). A failure report
@@ -147,6 +151,11 @@ type diffWriter struct {
 
 func (x *diffWriter) diff() {
 	x.title()
+	if x.r.Missing != "" {
+		missing, _ := cutRunes(x.r.Missing, reasonMax)
+		x.w.Block()
+		x.w.Write("❌ **Incomplete:** ", Text(missing), "\n")
+	}
 	x.w.Block()
 	switch {
 	case len(x.stacks) == 0:

@@ -127,7 +127,7 @@ func (r *run) main(ctx context.Context) ExitCode {
 	if !r.local {
 		r.connectGitHub()
 	}
-	if needsCdkd := !(cfg.Command == config.CommandDiff && cfg.FromJSON != ""); needsCdkd {
+	if r.needsCdkd() {
 		if err := r.cdkdRunner().Available(); err != nil {
 			return r.fail("bad-input", &config.InputError{Input: "cdkd-path", Msg: err.Error()}, ExitBadInput, nil)
 		}
@@ -139,8 +139,25 @@ func (r *run) main(ctx context.Context) ExitCode {
 		return r.drift(ctx)
 	case config.CommandDeploy:
 		return r.deploy(ctx)
+	case config.CommandPlan:
+		return r.planShards(ctx)
+	case config.CommandAggregate:
+		return r.aggregate(ctx)
 	}
 	return r.fail("bad-input", fmt.Errorf("input command: %q is not supported", cfg.Command), ExitBadInput, nil)
+}
+
+// needsCdkd: a saved diff, a plan for diff and an aggregate read files only.
+func (r *run) needsCdkd() bool {
+	switch r.cfg.Command {
+	case config.CommandDiff:
+		return r.cfg.FromJSON == ""
+	case config.CommandPlan:
+		return r.cfg.For == config.CommandDrift
+	case config.CommandAggregate:
+		return false
+	}
+	return true
 }
 
 // discover finds every secret and registers it with the runner before any

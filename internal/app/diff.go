@@ -19,14 +19,7 @@ import (
 // diff runs `cdkd diff` (or reads a saved one) and reports it on every channel.
 func (r *run) diff(ctx context.Context) ExitCode {
 	d, version, err := r.obtainDiff(ctx)
-	report := reporters.DiffReport{
-		Label:          r.cfg.Label,
-		HeadSHA:        r.gh.HeadSHA,
-		RunURL:         r.gh.RunURL,
-		CdkdVersion:    version,
-		FullReportHint: r.fullReportHint(),
-		Notes:          r.notes,
-	}
+	report := r.newDiffReport(version)
 	if err != nil {
 		var cerr *cdkd.Error
 		if errors.As(err, &cerr) {
@@ -40,12 +33,31 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		r.publishDiff(ctx, report, nil)
 		return r.fail("cdkd-failed", err, ExitFailure, nil)
 	}
+	return r.reportDiff(ctx, report, d)
+}
 
+func (r *run) newDiffReport(cdkdVersion string) reporters.DiffReport {
+	return reporters.DiffReport{
+		Label:          r.cfg.Label,
+		HeadSHA:        r.gh.HeadSHA,
+		RunURL:         r.gh.RunURL,
+		CdkdVersion:    cdkdVersion,
+		FullReportHint: r.fullReportHint(),
+		Notes:          r.notes,
+	}
+}
+
+// reportDiff redacts a diff, sets the outputs and publishes it. A report
+// that is Missing part of the change set (a shard that did not report) is
+// published as it is, without a digest a deploy could match, and fails.
+func (r *run) reportDiff(ctx context.Context, report reporters.DiffReport, d model.Diff) ExitCode {
 	discover.RedactDiff(&d, r.positions(), r.set)
 	d.Sort()
 	report.Diff = d
-	report.Digest = d.Digest()
 	totals := d.Totals()
+	if report.Missing == "" {
+		report.Digest = d.Digest()
+	}
 
 	r.setOutput("has-changes", strconv.FormatBool(totals.Any()))
 	r.setOutput("to-create", strconv.Itoa(totals.Create))
@@ -53,8 +65,13 @@ func (r *run) diff(ctx context.Context) ExitCode {
 	r.setOutput("to-replace", strconv.Itoa(totals.Replace))
 	r.setOutput("to-delete", strconv.Itoa(totals.Delete))
 	r.setOutput("outputs-changed", strconv.Itoa(totals.Outputs()))
+	r.setOutput("digest", report.Digest)
 
-	if apiErr := r.publishDiff(ctx, report, &d); apiErr != nil {
+	apiErr := r.publishDiff(ctx, report, &d)
+	if report.Missing != "" {
+		return r.fail("shard-failed", errors.New(report.Missing), ExitFailure, nil)
+	}
+	if apiErr != nil {
 		return r.fail("api-failed", apiErr, ExitFailure, nil)
 	}
 	if totals.Any() && r.cfg.FailOnChanges {
@@ -118,13 +135,13 @@ func (r *run) common() cdkd.Common {
 // cannot write: that degrades to the job summary with a warning).
 func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
 	render := func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }
-	if !r.publishOffline("diff", diffReportJSON(rep, d), render) {
+	if !r.publishOffline("diff", diffReportJSON(rep, d, r.cfg.Shard), render) {
 		return nil
 	}
 	var errs []error
 	if r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
 		header := github.Header{V: 1, Kind: "diff", Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
-		if rep.Error == "" {
+		if rep.Error == "" && rep.Missing == "" {
 			header.Digest = rep.Digest
 		}
 		url, err := r.upsertComment(ctx, header, func(b reporters.Budget) string {
@@ -140,7 +157,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 	}
 	cr := github.CheckRun{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
 	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
-	if rep.Error == "" && d != nil {
+	if rep.Error == "" && rep.Missing == "" && d != nil {
 		cr.ExternalID = gate.DiffMarker(rep.Digest) // the review, where no one can edit it: deploy cross-checks the comment with it
 	}
 	if err := r.publishCheckRun(ctx, cr, render); err != nil {
@@ -152,6 +169,9 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool) (conclusion, title string) {
 	if rep.Error != "" || d == nil {
 		return "failure", "cdkd diff failed"
+	}
+	if rep.Missing != "" {
+		return "failure", "Incomplete: not every shard reported"
 	}
 	if len(d.Stacks) == 0 {
 		// Nothing was compared: not a clean bill of health.
@@ -176,7 +196,7 @@ func checkName(base, label string) string {
 }
 
 // diffReportJSON is the normalized report written for other steps to read.
-func diffReportJSON(rep reporters.DiffReport, d *model.Diff) any {
+func diffReportJSON(rep reporters.DiffReport, d *model.Diff, shard *config.Shard) any {
 	type out struct {
 		Kind        string            `json:"kind"`
 		Label       string            `json:"label"`
@@ -187,8 +207,10 @@ func diffReportJSON(rep reporters.DiffReport, d *model.Diff) any {
 		Totals      *model.Counts     `json:"totals,omitempty"`
 		Error       string            `json:"error,omitempty"`
 		Stacks      []model.StackDiff `json:"stacks"`
+		Notes       []string          `json:"notes,omitempty"`
+		Shard       *config.Shard     `json:"shard,omitempty"`
 	}
-	o := out{Kind: "diff", Label: rep.Label, HeadSHA: rep.HeadSHA, CdkdVersion: rep.CdkdVersion, Error: rep.Error, Stacks: []model.StackDiff{}}
+	o := out{Kind: "diff", Label: rep.Label, HeadSHA: rep.HeadSHA, CdkdVersion: rep.CdkdVersion, Error: rep.Error, Stacks: []model.StackDiff{}, Notes: rep.Notes, Shard: shard}
 	if d != nil {
 		t := d.Totals()
 		o.Totals, o.HasChanges, o.Digest, o.Stacks = &t, t.Any(), rep.Digest, d.Stacks

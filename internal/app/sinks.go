@@ -73,6 +73,10 @@ func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.
 		fmt.Fprintln(r.out, render(reporters.Unlimited))
 		return false
 	}
+	if !r.cfg.Publish {
+		// A shard of a matrix: the aggregate job publishes the whole.
+		return false
+	}
 	return r.api != nil
 }
 
