@@ -32,6 +32,12 @@ type DiffReport struct {
 	// of cdkd's stderr in a collapsed section, instead of changes.
 	Error      string
 	StderrTail []string
+	// Shard names the shard of a plan this report is (a shard run's).
+	Shard *model.ShardRef
+	// Missing, when set, says which part of the change set is not in Diff
+	// (a shard of a matrix that did not report): the report shows what it
+	// has under that warning, and is a failure.
+	Missing string
 	// Notes are plain sentences shown under the headline, each as an ℹ️
 	// line: what the reader should know about how far the report can be
 	// trusted (e.g. that NoEcho positions are unknown). A failure report
@@ -153,6 +159,11 @@ type diffWriter struct {
 
 func (x *diffWriter) diff() {
 	x.title()
+	if x.r.Missing != "" {
+		missing, _ := cutRunes(x.r.Missing, reasonMax)
+		x.w.Block()
+		x.w.Write("❌ **Incomplete:** ", Text(missing), "\n")
+	}
 	x.w.Block()
 	switch {
 	case len(x.stacks) == 0:

@@ -10,14 +10,14 @@ import "github.com/cdkd-action/cdkd-action/internal/model"
 
 // Result is the diff report as its typed result.
 func (r DiffReport) Result() model.DiffResult {
-	o := model.Origin{Label: r.Label, RunURL: r.RunURL, CdkdVersion: r.CdkdVersion, CdkdSource: r.CdkdSource}
+	o := model.Origin{Label: r.Label, RunURL: r.RunURL, CdkdVersion: r.CdkdVersion, CdkdSource: r.CdkdSource, Shard: r.Shard}
 	if r.Error != "" {
 		res := model.FailedDiffResult(o, r.HeadSHA, r.Error, r.StderrTail)
 		res.Notes = r.Notes
 		return res
 	}
 	res := model.NewDiffResult(o, r.HeadSHA, r.Digest, r.Diff)
-	res.Notes = r.Notes
+	res.Notes, res.Missing = r.Notes, r.Missing
 	return res
 }
 
@@ -26,6 +26,7 @@ func DiffReportOf(res model.DiffResult, hint string) DiffReport {
 	return DiffReport{
 		Diff: res.Diff(), Label: res.Label, HeadSHA: res.HeadSHA, RunURL: res.RunURL, CdkdVersion: res.CdkdVersion, CdkdSource: res.CdkdSource,
 		Digest: res.Digest, FullReportHint: hint, Error: res.Error, StderrTail: res.StderrTail, Notes: res.Notes,
+		Missing: res.Missing, Shard: res.Shard,
 	}
 }
 

@@ -169,7 +169,7 @@ func (r *run) main(ctx context.Context) ExitCode {
 			return code
 		}
 	}
-	if cfg.FromJSON == "" {
+	if r.needsCdkd() {
 		if err := r.locateCdkd(ctx); err != nil {
 			return r.fail(ReasonBadInput, err, nil)
 		}
@@ -181,8 +181,26 @@ func (r *run) main(ctx context.Context) ExitCode {
 		return r.drift(ctx)
 	case config.CommandDeploy:
 		return r.deploy(ctx)
+	case config.CommandPlan:
+		return r.planShards(ctx)
+	case config.CommandAggregate:
+		return r.aggregate(ctx)
 	}
 	return r.fail(ReasonBadInput, fmt.Errorf("input command: %q is not supported", cfg.Command), nil)
+}
+
+// needsCdkd: a saved diff or drift, a plan for diff and an aggregate read
+// files only.
+func (r *run) needsCdkd() bool {
+	switch r.cfg.Command {
+	case config.CommandDiff, config.CommandDrift:
+		return r.cfg.FromJSON == ""
+	case config.CommandPlan:
+		return r.cfg.For == config.CommandDrift
+	case config.CommandAggregate:
+		return false
+	}
+	return true
 }
 
 // discover finds every secret and registers it with the runner before any

@@ -53,7 +53,7 @@ func TestFailureReasonCodes(t *testing.T) {
 		ReasonChanges: ExitChanges, ReasonDrift: ExitChanges, ReasonIncomplete: ExitChanges,
 		ReasonNoReviewedDiff: ExitChanges, ReasonStaleReview: ExitChanges, ReasonDiffChanged: ExitChanges, ReasonDestructiveRefused: ExitChanges,
 		ReasonCdkdFailed: ExitFailure, ReasonAPIFailed: ExitFailure, ReasonResolutionFailed: ExitFailure,
-		ReasonStateLocked: ExitFailure, ReasonDeployFailed: ExitFailure, ReasonPartial: ExitFailure, ReasonCancelled: ExitFailure, ReasonTimeout: ExitFailure,
+		ReasonStateLocked: ExitFailure, ReasonDeployFailed: ExitFailure, ReasonPartial: ExitFailure, ReasonCancelled: ExitFailure, ReasonTimeout: ExitFailure, ReasonShardFailed: ExitFailure,
 	}
 	assert.Equal(t, len(want), len(failureReasons)+1, "a reason is missing from this table or from failureReasons")
 	readme, err := os.ReadFile("../../README.md")

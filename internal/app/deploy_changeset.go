@@ -15,9 +15,10 @@ const maxChangeSetChars = 20000
 // visible report within what is left of b. A successful diff's report is
 // rendered from the header and the stored change set alone
 // (prcomment.DiffReport), exactly as the deploy gate renders it again to
-// verify it; a failed diff (d nil) records nothing.
+// verify it; a failed diff (d nil), or one missing part of its change set
+// (a shard that did not report), records nothing.
 func (r *run) diffComment(h prcomment.Header, rep reporters.DiffReport, d *model.Diff, b reporters.Budget) prcomment.Comment {
-	if d == nil || rep.Error != "" {
+	if d == nil || rep.Error != "" || rep.Missing != "" {
 		return prcomment.Body(h, "", b, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
 	}
 	h.Run, h.Notes = rep.RunURL, rep.Notes

@@ -16,8 +16,11 @@ import (
 // depend on, which nobody reviewed. Dependencies the assembly names that
 // the diff does not hold are listed, so nobody expects them deployed. ""
 // with all: true.
+//
+// A shard run says nothing: its stacks are the plan's, not the deploy's, and
+// the aggregate says it once for the whole change set.
 func (r *run) deployScope(d model.Diff) string {
-	if r.cfg.All || len(r.cfg.Stacks) == 0 {
+	if r.cfg.All || len(r.cfg.Stacks) == 0 || r.cfg.Shard != nil {
 		return ""
 	}
 	var names []string

@@ -20,15 +20,7 @@ import (
 // diff runs `cdkd diff` (or reads a saved one) and reports it on every channel.
 func (r *run) diff(ctx context.Context) ExitCode {
 	d, version, err := r.obtainDiff(ctx)
-	report := reporters.DiffReport{
-		Label:          r.cfg.Label,
-		HeadSHA:        r.gh.HeadSHA,
-		RunURL:         r.gh.RunURL,
-		CdkdVersion:    version,
-		CdkdSource:     r.cdkdSource(),
-		FullReportHint: r.fullReportHint(),
-		Notes:          r.notes,
-	}
+	report := r.newDiffReport(version)
 	if err != nil {
 		var cerr *cdkd.Error
 		if errors.As(err, &cerr) {
@@ -42,21 +34,47 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		r.publishDiff(ctx, report, nil)
 		return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
 	}
-
-	hiddenNotes := r.redactDiff(&d)
+	hidden := r.redactDiff(&d)
 	r.secretValues(ctx, &d) // what cdkd cannot see: whether a secret value changed
 	// secretValues may have added to r.notes.
-	report.Notes = append(slices.Clone(r.notes), hiddenNotes...)
+	report.Notes = append(slices.Clone(r.notes), hidden...)
+	return r.reportDiff(ctx, report, d)
+}
+
+func (r *run) newDiffReport(cdkdVersion string) reporters.DiffReport {
+	return reporters.DiffReport{
+		Label:          r.cfg.Label,
+		HeadSHA:        r.gh.HeadSHA,
+		RunURL:         r.gh.RunURL,
+		CdkdVersion:    cdkdVersion,
+		CdkdSource:     r.cdkdSource(),
+		FullReportHint: r.fullReportHint(),
+		Notes:          r.notes,
+		Shard:          shardRef(r.cfg.Shard),
+	}
+}
+
+// reportDiff sets the outputs of a placed, redacted diff and publishes it.
+// A report that is Missing part of the change set (a shard that did not
+// report) is published as it is, without a digest a deploy could match,
+// and fails.
+func (r *run) reportDiff(ctx context.Context, report reporters.DiffReport, d model.Diff) ExitCode {
 	d.Sort()
 	report.Diff = d
-	report.Digest = d.Digest()
+	if report.Missing == "" {
+		report.Digest = d.Digest()
+	}
 	if scope := r.deployScope(d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
-	totals := d.Totals()
-	r.diffOutputs(totals, d.AnyChange())
+	r.diffOutputs(d.Totals(), d.AnyChange())
+	r.setOutput(OutputDigest, report.Digest)
 
-	if apiErr := r.publishDiff(ctx, report, &d); apiErr != nil {
+	apiErr := r.publishDiff(ctx, report, &d)
+	if report.Missing != "" {
+		return r.fail(ReasonShardFailed, errors.New(report.Missing), nil)
+	}
+	if apiErr != nil {
 		return r.fail(ReasonAPIFailed, apiErr, nil)
 	}
 	if d.AnyChange() && r.cfg.FailOnChanges {
@@ -134,7 +152,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 	var written github.StickyResult // the comment the check run vouches for
 	if r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
 		header := prcomment.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
-		if rep.Error == "" {
+		if rep.Error == "" && rep.Missing == "" {
 			header.Digest = rep.Digest
 		}
 		header.Extra = r.fingerprintHeader(ctx)
@@ -151,7 +169,7 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 	}
 	cr := github.CheckRun{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
 	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
-	if rep.Error == "" && d != nil {
+	if rep.Error == "" && rep.Missing == "" && d != nil {
 		// The review, where no one can edit it, written after the comments
 		// converged: deploy reads the comment it names, and only that one.
 		var report string
@@ -169,6 +187,9 @@ func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *mode
 func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool) (conclusion, title string) {
 	if rep.Error != "" || d == nil {
 		return "failure", "cdkd diff failed"
+	}
+	if rep.Missing != "" {
+		return "failure", "Incomplete: not every shard reported"
 	}
 	if len(d.Stacks) == 0 {
 		// Nothing was compared: not a clean bill of health.

@@ -20,6 +20,9 @@ const (
 	OutputDeployed         = "deployed"
 	OutputStackOutputs     = "stack-outputs"
 	OutputEnvironmentURL   = "environment-url"
+	OutputDigest           = "digest"
+	OutputMatrix           = "matrix"
+	OutputShardCount       = "shard-count"
 )
 
 // outputNames lists every output the action sets.
@@ -27,4 +30,5 @@ var outputNames = []string{
 	OutputHasChanges, OutputToCreate, OutputToUpdate, OutputToDelete, OutputToReplace, OutputOutputsChanged,
 	OutputReportJSON, OutputCommentURL, OutputCheckRunURL, OutputFailureReason, OutputDriftStatus,
 	OutputDriftedCount, OutputNotComparedCount, OutputIssueURL, OutputDeployed, OutputStackOutputs, OutputEnvironmentURL,
+	OutputDigest, OutputMatrix, OutputShardCount,
 }

@@ -42,6 +42,9 @@ const (
 	// ReasonTimeout: a cdkd call ran longer than timeout-minutes and was
 	// stopped (the job itself goes on).
 	ReasonTimeout FailureReason = "timeout"
+	// ReasonShardFailed: an aggregate's shard is missing, failed, or belongs
+	// to another plan or commit.
+	ReasonShardFailed FailureReason = "shard-failed"
 )
 
 // Code is the exit code the reason ends the step with: 1 for a result the
@@ -67,5 +70,5 @@ func (f FailureReason) String() string { return string(f) }
 var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
-	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout,
+	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
 }

@@ -99,6 +99,10 @@ func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.
 		r.printReport(render(reporters.Unlimited))
 		return false
 	}
+	if !r.cfg.Publish {
+		// A shard of a matrix: the aggregate job publishes the whole.
+		return false
+	}
 	return r.api != nil
 }
 

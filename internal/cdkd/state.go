@@ -74,3 +74,41 @@ func DecodeStateShow(b []byte) (StateShow, error) {
 func ClassifyStateShow(res Result) (StateShow, error) {
 	return classifyPayload(res, DecodeStateShow)
 }
+
+// StateListEntry is one row of `cdkd state list --long --json`: a stack
+// deployed in some region, whatever the code says today.
+type StateListEntry struct {
+	StackName     string `json:"stackName"`
+	Region        string `json:"region"`
+	ResourceCount int    `json:"resourceCount"`
+	Locked        bool   `json:"locked"`
+}
+
+// StateListArgs builds `cdkd state list --long --json`. Only the state flags
+// of c are used.
+func StateListArgs(c Common) []string {
+	return append([]string{"state", "list", "--long", "--json"}, c.stateFlags()...)
+}
+
+// DecodeStateList parses `cdkd state list --long --json`; every row must
+// name its stack.
+func DecodeStateList(b []byte) ([]StateListEntry, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, errNoJSON
+	}
+	var rows []StateListEntry
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return nil, fmt.Errorf("decode cdkd state list JSON: %s", jsonProblem(err, "an array"))
+	}
+	for i, r := range rows {
+		if r.StackName == "" {
+			return nil, fmt.Errorf("decode cdkd state list JSON: row %d: missing %q", i, "stackName")
+		}
+	}
+	return rows, nil
+}
+
+// ClassifyStateList reads a state list run; errors are *Error.
+func ClassifyStateList(res Result) ([]StateListEntry, error) {
+	return classifyPayload(res, DecodeStateList)
+}

@@ -90,6 +90,9 @@ type Config struct {
 	// review; check runs with no app or another app never do.
 	TrustedApp string
 
+	// Plan, shard runs and aggregate.
+	Sharding
+
 	// Local renders Markdown to stdout and makes no API call.
 	Local bool
 	// CLI holds the command-line flags that are not inputs (see cli.go).
@@ -244,14 +247,23 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 	if c.Timeout, err = parseMinutes("timeout-minutes", values["timeout-minutes"]); err != nil {
 		return Config{}, err
 	}
+	if c.Sharding, err = loadSharding(values); err != nil {
+		return Config{}, err
+	}
+	if c.Shard != nil && len(c.Stacks) == 0 {
+		c.Stacks = strings.Fields(c.Shard.Stacks)
+	}
 	return c, c.validate()
 }
 
 func (c Config) validate() error {
 	switch c.Command {
-	case CommandDiff, CommandDeploy, CommandDrift:
+	case CommandDiff, CommandDeploy, CommandDrift, CommandPlan, CommandAggregate:
 	default:
-		return bad("command", "expected diff, deploy or drift, got %q", c.Command)
+		return bad("command", "expected diff, deploy, drift, plan or aggregate, got %q", c.Command)
+	}
+	if err := c.validateSharding(); err != nil {
+		return err
 	}
 	if strings.HasPrefix(c.App, "-") {
 		return bad("app", "expected an app command or a cloud assembly directory, got %q (it starts with '-')", c.App)

@@ -82,7 +82,7 @@ func TestBadInputsNameTheInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"command", map[string]string{"INPUT_COMMAND": "destroy"}, nil, `input command: expected diff, deploy or drift, got "destroy"`},
+		{"command", map[string]string{"INPUT_COMMAND": "destroy"}, nil, `input command: expected diff, deploy, drift, plan or aggregate, got "destroy"`},
 		{"bool", map[string]string{"INPUT_ALL": "yes"}, nil, `input all: expected true or false, got "yes"`},
 		{"comment", map[string]string{"INPUT_COMMENT": "sticky"}, nil, `input comment: expected update, recreate or off, got "sticky"`},
 		{"flag-like stack", map[string]string{"INPUT_STACKS": "--all"}, nil, `input stacks: stack names cannot start with '-', got "--all"`},

@@ -47,6 +47,37 @@ func ReportHeader(b []byte) (h Header, ok bool, err error) {
 	return h, true, fmt.Errorf("report kind %q is not diff, drift or deploy", h.Kind)
 }
 
+// ReportInfo is what any report says of where it comes from: enough for an
+// aggregate to pair a shard's report with its shard.
+type ReportInfo struct {
+	Header
+	Shard *ShardRef `json:"shard"`
+	// Commit is the commit the report is about: a diff's pull request
+	// head, a drift's checked-out commit.
+	Commit string `json:"-"`
+	Error  string `json:"error"`
+}
+
+// ReadReportInfo reads a report's header and origin; ok and err as for
+// ReportHeader.
+func ReadReportInfo(b []byte) (info ReportInfo, ok bool, err error) {
+	h, ok, err := ReportHeader(b)
+	if !ok || err != nil {
+		return ReportInfo{Header: h}, ok, err
+	}
+	var raw struct {
+		ReportInfo
+		HeadSHA string `json:"headSha"`
+		SHA     string `json:"sha"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return ReportInfo{Header: h}, true, err
+	}
+	info = raw.ReportInfo
+	info.Commit = raw.HeadSHA + raw.SHA
+	return info, true, nil
+}
+
 func firstNonSpace(b []byte) int {
 	for i, c := range b {
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
@@ -66,6 +97,15 @@ type Origin struct {
 	// CdkdSource says where that cdkd came from (cdkd-path, node_modules,
 	// bundled, npm install).
 	CdkdSource string `json:"cdkdSource,omitempty"`
+	// Shard is set on a shard run of a plan: which shard, of which plan.
+	Shard *ShardRef `json:"shard,omitempty"`
+}
+
+// ShardRef names a shard of a plan (see package plan): the aggregate pairs
+// each report with its shard and refuses one from another plan.
+type ShardRef struct {
+	ID   string `json:"id"`
+	Plan string `json:"plan"`
 }
 
 // DiffResult is one diff run as a typed result: the redacted, sorted diff,
@@ -82,8 +122,11 @@ type DiffResult struct {
 	Error      string   `json:"error,omitempty"`
 	StderrTail []string `json:"stderrTail,omitempty"`
 	// Notes are sentences on how far the report can be trusted.
-	Notes  []string    `json:"notes,omitempty"`
-	Stacks []StackDiff `json:"stacks"`
+	Notes []string `json:"notes,omitempty"`
+	// Missing says which part of the change set is not in Stacks (a shard
+	// that did not report); such a result has no digest.
+	Missing string      `json:"missing,omitempty"`
+	Stacks  []StackDiff `json:"stacks"`
 }
 
 // NewDiffResult is a successful diff with its digest (d.Digest(), which

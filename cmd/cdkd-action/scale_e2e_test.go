@@ -1,0 +1,231 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/plan"
+)
+
+// A plan for diff reads the assembly and needs no cdkd and no API.
+func TestPlanForDiffFromTheAssembly(t *testing.T) {
+	w := newWorkspace(t)
+	app := abs(t, "../../testdata/cdkd-samples/assembly-v1")
+	res := w.run(map[string]string{"command": "plan", "all": "true", "app": app, "shards": "2", "cdkd-path": "/nonexistent/cdkd"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	var m plan.Matrix
+	assert.NilError(t, json.Unmarshal([]byte(res.outputs["matrix"]), &m), res.outputs["matrix"])
+	assert.Equal(t, res.outputs["shard-count"], "2")
+	assert.Assert(t, is.Len(m.Shard, 2))
+	var stacks []string
+	for _, s := range m.Shard {
+		assert.Assert(t, s.Resources > 0)
+		assert.Equal(t, s.Plan, m.Shard[0].Plan)
+		stacks = append(stacks, s.Stacks)
+	}
+	assert.DeepEqual(t, stacks, []string{"StackA", "StackB"})
+	assert.Assert(t, is.Contains(res.summary, "| 1-of-2 |"))
+	assert.Equal(t, len(w.gh.Requests()), 0, "a plan writes nothing through the API")
+
+	again := w.run(map[string]string{"command": "plan", "all": "true", "app": app, "shards": "2", "cdkd-path": "/nonexistent/cdkd"})
+	assert.Equal(t, again.outputs["matrix"], res.outputs["matrix"], "the same inputs give the same plan")
+}
+
+// A plan for diff without an assembly is bad input, said in one sentence.
+func TestPlanForDiffNeedsAnAssembly(t *testing.T) {
+	w := newWorkspace(t)
+	res := w.run(map[string]string{"command": "plan", "all": "true", "app": "node app.js", "cdkd-path": "/nonexistent/cdkd"})
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+	assert.Assert(t, is.Contains(res.stdout, "input app: a plan for diff reads the stacks"))
+	assert.Assert(t, is.Contains(res.summary, "input app"))
+}
+
+// A plan for drift lists what is deployed, from cdkd's state listing:
+// stacks gone from the code are still checked, nested records go with
+// their parent.
+func TestPlanForDriftFromTheStateBucket(t *testing.T) {
+	w := newWorkspace(t)
+	rows := `[{"stackName":"Api","region":"us-east-1","resourceCount":300,"lastModified":1,"locked":false},
+{"stackName":"Api~Db","region":"us-east-1","resourceCount":200,"lastModified":1,"locked":false},
+{"stackName":"Retired","region":"us-east-1","resourceCount":90,"lastModified":1,"locked":false},
+{"stackName":"Web","region":"us-east-1","resourceCount":420,"lastModified":1,"locked":false}]`
+	listing := filepath.Join(t.TempDir(), "list.json")
+	writeFile(t, listing, rows)
+	w.stub(cdkdtest.Invocation{Args: []string{"state", "list", "--long", "--json", "--state-bucket", "b"}, StdoutFile: listing})
+	res := w.run(map[string]string{"command": "plan", "for": "drift", "all": "true", "state-bucket": "b"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	var m plan.Matrix
+	assert.NilError(t, json.Unmarshal([]byte(res.outputs["matrix"]), &m))
+	// 1,010 resources: auto gives three shards of about 400.
+	assert.Equal(t, res.outputs["shard-count"], "3")
+	got := map[string]int{}
+	for _, s := range m.Shard {
+		got[s.Stacks] = s.Resources
+	}
+	assert.DeepEqual(t, got, map[string]int{"Api": 500, "Web": 420, "Retired": 90})
+}
+
+// A shard run (publish: false) writes its report, summary and outputs, and
+// nothing through the API; its report names the shard and the plan.
+func TestShardRunPublishesNothing(t *testing.T) {
+	w := newWorkspace(t)
+	inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
+	inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
+	w.stub(inv)
+	shard := `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`
+	res := w.run(map[string]string{"stacks": "StackA", "publish": "false", "shard": shard})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, len(w.gh.Requests()), 0, "a shard writes nothing through the API")
+	assert.Assert(t, res.outputs["digest"] != "")
+	assert.Assert(t, is.Contains(res.summary, "cdkd diff"))
+	path := res.outputs["report-json"]
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(w.dir, path)
+	}
+	b, err := os.ReadFile(path)
+	assert.NilError(t, err)
+	var rep struct {
+		HeadSHA string `json:"headSha"`
+		Shard   struct{ ID, Plan string }
+	}
+	assert.NilError(t, json.Unmarshal(b, &rep))
+	assert.Equal(t, rep.HeadSHA, headSHA)
+	assert.Equal(t, rep.Shard.ID, "1-of-2")
+	assert.Equal(t, rep.Shard.Plan, "0123456789ab")
+}
+
+// A shard's stacks input must be the shard's own.
+func TestShardStacksMustMatch(t *testing.T) {
+	w := newWorkspace(t)
+	res := w.run(map[string]string{"stacks": "StackB", "publish": "false", "shard": `{"id":"1-of-2","stacks":"StackA","plan":"0123456789ab"}`, "cdkd-path": "/nonexistent/cdkd"})
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Assert(t, strings.Contains(res.stdout, `input stacks: expected the shard's stacks "StackA"`), res.stdout)
+}
+
+// splitDiff writes each stack of a saved cdkd diff to a file of its own, as
+// a shard diffing only that stack would print it.
+func splitDiff(t *testing.T, path string) map[string]string {
+	t.Helper()
+	var stacks []json.RawMessage
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, path)), &stacks))
+	out := map[string]string{}
+	for _, raw := range stacks {
+		var s struct{ Stack string }
+		assert.NilError(t, json.Unmarshal(raw, &s))
+		f := filepath.Join(t.TempDir(), s.Stack+".json")
+		writeFile(t, f, "["+string(raw)+"]")
+		out[s.Stack] = f
+	}
+	return out
+}
+
+// runShards plans, runs every shard with publish: false and collects their
+// reports into one folder per shard, as actions/download-artifact lays them
+// out. It returns the folder and the matrix.
+func runShards(t *testing.T, w *workspace, perStack map[string]string) (string, string) {
+	t.Helper()
+	app := abs(t, "../../testdata/cdkd-samples/assembly-v1")
+	planned := w.run(map[string]string{"command": "plan", "all": "true", "app": app, "shards": "2"})
+	assert.Equal(t, planned.code, 0, planned.stdout)
+	var m plan.Matrix
+	assert.NilError(t, json.Unmarshal([]byte(planned.outputs["matrix"]), &m))
+	reports := filepath.Join(w.dir, "reports")
+	for _, sh := range m.Shard {
+		inv := diffInvocation(t, perStack[sh.Stacks])
+		inv.Args = []string{"diff", sh.Stacks, "--json", "--recursive"}
+		w.stub(inv)
+		b, _ := json.Marshal(sh)
+		res := w.run(map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b)})
+		assert.Equal(t, res.code, 0, res.stdout)
+		dir := filepath.Join(reports, "cdkd-diff-"+sh.ID)
+		assert.NilError(t, os.MkdirAll(dir, 0o755))
+		writeFile(t, filepath.Join(dir, "diff.json"), readFile(t, res.outputs["report-json"]))
+	}
+	return reports, planned.outputs["matrix"]
+}
+
+// Shards of a diff, aggregated, give reviewers what one run over all the
+// stacks gives: the same comment, digest, counts and outputs.
+func TestAggregateEqualsTheSingleRun(t *testing.T) {
+	fixture := "../../testdata/fixtures/diff-v2.json"
+	single := newWorkspace(t)
+	single.stub(diffInvocation(t, fixture))
+	one := single.run(map[string]string{"all": "true"})
+	assert.Equal(t, one.code, 0, one.stdout)
+
+	w := newWorkspace(t)
+	reports, matrix := runShards(t, w, splitDiff(t, fixture))
+	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix})
+	assert.Equal(t, agg.code, 0, agg.stdout)
+
+	oneBody := single.gh.Comments(owner, repo, prNum)[0].Body
+	aggComments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(aggComments, 1))
+	aggBody := strings.ReplaceAll(aggComments[0].Body, w.gh.URL, single.gh.URL)
+	assert.Equal(t, aggBody, oneBody)
+	for _, name := range []string{"digest", "has-changes", "to-create", "to-update", "to-replace", "to-delete", "outputs-changed"} {
+		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
+	}
+	assert.Assert(t, strings.HasPrefix(agg.outputs["digest"], "v1:"))
+	runs := w.gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Assert(t, strings.HasSuffix(runs[0].ExternalID, ":"+one.outputs["digest"]), "the check run vouches for the same digest: %s", runs[0].ExternalID)
+}
+
+// A shard that did not report, or reported for another plan, never reads as
+// "no changes": the aggregate fails naming it, without a digest a deploy
+// could match, and still shows what the other shards found.
+func TestAggregateNamesTheMissingShard(t *testing.T) {
+	fixture := "../../testdata/fixtures/diff-v2.json"
+	for _, tc := range []struct {
+		name   string
+		tamper func(t *testing.T, reports string)
+		want   string
+	}{
+		{"missing", func(t *testing.T, reports string) {
+			assert.NilError(t, os.RemoveAll(filepath.Join(reports, "cdkd-diff-2-of-2")))
+		}, "shard 2-of-2 (StackB) has no report"},
+		{"another plan", func(t *testing.T, reports string) {
+			f := filepath.Join(reports, "cdkd-diff-2-of-2", "diff.json")
+			var rep map[string]any
+			assert.NilError(t, json.Unmarshal([]byte(readFile(t, f)), &rep))
+			rep["shard"].(map[string]any)["plan"] = "ffffffffffff"
+			b, _ := json.Marshal(rep)
+			writeFile(t, f, string(b))
+		}, "shard 2-of-2's report is from another plan"},
+		{"another commit", func(t *testing.T, reports string) {
+			f := filepath.Join(reports, "cdkd-diff-1-of-2", "diff.json")
+			writeFile(t, f, strings.ReplaceAll(readFile(t, f), headSHA, strings.Repeat("2", 40)))
+		}, "shard 1-of-2's report is for commit 2222222"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			reports, matrix := runShards(t, w, splitDiff(t, fixture))
+			tc.tamper(t, reports)
+			agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix})
+			assert.Equal(t, agg.code, 3, agg.stdout)
+			assert.Equal(t, agg.outputs["failure-reason"], "shard-failed")
+			assert.Equal(t, agg.outputs["digest"], "")
+			assert.Assert(t, is.Contains(agg.stdout, tc.want))
+			comments := w.gh.Comments(owner, repo, prNum)
+			assert.Assert(t, is.Len(comments, 1))
+			assert.Assert(t, is.Contains(comments[0].Body, "Incomplete:"))
+			assert.Assert(t, is.Contains(comments[0].Body, tc.want))
+			h, ok := github.ParseHeader(comments[0].Body)
+			assert.Assert(t, ok)
+			assert.Equal(t, h.Digest, "", "an incomplete review vouches for no digest")
+			runs := w.gh.CheckRuns()
+			assert.Assert(t, is.Len(runs, 1))
+			assert.Equal(t, runs[0].Conclusion, "failure")
+		})
+	}
+}

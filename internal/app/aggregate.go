@@ -1,0 +1,184 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/plan"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+)
+
+// shardReport is one shard's report JSON: its header says what it is, and
+// the payload is decoded per kind.
+type shardReport struct {
+	path string
+	raw  []byte
+	model.ReportInfo
+}
+
+// aggregate merges the reports of a plan's shard runs and publishes what
+// one run over all the stacks would have: a shard that is missing, failed,
+// or belongs to another plan or commit makes the whole a failure that names
+// it, while the shards that did report still show.
+func (r *run) aggregate(ctx context.Context) ExitCode {
+	var m plan.Matrix
+	if err := json.Unmarshal([]byte(r.cfg.Matrix), &m); err != nil || len(m.Shard) == 0 || m.Shard[0].Plan == "" {
+		return r.fail(ReasonBadInput, &config.InputError{Input: "matrix", Msg: `expected the plan job's matrix output ({"shard":[{"id":…,"plan":…}]})`}, nil)
+	}
+	files, err := reportFiles(r.cfg.Reports, r.cfg.WorkingDirectory)
+	if err != nil {
+		return r.fail(ReasonBadInput, err, nil)
+	}
+	reports, problems := r.matchShards(m, files)
+	kind := model.Kind(r.cfg.For)
+	for _, rep := range reports {
+		if rep.Kind != kind {
+			return r.fail(ReasonBadInput, &config.InputError{Input: "reports", Msg: fmt.Sprintf("expected %s reports (for: %s), found a %s report in %s", kind, kind, rep.Kind, rep.path)}, nil)
+		}
+	}
+	r.cfg.Command = config.Command(kind) // titles, check runs and the comment are the command's own
+	if kind == model.KindDiff {
+		return r.aggregateDiff(ctx, reports, problems)
+	}
+	return r.fail(ReasonBadInput, &config.InputError{Input: "for", Msg: "aggregating drift reports is not supported yet; expected diff"}, nil)
+}
+
+// reportFiles lists the JSON files under dir (recursively: one folder per
+// downloaded artifact) or matching a glob.
+func reportFiles(spec, workdir string) ([]string, error) {
+	if !filepath.IsAbs(spec) {
+		spec = filepath.Join(workdir, spec)
+	}
+	var files []string
+	if fi, err := os.Stat(spec); err == nil && fi.IsDir() {
+		err := filepath.WalkDir(spec, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(d.Name(), ".json") {
+				files = append(files, path)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, &config.InputError{Input: "reports", Msg: fmt.Sprintf("could not read %s: %v", spec, err)}
+		}
+	} else {
+		matches, err := filepath.Glob(spec)
+		if err != nil {
+			return nil, &config.InputError{Input: "reports", Msg: fmt.Sprintf("expected a directory or a glob, got %q: %v", spec, err)}
+		}
+		files = matches
+	}
+	if len(files) == 0 {
+		return nil, &config.InputError{Input: "reports", Msg: fmt.Sprintf("expected the shards' report JSON files, found none in %s", spec)}
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// matchShards reads the report files and pairs them with the plan's
+// shards. Every shard without exactly one good report is a problem, named.
+func (r *run) matchShards(m plan.Matrix, files []string) ([]shardReport, []string) {
+	byShard := map[string][]shardReport{}
+	var problems []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("could not read %s: %v", f, err))
+			continue
+		}
+		info, isReport, err := model.ReadReportInfo(b)
+		if !isReport {
+			continue // not a report of ours: artifacts may hold other files
+		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s could not be read: %v", f, err))
+			continue
+		}
+		if info.Shard == nil {
+			problems = append(problems, fmt.Sprintf("%s is not a shard's report (it has no shard id: set shard on the shard jobs)", f))
+			continue
+		}
+		byShard[info.Shard.ID] = append(byShard[info.Shard.ID], shardReport{path: f, raw: b, ReportInfo: info})
+	}
+	want := r.gh.HeadSHA
+	if model.Kind(r.cfg.For) == model.KindDrift || want == "" {
+		want = r.gh.SHA
+	}
+	var out []shardReport
+	for _, sh := range m.Shard {
+		reps := byShard[sh.ID]
+		delete(byShard, sh.ID)
+		switch {
+		case len(reps) == 0:
+			problems = append(problems, fmt.Sprintf("shard %s (%s) has no report: its job failed before writing one, was cancelled, or did not upload it", sh.ID, sh.Stacks))
+		case len(reps) > 1:
+			problems = append(problems, fmt.Sprintf("shard %s has %d reports (%s): give each shard's artifact its own name", sh.ID, len(reps), reps[0].path))
+		case reps[0].Shard.Plan != sh.Plan:
+			problems = append(problems, fmt.Sprintf("shard %s's report is from another plan (%s, not %s)", sh.ID, reps[0].Shard.Plan, sh.Plan))
+		case want != "" && reps[0].Commit != want:
+			problems = append(problems, fmt.Sprintf("shard %s's report is for commit %s, not %s", sh.ID, shortSHA(reps[0].Commit), shortSHA(want)))
+		case reps[0].Error != "":
+			problems = append(problems, fmt.Sprintf("shard %s failed: %s", sh.ID, reps[0].Error))
+		default:
+			out = append(out, reps[0])
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(byShard)) {
+		problems = append(problems, fmt.Sprintf("a report names shard %s, which the plan does not have", id))
+	}
+	return out, problems
+}
+
+// aggregateDiff merges the shards' change sets into the one a single run
+// over every stack would have produced: same report, same digest. The
+// shards placed and redacted their own values; the aggregate redacts again
+// with the secrets it knows.
+func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems []string) ExitCode {
+	report := r.newDiffReport("")
+	report.Notes = nil
+	var d model.Diff
+	seen := map[string]bool{}
+	for _, rep := range reports {
+		var res model.DiffResult
+		if err := json.Unmarshal(rep.raw, &res); err != nil {
+			problems = append(problems, fmt.Sprintf("shard %s's report could not be read: %v", rep.Shard.ID, err))
+			continue
+		}
+		report.CdkdVersion = cmp.Or(report.CdkdVersion, res.CdkdVersion)
+		report.CdkdSource = cmp.Or(report.CdkdSource, res.CdkdSource)
+		for _, n := range res.Notes {
+			if !slices.Contains(report.Notes, n) {
+				report.Notes = append(report.Notes, n)
+			}
+		}
+		for _, s := range res.Stacks {
+			// A stack two shards both diffed is one stack of the change set.
+			if key := s.Stack + "\x00" + s.Region; !seen[key] {
+				seen[key] = true
+				d.Stacks = append(d.Stacks, s)
+			}
+		}
+	}
+	discover.RedactDiff(&d, nil, r.set)
+	if len(problems) > 0 {
+		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
+	}
+	return r.reportDiff(ctx, report, d)
+}
+
+// shardRef is the shard a run's report names, nil outside a matrix.
+func shardRef(s *config.Shard) *model.ShardRef {
+	if s == nil {
+		return nil
+	}
+	return &model.ShardRef{ID: s.ID, Plan: s.Plan}
+}

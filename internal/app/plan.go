@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/plan"
+	"github.com/cdkd-action/cdkd-action/reporters"
+)
+
+// planShards splits the stacks a diff or drift would cover into shards for
+// a matrix of jobs: the `matrix` and `shard-count` outputs, and the plan in
+// the job summary.
+func (r *run) planShards(ctx context.Context) ExitCode {
+	stacks, err := r.planStacks(ctx)
+	if err != nil {
+		if config.IsInputError(err) {
+			return r.fail(ReasonBadInput, err, nil)
+		}
+		return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
+	}
+	n := r.cfg.Shards
+	if n == 0 {
+		total := 0
+		for _, s := range stacks {
+			total += s.Resources
+		}
+		n = plan.Auto(total, len(stacks))
+	}
+	m := plan.Split(stacks, n)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return r.fail(ReasonCdkdFailed, fmt.Errorf("encode the plan: %w", err), nil)
+	}
+	r.setOutput(OutputMatrix, string(b))
+	r.setOutput(OutputShardCount, strconv.Itoa(len(m.Shard)))
+	md := reporters.PlanMarkdown(m, string(r.cfg.For))
+	r.summary(md)
+	if r.local {
+		r.printReport(md)
+	}
+	return ExitOK
+}
+
+// planStacks lists the stacks to spread, with their sizes: from the cloud
+// assembly for a diff (what the code will deploy), from the state bucket
+// for drift (what is deployed, code or not).
+func (r *run) planStacks(ctx context.Context) ([]plan.Stack, error) {
+	if !r.cfg.All && len(r.cfg.Stacks) == 0 {
+		return nil, &config.InputError{Input: "stacks", Msg: "expected the stacks to spread over shards, or all: true"}
+	}
+	if r.cfg.For == config.CommandDiff {
+		if r.asm == nil {
+			return nil, &config.InputError{Input: "app", Msg: fmt.Sprintf("a plan for diff reads the stacks and their sizes from a synthesized cloud assembly; expected a directory such as cdk.out, got %q", r.cfg.App)}
+		}
+		stacks, err := plan.FromAssembly(r.asm, r.cfg.Stacks, r.cfg.All)
+		if err != nil {
+			return nil, &config.InputError{Input: "stacks", Msg: err.Error()}
+		}
+		return stacks, nil
+	}
+	res, err := r.runCdkd(ctx, r.cdkdRunner(), cdkd.StateListArgs(r.common()))
+	if err != nil {
+		return nil, fmt.Errorf("list the stacks in the state bucket: %w", err)
+	}
+	rows, err := cdkd.ClassifyStateList(res)
+	if err != nil {
+		return nil, fmt.Errorf("list the stacks in the state bucket: %w", err)
+	}
+	stacks, err := plan.FromState(rows, r.cfg.StackRegion, r.cfg.Stacks, r.cfg.All)
+	if err != nil {
+		return nil, &config.InputError{Input: "stacks", Msg: err.Error()}
+	}
+	return stacks, nil
+}

@@ -1,0 +1,77 @@
+package plan
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+)
+
+// FromAssembly lists the stacks a diff with these selectors (or all) covers,
+// each sized with its nested stacks: what the code says will exist.
+func FromAssembly(asm *assembly.Assembly, selectors []string, all bool) ([]Stack, error) {
+	tops, err := asm.Select(selectors, all)
+	if err != nil {
+		return nil, err
+	}
+	size := map[string]int{}
+	for _, s := range tops {
+		size[s.Name] += asm.TreeResources(s) // one name in two regions is one selector for cdkd
+	}
+	return fromSizes(size), nil
+}
+
+// FromState lists the stacks a drift with these selectors (or all) checks:
+// what the state bucket says is deployed, in region when one is given.
+// Nested stacks' records ("Parent~Child") are counted with their parent, as
+// cdkd checks them together.
+func FromState(rows []cdkd.StateListEntry, region string, selectors []string, all bool) ([]Stack, error) {
+	size := map[string]int{}
+	for _, r := range rows {
+		if region != "" && r.Region != region {
+			continue
+		}
+		top, _, _ := strings.Cut(r.StackName, "~")
+		size[top] += r.ResourceCount
+	}
+	if !all {
+		for name := range size {
+			if !slices.ContainsFunc(selectors, func(sel string) bool { return matches(sel, name) }) {
+				delete(size, name)
+			}
+		}
+		for _, sel := range selectors {
+			if !matchesAny(sel, size) {
+				return nil, fmt.Errorf("no stack in the state bucket matches %q", sel)
+			}
+		}
+	}
+	return fromSizes(size), nil
+}
+
+func matchesAny(sel string, size map[string]int) bool {
+	for name := range size {
+		if matches(sel, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches is cdkd's stack selector: a name, or a `*` wildcard.
+func matches(selector, name string) bool {
+	ok, err := path.Match(selector, name)
+	return ok && err == nil
+}
+
+func fromSizes(size map[string]int) []Stack {
+	out := make([]Stack, 0, len(size))
+	for name, n := range size {
+		out = append(out, Stack{Name: name, Resources: n})
+	}
+	slices.SortFunc(out, func(a, b Stack) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
