@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,4 +229,115 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 			assert.Equal(t, runs[0].Conclusion, "failure")
 		})
 	}
+}
+
+// driftShardFixture writes the stacks of a saved cdkd drift --json whose
+// names are in keep, as a shard checking only them would print it.
+func driftShardFixture(t *testing.T, keep []string, fixtures ...string) string {
+	t.Helper()
+	var out []json.RawMessage
+	for _, f := range fixtures {
+		var stacks []json.RawMessage
+		assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/drift/"+f)), &stacks))
+		for _, raw := range stacks {
+			var s struct{ Stack string }
+			assert.NilError(t, json.Unmarshal(raw, &s))
+			if slices.Contains(keep, s.Stack) {
+				out = append(out, raw)
+			}
+		}
+	}
+	b, err := json.Marshal(out)
+	assert.NilError(t, err)
+	path := filepath.Join(t.TempDir(), "drift.json")
+	writeFile(t, path, string(b))
+	return path
+}
+
+// runDriftShards runs each shard of a fixed plan (StackA | StackB StackC)
+// with publish: false, answering from fixtures with the given exit codes,
+// and lays their reports out as downloaded artifacts.
+func runDriftShards(t *testing.T, w *workspace, exits map[string]int, fixtures ...string) (string, string) {
+	t.Helper()
+	m := plan.Split([]plan.Stack{{Name: "StackA", Resources: 10}, {Name: "StackB", Resources: 1}, {Name: "StackC", Resources: 9}}, 2)
+	matrix, err := json.Marshal(m)
+	assert.NilError(t, err)
+	reports := filepath.Join(w.dir, "reports")
+	for _, sh := range m.Shard {
+		names := strings.Fields(sh.Stacks)
+		w.stub(cdkdtest.Invocation{
+			Args:       append(append([]string{"drift"}, names...), "--json"),
+			Env:        map[string]string{"CDKD_NO_LIVE": "1"},
+			StdoutFile: driftShardFixture(t, names, fixtures...),
+			Exit:       exits[sh.Stacks],
+		})
+		b, _ := json.Marshal(sh)
+		res := w.run(map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b), "issue": "true"})
+		assert.Equal(t, res.code, 1, "a shard that drifts or cannot check everything fails its job: %s", res.stdout)
+		dir := filepath.Join(reports, "cdkd-drift-"+sh.ID)
+		assert.NilError(t, os.MkdirAll(dir, 0o755))
+		writeFile(t, filepath.Join(dir, "drift.json"), readFile(t, res.outputs["report-json"]))
+	}
+	assert.Equal(t, len(w.gh.Requests()), 0, "shards write nothing through the API")
+	return reports, string(matrix)
+}
+
+// Sharded drift aggregates into the one check run and tracking issue a
+// single run gives.
+func TestAggregateDriftEqualsTheSingleRun(t *testing.T) {
+	fixtures := []string{"drifted.json", "drifted-stackC.json"}
+	single := newDriftWorkspace(t)
+	single.stub(cdkdtest.Invocation{
+		Args: []string{"drift", "--all", "--json"}, Env: map[string]string{"CDKD_NO_LIVE": "1"}, Exit: 1,
+		StdoutFile: driftShardFixture(t, []string{"StackA", "StackB", "StackC"}, fixtures...),
+	})
+	one := single.run(map[string]string{"all": "true", "issue": "true"})
+	assert.Equal(t, one.code, 1, one.stdout)
+	assert.Equal(t, one.outputs["drift-status"], "drifted")
+
+	w := newDriftWorkspace(t)
+	reports, matrix := runDriftShards(t, w, map[string]int{"StackA": 1, "StackB StackC": 1}, fixtures...)
+	agg := w.run(map[string]string{"command": "aggregate", "for": "drift", "reports": reports, "matrix": matrix, "issue": "true"})
+	assert.Equal(t, agg.code, one.code, agg.stdout)
+	for _, name := range []string{"drift-status", "drifted-count", "not-compared-count", "failure-reason"} {
+		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
+	}
+	runs, oneRuns := w.gh.CheckRuns(), single.gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Name, oneRuns[0].Name)
+	assert.Equal(t, runs[0].Conclusion, oneRuns[0].Conclusion)
+	assert.Equal(t, runs[0].Output.Title, oneRuns[0].Output.Title)
+	issues, oneIssues := w.gh.Issues(), single.gh.Issues()
+	assert.Assert(t, is.Len(issues, 1), "one tracking issue")
+	assert.Equal(t, strings.ReplaceAll(issues[0].Body, w.gh.URL, single.gh.URL), oneIssues[0].Body)
+}
+
+// Drift in one shard outranks a refused comparison in another, as in one
+// run; the refusal's cause, which that shard's exit code told, still shows.
+func TestAggregateDriftOutranksIncomplete(t *testing.T) {
+	w := newDriftWorkspace(t)
+	reports, matrix := runDriftShards(t, w, map[string]int{"StackA": 1, "StackB StackC": 2}, "drifted.json", "refused.json")
+	agg := w.run(map[string]string{"command": "aggregate", "for": "drift", "reports": reports, "matrix": matrix})
+	assert.Equal(t, agg.code, 1, agg.stdout)
+	assert.Equal(t, agg.outputs["failure-reason"], "drift")
+	assert.Equal(t, agg.outputs["drift-status"], "drifted")
+	assert.Equal(t, agg.outputs["not-compared-count"], "1")
+	assert.Assert(t, is.Contains(agg.summary, "**Refused** (1)"))
+}
+
+// A drift shard that did not report makes the whole check an error, never
+// clean or "drift only where we looked"; the rest still shows.
+func TestAggregateDriftNamesTheMissingShard(t *testing.T) {
+	w := newDriftWorkspace(t)
+	reports, matrix := runDriftShards(t, w, map[string]int{"StackA": 1, "StackB StackC": 2}, "drifted.json", "refused.json")
+	assert.NilError(t, os.RemoveAll(filepath.Join(reports, "cdkd-drift-1-of-2")))
+	agg := w.run(map[string]string{"command": "aggregate", "for": "drift", "reports": reports, "matrix": matrix})
+	assert.Equal(t, agg.code, 3, agg.stdout)
+	assert.Equal(t, agg.outputs["failure-reason"], "shard-failed")
+	assert.Equal(t, agg.outputs["drift-status"], "error")
+	assert.Assert(t, is.Contains(agg.summary, "shard 1-of-2 (StackA) has no report"))
+	assert.Assert(t, is.Contains(agg.summary, "StackC"), "the other shard's stacks still show")
+	runs := w.gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Conclusion, "failure")
 }
