@@ -112,37 +112,54 @@ func TestShardStacksMustMatch(t *testing.T) {
 	assert.Assert(t, strings.Contains(res.stdout, `input stacks: expected the shard's stacks "StackA"`), res.stdout)
 }
 
-// splitDiff writes each stack of a saved cdkd diff to a file of its own, as
-// a shard diffing only that stack would print it.
-func splitDiff(t *testing.T, path string) map[string]string {
+// splitDiff indexes a saved cdkd diff --json by stack, so a shard's cdkd
+// can print only its own stacks (see shardDiff).
+func splitDiff(t *testing.T, path string) map[string]json.RawMessage {
 	t.Helper()
 	var stacks []json.RawMessage
 	assert.NilError(t, json.Unmarshal([]byte(readFile(t, path)), &stacks))
-	out := map[string]string{}
+	out := map[string]json.RawMessage{}
 	for _, raw := range stacks {
 		var s struct{ Stack string }
 		assert.NilError(t, json.Unmarshal(raw, &s))
-		f := filepath.Join(t.TempDir(), s.Stack+".json")
-		writeFile(t, f, "["+string(raw)+"]")
-		out[s.Stack] = f
+		out[s.Stack] = raw
 	}
 	return out
 }
 
-// runShards plans, runs every shard with publish: false and collects their
-// reports into one folder per shard, as actions/download-artifact lays them
-// out. It returns the folder and the matrix.
-func runShards(t *testing.T, w *workspace, perStack map[string]string) (string, string) {
+// shardDiff writes what `cdkd diff <names...> --json` prints.
+func shardDiff(t *testing.T, perStack map[string]json.RawMessage, names []string) string {
+	t.Helper()
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, string(perStack[n]))
+	}
+	f := filepath.Join(t.TempDir(), "shard.json")
+	writeFile(t, f, "["+strings.Join(parts, ",")+"]")
+	return f
+}
+
+// planSampleAssembly plans the sample assembly into two shards.
+func planSampleAssembly(t *testing.T, w *workspace) string {
 	t.Helper()
 	app := abs(t, "../../testdata/cdkd-samples/assembly-v1")
 	planned := w.run(map[string]string{"command": "plan", "all": "true", "app": app, "shards": "2"})
 	assert.Equal(t, planned.code, 0, planned.stdout)
+	return planned.outputs["matrix"]
+}
+
+// runShards runs every shard of matrix with publish: false and collects
+// their reports into one folder per shard, as actions/download-artifact
+// lays them out. It returns the folder.
+func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]json.RawMessage) string {
+	t.Helper()
 	var m plan.Matrix
-	assert.NilError(t, json.Unmarshal([]byte(planned.outputs["matrix"]), &m))
+	assert.NilError(t, json.Unmarshal([]byte(matrix), &m))
 	reports := filepath.Join(w.dir, "reports")
 	for _, sh := range m.Shard {
-		inv := diffInvocation(t, perStack[sh.Stacks])
-		inv.Args = []string{"diff", sh.Stacks, "--json", "--recursive"}
+		names := strings.Fields(sh.Stacks)
+		inv := diffInvocation(t, shardDiff(t, perStack, names))
+		inv.Args = append(append([]string{"diff"}, names...), "--json", "--recursive")
 		w.stub(inv)
 		b, _ := json.Marshal(sh)
 		res := w.run(map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b)})
@@ -151,7 +168,7 @@ func runShards(t *testing.T, w *workspace, perStack map[string]string) (string, 
 		assert.NilError(t, os.MkdirAll(dir, 0o755))
 		writeFile(t, filepath.Join(dir, "diff.json"), readFile(t, res.outputs["report-json"]))
 	}
-	return reports, planned.outputs["matrix"]
+	return reports
 }
 
 // Shards of a diff, aggregated, give reviewers what one run over all the
@@ -164,7 +181,8 @@ func TestAggregateEqualsTheSingleRun(t *testing.T) {
 	assert.Equal(t, one.code, 0, one.stdout)
 
 	w := newWorkspace(t)
-	reports, matrix := runShards(t, w, splitDiff(t, fixture))
+	matrix := planSampleAssembly(t, w)
+	reports := runShards(t, w, matrix, splitDiff(t, fixture))
 	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix})
 	assert.Equal(t, agg.code, 0, agg.stdout)
 
@@ -210,7 +228,8 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorkspace(t)
-			reports, matrix := runShards(t, w, splitDiff(t, fixture))
+			matrix := planSampleAssembly(t, w)
+			reports := runShards(t, w, matrix, splitDiff(t, fixture))
 			tc.tamper(t, reports)
 			agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix})
 			assert.Equal(t, agg.code, 3, agg.stdout)
@@ -340,4 +359,36 @@ func TestAggregateDriftNamesTheMissingShard(t *testing.T) {
 	runs := w.gh.CheckRuns()
 	assert.Assert(t, is.Len(runs, 1))
 	assert.Equal(t, runs[0].Conclusion, "failure")
+}
+
+// A diff too large for the comment, spread over four shards, still gives
+// the single run's comment (shortened the same way), digest and outputs.
+func TestAggregateOfALargeDiffEqualsTheSingleRun(t *testing.T) {
+	fixture := filepath.Join(t.TempDir(), "large.json")
+	writeFile(t, fixture, cdkdtest.DiffJSON(24, 40))
+	single := newWorkspace(t)
+	single.stub(diffInvocation(t, fixture))
+	one := single.run(map[string]string{"all": "true"})
+	assert.Equal(t, one.code, 0, one.stdout)
+
+	perStack := splitDiff(t, fixture)
+	var stacks []plan.Stack
+	for name := range perStack {
+		stacks = append(stacks, plan.Stack{Name: name, Resources: 40})
+	}
+	matrix, err := json.Marshal(plan.Split(stacks, 4))
+	assert.NilError(t, err)
+	w := newWorkspace(t)
+	reports := runShards(t, w, string(matrix), perStack)
+	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": string(matrix)})
+	assert.Equal(t, agg.code, 0, agg.stdout)
+
+	oneBody := single.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Assert(t, is.Contains(oneBody, "shortened"), "the comment had to be shortened")
+	aggComments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(aggComments, 1))
+	assert.Equal(t, strings.ReplaceAll(aggComments[0].Body, w.gh.URL, single.gh.URL), oneBody)
+	for _, name := range []string{"digest", "has-changes", "to-create", "to-update", "to-replace", "to-delete", "outputs-changed"} {
+		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
+	}
 }
