@@ -221,6 +221,14 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 			b, _ := json.Marshal(rep)
 			writeFile(t, f, string(b))
 		}, "shard 2-of-2's report is from another plan"},
+		{"failed", func(t *testing.T, reports string) {
+			f := filepath.Join(reports, "cdkd-diff-2-of-2", "diff.json")
+			var rep map[string]any
+			assert.NilError(t, json.Unmarshal([]byte(readFile(t, f)), &rep))
+			rep["error"], rep["stacks"] = "cdkd could not read the state bucket", []any{}
+			b, _ := json.Marshal(rep)
+			writeFile(t, f, string(b))
+		}, "shard 2-of-2 failed: cdkd could not read the state bucket"},
 		{"another commit", func(t *testing.T, reports string) {
 			f := filepath.Join(reports, "cdkd-diff-1-of-2", "diff.json")
 			writeFile(t, f, strings.ReplaceAll(readFile(t, f), headSHA, strings.Repeat("2", 40)))
