@@ -148,12 +148,8 @@ func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems
 	report.Notes = nil
 	var d model.Diff
 	seen := map[string]bool{}
-	for _, rep := range reports {
-		var res model.DiffResult
-		if err := json.Unmarshal(rep.raw, &res); err != nil {
-			problems = append(problems, fmt.Sprintf("shard %s's report could not be read: %v", rep.Shard.ID, err))
-			continue
-		}
+	results, problems := decodeShards[model.DiffResult](reports, problems)
+	for _, res := range results {
 		report.CdkdVersion = cmp.Or(report.CdkdVersion, res.CdkdVersion)
 		report.CdkdSource = cmp.Or(report.CdkdSource, res.CdkdSource)
 		report.Notes = appendNew(report.Notes, res.Notes...)
@@ -170,6 +166,21 @@ func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems
 		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
 	return r.reportDiff(ctx, report, d)
+}
+
+// decodeShards decodes each shard's report as T; one that cannot be read
+// is a problem, named.
+func decodeShards[T any](reports []shardReport, problems []string) ([]T, []string) {
+	out := make([]T, 0, len(reports))
+	for _, sr := range reports {
+		var res T
+		if err := json.Unmarshal(sr.raw, &res); err != nil {
+			problems = append(problems, fmt.Sprintf("shard %s's report could not be read: %v", sr.Shard.ID, err))
+			continue
+		}
+		out = append(out, res)
+	}
+	return out, problems
 }
 
 // shardRef is the shard a run's report names, nil outside a matrix.
@@ -189,12 +200,8 @@ func (r *run) aggregateDrift(ctx context.Context, reports []shardReport, problem
 	var d model.Drift
 	exit := 0
 	causes := []string{}
-	for _, sr := range reports {
-		var res model.DriftResult
-		if err := json.Unmarshal(sr.raw, &res); err != nil {
-			problems = append(problems, fmt.Sprintf("shard %s's report could not be read: %v", sr.Shard.ID, err))
-			continue
-		}
+	results, problems := decodeShards[model.DriftResult](reports, problems)
+	for _, res := range results {
 		rep.CdkdVersion = cmp.Or(rep.CdkdVersion, res.CdkdVersion)
 		rep.CdkdSource = cmp.Or(rep.CdkdSource, res.CdkdSource)
 		rep.Notes = appendNew(rep.Notes, res.Notes...)
