@@ -106,11 +106,14 @@ type outputJSON struct {
 // DecodeDiff parses `cdkd diff --json` stdout. Unknown fields are tolerated;
 // a missing required field is an error naming the field and the stack. An
 // absent value stays absent and a null stays null (model.Value). The result is
-// sorted.
+// sorted. Its values share b's bytes: b must not change afterwards.
 func DecodeDiff(b []byte) (model.Diff, error) {
-	nodes, err := decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks")
-	if err != nil {
-		return model.Diff{}, err
+	nodes, ok := scanDiffNodes(b)
+	if !ok {
+		var err error
+		if nodes, err = decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks"); err != nil {
+			return model.Diff{}, err
+		}
 	}
 	stacks, err := convertDiffNodes(nodes, "")
 	if err != nil {
