@@ -107,6 +107,10 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 			w.Abandon()
 			return
 		}
+		if !d.limited {
+			// A whole report is megabytes: sized once, not grown step by step.
+			w.Grow(unlimitedSize(sorted))
+		}
 		x := diffWriter{diffData: d, w: w, level: level}
 		x.diff()
 		if level == levelFull {
@@ -143,6 +147,21 @@ func (d *diffData) collapseCannotFit(b Budget) bool {
 	saved := 5 * strings.Count(d.full.String(), "<details open>")
 	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved > b.MaxBytes) ||
 		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved > b.MaxChars)
+}
+
+// unlimitedSize estimates, generously, the bytes of a whole diff report.
+func unlimitedSize(d model.Diff) int {
+	n := 4096
+	d.Walk(func(_ string, s model.StackDiff) {
+		n += 512 + 128*len(s.OutputChanges)
+		for _, c := range s.Changes {
+			n += 64 + len(c.LogicalID) + len(c.ResourceType)
+			for _, p := range c.PropertyChanges {
+				n += 64 + len(p.Path) + 2*(len(p.Old.Raw)+len(p.New.Raw))
+			}
+		}
+	})
+	return n
 }
 
 type located struct {
