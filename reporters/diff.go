@@ -149,21 +149,6 @@ func (d *diffData) collapseCannotFit(b Budget) bool {
 		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved > b.MaxChars)
 }
 
-// unlimitedSize estimates, generously, the bytes of a whole diff report.
-func unlimitedSize(d model.Diff) int {
-	n := 4096
-	d.Walk(func(_ string, s model.StackDiff) {
-		n += 512 + 128*len(s.OutputChanges)
-		for _, c := range s.Changes {
-			n += 64 + len(c.LogicalID) + len(c.ResourceType)
-			for _, p := range c.PropertyChanges {
-				n += 64 + len(p.Path) + 2*(len(p.Old.Raw)+len(p.New.Raw))
-			}
-		}
-	})
-	return n
-}
-
 type located struct {
 	path   string
 	change *model.ResourceChange
