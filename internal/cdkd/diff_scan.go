@@ -39,6 +39,11 @@ type scanner struct {
 	names map[string]string
 	// slab hands out the *string fields without one allocation each.
 	slab []string
+	// Scratch for the lists being read (see listVia).
+	changes    []changeJSON
+	outputs    []outputJSON
+	properties []propertyJSON
+	attributes []model.AttributeChange
 }
 
 // peek skips white space and returns the next byte, 0 at the end.
@@ -365,6 +370,27 @@ func list[T any](s *scanner, elem func(*T) bool) ([]T, bool) {
 	return out, ok
 }
 
+// listVia is list reading into scratch, a buffer shared by every list of
+// T, and copying the list out at its final size: grown element by element,
+// the lists of a large diff allocated twice their size and cleared it. An
+// element must not hold a list of T itself (its pointer into scratch would
+// move).
+func listVia[T any](s *scanner, scratch *[]T, elem func(*T) bool) ([]T, bool) {
+	base := len(*scratch)
+	defer func() { *scratch = (*scratch)[:base] }()
+	ok := s.array(func() bool {
+		var zero T
+		*scratch = append(*scratch, zero)
+		return elem(&(*scratch)[len(*scratch)-1])
+	})
+	if !ok {
+		return nil, false
+	}
+	out := make([]T, len(*scratch)-base)
+	copy(out, (*scratch)[base:])
+	return out, true
+}
+
 func (s *scanner) nodes() ([]diffNodeJSON, bool) { return list(s, s.node) }
 
 var nodeKeys = []string{"stack", "region", "changes", "outputChanges", "children", "noEchoReaders"}
@@ -378,10 +404,10 @@ func (s *scanner) node(n *diffNodeJSON) bool {
 			n.Region, ok = s.name()
 		case 2:
 			var cs []changeJSON
-			cs, ok = list(s, s.change)
+			cs, ok = listVia(s, &s.changes, s.change)
 			n.Changes = &cs
 		case 3:
-			n.OutputChanges, ok = list(s, s.output)
+			n.OutputChanges, ok = listVia(s, &s.outputs, s.output)
 		case 4:
 			n.Children, ok = s.nodes()
 		case 5:
@@ -403,9 +429,9 @@ func (s *scanner) change(c *changeJSON) bool {
 		case 2:
 			c.ResourceType, ok = s.strPtr(s.name)
 		case 3:
-			c.PropertyChanges, ok = list(s, s.property)
+			c.PropertyChanges, ok = listVia(s, &s.properties, s.property)
 		case 4:
-			c.AttributeChanges, ok = list(s, s.attribute)
+			c.AttributeChanges, ok = listVia(s, &s.attributes, s.attribute)
 		case 5:
 			c.CCAPI, ok = list(s, func(v *string) (ok bool) {
 				*v, ok = s.str()
