@@ -130,28 +130,13 @@ func (s side) show(short bool, blockMax int) Shown {
 	return showValue(s.v, short, blockMax)
 }
 
-// Tiers of value fidelity, which each renderer maps its levels to.
+// Tiers of value fidelity; each ladder rung names one.
 const (
 	valuesFull      = iota // values whole, or cut to the budget's ValueMax
 	valuesCollapsed        // values cut to BlockMax at most when the budget is limited
 	valuesShort            // values inline, cut to InlineMax; diffs to shortDiffMax
 	valuesPaths            // no values
 )
-
-// tierAt maps a renderer's level to a value tier, given the levels at which
-// that renderer shows values whole, collapsed and short; any later level
-// shows paths only.
-func tierAt(level, full, collapsed, short int) int {
-	switch level {
-	case full:
-		return valuesFull
-	case collapsed:
-		return valuesCollapsed
-	case short:
-		return valuesShort
-	}
-	return valuesPaths
-}
 
 // valueLimits says how much of each changed value a report level shows.
 type valueLimits struct {

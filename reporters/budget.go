@@ -117,6 +117,11 @@ func (w *Writer) WriteString(s string) (int, error) {
 	if w.over {
 		return len(s), nil
 	}
+	if w.b.Cap()-w.b.Len() < len(s) {
+		// Grow doubles, without clearing; append would grow a megabyte
+		// report by a quarter at a time, allocating five times its size.
+		w.b.Grow(len(s))
+	}
 	w.b.WriteString(s)
 	if w.budget.MaxBytes > 0 && w.b.Len() > w.budget.MaxBytes {
 		w.over = true
@@ -129,6 +134,9 @@ func (w *Writer) WriteString(s string) (int, error) {
 	}
 	return len(s), nil
 }
+
+// Grow makes room for n more bytes, as strings.Builder.Grow.
+func (w *Writer) Grow(n int) { w.b.Grow(n) }
 
 // Fence writes a fenced block (see Fence) with every line prefixed by indent,
 // and a final newline.

@@ -107,7 +107,11 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 			w.Abandon()
 			return
 		}
-		x := diffWriter{diffData: d, w: w, level: level}
+		if !d.limited {
+			// A whole report is megabytes: sized once, not grown step by step.
+			w.Grow(unlimitedSize(sorted))
+		}
+		x := diffWriter{diffData: d, w: w, level: level, rung: diffLadder[level]}
 		x.diff()
 		if level == levelFull {
 			d.full = w
@@ -155,6 +159,7 @@ type diffWriter struct {
 	*diffData
 	w     *Writer
 	level int
+	rung  diffRung // the level's rung (a failure report has none)
 }
 
 func (x *diffWriter) diff() {
@@ -176,15 +181,15 @@ func (x *diffWriter) diff() {
 		x.w.WriteString("✅ **No changes.**\n")
 	}
 	writeNotes(x.w, x.r.Notes)
-	if x.level > levelFull {
+	if x.rung.shortenedNote {
 		x.w.Block()
 		x.w.Write(x.note, "\n")
 	}
 	x.callout()
 	x.secretCallout()
-	switch {
-	case x.level >= levelTotals:
-	case x.level == levelStackCounts:
+	switch x.rung.body {
+	case bodyHeadline:
+	case bodyStackCounts:
 		x.stackCounts()
 	default:
 		x.stackSections(x.stacks, "")
@@ -208,16 +213,7 @@ func (x *diffWriter) callout() {
 	x.w.Write("> ⚠️ **Destructive changes:** ", strings.Join(parts, ", "), "\n")
 	limit := len(x.destructive)
 	if x.limited {
-		switch {
-		case x.level <= levelPaths:
-			limit = calloutMax
-		case x.level == levelResources:
-			limit = 20
-		case x.level == levelStackCounts:
-			limit = 10
-		default:
-			limit = 0
-		}
+		limit = x.rung.calloutCap
 	}
 	writeList(x.w, len(x.destructive), limit, "> ", func(i int) {
 		ch := x.destructive[i].change
@@ -259,7 +255,7 @@ func (x *diffWriter) stack(s *model.StackDiff, path string) {
 	}
 	summary += stackSecretSummary(s)
 	x.w.Block()
-	x.w.WriteString(detailsOpen(summary, x.level == levelFull && c.Resources()+c.Outputs() <= openMax))
+	x.w.WriteString(detailsOpen(summary, x.rung.openDetails && c.Resources()+c.Outputs() <= openMax))
 	if len(s.Changes) == 0 && len(s.OutputChanges) == 0 {
 		x.w.Block()
 		switch {
@@ -281,7 +277,7 @@ func (x *diffWriter) stack(s *model.StackDiff, path string) {
 }
 
 func (x *diffWriter) resources(changes []model.ResourceChange) {
-	if x.level == levelResources {
+	if x.rung.resourceLines {
 		if len(changes) > 0 {
 			x.w.Block()
 		}
@@ -390,8 +386,7 @@ func (x *diffWriter) item(head string, sides []side, markers string) {
 
 // valueLimits is how much of each value the level shows.
 func (x *diffWriter) valueLimits() valueLimits {
-	tier := tierAt(x.level, levelFull, levelCollapsed, levelShortValues)
-	return newValueLimits(x.budget, x.r.FullReportHint, tier)
+	return newValueLimits(x.budget, x.r.FullReportHint, x.rung.values)
 }
 
 // noEchoNote says which unchanged resources read a NoEcho parameter. It is a
@@ -400,10 +395,7 @@ func (x *diffWriter) noEchoNote(readers []string) {
 	if len(readers) == 0 {
 		return
 	}
-	limit := -1
-	if x.level >= levelResources {
-		limit = 20
-	}
+	limit := x.rung.noEchoCap
 	x.w.Block()
 	x.w.Write("ℹ️ ", countOf(len(readers), "unchanged resource reads", "unchanged resources read"), " a NoEcho parameter")
 	x.w.Write("; cdkd cannot tell whether its value changed: ", codeList(readers, limit), "\n")

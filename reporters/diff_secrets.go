@@ -79,7 +79,7 @@ func (x *diffWriter) secretValues(vals []model.SecretValue) {
 	if len(vals) == 0 || x.w.Over() {
 		return
 	}
-	changedOnly := x.level >= levelResources
+	changedOnly := x.rung.changedSecretsOnly
 	x.w.Block()
 	x.w.WriteString("**Secret values** (salted fingerprints; no value is shown)\n")
 	shown, hidden := 0, 0
@@ -131,8 +131,8 @@ func (x *diffWriter) secretCallout() {
 	x.w.Block()
 	x.w.Write("> ⚠️ **", countOf(len(lines), "changed secret value", "changed secret values"), " will NOT be applied:** the property is create-only and AWS never reports it, so cdkd keeps the resource.\n")
 	limit := len(lines)
-	if x.limited && x.level >= levelResources {
-		limit = min(limit, 10)
+	if x.limited && x.rung.secretCalloutCap > 0 {
+		limit = min(limit, x.rung.secretCalloutCap)
 	}
 	for i, l := range lines {
 		if x.w.Over() {

@@ -107,7 +107,7 @@ func driftRenderer(r DriftReport, b Budget, issue bool) (int, func(w *Writer, le
 		levels = errorLevels
 	}
 	return levels, func(w *Writer, level int) {
-		x := driftWriter{driftData: d, w: w, level: level}
+		x := driftWriter{driftData: d, w: w, level: level, rung: driftLadder[level]}
 		x.report()
 	}, note
 }
@@ -203,6 +203,7 @@ type driftWriter struct {
 	*driftData
 	w     *Writer
 	level int
+	rung  driftRung // the level's rung
 }
 
 func (x *driftWriter) report() {
@@ -217,7 +218,7 @@ func (x *driftWriter) report() {
 		x.w.Write("❌ **Incomplete:** ", Text(missing), "\n")
 	}
 	x.headline()
-	if x.level > driftFull {
+	if x.rung.shortenedNote {
 		x.w.Block()
 		x.w.Write(x.note, "\n")
 	}
@@ -232,9 +233,9 @@ func (x *driftWriter) report() {
 	}
 	writeNotes(x.w, x.r.Notes)
 	x.resolution()
-	switch {
-	case x.level >= driftHeadline:
-	case x.level == driftStackCounts:
+	switch x.rung.body {
+	case bodyHeadline:
+	case bodyStackCounts:
 		x.stackCounts()
 	default:
 		x.stackSections()
@@ -247,7 +248,7 @@ func (x *driftWriter) title() { writeTitle(x.w, "drift", x.r.Label) }
 // listLimit is how many names a list shows: listMax once a shortened
 // report is down to resource names, else -1 (all).
 func (x *driftWriter) listLimit() int {
-	if x.limited && x.level >= driftResources {
+	if x.limited && x.rung.namesOnly {
 		return listMax
 	}
 	return -1
@@ -376,7 +377,7 @@ func (x *driftWriter) resolution() {
 	}
 	x.outcomes(res)
 	x.planWarnings(res.Warnings)
-	if len(res.Summary) > 0 && x.level < driftResources {
+	if len(res.Summary) > 0 && x.rung.details {
 		x.w.Block()
 		for _, l := range res.Summary {
 			l, _ = cutRunes(l, 500)
@@ -489,7 +490,7 @@ func stackPhrase(v model.StackVerdict) string {
 
 func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
 	summary := stackGlyph(v) + " " + stackSummary(s.Stack, s.Region) + " · " + stackPhrase(v)
-	open := x.level == driftFull && len(s.Drifted)+len(s.NotCompared)+len(v.PossiblyDeleted) <= openMax
+	open := x.rung.openDetails && len(s.Drifted)+len(s.NotCompared)+len(v.PossiblyDeleted) <= openMax
 	x.w.Block()
 	x.w.WriteString(detailsOpen(summary, open))
 	x.w.Block()
@@ -532,7 +533,7 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 		if d.ReferencesUnresolved {
 			head += " · ⚠️ only partially compared"
 		}
-		if x.level >= driftResources {
+		if x.rung.namesOnly {
 			x.w.Write("- ", head, " · ", countOf(len(d.Changes), "property", "properties"), "\n")
 			return
 		}
@@ -570,9 +571,8 @@ func (x *driftWriter) change(c model.DriftChange, masked bool) {
 		{name: "State", v: c.State, absent: "(absent)", masked: masked},
 		{name: "AWS", v: c.AWS, absent: "(absent)", masked: masked},
 	}
-	tier := tierAt(x.level, driftFull, driftCollapsed, driftShortValues)
 	valueItem{indent: "  ", head: nameCode(c.Path), markers: markers, sides: sides, what: "state and AWS values",
-		diffWhat: "changes (- state, + AWS)"}.write(x.w, newValueLimits(x.budget, x.r.FullReportHint, tier))
+		diffWhat: "changes (- state, + AWS)"}.write(x.w, newValueLimits(x.budget, x.r.FullReportHint, x.rung.values))
 }
 
 // causeText is a cause's heading and what to do about it.
@@ -635,7 +635,7 @@ func (x *driftWriter) notCompared(s *model.StackDrift, v model.StackVerdict) {
 		}
 		list := groups[c]
 		head, todo := causeText(c, x.r.Verdict.ExitCode)
-		if x.level >= driftResources {
+		if x.rung.namesOnly {
 			names := make([]string, len(list))
 			for i, nc := range list {
 				names[i] = nc.LogicalID
@@ -649,11 +649,11 @@ func (x *driftWriter) notCompared(s *model.StackDrift, v model.StackVerdict) {
 				return
 			}
 			x.w.Write("  - ", nameCode(nc.LogicalID), " · ", nameCode(nc.Type))
-			if b := basisText(nc.CauseBasis); b != "" && x.level < driftPaths {
+			if b := basisText(nc.CauseBasis); b != "" && x.rung.causeDetails {
 				x.w.Write(" · ", b)
 			}
 			x.w.WriteString("\n")
-			if nc.Reason != "" && x.level < driftPaths {
+			if nc.Reason != "" && x.rung.causeDetails {
 				reason, _ := cutRunes(nc.Reason, 600)
 				x.w.Write("    - cdkd: ", Text(reason), "\n")
 			}

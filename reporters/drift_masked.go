@@ -84,7 +84,7 @@ func (x *driftWriter) groups(gs []model.DriftGroup) {
 			if e.Type != "" {
 				x.w.Write(" · ", nameCode(e.Type))
 			}
-			if len(e.Paths) > 0 && x.level < driftResources {
+			if len(e.Paths) > 0 && x.rung.details {
 				x.w.Write(" · ", codeList(e.Paths, -1))
 			}
 			x.w.WriteString("\n")

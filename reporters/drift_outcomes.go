@@ -54,7 +54,7 @@ func (x *driftWriter) outcomes(res *ResolutionReport) {
 			if o.Type != "" {
 				x.w.Write(" · ", nameCode(o.Type))
 			}
-			if o.Reason != "" && x.level < driftResources {
+			if o.Reason != "" && x.rung.details {
 				reason, _ := cutRunes(o.Reason, 500)
 				x.w.Write(": ", Text(reason))
 			}
@@ -66,7 +66,7 @@ func (x *driftWriter) outcomes(res *ResolutionReport) {
 // planWarnings shows the warnings cdkd's plan puts before its prompt,
 // which `-y` would otherwise skip unseen.
 func (x *driftWriter) planWarnings(ws []string) {
-	if len(ws) == 0 || x.level >= driftResources {
+	if len(ws) == 0 || !x.rung.details {
 		return
 	}
 	x.w.Block()
@@ -83,11 +83,11 @@ func (x *driftWriter) planWarnings(ws []string) {
 // resolutionText shows cdkd's text (redacted, values masked) in a closed
 // fenced block: never dropped, out of the way.
 func (x *driftWriter) resolutionText(what string, lines []string) {
-	if len(lines) == 0 || x.level >= driftPaths {
+	if len(lines) == 0 || !x.rung.resolutionText {
 		return
 	}
-	if x.level > driftFull {
-		lines = lines[:min(len(lines), 40)]
+	if n := x.rung.resolutionLines; n > 0 {
+		lines = lines[:min(len(lines), n)]
 	}
 	var b strings.Builder
 	for _, l := range lines {

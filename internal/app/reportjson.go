@@ -63,16 +63,21 @@ func encodeStacks(w io.Writer, head []byte, stacks []model.StackDiff, redact fun
 	if _, err := io.WriteString(w, `"stacks":[`); err != nil {
 		return err
 	}
+	// One buffer for every stack: json.Marshal would copy each out anew.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	for i := range stacks {
 		if i > 0 {
 			if _, err := io.WriteString(w, ","); err != nil {
 				return err
 			}
 		}
-		b, err := json.Marshal(&stacks[i])
-		if err != nil {
+		buf.Reset()
+		if err := enc.Encode(&stacks[i]); err != nil {
 			return err
 		}
+		// Encode is Marshal and a newline.
+		b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 		if _, err := w.Write(redact(b)); err != nil {
 			return err
 		}

@@ -19,6 +19,8 @@ import (
 func TestEncodeReportIsMarshal(t *testing.T) {
 	d, err := cdkd.DecodeDiff([]byte(cdkdtest.DiffJSON(3, 8)))
 	assert.NilError(t, err)
+	// What json.Marshal escapes, in a stack the encoder writes by itself.
+	d.Stacks[1].Changes[0].LogicalID = "Q<&>\u2028\n"
 	diff := model.NewDiffResult(model.Origin{Label: "prod", RunURL: "https://x/run"}, "1111111", d.Digest(), d)
 	diff.Notes = []string{"a note"}
 	for name, v := range map[string]any{

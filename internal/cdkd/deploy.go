@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Deploy exit codes, as cdkd documents them.
@@ -64,25 +65,31 @@ var (
 	// Locked by: OWNER, operation: deploy, expires in: 19m48s."; newer: "Could
 	// not acquire lock for stack 'S' (r) — held by OWNER, operation: deploy,
 	// expires in ~12m."
-	lockRE = regexp.MustCompile(`(?:Failed|Could not) (?:to )?acquire lock for (?:nested-stack child|nested stack|stack) '?([^'\s()]+)'? \(([^)\s]+)\)`)
+	lockRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:Failed|Could not) (?:to )?acquire lock for (?:nested-stack child|nested stack|stack) '?([^'\s()]+)'? \(([^)\s]+)\)`)
+	})
 	// Holder details, after the stack and region.
-	holderRE  = regexp.MustCompile(`(?:Locked by:|held by) (.+?)(?:, operation: ([^,]+?))?, expires (?:in:? ?)?(.+?)\.(?:\s|$)`)
-	nodesRE   = regexp.MustCompile(`^Error: (\d+) node\(s\) failed:?`)
-	nodeRE    = regexp.MustCompile(`^\s*- ([A-Za-z-]+):(.+?): (.*)$`)
-	failedRE  = regexp.MustCompile(`^Failed: ([A-Za-z-]+):(.+?): (.*)$`)
-	summaryRE = regexp.MustCompile(`^\s*(Stack|Created|Updated|Deleted|Unchanged|Duration):\s*(.*?)\s*$`)
+	holderRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:Locked by:|held by) (.+?)(?:, operation: ([^,]+?))?, expires (?:in:? ?)?(.+?)\.(?:\s|$)`)
+	})
+	nodesRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Error: (\d+) node\(s\) failed:?`) })
+	nodeRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*- ([A-Za-z-]+):(.+?): (.*)$`) })
+	failedRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Failed: ([A-Za-z-]+):(.+?): (.*)$`) })
+	summaryRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(Stack|Created|Updated|Deleted|Unchanged|Duration):\s*(.*?)\s*$`)
+	})
 )
 
 // ParseLock reads cdkd's lock-contention message from one line (a stderr
 // line, a failure message). Both today's and newer cdkd wordings are read.
 func ParseLock(line string) (LockInfo, bool) {
 	line = StripANSI(line)
-	m := lockRE.FindStringSubmatchIndex(line)
+	m := lockRE().FindStringSubmatchIndex(line)
 	if m == nil {
 		return LockInfo{}, false
 	}
 	info := LockInfo{Stack: line[m[2]:m[3]], Region: line[m[4]:m[5]]}
-	if h := holderRE.FindStringSubmatch(line[m[1]:]); h != nil {
+	if h := holderRE().FindStringSubmatch(line[m[1]:]); h != nil {
 		info.Owner = strings.TrimSpace(h[1])
 		info.Operation = strings.TrimSpace(h[2])
 		info.ExpiresIn = strings.TrimSpace(h[3])
@@ -114,14 +121,14 @@ func ClassifyDeploy(res Result) DeployRun {
 	scan := func(lines []string) {
 		for _, l := range lines {
 			l = StripANSI(l)
-			if m := nodesRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			if m := nodesRE().FindStringSubmatch(strings.TrimSpace(l)); m != nil {
 				if n, err := strconv.Atoi(m[1]); err == nil && n > run.FailedNodes {
 					run.FailedNodes = n
 				}
 			}
-			if m := nodeRE.FindStringSubmatch(l); m != nil {
+			if m := nodeRE().FindStringSubmatch(l); m != nil {
 				addFailure(m[1], m[2], m[3])
-			} else if m := failedRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			} else if m := failedRE().FindStringSubmatch(strings.TrimSpace(l)); m != nil {
 				addFailure(m[1], m[2], m[3])
 			}
 			if run.Lock == nil {
@@ -193,7 +200,7 @@ func parseSummaries(lines []string) []StackSummary {
 		var s StackSummary
 		j := i + 1
 		for ; j < len(lines); j++ {
-			m := summaryRE.FindStringSubmatch(lines[j])
+			m := summaryRE().FindStringSubmatch(lines[j])
 			if m == nil {
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -106,11 +107,14 @@ type outputJSON struct {
 // DecodeDiff parses `cdkd diff --json` stdout. Unknown fields are tolerated;
 // a missing required field is an error naming the field and the stack. An
 // absent value stays absent and a null stays null (model.Value). The result is
-// sorted.
+// sorted. Its values share b's bytes: b must not change afterwards.
 func DecodeDiff(b []byte) (model.Diff, error) {
-	nodes, err := decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks")
-	if err != nil {
-		return model.Diff{}, err
+	nodes, ok := scanDiffNodes(b)
+	if !ok {
+		var err error
+		if nodes, err = decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks"); err != nil {
+			return model.Diff{}, err
+		}
 	}
 	stacks, err := convertDiffNodes(nodes, "")
 	if err != nil {
@@ -177,7 +181,7 @@ func convertDiffNodes(nodes []diffNodeJSON, parent string) ([]model.StackDiff, e
 // changeTypeRE is what a change type a later cdkd adds (IMPORT, MOVE) looks
 // like: such a type is kept, shown and counted, not rejected; anything else
 // in that field is not cdkd's diff.
-var changeTypeRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,31}$`)
+var changeTypeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,31}$`) })
 
 // convertChange validates one resource change. NO_CHANGE rows, which cdkd
 // omits today, are skipped rather than rejected: they change nothing.
@@ -193,7 +197,7 @@ func convertChange(c changeJSON) (rc model.ResourceChange, skip bool, err error)
 	switch {
 	case ct == "NO_CHANGE":
 		return rc, true, nil
-	case !ct.Known() && !changeTypeRE.MatchString(*c.ChangeType):
+	case !ct.Known() && !changeTypeRE().MatchString(*c.ChangeType):
 		return rc, false, fmt.Errorf("resource %q: changeType %q is not a change type", id, *c.ChangeType)
 	}
 	if c.ResourceType == nil || *c.ResourceType == "" {
@@ -237,7 +241,7 @@ func convertOutput(o outputJSON) (model.OutputChange, error) {
 		return model.OutputChange{}, fmt.Errorf("output %q: missing %q", *o.Name, "changeType")
 	}
 	ct := model.OutputChangeType(*o.ChangeType)
-	if !ct.Known() && !changeTypeRE.MatchString(*o.ChangeType) {
+	if !ct.Known() && !changeTypeRE().MatchString(*o.ChangeType) {
 		return model.OutputChange{}, fmt.Errorf("output %q: changeType %q is not a change type", *o.Name, *o.ChangeType)
 	}
 	return model.OutputChange{

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -33,7 +34,9 @@ func SplitJSON(stdout []byte) (doc []byte, text []string) {
 }
 
 // resourceRef finds "[Stack/]LogicalId (Type)" in one of cdkd's lines.
-var resourceRef = regexp.MustCompile(`(?:^|[\s→~✓✗⊘!⚠])(?:([^\s/()]+)/)?([A-Za-z0-9][^\s/()]*) \(((?:AWS|Custom|Alexa)::[^\s()]+)\)(?::\s*(.*))?`)
+var resourceRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s→~✓✗⊘!⚠])(?:([^\s/()]+)/)?([A-Za-z0-9][^\s/()]*) \(((?:AWS|Custom|Alexa)::[^\s()]+)\)(?::\s*(.*))?`)
+})
 
 // lineRef is a resource a line names, and the text after "(Type): ".
 type lineRef struct {
@@ -41,7 +44,7 @@ type lineRef struct {
 }
 
 func findRef(line string) (lineRef, bool) {
-	m := resourceRef.FindStringSubmatch(line)
+	m := resourceRef().FindStringSubmatch(line)
 	if m == nil {
 		return lineRef{}, false
 	}
@@ -121,13 +124,15 @@ func tokenOverwrite(text string) bool {
 }
 
 // planHead reads "Plan (--revert): ... for StackA (us-east-1):".
-var planHead = regexp.MustCompile(`^Plan \(--(accept|revert)\):.* for (\S+) \(([^)]*)\):?\s*$`)
+var planHead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^Plan \(--(accept|revert)\):.* for (\S+) \(([^)]*)\):?\s*$`)
+})
 
 // stateUpdated reads "✓ State updated for StackA (us-east-1): accepted drift on 1 resource(s)."
-var stateUpdated = regexp.MustCompile(`^✓ State updated for (\S+)`)
+var stateUpdated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^✓ State updated for (\S+)`) })
 
 // summaryCount reads "1 reverted", "2 update-not-supported" in a summary.
-var summaryCount = regexp.MustCompile(`(\d+) ([a-zA-Z][a-zA-Z-]*)`)
+var summaryCount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+) ([a-zA-Z][a-zA-Z-]*)`) })
 
 // PlanLine is one line of a resolution's text: a value line of the plan
 // ("    Value: old -> new", which prints values in plaintext, NoEcho values
@@ -196,12 +201,12 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			stack = planStack
 		}
 		switch {
-		case planHead.MatchString(trim):
-			planStack = planHead.FindStringSubmatch(trim)[2]
+		case planHead().MatchString(trim):
+			planStack = planHead().FindStringSubmatch(trim)[2]
 			resStack, resID = "", ""
-		case stateUpdated.MatchString(trim):
+		case stateUpdated().MatchString(trim):
 			out.Summary = append(out.Summary, trim)
-			s := stateUpdated.FindStringSubmatch(trim)[1]
+			s := stateUpdated().FindStringSubmatch(trim)[1]
 			for _, r := range planned[s] {
 				r.Outcome = model.ResolutionAccepted
 				put(r)
@@ -211,7 +216,7 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			out.Summary = append(out.Summary, trim)
 			out.Counts = map[string]int{}
 			_, counts, _ := strings.Cut(trim, ":")
-			for _, m := range summaryCount.FindAllStringSubmatch(counts, -1) {
+			for _, m := range summaryCount().FindAllStringSubmatch(counts, -1) {
 				n, _ := strconv.Atoi(m[1])
 				out.Counts[m[2]] += n
 			}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Target is one stack a cdkd command worked on, for the force-unlock command
@@ -14,7 +15,9 @@ type Target struct{ Stack, Region string }
 // releasedRE matches cdkd saying it released its lock ("Released lock for
 // StackA", "lock released"); cdkd's advice "Use --force-unlock to manually
 // release the lock" is not such a statement.
-var releasedRE = regexp.MustCompile(`(?i)\breleased\b[^.]*\block\b|\block\b[^.]*\breleased\b`)
+var releasedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\breleased\b[^.]*\block\b|\block\b[^.]*\breleased\b`)
+})
 
 // TakesLock reports whether a cdkd invocation takes a stack's state lock:
 // deploy (even with --dry-run), and drift with --accept or --revert. The
@@ -32,11 +35,11 @@ func TakesLock(args []string) bool {
 // SaidReleased reports whether cdkd's last words say it released its lock.
 func SaidReleased(res Result) bool {
 	for _, l := range res.StderrTail {
-		if releasedRE.MatchString(l) && !strings.Contains(l, "force-unlock") {
+		if releasedRE().MatchString(l) && !strings.Contains(l, "force-unlock") {
 			return true
 		}
 	}
-	return releasedRE.Match(res.Stdout) && !strings.Contains(string(res.Stdout), "force-unlock")
+	return releasedRE().Match(res.Stdout) && !strings.Contains(string(res.Stdout), "force-unlock")
 }
 
 // LockState explains, after a run that was stopped or died (timed out,

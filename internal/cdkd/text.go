@@ -4,17 +4,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ansiRE matches CSI sequences (colours, cursor moves) and OSC sequences
 // (titles, hyperlinks). cdkd colours its text unconditionally.
-var ansiRE = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+})
 
 // StripANSI removes terminal escape sequences and a trailing carriage return,
 // so text can be parsed and masked as plain characters.
 func StripANSI(s string) string {
 	if strings.IndexByte(s, 0x1b) >= 0 {
-		s = ansiRE.ReplaceAllString(s, "")
+		s = ansiRE().ReplaceAllString(s, "")
 	}
 	return strings.TrimRight(s, "\r")
 }
@@ -22,7 +25,9 @@ func StripANSI(s string) string {
 // errorLineRE matches the line cdkd's error handler ends with:
 // `<ErrorName>: message`, e.g. `Error: ...`, `LockError: ...`,
 // `AccessDeniedException: ...`.
-var errorLineRE = regexp.MustCompile(`^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception|Fault)(?: \[[^\]]*\])?: \S`)
+var errorLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception|Fault)(?: \[[^\]]*\])?: \S`)
+})
 
 // LastErrorLine finds the reason cdkd gave for failing: the last line of the
 // tail shaped like `<ErrorName>: message`. When that line ends with a colon
@@ -32,7 +37,7 @@ var errorLineRE = regexp.MustCompile(`^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception|
 func LastErrorLine(tail []string) string {
 	for i := len(tail) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(StripANSI(tail[i]))
-		if !errorLineRE.MatchString(line) {
+		if !errorLineRE().MatchString(line) {
 			continue
 		}
 		if strings.HasSuffix(line, ":") {

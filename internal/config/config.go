@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -284,7 +285,7 @@ func (c Config) validate() error {
 	if strings.ContainsAny(c.Label, "\r\n") || len(c.Label) > 100 {
 		return bad("label", "expected one line of at most 100 characters")
 	}
-	if c.CdkdVersion != "" && !versionPattern.MatchString(c.CdkdVersion) {
+	if c.CdkdVersion != "" && !versionPattern().MatchString(c.CdkdVersion) {
 		return bad("cdkd-version", "expected a cdkd release such as 0.284.40, got %q", c.CdkdVersion)
 	}
 	if c.StatePrefix == "" {
@@ -308,7 +309,7 @@ func (c Config) validate() error {
 		}
 	}
 	for _, name := range c.MaskEnv {
-		if !envNamePattern.MatchString(name) {
+		if !envNamePattern().MatchString(name) {
 			return bad("mask-env", "expected environment variable names, got %q", name)
 		}
 	}
@@ -317,14 +318,14 @@ func (c Config) validate() error {
 	default:
 		return bad("drift-resolution", "expected none, accept or revert, got %q", c.DriftResolution)
 	}
-	if c.StackRegion != "" && !regionPattern.MatchString(c.StackRegion) {
+	if c.StackRegion != "" && !regionPattern().MatchString(c.StackRegion) {
 		return bad("stack-region", "expected an AWS region such as us-east-1, got %q", c.StackRegion)
 	}
-	if c.Command == CommandDeploy && !appSlugPattern.MatchString(c.TrustedApp) {
+	if c.Command == CommandDeploy && !appSlugPattern().MatchString(c.TrustedApp) {
 		return bad("trusted-app", "expected the slug of the GitHub App whose diff check runs vouch for a review, such as github-actions, got %q", c.TrustedApp)
 	}
 	for _, t := range c.AllowDestroyTypes {
-		if !resourceTypePattern.MatchString(t) {
+		if !resourceTypePattern().MatchString(t) {
 			return bad("allow-destroy-types", "expected resource types such as AWS::Lambda::Version, got %q", t)
 		}
 	}
@@ -338,14 +339,14 @@ func (c Config) validate() error {
 }
 
 var (
-	versionPattern      = regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
-	regionPattern       = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
-	resourceTypePattern = regexp.MustCompile(`^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$`)
-	envNamePattern      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	contextKey          = regexp.MustCompile(`^[^\s=-][^\s=]*$`)
+	versionPattern      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`) })
+	regionPattern       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`) })
+	resourceTypePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$`) })
+	envNamePattern      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	contextKey          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^\s=-][^\s=]*$`) })
 	// appSlugPattern is a GitHub App's slug: its name, lower-cased, with
 	// hyphens (github-actions, my-deployer).
-	appSlugPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,99}$`)
+	appSlugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,99}$`) })
 )
 
 // stringFlag and boolFlag let flags override the values read from the
@@ -449,7 +450,7 @@ func parseContext(s string) ([]string, error) {
 			continue
 		}
 		k, v, ok := strings.Cut(l, "=")
-		if !ok || !contextKey.MatchString(k) {
+		if !ok || !contextKey().MatchString(k) {
 			return nil, bad("context", "expected one key=value per line, got %q", l)
 		}
 		out = append(out, k+"="+v)

@@ -1,7 +1,8 @@
 package model
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 )
 
 // ChangeType is cdkd diff's resource change type. There is no REPLACE: a
@@ -270,24 +271,22 @@ func (d *Diff) Sort() {
 }
 
 func sortStacks(stacks []StackDiff) {
-	sort.SliceStable(stacks, func(i, j int) bool {
-		if stacks[i].Stack != stacks[j].Stack {
-			return stacks[i].Stack < stacks[j].Stack
-		}
-		return stacks[i].Region < stacks[j].Region
+	// slices' generic stable sort: sort.SliceStable's reflection cost an
+	// allocation per list, and a diff has tens of thousands of short lists.
+	slices.SortStableFunc(stacks, func(a, b StackDiff) int {
+		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region))
 	})
 	for i := range stacks {
 		s := &stacks[i]
-		sort.SliceStable(s.Changes, func(a, b int) bool { return s.Changes[a].LogicalID < s.Changes[b].LogicalID })
+		slices.SortStableFunc(s.Changes, func(a, b ResourceChange) int { return cmp.Compare(a.LogicalID, b.LogicalID) })
 		for k := range s.Changes {
-			pc := s.Changes[k].PropertyChanges
-			sort.SliceStable(pc, func(a, b int) bool { return pc[a].Path < pc[b].Path })
-			ac := s.Changes[k].AttributeChanges
-			sort.SliceStable(ac, func(a, b int) bool { return ac[a].Attribute < ac[b].Attribute })
-			sort.Strings(s.Changes[k].CCAPI)
+			c := &s.Changes[k]
+			slices.SortStableFunc(c.PropertyChanges, func(a, b PropertyChange) int { return cmp.Compare(a.Path, b.Path) })
+			slices.SortStableFunc(c.AttributeChanges, func(a, b AttributeChange) int { return cmp.Compare(a.Attribute, b.Attribute) })
+			slices.Sort(c.CCAPI)
 		}
-		sort.SliceStable(s.OutputChanges, func(a, b int) bool { return s.OutputChanges[a].Name < s.OutputChanges[b].Name })
-		sort.Strings(s.NoEchoReaders)
+		slices.SortStableFunc(s.OutputChanges, func(a, b OutputChange) int { return cmp.Compare(a.Name, b.Name) })
+		slices.Sort(s.NoEchoReaders)
 		sortStacks(s.Children)
 	}
 }

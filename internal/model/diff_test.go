@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -66,4 +67,28 @@ func TestWalkGivesNestedPaths(t *testing.T) {
 	var paths []string
 	d.Walk(func(p string, _ StackDiff) { paths = append(paths, p) })
 	assert.DeepEqual(t, paths, []string{"P", "P/C", "P/C/G"})
+}
+
+// TestSortAllocatesNothing: a diff is sorted when decoded and again before
+// it is reported; with tens of thousands of short lists, an allocation per
+// list (sort.SliceStable's) was a tenth of a local render's allocations.
+func TestSortAllocatesNothing(t *testing.T) {
+	s := StackDiff{Stack: "B"}
+	for i := range 500 {
+		s.Changes = append(s.Changes, ResourceChange{
+			LogicalID:        fmt.Sprintf("R%03d", 499-i),
+			PropertyChanges:  []PropertyChange{{Path: "B"}, {Path: "A"}},
+			AttributeChanges: []AttributeChange{{Attribute: "UpdateReplacePolicy"}, {Attribute: "DeletionPolicy"}},
+			CCAPI:            []string{"b", "a"},
+		})
+	}
+	d := Diff{Stacks: []StackDiff{s, {Stack: "A"}}}
+	d.Sort()
+	if d.Stacks[0].Stack != "A" || d.Stacks[1].Changes[0].LogicalID != "R000" || d.Stacks[1].Changes[0].PropertyChanges[0].Path != "A" ||
+		d.Stacks[1].Changes[0].AttributeChanges[0].Attribute != "DeletionPolicy" || d.Stacks[1].Changes[0].CCAPI[0] != "a" {
+		t.Fatalf("not sorted: %+v", d.Stacks[1].Changes[0])
+	}
+	if n := testing.AllocsPerRun(5, d.Sort); n != 0 {
+		t.Errorf("sorting a 500-resource diff allocated %v times", n)
+	}
 }
