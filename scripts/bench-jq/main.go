@@ -14,6 +14,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -110,11 +111,14 @@ func findJQ() (string, error) {
 func measure(env []string, name string, args ...string) (sample, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Env = env
+	// Only the figures are of interest: the run's notices would bury them.
+	// A failing run's stderr is kept for its error.
+	var stderr bytes.Buffer
 	cmd.Stdout = io.Discard
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return sample{}, err
+		return sample{}, fmt.Errorf("%s: %w\n%s", name, err, stderr.Bytes())
 	}
 	s := sample{wall: time.Since(start), cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
