@@ -152,10 +152,9 @@ func (w *digestWriter) value(v Value, mask MaskToken) {
 		return
 	}
 	// Fast path: most values are plain strings, which need no decoding.
-	if raw := bytes.TrimSpace(v.Raw); len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' &&
-		bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 && bytes.IndexByte(raw[1:len(raw)-1], '"') < 0 {
+	if s, ok := plainString(v.Raw); ok {
 		w.tag('s')
-		w.str(string(raw[1 : len(raw)-1]))
+		w.str(string(s))
 		return
 	}
 	dec := json.NewDecoder(bytes.NewReader(v.Raw))

@@ -1,6 +1,9 @@
 package model
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // MaskToken stands, in the change set, for a value redaction hid (masked at
 // a secret position, or a secret redacted inside it): the salted Argon2id
@@ -66,4 +69,10 @@ func (d Diff) Masks() MaskCounts {
 // CanonicalJSON is v's JSON with sorted object keys and exact numbers, the
 // spelling the digest reads: what a hidden value is fingerprinted as, so
 // cdkd's key order does not change its token.
-func CanonicalJSON(v Value) string { return string(canonicalValue(v).Raw) }
+func CanonicalJSON(v Value) string {
+	// Fast path: a plain string without escapes is canonical already.
+	if _, ok := plainString(v.Raw); ok {
+		return string(bytes.TrimSpace(v.Raw))
+	}
+	return string(canonicalValue(v).Raw)
+}

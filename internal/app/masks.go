@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+)
+
+// maxMaskedValues bounds the distinct hidden values (a value at a place) a
+// run fingerprints into the digest's mask tokens. One Argon2id hash takes
+// tens of milliseconds, so 500 is under a minute on a small runner; a diff
+// with no cloud assembly hides every value and can hold thousands.
+const maxMaskedValues = 500
+
+// maskHasher is the hasher of the mask tokens: the fingerprints' own when
+// they are on (one memo for both), else one keyed alike.
+func (r *run) maskHasher(ctx context.Context) (*fingerprint.Hasher, error) {
+	r.fps.maskOnce.Do(func() {
+		if fp := r.fingerprints(ctx); fp != nil {
+			r.fps.mask = fp.hasher
+			return
+		}
+		r.fps.mask, r.fps.maskErr = fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey})
+	})
+	return r.fps.mask, r.fps.maskErr
+}
+
+// maskKeyID identifies the fingerprint-key the mask tokens are keyed with,
+// "" without one: the review records it, and the deploy must match it.
+func (r *run) maskKeyID(ctx context.Context) string {
+	if r.cfg.FingerprintKey == "" {
+		return ""
+	}
+	h, err := r.maskHasher(ctx)
+	if err != nil {
+		return "unusable key"
+	}
+	return h.KeyID()
+}
+
+// fillMasks fingerprints every hidden value into its mask token, each
+// distinct value at each place once. Past maxMaskedValues distinct values,
+// or when hashing fails, every token is model.MaskUnverifiable and the
+// sentence returned says why (a deploy of such a change set is refused);
+// "" when every token carries a fingerprint.
+func (r *run) fillMasks(ctx context.Context, hidden []discover.Hidden) string {
+	if len(hidden) == 0 {
+		return ""
+	}
+	index := make(map[string]int, min(len(hidden), maxMaskedValues+1))
+	at := make([]int, len(hidden))
+	var items []fingerprint.Item
+	for i, h := range hidden {
+		key := placeKey(h.Place) + "\x00" + string(h.Original.Raw)
+		n, ok := index[key]
+		if !ok {
+			if len(items) == maxMaskedValues {
+				return r.unverifiable(hidden, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest", maxMaskedValues))
+			}
+			n = len(items)
+			index[key] = n
+			items = append(items, fingerprint.Item{Position: placePosition(h.Place), Value: model.CanonicalJSON(h.Original)})
+		}
+		at[i] = n
+	}
+	hasher, err := r.maskHasher(ctx)
+	if err != nil {
+		return r.unverifiable(hidden, "the values behind the masks could not be fingerprinted: "+err.Error())
+	}
+	fps, err := hasher.All(ctx, items)
+	if err != nil {
+		return r.unverifiable(hidden, "the values behind the masks could not be fingerprinted: "+err.Error())
+	}
+	for i, h := range hidden {
+		*h.Token = model.FingerprintToken(fps[at[i]].Hash)
+	}
+	return ""
+}
+
+// unverifiable marks every hidden value unverifiable and returns why.
+func (r *run) unverifiable(hidden []discover.Hidden, why string) string {
+	for _, h := range hidden {
+		*h.Token = model.MaskUnverifiable
+	}
+	return r.set.OneLine(why)
+}
+
+// unverifiableNote is what a diff's report says when the values behind its
+// masks were not fingerprinted.
+func unverifiableNote(why string) string {
+	return fmt.Sprintf("The values behind the masks cannot be verified: %s, so a deploy of this change set is refused (%s). %s", why, ReasonDiffUnverifiable, gate.AssemblyHint)
+}
+
+// placePosition salts a hidden value's fingerprint by where it was.
+func placePosition(p discover.Place) fingerprint.Position {
+	if p.Output {
+		return fingerprint.Position{Stack: p.Stack, Region: p.Region, Kind: fingerprint.KindOutput, Output: p.Name, Path: p.Path}
+	}
+	return fingerprint.Position{Stack: p.Stack, Region: p.Region, Kind: fingerprint.KindResource, LogicalID: p.Name, Path: p.Path}
+}
+
+func placeKey(p discover.Place) string {
+	kind := "r"
+	if p.Output {
+		kind = "o"
+	}
+	return strings.Join([]string{p.Stack, p.Region, kind, p.Name, p.Path}, "\x00")
+}
