@@ -170,7 +170,9 @@ func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems
 	}
 	// The shards' mask tokens travel in their reports; a value hidden only
 	// now is fingerprinted here.
-	if why := r.fillMasks(ctx, discover.RedactDiffHiding(&d, nil, r.set)); why != "" {
+	var masks maskSet
+	discover.RedactDiffHiding(&d, nil, r.set, masks.add)
+	if why := r.fillMasks(ctx, &masks); why != "" {
 		note := unverifiableNote(why)
 		r.runner.Warning(note)
 		report.Notes = append(report.Notes, note)

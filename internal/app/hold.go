@@ -87,12 +87,13 @@ func (r *run) flushHeld() {
 // values behind the masks were not fingerprinted (it is among the notes).
 func (r *run) redactDiff(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
 	unplaced := discover.PlaceDiff(d, r.positions())
-	hidden := discover.RedactDiffHiding(d, r.positions(), r.set)
+	var masks maskSet
+	discover.RedactDiffHiding(d, r.positions(), r.set, masks.add)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 	r.flushHeld()
 	_, notes = r.unplacedNotes(unplaced, "", "changed values")
-	if unverifiable = r.fillMasks(ctx, hidden); unverifiable != "" {
+	if unverifiable = r.fillMasks(ctx, &masks); unverifiable != "" {
 		note := unverifiableNote(unverifiable)
 		r.runner.Warning(note)
 		notes = append(notes, note)

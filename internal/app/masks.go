@@ -43,49 +43,80 @@ func (r *run) maskKeyID(ctx context.Context) string {
 	return h.KeyID()
 }
 
-// fillMasks fingerprints every hidden value into its mask token, each
-// distinct value at each place once. Past maxMaskedValues distinct values,
-// or when hashing fails, every token is model.MaskUnverifiable and the
-// sentence returned says why (a deploy of such a change set is refused);
-// "" when every token carries a fingerprint.
-func (r *run) fillMasks(ctx context.Context, hidden []discover.Hidden) string {
-	if len(hidden) == 0 {
+// maskSet collects the values redaction hid (see discover.RedactDiffHiding)
+// for fillMasks: each distinct value at each place once, up to
+// maxMaskedValues; past that every token is unverifiable at once, and
+// nothing more is kept.
+type maskSet struct {
+	tokens []*model.MaskToken
+	at     []int              // tokens[i]'s item
+	items  []fingerprint.Item // Value is filled by fillMasks, under the bound only
+	values []model.Value
+	index  map[string]int
+	over   bool
+}
+
+// add is the hide callback of discover.RedactDiffHiding.
+func (m *maskSet) add(h discover.Hidden) {
+	if m.over {
+		*h.Token = model.MaskUnverifiable
+		return
+	}
+	m.tokens = append(m.tokens, h.Token)
+	if m.index == nil {
+		m.index = map[string]int{}
+	}
+	key := placeKey(h.Place) + "\x00" + string(h.Original.Raw)
+	n, ok := m.index[key]
+	if !ok {
+		if len(m.items) == maxMaskedValues {
+			m.over = true
+			for _, tok := range m.tokens {
+				*tok = model.MaskUnverifiable
+			}
+			m.tokens, m.items, m.values, m.index, m.at = nil, nil, nil, nil, nil
+			return
+		}
+		n = len(m.items)
+		m.index[key] = n
+		m.items = append(m.items, fingerprint.Item{Position: placePosition(h.Place)})
+		m.values = append(m.values, h.Original)
+	}
+	m.at = append(m.at, n)
+}
+
+// fillMasks fingerprints every hidden value into its mask token. Past
+// maxMaskedValues distinct values, or when hashing fails, every token is
+// model.MaskUnverifiable and the sentence returned says why (a deploy of
+// such a change set is refused); "" when every token carries a fingerprint.
+func (r *run) fillMasks(ctx context.Context, m *maskSet) string {
+	if m.over {
+		return r.unverifiable(m, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest", maxMaskedValues))
+	}
+	if len(m.tokens) == 0 {
 		return ""
 	}
-	index := make(map[string]int, min(len(hidden), maxMaskedValues+1))
-	at := make([]int, len(hidden))
-	var items []fingerprint.Item
-	for i, h := range hidden {
-		key := placeKey(h.Place) + "\x00" + string(h.Original.Raw)
-		n, ok := index[key]
-		if !ok {
-			if len(items) == maxMaskedValues {
-				return r.unverifiable(hidden, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest", maxMaskedValues))
-			}
-			n = len(items)
-			index[key] = n
-			items = append(items, fingerprint.Item{Position: placePosition(h.Place), Value: model.CanonicalJSON(h.Original)})
-		}
-		at[i] = n
+	for i := range m.items {
+		m.items[i].Value = model.CanonicalJSON(m.values[i])
 	}
 	hasher, err := r.maskHasher(ctx)
 	if err != nil {
-		return r.unverifiable(hidden, "the values behind the masks could not be fingerprinted: "+err.Error())
+		return r.unverifiable(m, "the values behind the masks could not be fingerprinted: "+err.Error())
 	}
-	fps, err := hasher.All(ctx, items)
+	fps, err := hasher.All(ctx, m.items)
 	if err != nil {
-		return r.unverifiable(hidden, "the values behind the masks could not be fingerprinted: "+err.Error())
+		return r.unverifiable(m, "the values behind the masks could not be fingerprinted: "+err.Error())
 	}
-	for i, h := range hidden {
-		*h.Token = model.FingerprintToken(fps[at[i]].Hash)
+	for i, tok := range m.tokens {
+		*tok = model.FingerprintToken(fps[m.at[i]].Hash)
 	}
 	return ""
 }
 
 // unverifiable marks every hidden value unverifiable and returns why.
-func (r *run) unverifiable(hidden []discover.Hidden, why string) string {
-	for _, h := range hidden {
-		*h.Token = model.MaskUnverifiable
+func (r *run) unverifiable(m *maskSet, why string) string {
+	for _, tok := range m.tokens {
+		*tok = model.MaskUnverifiable
 	}
 	return r.set.OneLine(why)
 }

@@ -32,18 +32,16 @@ type regionalPositions interface {
 // A value hidden by its position is first added to set (see learnDiff), so
 // the same value is hidden wherever else it shows.
 func RedactDiff(d *model.Diff, pos Positions, set *secrets.Set) {
-	RedactDiffHiding(d, pos, set)
+	RedactDiffHiding(d, pos, set, nil)
 }
 
-// RedactDiffHiding is RedactDiff, and returns every value it hid that has
-// no mask token yet, with the value as it was: the caller fingerprints
-// them into their tokens (see model.MaskToken) before the digest is
-// computed, and keeps the values in memory only.
-func RedactDiffHiding(d *model.Diff, pos Positions, set *secrets.Set) []Hidden {
+// RedactDiffHiding is RedactDiff, and calls hide with every value it hid
+// that has no mask token yet, with the value as it was: the caller
+// fingerprints them into their tokens (see model.MaskToken) before the
+// digest is computed, and keeps the values in memory only.
+func RedactDiffHiding(d *model.Diff, pos Positions, set *secrets.Set, hide func(Hidden)) {
 	learnDiff(d.Stacks, "", pos, set)
-	var hidden []Hidden
-	redactStacks(d.Stacks, "", "", pos, set, &hidden)
-	return hidden
+	redactStacks(d.Stacks, "", "", pos, set, hide)
 }
 
 // Hidden is one value redaction hid: where it was (names as redacted, so
@@ -67,16 +65,16 @@ type Place struct {
 	Path string
 }
 
-// hide records that before became after (a mask, or a redacted value),
-// unless nothing was hidden or the value carries a token already.
-func hide(hidden *[]Hidden, tok *model.MaskToken, before, after model.Value, masked bool, place Place) {
-	if *tok != "" || !before.Present() || before.IsNull() || (!masked && bytes.Equal(before.Raw, after.Raw)) {
+// hideValue reports that before became after (a mask, or a redacted
+// value), unless nothing was hidden or the value carries a token already.
+func hideValue(hide func(Hidden), tok *model.MaskToken, before, after model.Value, masked bool, place Place) {
+	if hide == nil || *tok != "" || !before.Present() || before.IsNull() || (!masked && bytes.Equal(before.Raw, after.Raw)) {
 		return
 	}
-	*hidden = append(*hidden, Hidden{Place: place, Original: before, Token: tok})
+	hide(Hidden{Place: place, Original: before, Token: tok})
 }
 
-func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Positions, set *secrets.Set, hidden *[]Hidden) {
+func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Positions, set *secrets.Set, hide func(Hidden)) {
 	for i := range stacks {
 		s := &stacks[i]
 		st, known := lookupNested(pos, s.Stack, s.Region, parent)
@@ -99,16 +97,16 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 				pc.Path = set.Redact(pc.Path)
 				pc.Old, pc.New = redactValue(pc.Old, set), redactValue(pc.New, set)
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: pc.Path}
-				hide(hidden, &pc.OldMask, old, pc.Old, masked, place)
-				hide(hidden, &pc.NewMask, new, pc.New, masked, place)
+				hideValue(hide, &pc.OldMask, old, pc.Old, masked, place)
+				hideValue(hide, &pc.NewMask, new, pc.New, masked, place)
 			}
 			for a := range ch.AttributeChanges {
 				ac := &ch.AttributeChanges[a]
 				old, new := ac.Old, ac.New
 				ac.Old, ac.New = redactValue(ac.Old, set), redactValue(ac.New, set)
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: "@" + ac.Attribute}
-				hide(hidden, &ac.OldMask, old, ac.Old, false, place)
-				hide(hidden, &ac.NewMask, new, ac.New, false, place)
+				hideValue(hide, &ac.OldMask, old, ac.Old, false, place)
+				hideValue(hide, &ac.NewMask, new, ac.New, false, place)
 			}
 			ch.LogicalID = id
 			ch.ResourceType = set.Redact(ch.ResourceType)
@@ -129,8 +127,8 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 			oc.Name = set.Redact(oc.Name)
 			oc.Old, oc.New = redactValue(oc.Old, set), redactValue(oc.New, set)
 			place := Place{Stack: shown, Region: s.Region, Output: true, Name: oc.Name}
-			hide(hidden, &oc.OldMask, old, oc.Old, masked, place)
-			hide(hidden, &oc.NewMask, new, oc.New, masked, place)
+			hideValue(hide, &oc.OldMask, old, oc.Old, masked, place)
+			hideValue(hide, &oc.NewMask, new, oc.New, masked, place)
 		}
 		// The note lists what cdkd reported (the seeds' cdkd does) and what
 		// the assembly knows, less what changed: a changed resource is
@@ -152,7 +150,7 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 		}
 		name := s.Stack
 		s.Stack = set.Redact(s.Stack)
-		redactStacks(s.Children, nestedName(parent, name), shown, pos, set, hidden)
+		redactStacks(s.Children, nestedName(parent, name), shown, pos, set, hide)
 	}
 }
 
