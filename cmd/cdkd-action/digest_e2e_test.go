@@ -64,7 +64,7 @@ func TestDeployComparesTheValuesBehindTheMask(t *testing.T) {
 			assert.Equal(t, check.Output.Title, "Diff changed since review")
 			// Both reports show the same masks: only the tokens differ.
 			assert.Assert(t, is.Contains(review, "`***`"))
-			assert.Assert(t, is.Contains(check.Output.Summary, "`Value`"), "the comparison names the masked property")
+			assert.Assert(t, is.Contains(check.Output.Summary, "`Value`: reviewed `***` → `***`, now `***` → `***` (another value behind the mask)"), check.Output.Summary)
 			assertNoSecrets(t, w, res)
 			for where, text := range map[string]string{"log": withoutMaskCommands(res.stdout), "summary": res.summary, "comment": prComment(t, w.gh).Body, "report JSON": readFile(t, res.outputs["report-json"])} {
 				assert.Assert(t, !strings.Contains(text, newSecretValue), "the new secret leaked to the %s", where)
