@@ -315,7 +315,7 @@ func TestRedactDiffHidingReportsWhatItHid(t *testing.T) {
 	literal := model.PropertyChange{Path: "Note", Old: str("***"), New: str("plain")}
 	tokened := model.PropertyChange{Path: "Token", New: str("x"), Secret: model.SecretReference, NewMask: model.FingerprintToken("kept")}
 	d := model.Diff{Stacks: []model.StackDiff{{Stack: "Parent", Region: "us-east-1", Children: []model.StackDiff{{Stack: "Child", Region: "us-east-1",
-		Changes: []model.ResourceChange{{LogicalID: "Db", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{secret, inValue, literal, tokened}}},
+		Changes:       []model.ResourceChange{{LogicalID: "Db", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{secret, inValue, literal, tokened}}},
 		OutputChanges: []model.OutputChange{{Name: "Out", ChangeType: model.OutputAdd, New: str("out-value"), Secret: model.SecretNoEcho}}}}}}}
 	var got []Hidden
 	RedactDiffHiding(&d, nil, set, func(h Hidden) { got = append(got, h) })
