@@ -43,13 +43,19 @@ type DriftReport struct {
 	HiddenStacks []string
 	// Resolution is what --accept or --revert did; nil when none ran.
 	Resolution *ResolutionReport
+	// Shard names the shard of a plan this report is (a shard run's).
+	Shard *model.ShardRef
+	// Missing, when set, says which stacks are not in Drift (a shard of a
+	// matrix that did not report): the report shows what it has under that
+	// warning, and the check did not complete.
+	Missing string
 }
 
 // FinalStatus is where things stand after the run (see
-// model.FinalDriftStatus): the check run, the tracking issue and the exit
-// code follow it; drift-status keeps the detection result.
+// model.DriftResult.FinalStatus): the check run, the tracking issue and the
+// exit code follow it; drift-status keeps the detection result.
 func (r DriftReport) FinalStatus() model.DriftStatus {
-	return model.FinalDriftStatus(r.Verdict.Status, r.Resolution)
+	return r.Result().FinalStatus()
 }
 
 // The resolution's parts are the model's (see model.DriftResult).
@@ -204,6 +210,11 @@ func (x *driftWriter) report() {
 	if x.issue {
 		x.w.Block()
 		x.w.Write(x.issueIntro(), "\n")
+	}
+	if x.r.Missing != "" {
+		missing, _ := cutRunes(x.r.Missing, reasonMax)
+		x.w.Block()
+		x.w.Write("❌ **Incomplete:** ", Text(missing), "\n")
 	}
 	x.headline()
 	if x.level > driftFull {

@@ -34,10 +34,10 @@ func DiffReportOf(res model.DiffResult, hint string) DiffReport {
 func (r DriftReport) Result() model.DriftResult {
 	res := model.DriftResult{
 		Header:  model.Header{SchemaVersion: model.SchemaVersion, Kind: model.KindDrift},
-		Origin:  model.Origin{Label: r.Label, RunURL: r.RunURL, CdkdVersion: r.CdkdVersion, CdkdSource: r.CdkdSource},
+		Origin:  model.Origin{Label: r.Label, RunURL: r.RunURL, CdkdVersion: r.CdkdVersion, CdkdSource: r.CdkdSource, Shard: r.Shard},
 		SHA:     r.SHA,
 		Verdict: r.Verdict, Error: r.Error, StderrTail: r.StderrTail, CauseNote: r.CauseNote, Notes: r.Notes,
-		HiddenStacks: r.HiddenStacks, Stacks: r.Drift.Stacks, Resolution: r.Resolution,
+		HiddenStacks: r.HiddenStacks, Missing: r.Missing, Stacks: r.Drift.Stacks, Resolution: r.Resolution,
 	}
 	if res.Stacks == nil {
 		res.Stacks = []model.StackDrift{}
@@ -51,6 +51,7 @@ func DriftReportOf(res model.DriftResult, hint string) DriftReport {
 		Drift: model.Drift{Stacks: res.Stacks}, Verdict: res.Verdict, Label: res.Label, SHA: res.SHA, RunURL: res.RunURL,
 		CdkdVersion: res.CdkdVersion, CdkdSource: res.CdkdSource, FullReportHint: hint, Error: res.Error, StderrTail: res.StderrTail,
 		CauseNote: res.CauseNote, Notes: res.Notes, HiddenStacks: res.HiddenStacks, Resolution: res.Resolution,
+		Missing: res.Missing, Shard: res.Shard,
 	}
 }
 

@@ -69,7 +69,7 @@ func TestReportsSurviveTheirJSON(t *testing.T) {
 				Changes: []model.DriftChange{{Path: "DisplayName", State: model.StringValue("a"), AWS: model.StringValue("b")}}}}}}}
 		after := model.ClassifyRun(&model.Drift{Stacks: []model.StackDrift{}}, 0)
 		rep := DriftReport{Drift: drift, Verdict: model.ClassifyRun(&drift, 1), Label: "nightly", SHA: "2222222", RunURL: "https://x/run",
-			CdkdVersion: "1.0", CdkdSource: "bundled", FullReportHint: hint, Error: "partly failed", StderrTail: []string{"line"}, CauseNote: "from state",
+			CdkdVersion: "1.0", CdkdSource: "bundled", Shard: &model.ShardRef{ID: "1-of-2", Plan: "0123456789ab"}, Missing: "shard 2-of-2 has no report", FullReportHint: hint, Error: "partly failed", StderrTail: []string{"line"}, CauseNote: "from state",
 			Notes: []string{"a note"}, HiddenStacks: []string{"A"},
 			Resolution: &ResolutionReport{Mode: "accept", Resources: []string{"A/T"}, After: &after}}
 		assertAllSet(t, rep)

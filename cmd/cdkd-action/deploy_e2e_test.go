@@ -208,6 +208,7 @@ func TestDeployReviewedChangeSet(t *testing.T) {
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["deployed"], "true")
 	assert.Equal(t, res.outputs["failure-reason"], "")
+	assert.Equal(t, res.outputs["digest"], reviewed.Digest, "the digest output is the reviewed change set's")
 
 	var outs map[string]map[string]string
 	assert.NilError(t, json.Unmarshal([]byte(res.outputs["stack-outputs"]), &outs))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,37 +112,54 @@ func TestShardStacksMustMatch(t *testing.T) {
 	assert.Assert(t, strings.Contains(res.stdout, `input stacks: expected the shard's stacks "StackA"`), res.stdout)
 }
 
-// splitDiff writes each stack of a saved cdkd diff to a file of its own, as
-// a shard diffing only that stack would print it.
-func splitDiff(t *testing.T, path string) map[string]string {
+// splitDiff indexes a saved cdkd diff --json by stack, so a shard's cdkd
+// can print only its own stacks (see shardDiff).
+func splitDiff(t *testing.T, path string) map[string]json.RawMessage {
 	t.Helper()
 	var stacks []json.RawMessage
 	assert.NilError(t, json.Unmarshal([]byte(readFile(t, path)), &stacks))
-	out := map[string]string{}
+	out := map[string]json.RawMessage{}
 	for _, raw := range stacks {
 		var s struct{ Stack string }
 		assert.NilError(t, json.Unmarshal(raw, &s))
-		f := filepath.Join(t.TempDir(), s.Stack+".json")
-		writeFile(t, f, "["+string(raw)+"]")
-		out[s.Stack] = f
+		out[s.Stack] = raw
 	}
 	return out
 }
 
-// runShards plans, runs every shard with publish: false and collects their
-// reports into one folder per shard, as actions/download-artifact lays them
-// out. It returns the folder and the matrix.
-func runShards(t *testing.T, w *workspace, perStack map[string]string) (string, string) {
+// shardDiff writes what `cdkd diff <names...> --json` prints.
+func shardDiff(t *testing.T, perStack map[string]json.RawMessage, names []string) string {
+	t.Helper()
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, string(perStack[n]))
+	}
+	f := filepath.Join(t.TempDir(), "shard.json")
+	writeFile(t, f, "["+strings.Join(parts, ",")+"]")
+	return f
+}
+
+// planSampleAssembly plans the sample assembly into two shards.
+func planSampleAssembly(t *testing.T, w *workspace) string {
 	t.Helper()
 	app := abs(t, "../../testdata/cdkd-samples/assembly-v1")
 	planned := w.run(map[string]string{"command": "plan", "all": "true", "app": app, "shards": "2"})
 	assert.Equal(t, planned.code, 0, planned.stdout)
+	return planned.outputs["matrix"]
+}
+
+// runShards runs every shard of matrix with publish: false and collects
+// their reports into one folder per shard, as actions/download-artifact
+// lays them out. It returns the folder.
+func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]json.RawMessage) string {
+	t.Helper()
 	var m plan.Matrix
-	assert.NilError(t, json.Unmarshal([]byte(planned.outputs["matrix"]), &m))
+	assert.NilError(t, json.Unmarshal([]byte(matrix), &m))
 	reports := filepath.Join(w.dir, "reports")
 	for _, sh := range m.Shard {
-		inv := diffInvocation(t, perStack[sh.Stacks])
-		inv.Args = []string{"diff", sh.Stacks, "--json", "--recursive"}
+		names := strings.Fields(sh.Stacks)
+		inv := diffInvocation(t, shardDiff(t, perStack, names))
+		inv.Args = append(append([]string{"diff"}, names...), "--json", "--recursive")
 		w.stub(inv)
 		b, _ := json.Marshal(sh)
 		res := w.run(map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b)})
@@ -150,7 +168,7 @@ func runShards(t *testing.T, w *workspace, perStack map[string]string) (string, 
 		assert.NilError(t, os.MkdirAll(dir, 0o755))
 		writeFile(t, filepath.Join(dir, "diff.json"), readFile(t, res.outputs["report-json"]))
 	}
-	return reports, planned.outputs["matrix"]
+	return reports
 }
 
 // Shards of a diff, aggregated, give reviewers what one run over all the
@@ -163,7 +181,8 @@ func TestAggregateEqualsTheSingleRun(t *testing.T) {
 	assert.Equal(t, one.code, 0, one.stdout)
 
 	w := newWorkspace(t)
-	reports, matrix := runShards(t, w, splitDiff(t, fixture))
+	matrix := planSampleAssembly(t, w)
+	reports := runShards(t, w, matrix, splitDiff(t, fixture))
 	// Without an assembly every value is hidden: the shards' reports carry
 	// the fingerprints of what their masks hide, which the digest covers.
 	shard := readFile(t, filepath.Join(reports, "cdkd-diff-1-of-2", "diff.json"))
@@ -206,6 +225,14 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 			b, _ := json.Marshal(rep)
 			writeFile(t, f, string(b))
 		}, "shard 2-of-2's report is from another plan"},
+		{"failed", func(t *testing.T, reports string) {
+			f := filepath.Join(reports, "cdkd-diff-2-of-2", "diff.json")
+			var rep map[string]any
+			assert.NilError(t, json.Unmarshal([]byte(readFile(t, f)), &rep))
+			rep["error"], rep["stacks"] = "cdkd could not read the state bucket", []any{}
+			b, _ := json.Marshal(rep)
+			writeFile(t, f, string(b))
+		}, "shard 2-of-2 failed: cdkd could not read the state bucket"},
 		{"another commit", func(t *testing.T, reports string) {
 			f := filepath.Join(reports, "cdkd-diff-1-of-2", "diff.json")
 			writeFile(t, f, strings.ReplaceAll(readFile(t, f), headSHA, strings.Repeat("2", 40)))
@@ -213,7 +240,8 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorkspace(t)
-			reports, matrix := runShards(t, w, splitDiff(t, fixture))
+			matrix := planSampleAssembly(t, w)
+			reports := runShards(t, w, matrix, splitDiff(t, fixture))
 			tc.tamper(t, reports)
 			agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix})
 			assert.Equal(t, agg.code, 3, agg.stdout)
@@ -231,5 +259,148 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 			assert.Assert(t, is.Len(runs, 1))
 			assert.Equal(t, runs[0].Conclusion, "failure")
 		})
+	}
+}
+
+// driftShardFixture writes the stacks of a saved cdkd drift --json whose
+// names are in keep, as a shard checking only them would print it.
+func driftShardFixture(t *testing.T, keep []string, fixtures ...string) string {
+	t.Helper()
+	var out []json.RawMessage
+	for _, f := range fixtures {
+		var stacks []json.RawMessage
+		assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/drift/"+f)), &stacks))
+		for _, raw := range stacks {
+			var s struct{ Stack string }
+			assert.NilError(t, json.Unmarshal(raw, &s))
+			if slices.Contains(keep, s.Stack) {
+				out = append(out, raw)
+			}
+		}
+	}
+	b, err := json.Marshal(out)
+	assert.NilError(t, err)
+	path := filepath.Join(t.TempDir(), "drift.json")
+	writeFile(t, path, string(b))
+	return path
+}
+
+// runDriftShards runs each shard of a fixed plan (StackA | StackB StackC)
+// with publish: false, answering from fixtures with the given exit codes,
+// and lays their reports out as downloaded artifacts.
+func runDriftShards(t *testing.T, w *workspace, exits map[string]int, fixtures ...string) (string, string) {
+	t.Helper()
+	m := plan.Split([]plan.Stack{{Name: "StackA", Resources: 10}, {Name: "StackB", Resources: 1}, {Name: "StackC", Resources: 9}}, 2)
+	matrix, err := json.Marshal(m)
+	assert.NilError(t, err)
+	reports := filepath.Join(w.dir, "reports")
+	for _, sh := range m.Shard {
+		names := strings.Fields(sh.Stacks)
+		w.stub(cdkdtest.Invocation{
+			Args:       append(append([]string{"drift"}, names...), "--json"),
+			Env:        map[string]string{"CDKD_NO_LIVE": "1"},
+			StdoutFile: driftShardFixture(t, names, fixtures...),
+			Exit:       exits[sh.Stacks],
+		})
+		b, _ := json.Marshal(sh)
+		res := w.run(map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b), "issue": "true"})
+		assert.Equal(t, res.code, 1, "a shard that drifts or cannot check everything fails its job: %s", res.stdout)
+		dir := filepath.Join(reports, "cdkd-drift-"+sh.ID)
+		assert.NilError(t, os.MkdirAll(dir, 0o755))
+		writeFile(t, filepath.Join(dir, "drift.json"), readFile(t, res.outputs["report-json"]))
+	}
+	assert.Equal(t, len(w.gh.Requests()), 0, "shards write nothing through the API")
+	return reports, string(matrix)
+}
+
+// Sharded drift aggregates into the one check run and tracking issue a
+// single run gives.
+func TestAggregateDriftEqualsTheSingleRun(t *testing.T) {
+	fixtures := []string{"drifted.json", "drifted-stackC.json"}
+	single := newDriftWorkspace(t)
+	single.stub(cdkdtest.Invocation{
+		Args: []string{"drift", "--all", "--json"}, Env: map[string]string{"CDKD_NO_LIVE": "1"}, Exit: 1,
+		StdoutFile: driftShardFixture(t, []string{"StackA", "StackB", "StackC"}, fixtures...),
+	})
+	one := single.run(map[string]string{"all": "true", "issue": "true"})
+	assert.Equal(t, one.code, 1, one.stdout)
+	assert.Equal(t, one.outputs["drift-status"], "drifted")
+
+	w := newDriftWorkspace(t)
+	reports, matrix := runDriftShards(t, w, map[string]int{"StackA": 1, "StackB StackC": 1}, fixtures...)
+	agg := w.run(map[string]string{"command": "aggregate", "for": "drift", "reports": reports, "matrix": matrix, "issue": "true"})
+	assert.Equal(t, agg.code, one.code, agg.stdout)
+	for _, name := range []string{"drift-status", "drifted-count", "not-compared-count", "failure-reason"} {
+		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
+	}
+	runs, oneRuns := w.gh.CheckRuns(), single.gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Name, oneRuns[0].Name)
+	assert.Equal(t, runs[0].Conclusion, oneRuns[0].Conclusion)
+	assert.Equal(t, runs[0].Output.Title, oneRuns[0].Output.Title)
+	issues, oneIssues := w.gh.Issues(), single.gh.Issues()
+	assert.Assert(t, is.Len(issues, 1), "one tracking issue")
+	assert.Equal(t, strings.ReplaceAll(issues[0].Body, w.gh.URL, single.gh.URL), oneIssues[0].Body)
+}
+
+// Drift in one shard outranks a refused comparison in another, as in one
+// run; the refusal's cause, which that shard's exit code told, still shows.
+func TestAggregateDriftOutranksIncomplete(t *testing.T) {
+	w := newDriftWorkspace(t)
+	reports, matrix := runDriftShards(t, w, map[string]int{"StackA": 1, "StackB StackC": 2}, "drifted.json", "refused.json")
+	agg := w.run(map[string]string{"command": "aggregate", "for": "drift", "reports": reports, "matrix": matrix})
+	assert.Equal(t, agg.code, 1, agg.stdout)
+	assert.Equal(t, agg.outputs["failure-reason"], "drift")
+	assert.Equal(t, agg.outputs["drift-status"], "drifted")
+	assert.Equal(t, agg.outputs["not-compared-count"], "1")
+	assert.Assert(t, is.Contains(agg.summary, "**Refused** (1)"))
+}
+
+// A drift shard that did not report makes the whole check an error, never
+// clean or "drift only where we looked"; the rest still shows.
+func TestAggregateDriftNamesTheMissingShard(t *testing.T) {
+	w := newDriftWorkspace(t)
+	reports, matrix := runDriftShards(t, w, map[string]int{"StackA": 1, "StackB StackC": 2}, "drifted.json", "refused.json")
+	assert.NilError(t, os.RemoveAll(filepath.Join(reports, "cdkd-drift-1-of-2")))
+	agg := w.run(map[string]string{"command": "aggregate", "for": "drift", "reports": reports, "matrix": matrix})
+	assert.Equal(t, agg.code, 3, agg.stdout)
+	assert.Equal(t, agg.outputs["failure-reason"], "shard-failed")
+	assert.Equal(t, agg.outputs["drift-status"], "error")
+	assert.Assert(t, is.Contains(agg.summary, "shard 1-of-2 (StackA) has no report"))
+	assert.Assert(t, is.Contains(agg.summary, "StackC"), "the other shard's stacks still show")
+	runs := w.gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Conclusion, "failure")
+}
+
+// A diff too large for the comment, spread over four shards, still gives
+// the single run's comment (shortened the same way), digest and outputs.
+func TestAggregateOfALargeDiffEqualsTheSingleRun(t *testing.T) {
+	fixture := filepath.Join(t.TempDir(), "large.json")
+	writeFile(t, fixture, cdkdtest.DiffJSON(24, 40))
+	single := newWorkspace(t)
+	single.stub(diffInvocation(t, fixture))
+	one := single.run(map[string]string{"all": "true"})
+	assert.Equal(t, one.code, 0, one.stdout)
+
+	perStack := splitDiff(t, fixture)
+	var stacks []plan.Stack
+	for name := range perStack {
+		stacks = append(stacks, plan.Stack{Name: name, Resources: 40})
+	}
+	matrix, err := json.Marshal(plan.Split(stacks, 4))
+	assert.NilError(t, err)
+	w := newWorkspace(t)
+	reports := runShards(t, w, string(matrix), perStack)
+	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": string(matrix)})
+	assert.Equal(t, agg.code, 0, agg.stdout)
+
+	oneBody := single.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Assert(t, is.Contains(oneBody, "shortened"), "the comment had to be shortened")
+	aggComments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(aggComments, 1))
+	assert.Equal(t, strings.ReplaceAll(aggComments[0].Body, w.gh.URL, single.gh.URL), oneBody)
+	for _, name := range []string{"digest", "has-changes", "to-create", "to-update", "to-replace", "to-delete", "outputs-changed"} {
+		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
 	}
 }

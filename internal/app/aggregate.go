@@ -16,6 +16,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // shardReport is one shard's report JSON: its header says what it is, and
@@ -47,10 +48,10 @@ func (r *run) aggregate(ctx context.Context) ExitCode {
 		}
 	}
 	r.cfg.Command = config.Command(kind) // titles, check runs and the comment are the command's own
-	if kind == model.KindDiff {
-		return r.aggregateDiff(ctx, reports, problems)
+	if kind == model.KindDrift {
+		return r.aggregateDrift(ctx, reports, problems)
 	}
-	return r.fail(ReasonBadInput, &config.InputError{Input: "for", Msg: "aggregating drift reports is not supported yet; expected diff"}, nil)
+	return r.aggregateDiff(ctx, reports, problems)
 }
 
 // reportFiles lists the JSON files under dir (recursively: one folder per
@@ -147,19 +148,11 @@ func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems
 	report.Notes = nil
 	var d model.Diff
 	seen := map[string]bool{}
-	for _, rep := range reports {
-		var res model.DiffResult
-		if err := json.Unmarshal(rep.raw, &res); err != nil {
-			problems = append(problems, fmt.Sprintf("shard %s's report could not be read: %v", rep.Shard.ID, err))
-			continue
-		}
+	results, problems := decodeShards[model.DiffResult](reports, problems)
+	for _, res := range results {
 		report.CdkdVersion = cmp.Or(report.CdkdVersion, res.CdkdVersion)
 		report.CdkdSource = cmp.Or(report.CdkdSource, res.CdkdSource)
-		for _, n := range res.Notes {
-			if !slices.Contains(report.Notes, n) {
-				report.Notes = append(report.Notes, n)
-			}
-		}
+		report.Notes = appendNew(report.Notes, res.Notes...)
 		for _, s := range res.Stacks {
 			// A stack two shards both diffed is one stack of the change set.
 			if key := s.Stack + "\x00" + s.Region; !seen[key] {
@@ -175,12 +168,29 @@ func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems
 	if why := r.fillMasks(ctx, &masks); why != "" {
 		note := unverifiableNote(why)
 		r.runner.Warning(note)
-		report.Notes = append(report.Notes, note)
+		if !slices.Contains(report.Notes, note) { // a shard past the bound said it too
+			report.Notes = append(report.Notes, note)
+		}
 	}
 	if len(problems) > 0 {
 		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
 	return r.reportDiff(ctx, report, d)
+}
+
+// decodeShards decodes each shard's report as T; one that cannot be read
+// is a problem, named.
+func decodeShards[T any](reports []shardReport, problems []string) ([]T, []string) {
+	out := make([]T, 0, len(reports))
+	for _, sr := range reports {
+		var res T
+		if err := json.Unmarshal(sr.raw, &res); err != nil {
+			problems = append(problems, fmt.Sprintf("shard %s's report could not be read: %v", sr.Shard.ID, err))
+			continue
+		}
+		out = append(out, res)
+	}
+	return out, problems
 }
 
 // shardRef is the shard a run's report names, nil outside a matrix.
@@ -189,4 +199,66 @@ func shardRef(s *config.Shard) *model.ShardRef {
 		return nil
 	}
 	return &model.ShardRef{ID: s.ID, Plan: s.Plan}
+}
+
+// aggregateDrift merges the shards' drift reports into the one report a
+// single run over every stack would have given: the stacks side by side,
+// classified again as one run (drift outranks a partial comparison, which
+// outranks clean), with cdkd's exit code as one run would have ended.
+func (r *run) aggregateDrift(ctx context.Context, reports []shardReport, problems []string) ExitCode {
+	rep := reporters.DriftReport{Label: r.cfg.Label, SHA: r.gh.SHA, RunURL: r.gh.RunURL, FullReportHint: r.fullReportHint()}
+	var d model.Drift
+	exit := 0
+	causes := []string{}
+	results, problems := decodeShards[model.DriftResult](reports, problems)
+	for _, res := range results {
+		rep.CdkdVersion = cmp.Or(rep.CdkdVersion, res.CdkdVersion)
+		rep.CdkdSource = cmp.Or(rep.CdkdSource, res.CdkdSource)
+		rep.Notes = appendNew(rep.Notes, res.Notes...)
+		rep.HiddenStacks = appendNew(rep.HiddenStacks, res.HiddenStacks...)
+		if res.CauseNote != "" {
+			causes = appendNew(causes, res.CauseNote)
+		}
+		exit = oneRunExit(exit, res.Verdict.ExitCode)
+		d.Stacks = append(d.Stacks, res.Stacks...)
+	}
+	discover.RedactDrift(&d, nil, r.set)
+	rep.Drift = d
+	rep.CauseNote = strings.Join(causes, " ")
+	rep.Verdict = model.ClassifyRun(&d, exit)
+	if len(problems) > 0 {
+		rep.Missing = r.set.OneLine(strings.Join(problems, "; "))
+	}
+	r.driftOutputs(rep)
+	apiErr := r.publishDrift(ctx, rep)
+	return r.driftExit(rep, apiErr)
+}
+
+// oneRunExit is the exit code one cdkd drift over the stacks of two runs
+// would have ended with: drift (1) outranks a refused or failed comparison
+// (2), which outranks nothing to report (0).
+func oneRunExit(a, b int) int {
+	rank := func(code int) int {
+		switch code {
+		case 1:
+			return 2
+		case 2:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// appendNew appends the items list does not hold yet, in order.
+func appendNew(list []string, items ...string) []string {
+	for _, it := range items {
+		if !slices.Contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
 }

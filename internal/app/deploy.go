@@ -175,6 +175,7 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	r.setOutput(OutputDeployed, deployedOutput(d.rep))
 	d.environmentURLOutput()
 	r.setOutput(OutputStackOutputs, stackOutputsJSON(d.outputs))
+	r.setOutput(OutputDigest, d.rep.Digest) // the change set the gate compared, "" when it computed none
 	apiErr := d.publish(ctx)
 	if d.reason != "" {
 		msg := joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)

@@ -22,6 +22,7 @@ func (r *run) drift(ctx context.Context) ExitCode {
 		SHA:            r.gh.SHA,
 		RunURL:         r.gh.RunURL,
 		FullReportHint: r.fullReportHint(),
+		Shard:          shardRef(r.cfg.Shard),
 	}
 	// Drift does not synthesize: a cdk.out in the working directory now
 	// was left by an earlier step. Its positions and secrets are known
@@ -158,6 +159,9 @@ func (r *run) driftFailed(ctx context.Context, rep reporters.DriftReport, err er
 // driftExit follows fail-on-drift and fail-on-incomplete; an error, a failed
 // resolution or an API failure always fails.
 func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
+	if rep.Missing != "" {
+		return r.fail(ReasonShardFailed, errors.New(rep.Missing), nil)
+	}
 	final := rep.FinalStatus()
 	if res := rep.Resolution; res != nil && resolutionFailed(res) {
 		reason := res.Error

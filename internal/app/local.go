@@ -54,7 +54,7 @@ func writeHelp(w io.Writer) error {
 	b.WriteString(`cdkd-action runs cdkd (AWS CDK without CloudFormation) and reports what it found.
 
 Usage:
-  cdkd-action [diff|deploy|drift] [--input=value ...] [flags]
+  cdkd-action [diff|deploy|drift|plan|aggregate] [--input=value ...] [flags]
 
 Outside GitHub Actions the report (Markdown) goes to stdout; warnings,
 progress and cdkd's own output go to stderr. A local run makes no network

@@ -46,43 +46,71 @@ func (r *run) maskKeyID(ctx context.Context) string {
 // maskSet collects the values redaction hid (see discover.RedactDiffHiding)
 // for fillMasks: each distinct value at each place once, up to
 // maxMaskedValues; past that every token is unverifiable at once, and
-// nothing more is kept.
+// nothing more is kept. Tokens a shard's report carries count as the
+// distinct values they stand for, so an aggregate of shards crosses the
+// bound where one run over every stack does.
 type maskSet struct {
-	tokens []*model.MaskToken
-	at     []int              // tokens[i]'s item
-	items  []fingerprint.Item // Value is filled by fillMasks, under the bound only
-	values []model.Value
-	index  map[string]int
-	over   bool
+	tokens  []*model.MaskToken // to fill
+	at      []int              // tokens[i]'s item
+	items   []fingerprint.Item
+	carried []*model.MaskToken // set already
+	index   map[string]int
+	over    bool
 }
 
 // add is the hide callback of discover.RedactDiffHiding.
 func (m *maskSet) add(h discover.Hidden) {
-	if m.over {
+	switch {
+	case m.over:
 		*h.Token = model.MaskUnverifiable
 		return
+	case *h.Token == model.MaskUnverifiable:
+		m.overflow() // a shard was past the bound: so is the whole
+		return
 	}
-	m.tokens = append(m.tokens, h.Token)
 	if m.index == nil {
 		m.index = map[string]int{}
 	}
-	key := placeKey(h.Place) + "\x00" + string(h.Original.Raw)
+	carried := *h.Token != ""
+	// A value is keyed by its canonical JSON, a carried token by itself:
+	// distinct tokens at a place are distinct values.
+	var value, key string
+	if carried {
+		key = "t\x00" + placeKey(h.Place) + "\x00" + string(*h.Token)
+	} else {
+		value = model.CanonicalJSON(h.Original)
+		key = "v\x00" + placeKey(h.Place) + "\x00" + value
+	}
 	n, ok := m.index[key]
 	if !ok {
-		if len(m.items) == maxMaskedValues {
-			m.over = true
-			for _, tok := range m.tokens {
-				*tok = model.MaskUnverifiable
-			}
-			m.tokens, m.items, m.values, m.index, m.at = nil, nil, nil, nil, nil
+		if len(m.index) == maxMaskedValues {
+			m.overflow()
+			*h.Token = model.MaskUnverifiable
 			return
 		}
 		n = len(m.items)
 		m.index[key] = n
-		m.items = append(m.items, fingerprint.Item{Position: placePosition(h.Place)})
-		m.values = append(m.values, h.Original)
+		if !carried {
+			m.items = append(m.items, fingerprint.Item{Position: placePosition(h.Place), Value: value})
+		}
 	}
+	if carried {
+		m.carried = append(m.carried, h.Token)
+		return
+	}
+	m.tokens = append(m.tokens, h.Token)
 	m.at = append(m.at, n)
+}
+
+// overflow makes every token unverifiable and keeps nothing more.
+func (m *maskSet) overflow() {
+	m.over = true
+	for _, toks := range [][]*model.MaskToken{m.tokens, m.carried} {
+		for _, tok := range toks {
+			*tok = model.MaskUnverifiable
+		}
+	}
+	m.tokens, m.carried, m.items, m.index, m.at = nil, nil, nil, nil, nil
 }
 
 // fillMasks fingerprints every hidden value into its mask token. Past
@@ -95,9 +123,6 @@ func (r *run) fillMasks(ctx context.Context, m *maskSet) string {
 	}
 	if len(m.tokens) == 0 {
 		return ""
-	}
-	for i := range m.items {
-		m.items[i].Value = model.CanonicalJSON(m.values[i])
 	}
 	hasher, err := r.maskHasher(ctx)
 	if err != nil {
@@ -115,9 +140,7 @@ func (r *run) fillMasks(ctx context.Context, m *maskSet) string {
 
 // unverifiable marks every hidden value unverifiable and returns why.
 func (r *run) unverifiable(m *maskSet, why string) string {
-	for _, tok := range m.tokens {
-		*tok = model.MaskUnverifiable
-	}
+	m.overflow()
 	return r.set.OneLine(why)
 }
 

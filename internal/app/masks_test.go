@@ -37,3 +37,28 @@ func TestMaskSetPastTheBoundIsUnverifiable(t *testing.T) {
 		assert.Equal(t, tok, model.MaskUnverifiable, "token %d", i)
 	}
 }
+
+// An aggregate counts the tokens its shards carry as the values they stand
+// for: past the bound over every stack, all are unverifiable, as in one run.
+func TestMaskSetCountsCarriedTokens(t *testing.T) {
+	var m maskSet
+	carried := make([]model.MaskToken, maxMaskedValues)
+	for i := range carried {
+		carried[i] = model.FingerprintToken(fmt.Sprint(i))
+		m.add(discover.Hidden{Place: discover.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Token: &carried[i]})
+	}
+	assert.Assert(t, !m.over)
+	assert.Equal(t, len(m.items), 0, "a carried token is not hashed again")
+	var fresh model.MaskToken
+	m.add(discover.Hidden{Place: discover.Place{Stack: "B", Name: "R", Path: "P"}, Original: model.StringValue("x"), Token: &fresh})
+	assert.Assert(t, m.over)
+	assert.Equal(t, fresh, model.MaskUnverifiable)
+	assert.Equal(t, carried[0], model.MaskUnverifiable)
+
+	var n maskSet
+	shard, other := model.MaskUnverifiable, model.FingerprintToken("a")
+	n.add(discover.Hidden{Place: discover.Place{Stack: "A"}, Token: &other})
+	n.add(discover.Hidden{Place: discover.Place{Stack: "B"}, Token: &shard})
+	assert.Assert(t, n.over, "a shard past the bound puts the whole past it")
+	assert.Equal(t, other, model.MaskUnverifiable)
+}

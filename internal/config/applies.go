@@ -20,12 +20,21 @@ func appliesTo(s InputSpec) []Command {
 	if cmds, ok := onlyFor[s.Name]; ok {
 		return cmds
 	}
-	for _, c := range Commands {
-		if strings.HasPrefix(s.Description, string(c)+":") {
-			return []Command{c}
-		}
+	// A description may start with the commands it is for: "deploy: …",
+	// "diff, drift: …".
+	head, _, ok := strings.Cut(s.Description, ":")
+	if !ok {
+		return nil
 	}
-	return nil
+	var cmds []Command
+	for _, w := range strings.Split(head, ",") {
+		c := Command(strings.TrimSpace(w))
+		if !slices.Contains(Commands, c) {
+			return nil
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds
 }
 
 // Ignored returns one warning per input set explicitly for a command that
@@ -39,7 +48,10 @@ func (c Config) Ignored() []string {
 	var out []string
 	for _, s := range specs {
 		cmds := appliesTo(s)
-		if !c.Set[s.Name] || cmds == nil || slices.Contains(cmds, c.Command) {
+		// An aggregate publishes what its shards ran (for), so it reads
+		// that command's inputs too.
+		if !c.Set[s.Name] || cmds == nil || slices.Contains(cmds, c.Command) ||
+			(c.Command == CommandAggregate && slices.Contains(cmds, c.For)) {
 			continue
 		}
 		names := make([]string, len(cmds))

@@ -22,7 +22,7 @@ type CLI struct {
 }
 
 // Commands are the first words the binary accepts (`cdkd-action diff --all`).
-var Commands = []Command{CommandDiff, CommandDeploy, CommandDrift}
+var Commands = []Command{CommandDiff, CommandDeploy, CommandDrift, CommandPlan, CommandAggregate}
 
 // Meta is a request that needs no inputs at all: --help or --version.
 type Meta int

@@ -200,6 +200,10 @@ func TestIgnoredInputsAreNamed(t *testing.T) {
 		{"issue on diff", map[string]string{"INPUT_ISSUE": "true"}, nil, []string{"input issue is set but diff ignores it: it applies to drift only"}},
 		{"environment on diff", nil, []string{"--environment=prod"}, []string{"input environment is set but diff ignores it: it applies to deploy only"}},
 		{"comment on drift", map[string]string{"INPUT_COMMAND": "drift", "INPUT_COMMENT": "off"}, nil, []string{"input comment is set but drift ignores it: it applies to diff only"}},
+		{"shards on diff", map[string]string{"INPUT_SHARDS": "3"}, nil, []string{"input shards is set but diff ignores it: it applies to plan only"}},
+		{"comment on plan", map[string]string{"INPUT_COMMAND": "plan", "INPUT_COMMENT": "off"}, nil, []string{"input comment is set but plan ignores it: it applies to diff only"}},
+		{"an aggregate reads its shards' command's inputs", map[string]string{"INPUT_COMMAND": "aggregate", "INPUT_FOR": "drift", "INPUT_ISSUE": "true", "INPUT_REPORTS": "r", "INPUT_MATRIX": "{}"}, nil, nil},
+		{"shard on a drift", map[string]string{"INPUT_COMMAND": "drift", "INPUT_PUBLISH": "false"}, nil, nil},
 		{"defaults are not warned of", nil, nil, nil},
 		{"an input for the command", map[string]string{"INPUT_COMMAND": "drift", "INPUT_ISSUE": "true"}, nil, nil},
 	}

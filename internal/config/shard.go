@@ -81,6 +81,9 @@ func (c Config) validateSharding() error {
 		if c.Command != CommandDiff && c.Command != CommandDrift {
 			return bad("shard", "only works with command: diff or drift")
 		}
+		if c.DriftResolution != ResolutionNone {
+			return bad("drift-resolution", "a shard only detects: resolve drift in one job, once the aggregate has shown the whole (set drift-resolution: none on the shards)")
+		}
 		if want := strings.Fields(c.Shard.Stacks); len(c.Stacks) > 0 && strings.Join(c.Stacks, " ") != strings.Join(want, " ") {
 			return bad("stacks", "expected the shard's stacks %q, got %q", c.Shard.Stacks, strings.Join(c.Stacks, " "))
 		}

@@ -221,14 +221,20 @@ type DriftResult struct {
 	Notes     []string `json:"notes,omitempty"`
 	// HiddenStacks are the stacks whose drifted values are all "***": no
 	// assembly gave their NoEcho positions.
-	HiddenStacks []string         `json:"valuesHidden,omitempty"`
-	Stacks       []StackDrift     `json:"stacks"`
-	Resolution   *DriftResolution `json:"resolution,omitempty"`
+	HiddenStacks []string `json:"valuesHidden,omitempty"`
+	// Missing says which stacks are not in Stacks (a shard that did not
+	// report): the check did not complete, whatever the rest says.
+	Missing    string           `json:"missing,omitempty"`
+	Stacks     []StackDrift     `json:"stacks"`
+	Resolution *DriftResolution `json:"resolution,omitempty"`
 }
 
 // FinalStatus is the status the check run, the tracking issue and the exit
 // code follow; drift-status keeps the detected one (Verdict.Status).
 func (r DriftResult) FinalStatus() DriftStatus {
+	if r.Missing != "" {
+		return DriftError
+	}
 	return FinalDriftStatus(r.Verdict.Status, r.Resolution)
 }
 

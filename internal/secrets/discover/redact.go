@@ -38,15 +38,17 @@ func RedactDiff(d *model.Diff, pos Positions, set *secrets.Set) {
 // RedactDiffHiding is RedactDiff, and calls hide with every value it hid
 // that has no mask token yet, with the value as it was: the caller
 // fingerprints them into their tokens (see model.MaskToken) before the
-// digest is computed, and keeps the values in memory only.
+// digest is computed, and keeps the values in memory only. A value that
+// carries a token already (a shard's report, aggregated) is reported too,
+// without Original, so the caller counts every hidden value.
 func RedactDiffHiding(d *model.Diff, pos Positions, set *secrets.Set, hide func(Hidden)) {
 	learnDiff(d.Stacks, "", pos, set)
 	redactStacks(d.Stacks, "", "", pos, set, hide)
 }
 
 // Hidden is one value redaction hid: where it was (names as redacted, so
-// every run that redacts alike names it alike), what it was, and the token
-// to fill in.
+// every run that redacts alike names it alike), what it was (absent when
+// its token is set already), and the token to fill in.
 type Hidden struct {
 	Place    Place
 	Original model.Value
@@ -66,9 +68,16 @@ type Place struct {
 }
 
 // hideValue reports that before became after (a mask, or a redacted
-// value), unless nothing was hidden or the value carries a token already.
+// value), unless nothing was hidden; a token set already is reported as it
+// is.
 func hideValue(hide func(Hidden), tok *model.MaskToken, before, after model.Value, masked bool, place Place) {
-	if hide == nil || *tok != "" || !before.Present() || before.IsNull() || (!masked && bytes.Equal(before.Raw, after.Raw)) {
+	switch {
+	case hide == nil:
+		return
+	case *tok != "":
+		hide(Hidden{Place: place, Token: tok})
+		return
+	case !before.Present() || before.IsNull() || (!masked && bytes.Equal(before.Raw, after.Raw)):
 		return
 	}
 	hide(Hidden{Place: place, Original: before, Token: tok})

@@ -317,8 +317,17 @@ func TestRedactDiffHidingReportsWhatItHid(t *testing.T) {
 	d := model.Diff{Stacks: []model.StackDiff{{Stack: "Parent", Region: "us-east-1", Children: []model.StackDiff{{Stack: "Child", Region: "us-east-1",
 		Changes:       []model.ResourceChange{{LogicalID: "Db", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{secret, inValue, literal, tokened}}},
 		OutputChanges: []model.OutputChange{{Name: "Out", ChangeType: model.OutputAdd, New: str("out-value"), Secret: model.SecretNoEcho}}}}}}}
-	var got []Hidden
-	RedactDiffHiding(&d, nil, set, func(h Hidden) { got = append(got, h) })
+	var got, carried []Hidden
+	RedactDiffHiding(&d, nil, set, func(h Hidden) {
+		if *h.Token != "" {
+			carried = append(carried, h)
+			return
+		}
+		got = append(got, h)
+	})
+	assert.Equal(t, len(carried), 1, "a token set already is reported as it is")
+	assert.Equal(t, carried[0].Place.Path, "Token")
+	assert.Assert(t, !carried[0].Original.Present())
 	var seen []string
 	for _, h := range got {
 		seen = append(seen, h.Place.Stack+" "+h.Place.Name+" "+h.Place.Path+" "+string(h.Original.Raw))
@@ -329,8 +338,8 @@ func TestRedactDiffHidingReportsWhatItHid(t *testing.T) {
 		`Parent~Child Db Name "tenant-queue-secret-2"`, // a secret inside a value
 		`Parent~Child Out  "out-value"`,
 	})
-	// Each token the caller fills lands in the diff; a literal "***" and a
-	// value that already has a token are not reported.
+	// Each token the caller fills lands in the diff; a literal "***" is not
+	// reported, and a token set already is kept.
 	for _, h := range got {
 		*h.Token = model.FingerprintToken("t")
 	}
