@@ -53,6 +53,7 @@ type maskSet struct {
 	tokens  []*model.MaskToken // to fill
 	at      []int              // tokens[i]'s item
 	items   []fingerprint.Item
+	values  []model.Value      // items[i]'s value; hashed as canonical JSON
 	carried []*model.MaskToken // set already
 	index   map[string]int
 	over    bool
@@ -72,14 +73,14 @@ func (m *maskSet) add(h discover.Hidden) {
 		m.index = map[string]int{}
 	}
 	carried := *h.Token != ""
-	// A value is keyed by its canonical JSON, a carried token by itself:
-	// distinct tokens at a place are distinct values.
-	var value, key string
+	// A value is keyed as cdkd spelled it (canonical JSON, which the hash
+	// reads, costs; cdkd spells one value one way), a carried token by
+	// itself: distinct tokens at a place are distinct values.
+	var key string
 	if carried {
 		key = "t\x00" + placeKey(h.Place) + "\x00" + string(*h.Token)
 	} else {
-		value = model.CanonicalJSON(h.Original)
-		key = "v\x00" + placeKey(h.Place) + "\x00" + value
+		key = "v\x00" + placeKey(h.Place) + "\x00" + string(h.Original.Raw)
 	}
 	n, ok := m.index[key]
 	if !ok {
@@ -91,7 +92,8 @@ func (m *maskSet) add(h discover.Hidden) {
 		n = len(m.items)
 		m.index[key] = n
 		if !carried {
-			m.items = append(m.items, fingerprint.Item{Position: placePosition(h.Place), Value: value})
+			m.items = append(m.items, fingerprint.Item{Position: placePosition(h.Place)})
+			m.values = append(m.values, h.Original)
 		}
 	}
 	if carried {
@@ -110,7 +112,7 @@ func (m *maskSet) overflow() {
 			*tok = model.MaskUnverifiable
 		}
 	}
-	m.tokens, m.carried, m.items, m.index, m.at = nil, nil, nil, nil, nil
+	m.tokens, m.carried, m.items, m.values, m.index, m.at = nil, nil, nil, nil, nil, nil
 }
 
 // fillMasks fingerprints every hidden value into its mask token. Past
@@ -123,6 +125,9 @@ func (r *run) fillMasks(ctx context.Context, m *maskSet) string {
 	}
 	if len(m.tokens) == 0 {
 		return ""
+	}
+	for i := range m.items {
+		m.items[i].Value = model.CanonicalJSON(m.values[i])
 	}
 	hasher, err := r.maskHasher(ctx)
 	if err != nil {
