@@ -264,7 +264,7 @@ func (x *deployWriter) item(it model.ItemDelta) {
 		x.w.Write("  - ", pathName(p), ": ")
 		switch {
 		case p.Reviewed != nil && p.Current != nil:
-			x.w.Write("reviewed ", x.side(p.Reviewed), ", now ", x.side(p.Current))
+			x.w.Write("reviewed ", x.side(p.Reviewed), ", now ", x.side(p.Current), behindTheMask(p))
 		case p.Current != nil:
 			x.w.Write("added, ", x.side(p.Current))
 		case p.Reviewed != nil:
@@ -272,6 +272,16 @@ func (x *deployWriter) item(it model.ItemDelta) {
 		}
 		x.w.WriteString("\n")
 	}
+}
+
+// behindTheMask says that a part whose masks read alike changed behind
+// them: the digest compares what the masks hide.
+func behindTheMask(p model.PathDelta) string {
+	r, c := p.Reviewed, p.Current
+	if r.OldMask == c.OldMask && r.NewMask == c.NewMask {
+		return ""
+	}
+	return " (another value behind the mask)"
 }
 
 func pathName(p model.PathDelta) string {

@@ -50,7 +50,7 @@ func TestDiffStickyCommentLifecycle(t *testing.T) {
 	assert.Equal(t, h.Kind, "diff")
 	assert.Equal(t, h.SHA, headSHA)
 	assert.Equal(t, h.Cdkd, "0.284.40")
-	assert.Assert(t, strings.HasPrefix(h.Digest, "v1:"))
+	assert.Assert(t, strings.HasPrefix(h.Digest, "v2:"))
 	assert.Equal(t, first.outputs["has-changes"], "false")
 	assert.Equal(t, first.outputs["comment-url"], comments[0].HTMLURL)
 	firstID := comments[0].ID
@@ -207,7 +207,7 @@ func TestDiffHeaderSurvivesAHexLikeSecret(t *testing.T) {
 	h, ok := github.ParseHeader(body)
 	assert.Assert(t, ok)
 	assert.Equal(t, h.SHA, headSHA)
-	assert.Assert(t, strings.HasPrefix(h.Digest, "v1:"))
+	assert.Assert(t, strings.HasPrefix(h.Digest, "v2:"))
 	_, rest, _ := strings.Cut(body, "\n")
 	assert.Assert(t, !strings.Contains(rest, "fixture-topic-v2"), "the body is still redacted")
 }
@@ -345,7 +345,7 @@ func TestDiffReportJSONInTheWorkspace(t *testing.T) {
 	}
 	assert.NilError(t, json.Unmarshal([]byte(readFile(t, filepath.Join(w.dir, res.outputs["report-json"]))), &report))
 	assert.Equal(t, report.Kind, "diff")
-	assert.Assert(t, strings.HasPrefix(report.Digest, "v1:"))
+	assert.Assert(t, strings.HasPrefix(report.Digest, "v2:"))
 }
 
 // Local mode prints Markdown and calls no API, even inside Actions.

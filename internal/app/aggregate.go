@@ -161,7 +161,17 @@ func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems
 			}
 		}
 	}
-	discover.RedactDiff(&d, nil, r.set)
+	// The shards' mask tokens travel in their reports; a value hidden only
+	// now is fingerprinted here.
+	var masks maskSet
+	discover.RedactDiffHiding(&d, nil, r.set, masks.add)
+	if why := r.fillMasks(ctx, &masks); why != "" {
+		note := unverifiableNote(why)
+		r.runner.Warning(note)
+		if !slices.Contains(report.Notes, note) { // a shard past the bound said it too
+			report.Notes = append(report.Notes, note)
+		}
+	}
 	if len(problems) > 0 {
 		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}

@@ -143,6 +143,7 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	h, _ := prcomment.ParseHeader(c.Body)
 	s.comment, s.header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
+	rv.KeyID = h.Extra[fingerprintKeyIDField]
 	if h.Digest == "" {
 		return rv, nil // a failed diff: no review to verify
 	}
@@ -404,9 +405,9 @@ func (c *currentChangeSet) ChangeSet(ctx context.Context) (gate.Current, error) 
 		return gate.Current{}, err
 	}
 	c.pinAssembly(before)
-	c.r.redactDiff(&d)
+	_, unverifiable := c.r.redactDiff(ctx, &d)
 	d.Sort()
-	return gate.Current{Diff: d, Digest: d.Digest()}, nil
+	return gate.Current{Diff: d, Digest: d.Digest(), Unverifiable: unverifiable, KeyID: c.r.maskKeyID(ctx)}, nil
 }
 
 // pinAssembly decides what cdkd deploy reads. With app a command, cdkd

@@ -34,7 +34,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		r.publishDiff(ctx, report, nil)
 		return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
 	}
-	hidden := r.redactDiff(&d)
+	hidden, _ := r.redactDiff(ctx, &d)
 	r.secretValues(ctx, &d) // what cdkd cannot see: whether a secret value changed
 	// secretValues may have added to r.notes.
 	report.Notes = append(slices.Clone(r.notes), hidden...)

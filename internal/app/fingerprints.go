@@ -27,6 +27,11 @@ type fpState struct {
 	refs *recordingResolver
 	once sync.Once
 	fp   *fpRun // nil: fingerprints are off
+	// mask fingerprints the values behind the masks for the digest
+	// (masks.go), whether fingerprints are on or not.
+	maskOnce sync.Once
+	mask     *fingerprint.Hasher
+	maskErr  error
 }
 
 // fpRun fingerprints a run's secret positions and reads and writes their

@@ -148,11 +148,14 @@ func withoutListed(readers []string, vals []model.SecretValue) []string {
 }
 
 // fingerprintHeader is what the comment's hidden header records about the
-// fingerprints: the key id, never the key.
+// fingerprints and the digest's mask tokens: the key id, never the key.
 func (r *run) fingerprintHeader(ctx context.Context) map[string]string {
-	fp := r.fingerprints(ctx)
-	if fp == nil || fp.hasher.KeyID() == "" {
+	id := r.maskKeyID(ctx)
+	if id == "" {
 		return nil
 	}
-	return map[string]string{"fingerprintKeyId": fp.hasher.KeyID()}
+	return map[string]string{fingerprintKeyIDField: id}
 }
+
+// fingerprintKeyIDField names the key id in the diff comment's header.
+const fingerprintKeyIDField = "fingerprintKeyId"

@@ -81,14 +81,22 @@ func (r *run) flushHeld() {
 
 // redactDiff redacts a diff in place, fail closed (see discover.PlaceDiff),
 // registers the values it hid by position before anything else is printed,
-// prints the output held back, and returns the notes that say what was
-// hidden because it could not be placed.
-func (r *run) redactDiff(d *model.Diff) (notes []string) {
+// prints the output held back, fingerprints what it hid into the mask
+// tokens the digest covers, and returns the notes that say what was hidden
+// because it could not be placed. unverifiable, when set, says why the
+// values behind the masks were not fingerprinted (it is among the notes).
+func (r *run) redactDiff(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
 	unplaced := discover.PlaceDiff(d, r.positions())
-	discover.RedactDiff(d, r.positions(), r.set)
+	var masks maskSet
+	discover.RedactDiffHiding(d, r.positions(), r.set, masks.add)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 	r.flushHeld()
 	_, notes = r.unplacedNotes(unplaced, "", "changed values")
-	return notes
+	if unverifiable = r.fillMasks(ctx, &masks); unverifiable != "" {
+		note := unverifiableNote(unverifiable)
+		r.runner.Warning(note)
+		notes = append(notes, note)
+	}
+	return notes, unverifiable
 }

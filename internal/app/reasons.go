@@ -31,6 +31,8 @@ const (
 	ReasonStaleReview        = FailureReason(gate.StaleReview)
 	ReasonDiffChanged        = FailureReason(gate.DiffChanged)
 	ReasonDestructiveRefused = FailureReason(gate.DestructiveRefused)
+	ReasonDiffUnverifiable   = FailureReason(gate.DiffUnverifiable)
+	ReasonKeyMismatch        = FailureReason(gate.FingerprintKeyMismatch)
 	// ReasonStateLocked: another job holds a stack's lock.
 	ReasonStateLocked FailureReason = "state-locked"
 	// ReasonDeployFailed: cdkd deploy failed.
@@ -57,7 +59,8 @@ func (f FailureReason) Code() ExitCode {
 	case ReasonBadInput:
 		return ExitBadInput
 	case ReasonChanges, ReasonDrift, ReasonIncomplete,
-		ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused:
+		ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
+		ReasonDiffUnverifiable, ReasonKeyMismatch:
 		return ExitChanges
 	}
 	return ExitFailure
@@ -71,4 +74,5 @@ var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
 	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
+	ReasonDiffUnverifiable, ReasonKeyMismatch,
 }

@@ -30,6 +30,13 @@ const (
 	NoReviewedDiff Reason = "no-reviewed-diff"
 	// DestructiveRefused: a delete or replacement nobody allowed.
 	DestructiveRefused Reason = "destructive-refused"
+	// DiffUnverifiable: the change set hides values that were not
+	// fingerprinted (too many distinct ones), so what is behind its masks
+	// cannot be compared with the review.
+	DiffUnverifiable Reason = "diff-unverifiable"
+	// FingerprintKeyMismatch: the review fingerprinted the values behind
+	// its masks with another fingerprint-key than the deploy's.
+	FingerprintKeyMismatch Reason = "fingerprint-key-mismatch"
 )
 
 // Policy is the deploy inputs the decision depends on.
@@ -74,6 +81,9 @@ type Review struct {
 	// not a review).
 	ReviewedSHA string
 	Digest      string
+	// KeyID identifies the fingerprint-key the review's mask tokens were
+	// keyed with ("" without one).
+	KeyID string
 	// ChangeSet is the reviewed change set as stored in the comment, nil
 	// when the comment does not carry a usable one.
 	ChangeSet *ChangeSet
@@ -116,6 +126,12 @@ type Record struct {
 type Current struct {
 	Diff   model.Diff
 	Digest string
+	// Unverifiable says why the values behind the masks were not
+	// fingerprinted ("" when they were).
+	Unverifiable string
+	// KeyID identifies the fingerprint-key of the mask tokens ("" without
+	// one).
+	KeyID string
 }
 
 // Reviews finds the review of the commit being deployed.
@@ -225,6 +241,13 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		if p.RequireReviewedDiff {
 			d.Reason, d.Title = NoReviewedDiff, "Review cannot be verified"
 			d.Message = msg + ": not deploying. Run the diff with check-run: true, or set require-reviewed-diff: false."
+			return d
+		}
+		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
+	}
+	if r, title, msg, hint, ok := maskIssue(rv, cur, usable); ok {
+		if p.RequireReviewedDiff {
+			d.Reason, d.Title, d.Message = r, title, strings.TrimSpace(msg+": not deploying. "+hint)
 			return d
 		}
 		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")

@@ -68,6 +68,15 @@ func importDiff() model.Diff {
 	return d
 }
 
+// maskedDiff changes a NoEcho value: both sides read the mask, tok stands
+// for the new value.
+func maskedDiff(tok model.MaskToken) model.Diff {
+	d := safeDiff()
+	p := &d.Stacks[0].Changes[0].PropertyChanges[0]
+	p.Old, p.New, p.Secret, p.OldMask, p.NewMask = model.MaskedValue(), model.MaskedValue(), model.SecretNoEcho, tok, tok
+	return d
+}
+
 func current(d model.Diff) Current { return Current{Diff: d, Digest: d.Digest()} }
 
 // reviewOf is a fresh, trusted review of d, carrying d in the comment,
@@ -114,6 +123,14 @@ func TestEvaluate(t *testing.T) {
 	tampered := reviewOf(changedDiff())
 	tampered.ChangeSet, tampered.Tampered = nil, "the stored change set does not match the header's digest"
 	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
+	unverifiable := current(safeDiff())
+	unverifiable.Unverifiable = "more than 500 distinct values"
+	keyed := reviewOf(maskedDiff(model.FingerprintToken("a")))
+	keyed.KeyID = "k1:old"
+	keyedCurrent := current(maskedDiff(model.FingerprintToken("a")))
+	keyedCurrent.KeyID = "k1:old"
+	keyedSafe := reviewOf(safeDiff())
+	keyedSafe.KeyID = "k1:old"
 
 	tests := []struct {
 		name    string
@@ -174,8 +191,32 @@ func TestEvaluate(t *testing.T) {
 			reason: DiffChanged, compared: -1, note: "cannot be listed",
 		},
 		{
-			name: "digest from another version", policy: policy(true), review: oldDigest, current: current(safeDiff()),
-			reason: DiffChanged, message: []string{"computed by different versions"}, compared: -1,
+			name: "digest from another version is stale", policy: policy(true), review: oldDigest, current: current(safeDiff()),
+			reason: StaleReview, message: []string{"another version of cdkd-action (v0, this one computes v2)", "does not cover the values behind the masks", "re-run the pull request's diff"}, compared: -1,
+		},
+		{
+			name: "digest from another version, gate off", policy: policy(false), review: oldDigest, current: current(safeDiff()),
+			deploy: true, compared: -1, warnings: []string{"another version of cdkd-action; deploying anyway", "computed by different versions; deploying anyway"},
+		},
+		{
+			name: "values behind the masks not fingerprinted", policy: policy(true), review: reviewOf(maskedDiff(model.MaskUnverifiable)), current: current(maskedDiff(model.MaskUnverifiable)),
+			reason: DiffUnverifiable, message: []string{"cannot be compared with the review: 2 hidden values not fingerprinted: not deploying.", "Pass the cloud assembly"}, compared: -1,
+		},
+		{
+			name: "unverifiable as the run said", policy: policy(true), review: reviewOf(safeDiff()), current: unverifiable,
+			reason: DiffUnverifiable, message: []string{"cannot be compared with the review: more than 500 distinct values"}, compared: -1,
+		},
+		{
+			name: "key changed since the review", policy: policy(true), review: keyed, current: current(maskedDiff(model.FingerprintToken("a"))),
+			reason: FingerprintKeyMismatch, message: []string{"with fingerprint-key k1:old, and this deploy has none", "same fingerprint-key"}, compared: -1,
+		},
+		{
+			name: "key changed, nothing masked", policy: policy(true), review: keyedSafe, current: current(safeDiff()),
+			deploy: true, reviewed: true, compared: -1, message: []string{"is the one reviewed"},
+		},
+		{
+			name: "same key, same values behind the masks", policy: policy(true), review: keyed, current: keyedCurrent,
+			deploy: true, reviewed: true, compared: -1,
 		},
 		{
 			name: "comment edited to the current digest", policy: policy(true), review: edited, current: current(changedDiff()),

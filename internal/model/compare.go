@@ -86,6 +86,9 @@ type SideValue struct {
 	New                 Value      `json:"newValue,omitzero"`
 	RequiresReplacement bool       `json:"requiresReplacement,omitempty"`
 	Secret              SecretKind `json:"secret,omitempty"`
+	// OldMask and NewMask tell apart two values hidden behind one mask.
+	OldMask MaskToken `json:"oldMask,omitempty"`
+	NewMask MaskToken `json:"newMask,omitempty"`
 }
 
 // Fingerprint identifies one changed item of a change set by a short hash of
@@ -262,8 +265,8 @@ func outputPaths(b, a *OutputChange) []PathDelta {
 	if b == nil || a == nil {
 		return nil
 	}
-	bs := &SideValue{Old: b.Old, New: b.New, Secret: b.Secret}
-	as := &SideValue{Old: a.Old, New: a.New, Secret: a.Secret}
+	bs := &SideValue{Old: b.Old, New: b.New, Secret: b.Secret, OldMask: b.OldMask, NewMask: b.NewMask}
+	as := &SideValue{Old: a.Old, New: a.New, Secret: a.Secret, OldMask: a.OldMask, NewMask: a.NewMask}
 	if hashJSON(bs) == hashJSON(as) && b.Export == a.Export && b.OldValueRedacted == a.OldValueRedacted {
 		return nil
 	}
@@ -296,7 +299,8 @@ type namedSide struct {
 func propertySides(ps []PropertyChange) []namedSide {
 	out := make([]namedSide, len(ps))
 	for i, p := range ps {
-		out[i] = namedSide{p.Path, SideValue{Old: p.Old, New: p.New, RequiresReplacement: p.RequiresReplacement, Secret: p.Secret}}
+		out[i] = namedSide{p.Path, SideValue{Old: p.Old, New: p.New, RequiresReplacement: p.RequiresReplacement, Secret: p.Secret,
+			OldMask: p.OldMask, NewMask: p.NewMask}}
 	}
 	return out
 }
@@ -304,7 +308,7 @@ func propertySides(ps []PropertyChange) []namedSide {
 func attributeSides(as []AttributeChange) []namedSide {
 	out := make([]namedSide, len(as))
 	for i, a := range as {
-		out[i] = namedSide{a.Attribute, SideValue{Old: a.Old, New: a.New}}
+		out[i] = namedSide{a.Attribute, SideValue{Old: a.Old, New: a.New, OldMask: a.OldMask, NewMask: a.NewMask}}
 	}
 	return out
 }

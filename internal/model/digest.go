@@ -12,13 +12,18 @@ import (
 
 // DigestVersion names the canonical form below; it changes whenever that form
 // does, so a deploy never compares digests computed two different ways.
-const DigestVersion = "v1"
+const DigestVersion = "v2"
 
 // Digest is the canonical fingerprint of the change set: what the deploy gate
 // compares with the digest recorded in the reviewed PR comment. It covers every
-// stack, change, property path and value (after redaction, so the public digest
-// cannot be used to guess a secret offline) in a stable order, and leaves out
-// notes that are not changes.
+// stack, change, property path and value (after redaction) in a stable
+// order, and leaves out notes that are not changes. A hidden value is
+// written as its mask token (the salted Argon2id fingerprint of what the
+// mask hides, see MaskToken) before the masked text: two different secrets
+// behind one mask digest differently, and so do a masked value and a literal
+// "***" (v1 wrote the mask alone). Guessing a secret from the public digest
+// costs one Argon2id hash per guess and position, and is impossible without
+// the fingerprint-key when one is set.
 //
 // The canonical form is streamed into the hash (no copy of the diff is made):
 // every string is length-prefixed, lists are visited in sorted order, and JSON
@@ -87,8 +92,8 @@ func (w *digestWriter) stacks(stacks []StackDiff) {
 			w.tag('O')
 			w.str(oc.Name)
 			w.str(string(oc.ChangeType))
-			w.value(oc.Old)
-			w.value(oc.New)
+			w.value(oc.Old, oc.OldMask)
+			w.value(oc.New, oc.NewMask)
 			w.bool(oc.OldValueRedacted)
 			w.bool(oc.Export)
 			w.str(string(oc.Secret))
@@ -108,8 +113,8 @@ func (w *digestWriter) change(c *ResourceChange) {
 		p := &props[i]
 		w.tag('P')
 		w.str(p.Path)
-		w.value(p.Old)
-		w.value(p.New)
+		w.value(p.Old, p.OldMask)
+		w.value(p.New, p.NewMask)
 		w.bool(p.RequiresReplacement)
 		switch {
 		case p.ReplacementPropagated == nil:
@@ -124,8 +129,8 @@ func (w *digestWriter) change(c *ResourceChange) {
 	for _, i := range sortedIndex(len(attrs), func(a, b int) bool { return attrs[a].Attribute < attrs[b].Attribute }) {
 		w.tag('A')
 		w.str(attrs[i].Attribute)
-		w.value(attrs[i].Old)
-		w.value(attrs[i].New)
+		w.value(attrs[i].Old, attrs[i].OldMask)
+		w.value(attrs[i].New, attrs[i].NewMask)
 	}
 	cc := append([]string(nil), c.CCAPI...)
 	sort.Strings(cc)
@@ -135,17 +140,21 @@ func (w *digestWriter) change(c *ResourceChange) {
 	}
 }
 
-// value writes a JSON value canonically: absent and null stay apart.
-func (w *digestWriter) value(v Value) {
+// value writes a JSON value canonically: absent and null stay apart, and a
+// hidden value is its mask token, then what the report shows of it.
+func (w *digestWriter) value(v Value, mask MaskToken) {
+	if mask != "" {
+		w.tag('m')
+		w.str(string(mask))
+	}
 	if v.Raw == nil {
 		w.tag('-')
 		return
 	}
 	// Fast path: most values are plain strings, which need no decoding.
-	if raw := bytes.TrimSpace(v.Raw); len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' &&
-		bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 && bytes.IndexByte(raw[1:len(raw)-1], '"') < 0 {
+	if s, ok := plainString(v.Raw); ok {
 		w.tag('s')
-		w.str(string(raw[1 : len(raw)-1]))
+		w.str(string(s))
 		return
 	}
 	dec := json.NewDecoder(bytes.NewReader(v.Raw))

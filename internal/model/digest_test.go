@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestDigestIgnoresOrderAndFormatting(t *testing.T) {
 	b.Stacks[1].Changes[0], b.Stacks[1].Changes[1] = b.Stacks[1].Changes[1], b.Stacks[1].Changes[0]
 	b.Stacks[0].Changes[0].PropertyChanges[0].Old = JSONValue("{ \"a\": 2,\n \"b\": 1 }")
 	assert.Equal(t, a.Digest(), b.Digest())
-	assert.Assert(t, strings.HasPrefix(a.Digest(), "v1:"))
+	assert.Assert(t, strings.HasPrefix(a.Digest(), "v2:"))
 }
 
 func TestDigestIgnoresNoEchoNotes(t *testing.T) {
@@ -76,4 +77,69 @@ func TestDigestStringFastPathAgreesWithDecoding(t *testing.T) {
 	plain := Diff{Stacks: []StackDiff{{Stack: "A", OutputChanges: []OutputChange{{Name: "O", New: JSONValue(`"héllo"`)}}}}}
 	escaped := Diff{Stacks: []StackDiff{{Stack: "A", OutputChanges: []OutputChange{{Name: "O", New: JSONValue(`"h\u00e9llo"`)}}}}}
 	assert.Equal(t, plain.Digest(), escaped.Digest(), "one string, two JSON spellings")
+}
+
+// maskedDiff is a NoEcho change as redaction leaves it: both sides read the
+// mask, and the tokens stand for what the mask hides.
+func maskedDiff(old, new MaskToken) Diff {
+	p := prop("MasterUserPassword", MaskedValue(), MaskedValue(), false)
+	p.Secret, p.OldMask, p.NewMask = SecretNoEcho, old, new
+	out := OutputChange{Name: "Token", ChangeType: OutputModify, Old: MaskedValue(), New: MaskedValue(), Secret: SecretReference, OldMask: old, NewMask: new}
+	return Diff{Stacks: []StackDiff{{Stack: "A", Region: "us-east-1",
+		Changes:       []ResourceChange{{LogicalID: "Db", ChangeType: ChangeUpdate, ResourceType: "AWS::RDS::DBInstance", PropertyChanges: []PropertyChange{p}}},
+		OutputChanges: []OutputChange{out}}}}
+}
+
+func TestDigestComparesWhatTheMaskHides(t *testing.T) {
+	v1, v2, v3 := FingerprintToken("aaaa"), FingerprintToken("bbbb"), FingerprintToken("cccc")
+	reviewed := maskedDiff(v1, v2).Digest()
+	assert.Equal(t, maskedDiff(v1, v2).Digest(), reviewed, "the same values behind the masks")
+	for name, d := range map[string]Diff{
+		"v1 → v3 behind the same masks": maskedDiff(v1, v3),
+		"another old value":             maskedDiff(v3, v2),
+		"sides swapped":                 maskedDiff(v2, v1),
+		"a literal *** (no token)":      maskedDiff("", ""),
+		"a value left unverified":       maskedDiff(v1, MaskUnverifiable),
+	} {
+		assert.Assert(t, d.Digest() != reviewed, name)
+	}
+	// The output's token alone counts too.
+	d := maskedDiff(v1, v2)
+	d.Stacks[0].OutputChanges[0].NewMask = v3
+	assert.Assert(t, d.Digest() != reviewed, "output token")
+	// An attribute redacted by value carries a token as well.
+	a, b := sampleDiff(), sampleDiff()
+	a.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewMask: v1}}
+	b.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewMask: v2}}
+	assert.Assert(t, a.Digest() != b.Digest(), "attribute token")
+}
+
+func TestMaskTokenIsNoValueSpelling(t *testing.T) {
+	// A token is not confused with a value that spells it.
+	withToken := maskedDiff(FingerprintToken("aaaa"), "")
+	spelled := maskedDiff("", "")
+	spelled.Stacks[0].Changes[0].PropertyChanges[0].Old = StringValue("m10:fp1:aaaa")
+	assert.Assert(t, withToken.Digest() != spelled.Digest())
+}
+
+func TestMasksCountsTokens(t *testing.T) {
+	assert.Equal(t, maskedDiff(FingerprintToken("a"), MaskUnverifiable).Masks(), MaskCounts{Tokens: 4, Unverifiable: 2})
+	assert.Equal(t, sampleDiff().Masks(), MaskCounts{})
+}
+
+func TestMaskTokensSurviveTheReportJSON(t *testing.T) {
+	d := maskedDiff(FingerprintToken("aaaa"), FingerprintToken("bbbb"))
+	b, err := json.Marshal(d)
+	assert.NilError(t, err)
+	assert.Assert(t, strings.Contains(string(b), `"newMask":"fp1:bbbb"`), string(b))
+	var back Diff
+	assert.NilError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, back.Digest(), d.Digest(), "an aggregate of report JSON digests as the run did")
+}
+
+func TestCompareListsAChangeBehindTheMask(t *testing.T) {
+	c := Compare(maskedDiff(FingerprintToken("a"), FingerprintToken("b")), maskedDiff(FingerprintToken("a"), FingerprintToken("c")))
+	assert.Equal(t, len(c.Items), 2, "the resource and the output")
+	assert.Equal(t, len(c.Items[0].Paths), 1)
+	assert.Equal(t, c.Items[0].Paths[0].Path, "MasterUserPassword")
 }

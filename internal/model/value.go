@@ -71,3 +71,17 @@ const Masked = "***"
 
 // MaskedValue is what a secret position holds after position-based redaction.
 func MaskedValue() Value { return StringValue(Masked) }
+
+// plainString returns the text of a JSON string that holds no escape (most
+// values), which needs no decoding; false for anything else.
+func plainString(raw json.RawMessage) ([]byte, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	s := raw[1 : len(raw)-1]
+	if bytes.IndexByte(s, '\\') >= 0 || bytes.IndexByte(s, '"') >= 0 {
+		return nil, false
+	}
+	return s, true
+}

@@ -32,34 +32,92 @@ type regionalPositions interface {
 // A value hidden by its position is first added to set (see learnDiff), so
 // the same value is hidden wherever else it shows.
 func RedactDiff(d *model.Diff, pos Positions, set *secrets.Set) {
-	learnDiff(d.Stacks, "", pos, set)
-	redactStacks(d.Stacks, "", pos, set)
+	RedactDiffHiding(d, pos, set, nil)
 }
 
-func redactStacks(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) {
+// RedactDiffHiding is RedactDiff, and calls hide with every value it hid
+// that has no mask token yet, with the value as it was: the caller
+// fingerprints them into their tokens (see model.MaskToken) before the
+// digest is computed, and keeps the values in memory only. A value that
+// carries a token already (a shard's report, aggregated) is reported too,
+// without Original, so the caller counts every hidden value.
+func RedactDiffHiding(d *model.Diff, pos Positions, set *secrets.Set, hide func(Hidden)) {
+	learnDiff(d.Stacks, "", pos, set)
+	redactStacks(d.Stacks, "", "", pos, set, hide)
+}
+
+// Hidden is one value redaction hid: where it was (names as redacted, so
+// every run that redacts alike names it alike), what it was (absent when
+// its token is set already), and the token to fill in.
+type Hidden struct {
+	Place    Place
+	Original model.Value
+	Token    *model.MaskToken
+}
+
+// Place is where a hidden value was: a property or policy attribute of a
+// resource, or an output's value. Stack is the nested path ("Parent~Child").
+type Place struct {
+	Stack, Region string
+	Output        bool
+	// Name is the logical id, or the output's name.
+	Name string
+	// Path is the property path, "@" and the attribute for a policy
+	// attribute, "" for an output.
+	Path string
+}
+
+// hideValue reports that before became after (a mask, or a redacted
+// value), unless nothing was hidden; a token set already is reported as it
+// is.
+func hideValue(hide func(Hidden), tok *model.MaskToken, before, after model.Value, masked bool, place Place) {
+	switch {
+	case hide == nil:
+		return
+	case *tok != "":
+		hide(Hidden{Place: place, Token: tok})
+		return
+	case !before.Present() || before.IsNull() || (!masked && bytes.Equal(before.Raw, after.Raw)):
+		return
+	}
+	hide(Hidden{Place: place, Original: before, Token: tok})
+}
+
+func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Positions, set *secrets.Set, hide func(Hidden)) {
 	for i := range stacks {
 		s := &stacks[i]
 		st, known := lookupNested(pos, s.Stack, s.Region, parent)
+		shown := nestedName(shownParent, set.Redact(s.Stack))
 		changed := map[string]bool{}
 		for c := range s.Changes {
 			ch := &s.Changes[c]
 			changed[ch.LogicalID] = true
+			id := set.Redact(ch.LogicalID)
 			for p := range ch.PropertyChanges {
 				pc := &ch.PropertyChanges[p]
 				if known {
 					pc.Secret = stronger(pc.Secret, st.SecretAt(ch.LogicalID, pc.Path))
 				}
-				if pc.Secret != model.SecretNone {
+				old, new := pc.Old, pc.New
+				masked := pc.Secret != model.SecretNone
+				if masked {
 					pc.Old, pc.New = maskPresent(pc.Old), maskPresent(pc.New)
 				}
 				pc.Path = set.Redact(pc.Path)
 				pc.Old, pc.New = redactValue(pc.Old, set), redactValue(pc.New, set)
+				place := Place{Stack: shown, Region: s.Region, Name: id, Path: pc.Path}
+				hideValue(hide, &pc.OldMask, old, pc.Old, masked, place)
+				hideValue(hide, &pc.NewMask, new, pc.New, masked, place)
 			}
 			for a := range ch.AttributeChanges {
 				ac := &ch.AttributeChanges[a]
+				old, new := ac.Old, ac.New
 				ac.Old, ac.New = redactValue(ac.Old, set), redactValue(ac.New, set)
+				place := Place{Stack: shown, Region: s.Region, Name: id, Path: "@" + ac.Attribute}
+				hideValue(hide, &ac.OldMask, old, ac.Old, false, place)
+				hideValue(hide, &ac.NewMask, new, ac.New, false, place)
 			}
-			ch.LogicalID = set.Redact(ch.LogicalID)
+			ch.LogicalID = id
 			ch.ResourceType = set.Redact(ch.ResourceType)
 			for k := range ch.CCAPI {
 				ch.CCAPI[k] = set.Redact(ch.CCAPI[k])
@@ -70,11 +128,16 @@ func redactStacks(stacks []model.StackDiff, parent string, pos Positions, set *s
 			if known {
 				oc.Secret = stronger(oc.Secret, st.SecretOutput(oc.Name))
 			}
-			if oc.Secret != model.SecretNone {
+			old, new := oc.Old, oc.New
+			masked := oc.Secret != model.SecretNone
+			if masked {
 				oc.Old, oc.New = maskPresent(oc.Old), maskPresent(oc.New)
 			}
 			oc.Name = set.Redact(oc.Name)
 			oc.Old, oc.New = redactValue(oc.Old, set), redactValue(oc.New, set)
+			place := Place{Stack: shown, Region: s.Region, Output: true, Name: oc.Name}
+			hideValue(hide, &oc.OldMask, old, oc.Old, masked, place)
+			hideValue(hide, &oc.NewMask, new, oc.New, masked, place)
 		}
 		// The note lists what cdkd reported (the seeds' cdkd does) and what
 		// the assembly knows, less what changed: a changed resource is
@@ -96,7 +159,7 @@ func redactStacks(stacks []model.StackDiff, parent string, pos Positions, set *s
 		}
 		name := s.Stack
 		s.Stack = set.Redact(s.Stack)
-		redactStacks(s.Children, nestedName(parent, name), pos, set)
+		redactStacks(s.Children, nestedName(parent, name), shown, pos, set, hide)
 	}
 }
 

@@ -307,3 +307,48 @@ func TestRedactDriftStoredMask(t *testing.T) {
 		assert.Assert(t, !strings.Contains(string(b), "live-"), string(b))
 	}
 }
+
+func TestRedactDiffHidingReportsWhatItHid(t *testing.T) {
+	set := redactSet()
+	secret := model.PropertyChange{Path: "Password", Old: str("pw-one"), New: str("pw-two"), Secret: model.SecretNoEcho}
+	inValue := model.PropertyChange{Path: "Name", Old: str("q"), New: str("tenant-queue-secret-2")}
+	literal := model.PropertyChange{Path: "Note", Old: str("***"), New: str("plain")}
+	tokened := model.PropertyChange{Path: "Token", New: str("x"), Secret: model.SecretReference, NewMask: model.FingerprintToken("kept")}
+	d := model.Diff{Stacks: []model.StackDiff{{Stack: "Parent", Region: "us-east-1", Children: []model.StackDiff{{Stack: "Child", Region: "us-east-1",
+		Changes:       []model.ResourceChange{{LogicalID: "Db", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{secret, inValue, literal, tokened}}},
+		OutputChanges: []model.OutputChange{{Name: "Out", ChangeType: model.OutputAdd, New: str("out-value"), Secret: model.SecretNoEcho}}}}}}}
+	var got, carried []Hidden
+	RedactDiffHiding(&d, nil, set, func(h Hidden) {
+		if *h.Token != "" {
+			carried = append(carried, h)
+			return
+		}
+		got = append(got, h)
+	})
+	assert.Equal(t, len(carried), 1, "a token set already is reported as it is")
+	assert.Equal(t, carried[0].Place.Path, "Token")
+	assert.Assert(t, !carried[0].Original.Present())
+	var seen []string
+	for _, h := range got {
+		seen = append(seen, h.Place.Stack+" "+h.Place.Name+" "+h.Place.Path+" "+string(h.Original.Raw))
+	}
+	assert.DeepEqual(t, seen, []string{
+		`Parent~Child Db Password "pw-one"`,
+		`Parent~Child Db Password "pw-two"`,
+		`Parent~Child Db Name "tenant-queue-secret-2"`, // a secret inside a value
+		`Parent~Child Out  "out-value"`,
+	})
+	// Each token the caller fills lands in the diff; a literal "***" is not
+	// reported, and a token set already is kept.
+	for _, h := range got {
+		*h.Token = model.FingerprintToken("t")
+	}
+	ch := d.Stacks[0].Children[0].Changes[0]
+	assert.Equal(t, ch.PropertyChanges[0].OldMask, model.FingerprintToken("t"))
+	assert.Equal(t, ch.PropertyChanges[1].OldMask, model.MaskToken(""), "the old name hid nothing")
+	assert.Equal(t, ch.PropertyChanges[1].NewMask, model.FingerprintToken("t"))
+	assert.Equal(t, ch.PropertyChanges[2].OldMask, model.MaskToken(""), "a literal *** is no mask of ours")
+	assert.Equal(t, ch.PropertyChanges[3].NewMask, model.FingerprintToken("kept"))
+	assert.Equal(t, d.Stacks[0].Children[0].OutputChanges[0].NewMask, model.FingerprintToken("t"))
+	assert.Assert(t, got[3].Place.Output)
+}

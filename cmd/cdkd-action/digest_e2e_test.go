@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+)
+
+// The values behind the masks are compared, not their masks (issue 14.4):
+// each test reviews a diff of a NoEcho position, then deploys a change set
+// whose masks read the same but hide other values.
+
+// newSecretValue is a value only the NoEcho position knows secret.
+const newSecretValue = "hunter2-noecho-v3"
+
+// noEchoDiff is cdkd's diff of StackA's NoEcho parameter (the assembly in
+// testdata/deploy places it): old → new in plaintext, as cdkd 0.284 prints it.
+func noEchoDiff(t *testing.T, w *workspace, name, old, new string) string {
+	t.Helper()
+	change := map[string]any{"path": "Value", "oldValue": old, "newValue": new, "requiresReplacement": false}
+	d := []map[string]any{{"stack": "StackA", "region": "us-east-1", "outputChanges": []any{}, "children": []any{},
+		"changes": []any{map[string]any{"logicalId": "NoEchoParam2FCCC8BD", "changeType": "UPDATE", "resourceType": "AWS::SSM::Parameter",
+			"propertyChanges": []any{change}}}}}
+	b, err := json.Marshal(d)
+	assert.NilError(t, err)
+	path := filepath.Join(w.dir, name)
+	writeFile(t, path, string(b))
+	return path
+}
+
+func TestDeployComparesTheValuesBehindTheMask(t *testing.T) {
+	const v1, v2 = "hunter2-noecho-v1", "hunter2-noecho-v2"
+	tests := []struct {
+		name               string
+		reviewed, deployed [2]string // old, new
+	}{
+		{name: "v1 → v2 reviewed, v1 → v3 deployed", reviewed: [2]string{v1, v2}, deployed: [2]string{v1, newSecretValue}},
+		{name: "another secret on the old side", reviewed: [2]string{v1, v2}, deployed: [2]string{newSecretValue, v2}},
+		{name: "a literal *** where a secret was reviewed", reviewed: [2]string{v1, v2}, deployed: [2]string{v1, "***"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newDeployWorkspace(t, reviewedSHA)
+			copyDir(t, "testdata/deploy/assembly", filepath.Join(w.dir, "cdk.out"))
+			reviewed := noEchoDiff(t, w, "reviewed.json", tc.reviewed[0], tc.reviewed[1])
+			deployed := noEchoDiff(t, w, "deployed.json", tc.deployed[0], tc.deployed[1])
+			stub := w.stub(gateDiff(t, reviewed), gateDiff(t, deployed))
+			h := w.review(reviewedSHA, diffInputs())
+			assert.Assert(t, strings.HasPrefix(h.Digest, "v2:"), h.Digest)
+			review := prComment(t, w.gh).Body
+			res := w.run(deployInputs())
+			assert.Equal(t, res.code, 1, res.stdout)
+			stub.AssertAllUsed(t) // and so cdkd deploy never ran
+			assert.Equal(t, res.outputs["failure-reason"], "diff-changed")
+			assert.Equal(t, res.outputs["deployed"], "false")
+			check := deployCheck(t, w.gh)
+			assert.Equal(t, check.Output.Title, "Diff changed since review")
+			// Both reports show the same masks: only the tokens differ.
+			assert.Assert(t, is.Contains(review, "`***`"))
+			assert.Assert(t, is.Contains(check.Output.Summary, "`Value`: reviewed `***` → `***`, now `***` → `***` (another value behind the mask)"), check.Output.Summary)
+			assertNoSecrets(t, w, res)
+			for where, text := range map[string]string{"log": withoutMaskCommands(res.stdout), "summary": res.summary, "comment": prComment(t, w.gh).Body, "report JSON": readFile(t, res.outputs["report-json"])} {
+				assert.Assert(t, !strings.Contains(text, newSecretValue), "the new secret leaked to the %s", where)
+			}
+		})
+	}
+}
+
+func TestDeploySameValuesBehindTheMaskDeploys(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	copyDir(t, "testdata/deploy/assembly", filepath.Join(w.dir, "cdk.out"))
+	diff := noEchoDiff(t, w, "diff.json", "hunter2-noecho-v1", "hunter2-noecho-v2")
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), gateDiff(t, diff), deployInvocation(t)},
+		resultInvocations(t, "events-StackA-run.json")...)...)
+	w.onPullRequest(reviewedSHA)
+	review := w.run(diffInputs())
+	assert.Equal(t, review.code, 0, review.stdout)
+	// The diff's report JSON carries the tokens (an aggregate of shards
+	// digests them as the run did), never the values.
+	report := readFile(t, review.outputs["report-json"])
+	assert.Assert(t, is.Contains(report, `"newMask":"fp1:`), report)
+	assertNoSecrets(t, w, review)
+
+	w.onPush()
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	assert.Equal(t, res.outputs["failure-reason"], "")
+	assertNoSecrets(t, w, res)
+}
+
+// withoutMaskCommands drops the ::add-mask:: lines: the runner hides them,
+// they are how it learns what to mask.
+func withoutMaskCommands(log string) string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		if !strings.HasPrefix(l, "::add-mask::") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestDeployRefusesAnotherFingerprintKey(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	copyDir(t, "testdata/deploy/assembly", filepath.Join(w.dir, "cdk.out"))
+	diff := noEchoDiff(t, w, "diff.json", "hunter2-noecho-v1", "hunter2-noecho-v2")
+	stub := w.stub(gateDiff(t, diff), gateDiff(t, diff))
+	in := diffInputs()
+	in["fingerprint-key"] = "review-key-0001"
+	h := w.review(reviewedSHA, in)
+	assert.Assert(t, strings.HasPrefix(h.Extra["fingerprintKeyId"], "k1:"), "the review records its key id: %v", h.Extra)
+	res := w.run(deployInputs("fingerprint-key", "deploy-key-0002"))
+	assert.Equal(t, res.code, 1, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "fingerprint-key-mismatch")
+	assert.Equal(t, res.outputs["deployed"], "false")
+	assert.Assert(t, is.Contains(res.stdout, "with fingerprint-key "+h.Extra["fingerprintKeyId"]+", and this deploy's key is k1:"))
+	assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Fingerprint key changed")
+	for _, key := range []string{"review-key-0001", "deploy-key-0002"} {
+		for where, text := range map[string]string{"log": withoutMaskCommands(res.stdout), "summary": res.summary, "comment": prComment(t, w.gh).Body} {
+			assert.Assert(t, !strings.Contains(text, key), "the key itself is printed in the %s", where)
+		}
+	}
+}
+
+func TestDeployRefusesAnUnverifiableChangeSet(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	// No assembly: every value is hidden, its position unknown, and there
+	// are more distinct ones than a run fingerprints.
+	var changes []string
+	for i := range 520 {
+		changes = append(changes, fmt.Sprintf(`{"logicalId":"Topic%04d","changeType":"UPDATE","resourceType":"AWS::SNS::Topic","propertyChanges":[{"path":"DisplayName","oldValue":"name-%d-a","newValue":"name-%d-b","requiresReplacement":false}]}`, i, i, i))
+	}
+	diff := filepath.Join(w.dir, "big.json")
+	writeFile(t, diff, `[{"stack":"StackA","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[],"children":[]}]`)
+	stub := w.stub(gateDiff(t, diff), gateDiff(t, diff))
+	w.review(reviewedSHA, diffInputs())
+	review := prComment(t, w.gh).Body
+	assert.Assert(t, is.Contains(review, "cannot be verified"), "the review says a deploy of it will be refused")
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 1, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "diff-unverifiable")
+	assert.Equal(t, res.outputs["deployed"], "false")
+	assert.Assert(t, is.Contains(res.stdout, "more than 500 distinct values"))
+	assert.Assert(t, is.Contains(res.stdout, "Pass the cloud assembly"))
+	assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Change set cannot be verified")
+}
