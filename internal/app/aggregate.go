@@ -15,8 +15,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // shardReport is one shard's report JSON: its header says what it is, and

@@ -15,16 +15,16 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // ExitCode is the action's exit status; each value has one meaning.

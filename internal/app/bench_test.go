@@ -6,9 +6,9 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // BenchmarkDiffPipeline measures what a PR run spends between cdkd's stdout

@@ -8,7 +8,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 const (

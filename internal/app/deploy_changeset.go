@@ -3,7 +3,7 @@ package app
 import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // maxChangeSetChars caps the hidden change set line of a diff comment, so

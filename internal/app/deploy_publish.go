@@ -14,7 +14,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // deploySectionBudget is the most of the comment the deploy outcome may

@@ -15,8 +15,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // runSlack is how much earlier than our own reading of the clock a run may

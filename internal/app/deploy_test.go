@@ -19,9 +19,9 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 func TestTargets(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // diff runs `cdkd diff` (or reads a saved one) and reports it on every channel.

@@ -9,8 +9,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // drift runs `cdkd drift`, optionally resolves what drifted, and reports

@@ -6,7 +6,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 func TestDriftConclusion(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // A failed check carries the record over, within GitHub's limit.

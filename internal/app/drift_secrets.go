@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )

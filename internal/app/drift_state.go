@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"

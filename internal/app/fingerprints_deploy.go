@@ -10,8 +10,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // fingerprintTimeout bounds reading or writing the fingerprint records of

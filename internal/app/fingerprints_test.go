@@ -10,9 +10,9 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cfnschema"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
-	"github.com/cdkd-action/cdkd-action/reporters"
 	"gotest.tools/v3/assert"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // fromReport renders again a report JSON an earlier run wrote (the

@@ -10,8 +10,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 func diffHolding(value string) model.Diff {

@@ -16,9 +16,9 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // cdkdRunner runs cdkd in the working directory with the live renderer off.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // Kinds of comment and issue, in the header: a later run finds its own by

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // FullReportHint says where the unabridged report of the run at runURL

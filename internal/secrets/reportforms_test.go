@@ -6,8 +6,8 @@ import (
 
 	"gotest.tools/v3/assert"
 
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/reporters"
 )
 
 // The redactor at a sink sees Markdown the reporters wrote: a value that

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"

@@ -15,7 +15,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	awsx "github.com/cdkd-action/cdkd-action/internal/aws"
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"

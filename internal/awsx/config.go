@@ -2,8 +2,7 @@
 // Secrets Manager, SSM) with the credentials, region and endpoint overrides
 // cdkd itself uses, so the whole action can run against an emulator.
 //
-// The directory is internal/aws; the package is named awsx so it does not
-// clash with the SDK's aws package.
+// It is awsx, not aws, so it does not clash with the SDK's aws package.
 package awsx
 
 import (
