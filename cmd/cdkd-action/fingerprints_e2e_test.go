@@ -113,7 +113,7 @@ func (b *fpBucket) raceWith(t *testing.T, pos fingerprint.Position) {
 				rec = r
 			}
 		}
-		rec.Positions[pos.Key()] = fingerprint.Entry{Position: pos, Fingerprint: fingerprint.Fingerprint{Hash: "written-by-another-run", Params: fingerprint.DefaultParams}}
+		rec.Positions[pos.Key()] = fingerprint.Entry{Position: pos, Fingerprint: fingerprint.Fingerprint{Hash: "written-by-another-run", Params: e2eFingerprintParams}}
 		body, err := rec.Encode()
 		assert.Check(t, err)
 		_, err = b.s3.PutObject(context.Background(), &s3.PutObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey), Body: bytes.NewReader(body)})
@@ -219,7 +219,7 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	raw, first := b.object(t)
 	assert.Equal(t, len(first.Positions), 3, raw)
 	assert.Assert(t, first.Lookup(other) != nil, "the concurrent writer's position survives the conflict")
-	assert.DeepEqual(t, first.Lookup(db).Params, fingerprint.DefaultParams)
+	assert.DeepEqual(t, first.Lookup(db).Params, e2eFingerprintParams)
 	assert.Equal(t, first.Positions[db.Key()].Source, "NoEcho parameter DbPassword")
 	fpNoLeak(t, w, res, raw)
 

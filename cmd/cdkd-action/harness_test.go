@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
 // The end-to-end tests run the compiled binary exactly as the runner does:
@@ -28,6 +29,10 @@ const (
 	repo    = githubtest.DefaultRepo
 	token   = "ghs_test_token"
 )
+
+// e2eFingerprintParams are the Argon2id parameters of the binary the tests
+// build (tag cdkdactione2e); a release uses fingerprint.DefaultParams.
+var e2eFingerprintParams = fingerprint.Params{Algorithm: fingerprint.Algorithm, Version: 19, MemoryKiB: 64, Time: 1, Threads: 1, KeyLen: 32}
 
 var binary struct {
 	once sync.Once
@@ -49,7 +54,8 @@ func actionBinary(t *testing.T) string {
 			gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
 		binary.path = filepath.Join(dir, "cdkd-action")
-		out, err := exec.Command(gobin, "build", "-o", binary.path, ".").CombinedOutput()
+		// cdkdactione2e: cheap Argon2id parameters (see internal/secrets/fingerprint).
+		out, err := exec.Command(gobin, "build", "-tags", "cdkdactione2e", "-o", binary.path, ".").CombinedOutput()
 		if err != nil {
 			binary.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
