@@ -1,0 +1,76 @@
+package reporters
+
+import (
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// resolution renders what --accept or --revert did and what the detection
+// after it found.
+func (x *driftWriter) resolution() {
+	res := x.r.Resolution
+	if res == nil {
+		return
+	}
+	x.w.Block()
+	flag := "--" + res.Mode
+	what := "state ← AWS: cdkd's state takes the live values"
+	if res.Mode == "revert" {
+		what = "AWS ← state: the live resources take cdkd's state values"
+	}
+	x.w.Write("**Resolution:** ", Code("cdkd drift "+flag+" -y"), " (", what, ")\n")
+	x.w.Block()
+	switch {
+	case res.Error != "":
+		reason, _ := cutRunes(res.Error, reasonMax)
+		x.w.Write("❌ **", Text(res.Mode), " failed:** ", Text(reason), "\n")
+	case len(res.Failed) > 0:
+		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2).\n")
+	case res.Refused() > 0:
+		x.w.Write("🚫 **", Text(res.Mode), " refused** for ", countOf(res.Refused(), "resource", "resources"), ": cdkd warns that a revert would overwrite a live value with a token literal.\n")
+	}
+	x.outcomes(res)
+	x.planWarnings(res.Warnings)
+	if len(res.Summary) > 0 && x.rung.details {
+		x.w.Block()
+		for _, l := range res.Summary {
+			l, _ = cutRunes(l, 500)
+			x.w.Write("> ", Text(l), "\n")
+		}
+	}
+	x.resolutionText("cdkd's --dry-run plan", res.PlanText)
+	x.resolutionText("cdkd's output", res.Output)
+	x.w.Block()
+	x.w.WriteString("The detection result below is from before the resolution: with `--accept` or `--revert`, cdkd's exit code 0 does not mean everything was compared.\n")
+	x.w.Block()
+	switch {
+	case res.AfterError != "":
+		reason, _ := cutRunes(res.AfterError, reasonMax)
+		x.w.Write("⚠️ **After the resolution, drift could not be checked again:** ", Text(reason), "\n")
+	case res.After == nil:
+	case res.After.Status == model.DriftDrifted:
+		var still []string
+		for _, s := range res.AfterDrift.Stacks {
+			for _, d := range s.Drifted {
+				entry := s.Stack + "/" + d.LogicalID
+				var paths []string
+				for _, c := range d.Changes {
+					paths = append(paths, c.Path)
+				}
+				if len(paths) > 0 {
+					entry += " (" + strings.Join(paths, ", ") + ")"
+				}
+				still = append(still, entry)
+			}
+		}
+		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ".")
+		if res.Mode == "revert" {
+			// Today's cdkd reports an immutable property as reverted.
+			x.w.WriteString(" cdkd can report a property as reverted when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).")
+		}
+		x.w.WriteString("\n")
+	default:
+		x.w.Write("After the resolution, ", Code("cdkd drift"), " reports: ", statusPhrase(res.After.Status), ".\n")
+	}
+}
