@@ -110,8 +110,7 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 		return rv, err
 	}
 	for _, o := range others {
-		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's diff header but was not written by %s (an attempted spoof?); it is not trusted as a review",
-			o.HTMLURL, o.AuthorLogin, t.Author))
+		r.runner.Warning(github.SpoofWarning("comment", o.HTMLURL, o.AuthorLogin, t.Author) + "; it is not trusted as a review")
 	}
 	if len(ours) == 0 {
 		return rv, nil

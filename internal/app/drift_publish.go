@@ -84,20 +84,13 @@ func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (st
 	if err != nil {
 		return "", fmt.Errorf("find the drift tracking issue: %w", err)
 	}
+	ours, others := github.Split(issues, driftHeaderKind, r.cfg.Label, login, func(is github.Issue) (string, string) { return is.Body, is.AuthorLogin })
+	for _, is := range others {
+		r.runner.Warning(github.SpoofWarning("issue", is.HTMLURL, is.AuthorLogin, login))
+	}
 	var found *github.Issue
-	for i := range issues {
-		is := &issues[i]
-		h, ok := github.ParseHeader(is.Body)
-		if !ok || h.Kind != driftHeaderKind || h.Label != r.cfg.Label {
-			continue
-		}
-		if !strings.EqualFold(is.AuthorLogin, login) {
-			r.runner.Warning(fmt.Sprintf("ignored issue %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", is.HTMLURL, is.AuthorLogin, login))
-			continue
-		}
-		// GitHub lists the newest first: that one is ours.
-		found = is
-		break
+	if len(ours) > 0 {
+		found = &ours[0] // GitHub lists the newest first: that one is ours
 	}
 
 	status := rep.FinalStatus()

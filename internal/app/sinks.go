@@ -237,7 +237,7 @@ func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func
 		Same: sameHeaderLine}
 	res, err := github.Upsert(ctx, r.api, t, body, r.commentMode())
 	for _, c := range res.Ignored {
-		r.runner.Warning(fmt.Sprintf("ignored comment %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", c.HTMLURL, c.AuthorLogin, t.Author))
+		r.runner.Warning(github.SpoofWarning("comment", c.HTMLURL, c.AuthorLogin, t.Author))
 	}
 	if err != nil {
 		return github.StickyResult{}, fmt.Errorf("write pull request comment: %w", err)

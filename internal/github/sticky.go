@@ -255,19 +255,36 @@ func match(ctx context.Context, api CommentsAPI, t StickyTarget) (ours, others [
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, c := range all {
-		h, ok := ParseHeader(c.Body)
-		if !ok || h.Kind != t.Kind || h.Label != t.Label {
-			continue
-		}
-		// Logins are case-insensitive on GitHub.
-		if strings.EqualFold(c.AuthorLogin, t.Author) {
-			ours = append(ours, c)
-		} else {
-			others = append(others, c)
-		}
-	}
+	ours, others = Split(all, t.Kind, t.Label, t.Author, func(c Comment) (string, string) { return c.Body, c.AuthorLogin })
 	// Comment IDs grow with time; the listing's order is not relied upon.
 	slices.SortStableFunc(ours, func(a, b Comment) int { return cmp.Compare(a.ID, b.ID) })
 	return ours, others, nil
+}
+
+// Split sorts the items (comments, tracking issues) that carry our header
+// for kind and label into ours, written by author, and look-alikes by
+// anyone else, in their order. It is the one rule by which a sticky object
+// of ours is recognised: anyone can paste our header, only our identity's
+// count. of gives an item's body and author login.
+func Split[T any](items []T, kind, label, author string, of func(T) (body, login string)) (ours, others []T) {
+	for _, it := range items {
+		body, login := of(it)
+		h, ok := ParseHeader(body)
+		if !ok || h.Kind != kind || h.Label != label {
+			continue
+		}
+		// Logins are case-insensitive on GitHub.
+		if strings.EqualFold(login, author) {
+			ours = append(ours, it)
+		} else {
+			others = append(others, it)
+		}
+	}
+	return ours, others
+}
+
+// SpoofWarning is the one wording for a look-alike Split set aside: what
+// it is (comment, issue), where, and who wrote it instead of author.
+func SpoofWarning(what, url, by, author string) string {
+	return fmt.Sprintf("ignored %s %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", what, url, by, author)
 }
