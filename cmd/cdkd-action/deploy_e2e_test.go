@@ -353,7 +353,7 @@ func TestDeployBotLogin(t *testing.T) {
 	res := w.run(deployInputs())
 	assert.Equal(t, res.code, 1, res.stdout)
 	assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff", "github-actions[bot] assumed: the app's comment is not trusted")
-	assert.Assert(t, is.Contains(res.stdout, "by deployer[bot]: it carries cdkd-action's diff header but was not written by github-actions[bot]"))
+	assert.Assert(t, is.Contains(res.stdout, "by deployer[bot]: it carries cdkd-action's header but was not written by github-actions[bot]"))
 
 	// The app's check runs vouch only when trusted-app names it.
 	res = w.run(deployInputs("bot-login", app, "trusted-app", "deployer"))
