@@ -94,10 +94,7 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 			changed[ch.LogicalID] = true
 			id := set.Redact(ch.LogicalID)
 			for p := range ch.PropertyChanges {
-				pc := &ch.PropertyChanges[p]
-				if known {
-					pc.Secret = stronger(pc.Secret, st.SecretAt(ch.LogicalID, pc.Path))
-				}
+				pc := &ch.PropertyChanges[p] // its Secret is learnDiff's
 				old, new := pc.Old, pc.New
 				masked := pc.Secret != model.SecretNone
 				if masked {
@@ -124,10 +121,7 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 			}
 		}
 		for o := range s.OutputChanges {
-			oc := &s.OutputChanges[o]
-			if known {
-				oc.Secret = stronger(oc.Secret, st.SecretOutput(oc.Name))
-			}
+			oc := &s.OutputChanges[o] // its Secret is learnDiff's
 			old, new := oc.Old, oc.New
 			masked := oc.Secret != model.SecretNone
 			if masked {
@@ -178,14 +172,10 @@ func RedactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 	learnDrift(d, pos, set)
 	for i := range d.Stacks {
 		s := &d.Stacks[i]
-		st, known := lookup(pos, s.Stack, s.Region)
 		for r := range s.Drifted {
 			dr := &s.Drifted[r]
 			for c := range dr.Changes {
-				ch := &dr.Changes[c]
-				if known {
-					ch.Secret = stronger(ch.Secret, st.SecretAt(dr.LogicalID, ch.Path))
-				}
+				ch := &dr.Changes[c] // its Secret is learnDrift's, refined below
 				ch.Path = set.Redact(ch.Path)
 				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
 				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS)) {
