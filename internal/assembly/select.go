@@ -33,12 +33,14 @@ func (a *Assembly) Select(selectors []string, all bool) ([]Stack, error) {
 }
 
 func matches(selector string, s Stack) bool {
-	for _, name := range []string{s.Name, s.DisplayName} {
-		if ok, err := path.Match(selector, name); ok && err == nil {
-			return true
-		}
-	}
-	return false
+	return Selects(selector, s.Name) || Selects(selector, s.DisplayName)
+}
+
+// Selects is cdkd's stack selector rule: a name, or a `*` wildcard
+// ("MyStage/*").
+func Selects(selector, name string) bool {
+	ok, err := path.Match(selector, name)
+	return ok && err == nil
 }
 
 // TreeResources counts a stack's resources with those of every stack nested

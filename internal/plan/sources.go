@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -39,7 +38,7 @@ func FromState(rows []cdkd.StateListEntry, region string, selectors []string, al
 	}
 	if !all {
 		for name := range size {
-			if !slices.ContainsFunc(selectors, func(sel string) bool { return matches(sel, name) }) {
+			if !slices.ContainsFunc(selectors, func(sel string) bool { return assembly.Selects(sel, name) }) {
 				delete(size, name)
 			}
 		}
@@ -54,17 +53,11 @@ func FromState(rows []cdkd.StateListEntry, region string, selectors []string, al
 
 func matchesAny(sel string, size map[string]int) bool {
 	for name := range size {
-		if matches(sel, name) {
+		if assembly.Selects(sel, name) {
 			return true
 		}
 	}
 	return false
-}
-
-// matches is cdkd's stack selector: a name, or a `*` wildcard.
-func matches(selector, name string) bool {
-	ok, err := path.Match(selector, name)
-	return ok && err == nil
 }
 
 func fromSizes(size map[string]int) []Stack {
