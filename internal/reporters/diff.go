@@ -1,8 +1,6 @@
 package reporters
 
 import (
-	"cmp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -442,48 +440,6 @@ func (x *diffWriter) footer() {
 	footer{shaLabel: "head", sha: x.r.HeadSHA, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, source: x.r.CdkdSource, digest: x.r.Digest}.write(x.w)
 }
 
-// CountsText is the one-line totals used in check-run titles and log lines,
-// e.g. "1 to create, 2 to update · outputs: 1 to add".
-func CountsText(c model.Counts) string { return countsPhrase(c, false) }
-
-// countsPhrase reads "1 to create, 2 to update · outputs: 1 to add". With
-// allResources the four resource counts show even when zero.
-func countsPhrase(c model.Counts, allResources bool) string {
-	var res, outs []string
-	res = appendCount(res, c.Create, "to create", allResources)
-	res = appendCount(res, c.Update, "to update", allResources)
-	res = appendCount(res, c.Replace, "to replace", allResources)
-	res = appendCount(res, c.Delete, "to delete", allResources)
-	res = appendCount(res, c.Other, "of a change type cdkd-action does not know", false)
-	outs = appendCount(outs, c.OutputsAdd, "to add", false)
-	outs = appendCount(outs, c.OutputsModify, "to change", false)
-	outs = appendCount(outs, c.OutputsRemove, "to remove", false)
-	outs = appendCount(outs, c.OutputsOther, "of an unknown change type", false)
-	s := strings.Join(res, ", ")
-	if len(outs) > 0 {
-		if s != "" {
-			s += " · "
-		}
-		s += "outputs: " + strings.Join(outs, ", ")
-	}
-	if s == "" {
-		return "no changes"
-	}
-	return s
-}
-
-func outputLabel(t model.OutputChangeType) string {
-	switch t {
-	case model.OutputAdd:
-		return "➕ **add**"
-	case model.OutputModify:
-		return "🔄 **change**"
-	case model.OutputRemove:
-		return "➖ **remove**"
-	}
-	return "**" + Text(string(t)) + "**"
-}
-
 func joinPath(prefix, name string) string {
 	if prefix == "" {
 		return name
@@ -501,65 +457,4 @@ func hasNotes(s *model.StackDiff) bool {
 		}
 	}
 	return false
-}
-
-// sortedCopy returns the stacks in model.Diff.Sort's order without touching
-// the caller's diff: as they are when already sorted (the pipeline sorts
-// them), else a sorted copy of every list. Values are shared: nothing here
-// modifies them.
-func sortedCopy(stacks []model.StackDiff) []model.StackDiff {
-	if stacksSorted(stacks) {
-		return stacks
-	}
-	d := model.Diff{Stacks: copyStacks(stacks)}
-	d.Sort()
-	return d.Stacks
-}
-
-// stacksSorted reports whether model.Diff.Sort would leave the stacks as
-// they are. It must follow that order exactly.
-func stacksSorted(stacks []model.StackDiff) bool {
-	if !slices.IsSortedFunc(stacks, func(a, b model.StackDiff) int {
-		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region))
-	}) {
-		return false
-	}
-	for i := range stacks {
-		s := &stacks[i]
-		if !slices.IsSortedFunc(s.Changes, func(a, b model.ResourceChange) int { return cmp.Compare(a.LogicalID, b.LogicalID) }) ||
-			!slices.IsSortedFunc(s.OutputChanges, func(a, b model.OutputChange) int { return cmp.Compare(a.Name, b.Name) }) ||
-			!slices.IsSorted(s.NoEchoReaders) || !stacksSorted(s.Children) {
-			return false
-		}
-		for k := range s.Changes {
-			ch := &s.Changes[k]
-			if !slices.IsSortedFunc(ch.PropertyChanges, func(a, b model.PropertyChange) int { return cmp.Compare(a.Path, b.Path) }) ||
-				!slices.IsSortedFunc(ch.AttributeChanges, func(a, b model.AttributeChange) int { return cmp.Compare(a.Attribute, b.Attribute) }) ||
-				!slices.IsSorted(ch.CCAPI) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func copyStacks(in []model.StackDiff) []model.StackDiff {
-	if in == nil {
-		return nil
-	}
-	out := make([]model.StackDiff, len(in))
-	for i, s := range in {
-		s.Changes = slices.Clone(s.Changes)
-		for k := range s.Changes {
-			ch := &s.Changes[k]
-			ch.PropertyChanges = slices.Clone(ch.PropertyChanges)
-			ch.AttributeChanges = slices.Clone(ch.AttributeChanges)
-			ch.CCAPI = slices.Clone(ch.CCAPI)
-		}
-		s.OutputChanges = slices.Clone(s.OutputChanges)
-		s.NoEchoReaders = slices.Clone(s.NoEchoReaders)
-		s.Children = copyStacks(s.Children)
-		out[i] = s
-	}
-	return out
 }
