@@ -27,24 +27,26 @@ type shardReport struct {
 	model.ReportInfo
 }
 
-// aggregate merges the reports of a plan's shard runs and publishes what
+// aggregateCommand merges the reports of a plan's shard runs and publishes what
 // one run over all the stacks would have: a shard that is missing, failed,
 // or belongs to another plan or commit makes the whole a failure that names
 // it, while the shards that did report still show.
-func (r *run) aggregate(ctx context.Context) ExitCode {
+type aggregateCommand struct{}
+
+func (aggregateCommand) Run(ctx context.Context, r *Env) Outcome {
 	var m plan.Matrix
 	if err := json.Unmarshal([]byte(r.cfg.Matrix), &m); err != nil || len(m.Shard) == 0 || m.Shard[0].Plan == "" {
-		return r.fail(ReasonBadInput, &config.InputError{Input: "matrix", Msg: `expected the plan job's matrix output ({"shard":[{"id":…,"plan":…}]})`}, nil)
+		return failed(ReasonBadInput, &config.InputError{Input: "matrix", Msg: `expected the plan job's matrix output ({"shard":[{"id":…,"plan":…}]})`})
 	}
 	files, err := reportFiles(r.cfg.Reports, r.cfg.WorkingDirectory)
 	if err != nil {
-		return r.fail(ReasonBadInput, err, nil)
+		return failed(ReasonBadInput, err)
 	}
 	reports, problems := r.matchShards(m, files)
 	kind := model.Kind(r.cfg.For)
 	for _, rep := range reports {
 		if rep.Kind != kind {
-			return r.fail(ReasonBadInput, &config.InputError{Input: "reports", Msg: fmt.Sprintf("expected %s reports (for: %s), found a %s report in %s", kind, kind, rep.Kind, rep.path)}, nil)
+			return failed(ReasonBadInput, &config.InputError{Input: "reports", Msg: fmt.Sprintf("expected %s reports (for: %s), found a %s report in %s", kind, kind, rep.Kind, rep.path)})
 		}
 	}
 	r.cfg.Command = config.Command(kind) // titles, check runs and the comment are the command's own
@@ -87,7 +89,7 @@ func reportFiles(spec, workdir string) ([]string, error) {
 
 // matchShards reads the report files and pairs them with the plan's
 // shards. Every shard without exactly one good report is a problem, named.
-func (r *run) matchShards(m plan.Matrix, files []string) ([]shardReport, []string) {
+func (r *Env) matchShards(m plan.Matrix, files []string) ([]shardReport, []string) {
 	byShard := map[string][]shardReport{}
 	var problems []string
 	for _, f := range files {
@@ -143,8 +145,9 @@ func (r *run) matchShards(m plan.Matrix, files []string) ([]shardReport, []strin
 // over every stack would have produced: same report, same digest. The
 // shards placed and redacted their own values; the aggregate redacts again
 // with the secrets it knows.
-func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems []string) ExitCode {
-	report := r.newDiffReport("")
+func (r *Env) aggregateDiff(ctx context.Context, reports []shardReport, problems []string) Outcome {
+	dr := &diffRun{Env: r}
+	report := dr.newDiffReport("")
 	report.Notes = nil
 	var d model.Diff
 	seen := map[string]bool{}
@@ -175,7 +178,7 @@ func (r *run) aggregateDiff(ctx context.Context, reports []shardReport, problems
 	if len(problems) > 0 {
 		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
-	return r.reportDiff(ctx, report, d)
+	return dr.reportDiff(ctx, report, d)
 }
 
 // decodeShards decodes each shard's report as T; one that cannot be read
@@ -205,7 +208,8 @@ func shardRef(s *config.Shard) *model.ShardRef {
 // single run over every stack would have given: the stacks side by side,
 // classified again as one run (drift outranks a partial comparison, which
 // outranks clean), with cdkd's exit code as one run would have ended.
-func (r *run) aggregateDrift(ctx context.Context, reports []shardReport, problems []string) ExitCode {
+func (r *Env) aggregateDrift(ctx context.Context, reports []shardReport, problems []string) Outcome {
+	dr := &driftRun{Env: r}
 	rep := reporters.DriftReport{Label: r.cfg.Label, SHA: r.gh.SHA, RunURL: r.gh.RunURL, FullReportHint: r.fullReportHint()}
 	var d model.Drift
 	exit := 0
@@ -229,9 +233,9 @@ func (r *run) aggregateDrift(ctx context.Context, reports []shardReport, problem
 	if len(problems) > 0 {
 		rep.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
-	r.driftOutputs(rep)
-	apiErr := r.publishDrift(ctx, rep)
-	return r.driftExit(rep, apiErr)
+	dr.driftOutputs(rep)
+	apiErr := dr.publishDrift(ctx, rep)
+	return dr.driftExit(rep, apiErr)
 }
 
 // oneRunExit is the exit code one cdkd drift over the stacks of two runs

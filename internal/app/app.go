@@ -20,7 +20,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
-	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
@@ -68,49 +67,74 @@ type App struct {
 	Environ func() []string
 }
 
-// run is the state of one invocation, shared by the commands.
-type run struct {
-	app    *App
-	cfg    config.Config
-	gh     ghctx.Context
-	local  bool
-	set    *secrets.Set
-	out    *secrets.LineWriter // redacted log
-	log    *slog.Logger
-	runner *workflow.Runner // log commands, outputs and summary; text passes the redactor
-	raw    *workflow.Runner // add-mask only: must not be redacted
-	asm    *assembly.Assembly
-	api    github.API // nil in local mode or without a token
+// Env is what every command runs in, built once by App.Run: the validated
+// inputs and the GitHub context, and the four parts a command talks
+// through — the secret session, the log, the cdkd executor and the
+// publisher. A command is a Run(ctx, *Env) Outcome (see command); what it
+// keeps for itself lives in its own type (diffRun, driftRun, deployRun).
+type Env struct {
+	app   *App
+	cfg   config.Config
+	gh    ghctx.Context
+	local bool
 
-	outputs map[string]string
-	// summaryWritten tracks that every path, failures included, wrote one.
-	summaryWritten bool
+	session
+	logs
+	executor
+	publisher
+	awsEdge
+}
+
+// session is what the run knows is secret: the Set every outgoing byte is
+// redacted with, the values registered with ::add-mask::, the cloud
+// assembly whose positions hide values fail closed, and the fingerprints
+// of secret values.
+type session struct {
+	set *secrets.Set
 	// masked holds what was already registered with ::add-mask::.
 	masked map[string]bool
 	// warned holds the discovery warnings already printed: discovery runs
 	// again for an assembly found late (see lateAssembly).
 	warned map[string]bool
+	asm    *assembly.Assembly
 	// lateTried is set once lateAssembly has looked for cdk.out.
 	lateTried bool
-	// notes are sentences for the diff report, e.g. that no assembly was
-	// found.
+	// notes are sentences for the report, e.g. that no assembly was found.
 	notes []string
+	// held is cdkd's output held back until discovery finished (hold.go).
+	held *heldOutput
+	// fps holds the fingerprints of secret values (fingerprints.go).
+	fps fpState
+}
+
+// logs is the step's log: every line passes the redactor.
+type logs struct {
+	out    *secrets.LineWriter // redacted log
+	log    *slog.Logger
+	runner *workflow.Runner // log commands, outputs and summary; text passes the redactor
+	raw    *workflow.Runner // add-mask only: must not be redacted
+}
+
+// executor is the cdkd this run uses (see local.go and sinks.go).
+type executor struct {
+	// cdkd is nil with from-json.
+	cdkd *cdkd.Choice
+	// cleanups run when the run ends (e.g. an npm-installed cdkd).
+	cleanups []func()
+}
+
+// publisher is where reports go: the GitHub API (nil in local mode or
+// without a token), the step outputs and the job summary.
+type publisher struct {
+	api     github.API
+	outputs map[string]string
+	// summaryWritten tracks that every path, failures included, wrote one.
+	summaryWritten bool
 	// identity caches login().
 	identity string
 	// reportBudget is the time a cancelled run's last report was given,
 	// 0 while the job's own context is live.
 	reportBudget time.Duration
-	// resolveTimedOut is set when timeout-minutes stopped a drift
-	// resolution or the detection after it.
-	resolveTimedOut bool
-	// held is cdkd's output held back until discovery finished (hold.go).
-	held *heldOutput
-	// fps holds the fingerprints of secret values (fingerprints.go).
-	fps fpState
-	// cdkd is the cdkd this run uses (nil with from-json); see local.go.
-	cdkd *cdkd.Choice
-	// cleanups run when the run ends (e.g. an npm-installed cdkd).
-	cleanups []func()
 	// reportFolder is a local run's own folder for the report JSON.
 	reportFolder string
 }
@@ -120,78 +144,90 @@ func (a *App) Run(ctx context.Context) ExitCode {
 	if code, done := a.meta(ctx); done {
 		return code
 	}
+	env := a.newEnv()
+	defer env.out.Close()
+	env.earlyMasks()
+	code := env.finish(env.run(ctx))
+	env.writeOutputs()
+	env.finishLocal()
+	return code
+}
+
+// newEnv builds the log and the secret session: every line the run prints
+// passes the redactor of the Set that discovery fills.
+func (a *App) newEnv() *Env {
 	logOut := a.logWriter()
 	set := secrets.NewSet()
 	out := secrets.NewLineWriter(logOut, set)
-	defer out.Close()
-	r := &run{
-		app:     a,
-		set:     set,
-		out:     out,
-		raw:     workflow.New(logOut, a.Getenv),
-		outputs: map[string]string{},
-	}
+	r := &Env{app: a}
+	r.set = set
+	r.outputs = map[string]string{}
+	r.out = out
+	r.raw = workflow.New(logOut, a.Getenv)
 	r.runner = workflow.New(out, a.Getenv)
 	r.runner.Redact = set.Redact
 	// Outside a runner, print for a terminal: no ::commands:: at all.
 	r.runner.Plain = !workflow.IsActions(a.Getenv)
 	r.raw.Plain = r.runner.Plain
 	r.log = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
-
-	r.earlyMasks()
-	code := r.main(ctx)
-	r.flushHeld()
-	r.writeOutputs()
-	r.finishLocal()
-	return code
+	return r
 }
 
-func (r *run) main(ctx context.Context) ExitCode {
+// command is one of cdkd-action's commands: it runs in the Env and says
+// how it ended; Env.finish reports that.
+type command interface {
+	Run(ctx context.Context, env *Env) Outcome
+}
+
+// commands maps the command input to its command.
+var commands = map[config.Command]command{
+	config.CommandDiff:      diffCommand{},
+	config.CommandDrift:     driftCommand{},
+	config.CommandDeploy:    deployCommand{},
+	config.CommandPlan:      planCommand{},
+	config.CommandAggregate: aggregateCommand{},
+}
+
+// run loads the inputs, finds the secrets, connects the edges and runs the
+// command.
+func (r *Env) run(ctx context.Context) Outcome {
 	cfg, err := config.Load(r.app.Getenv, r.app.Args)
 	if err != nil {
-		return r.fail(ReasonBadInput, err, nil)
+		return failed(ReasonBadInput, err)
 	}
 	r.cfg = cfg
 	if r.gh, err = ghctx.Load(r.app.Getenv); err != nil {
-		return r.fail(ReasonBadInput, err, nil)
+		return failed(ReasonBadInput, err)
 	}
 	r.local = cfg.Local || !r.gh.Actions
 
 	if err := r.discover(ctx); err != nil {
-		return r.fail(ReasonBadInput, err, nil)
+		return failed(ReasonBadInput, err)
 	}
 	if !r.local {
 		r.connectGitHub()
 	}
 	r.warnInputs()
 	if cfg.FromJSON != "" {
-		if code, ok := r.fromReport(); ok {
-			return code
+		if o, ok := r.fromReport(); ok {
+			return o
 		}
+	}
+	cmd, ok := commands[cfg.Command]
+	if !ok {
+		return failed(ReasonBadInput, fmt.Errorf("input command: %q is not supported", cfg.Command))
 	}
 	if r.needsCdkd() {
 		if err := r.locateCdkd(ctx); err != nil {
-			return r.fail(ReasonBadInput, err, nil)
+			return failed(ReasonBadInput, err)
 		}
 	}
-	switch cfg.Command {
-	case config.CommandDiff:
-		return r.diff(ctx)
-	case config.CommandDrift:
-		return r.drift(ctx)
-	case config.CommandDeploy:
-		return r.deploy(ctx)
-	case config.CommandPlan:
-		return r.planShards(ctx)
-	case config.CommandAggregate:
-		return r.aggregate(ctx)
-	}
-	return r.fail(ReasonBadInput, fmt.Errorf("input command: %q is not supported", cfg.Command), nil)
+	return cmd.Run(ctx, r)
 }
 
 // needsCdkd: a saved diff or drift, a plan for diff and an aggregate read
 // files only.
-func (r *run) needsCdkd() bool {
+func (r *Env) needsCdkd() bool {
 	switch r.cfg.Command {
 	case config.CommandDiff, config.CommandDrift:
 		return r.cfg.FromJSON == ""
@@ -205,7 +241,7 @@ func (r *run) needsCdkd() bool {
 
 // discover finds every secret and registers it with the runner before any
 // other line is printed.
-func (r *run) discover(ctx context.Context) error {
+func (r *Env) discover(ctx context.Context) error {
 	var loadErr error
 	if dir := r.assemblyDir(); dir != "" {
 		asm, err := assembly.Load(dir)
@@ -235,23 +271,19 @@ const notReadNote = "cdkd's output is not masked against its state: resolve-secr
 
 // readsAWS reports whether discovery may read the state bucket, Secrets
 // Manager and SSM: a local run reads them only when resolve-secrets asks.
-func (r *run) readsAWS() bool {
+func (r *Env) readsAWS() bool {
 	return r.offlineAWS() == ""
 }
 
 // discoverSecrets adds to r.set what the inputs and r.asm (nil: the inputs
 // alone) make secret, and registers every value with the runner. It prints
 // nothing: it returns the warnings for the caller to print after the masks.
-func (r *run) discoverSecrets(ctx context.Context) []string {
+func (r *Env) discoverSecrets(ctx context.Context) []string {
 	cfg := r.cfg
-	region := r.app.Getenv("AWS_REGION")
-	if cfg.StackRegion != "" {
-		region = cfg.StackRegion // drift reads the stacks of that region
-	}
 	in := discover.Input{
 		Assembly:       r.asm,
 		Stacks:         cfg.Stacks,
-		DefaultRegion:  region,
+		DefaultRegion:  r.region("", ""), // drift reads the stacks of stack-region
 		StateBucket:    r.stateBucket(),
 		StatePrefix:    cfg.StatePrefix,
 		MaskValues:     cfg.MaskValues,
@@ -274,7 +306,7 @@ func (r *run) discoverSecrets(ctx context.Context) []string {
 }
 
 // warnDiscovery prints each discovery warning not printed yet.
-func (r *run) warnDiscovery(warnings []string) {
+func (r *Env) warnDiscovery(warnings []string) {
 	if r.warned == nil {
 		r.warned = map[string]bool{}
 	}
@@ -290,7 +322,7 @@ func (r *run) warnDiscovery(warnings []string) {
 // the environment already names: the token, AWS credentials, and the raw
 // mask-values and mask-env inputs. An input error may quote an input, and
 // nothing may print a secret before it is masked.
-func (r *run) earlyMasks() {
+func (r *Env) earlyMasks() {
 	getenv := r.app.Getenv
 	for _, name := range credentialNames(r.app.Environ) {
 		if v := getenv(name); credentialValue(name, v) {
@@ -311,7 +343,7 @@ func (r *run) earlyMasks() {
 // registerMasks emits ::add-mask:: for every value not yet registered. Only
 // a runner consumes it; printed to a terminal it would show the very value
 // it names, so locally the redactor alone masks.
-func (r *run) registerMasks() {
+func (r *Env) registerMasks() {
 	if !workflow.IsActions(r.app.Getenv) {
 		return
 	}
@@ -328,7 +360,7 @@ func (r *run) registerMasks() {
 
 // assemblyDir returns the app input when it names a synthesized cloud
 // assembly directory.
-func (r *run) assemblyDir() string {
+func (r *Env) assemblyDir() string {
 	if r.cfg.App == "" {
 		return ""
 	}
@@ -345,16 +377,11 @@ func (r *run) assemblyDir() string {
 // awsDeps builds the state reader and resolver. It returns its warning
 // instead of printing it, so that discovery prints it only after the masks
 // are registered.
-func (r *run) awsDeps(ctx context.Context) (discover.Deps, string) {
+func (r *Env) awsDeps(ctx context.Context) (discover.Deps, string) {
 	if why := r.offlineAWS(); why != "" {
 		return discover.Deps{}, why
 	}
-	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
-	build := r.app.Deps.AWS
-	if build == nil {
-		build = sdkDeps
-	}
-	deps, err := build(ctx, settings)
+	deps, err := r.awsClients(ctx)
 	if err != nil {
 		return discover.Deps{}, fmt.Sprintf("AWS is not configured, so values stored in state and secret references were not read for masking: %v", err)
 	}
@@ -362,20 +389,9 @@ func (r *run) awsDeps(ctx context.Context) (discover.Deps, string) {
 	return deps, ""
 }
 
-func sdkDeps(ctx context.Context, s awsx.Settings) (discover.Deps, error) {
-	cfg, err := awsx.LoadConfig(ctx, s)
-	if err != nil {
-		return discover.Deps{}, err
-	}
-	return discover.Deps{
-		State:    awsx.StateReader{S3: awsx.NewS3(cfg)},
-		Resolver: awsx.NewResolver(cfg),
-	}, nil
-}
-
 // stateBucket follows cdkd's own order: the input, CDKD_STATE_BUCKET, then
 // cdk.json's context.cdkd.stateBucket.
-func (r *run) stateBucket() string {
+func (r *Env) stateBucket() string {
 	if r.cfg.StateBucket != "" {
 		return r.cfg.StateBucket
 	}
@@ -385,7 +401,7 @@ func (r *run) stateBucket() string {
 	return cdkJSONStateBucket(filepath.Join(r.cfg.WorkingDirectory, "cdk.json"))
 }
 
-func (r *run) connectGitHub() {
+func (r *Env) connectGitHub() {
 	if r.cfg.GitHubToken == "" {
 		r.runner.Warning("github-token is empty: the report goes to the job summary only")
 		return
@@ -405,9 +421,9 @@ func (r *run) connectGitHub() {
 }
 
 // setOutput records an output; all are written at the end, redacted.
-func (r *run) setOutput(name, value string) { r.outputs[name] = value }
+func (r *Env) setOutput(name, value string) { r.outputs[name] = value }
 
-func (r *run) writeOutputs() {
+func (r *Env) writeOutputs() {
 	if _, ok := r.outputs[OutputFailureReason]; !ok {
 		r.outputs[OutputFailureReason] = ""
 	}
@@ -419,43 +435,11 @@ func (r *run) writeOutputs() {
 }
 
 // summary appends to the job summary, redacted.
-func (r *run) summary(markdown string) {
+func (r *Env) summary(markdown string) {
 	r.summaryWritten = true
 	if err := r.runner.AppendSummary(r.set.Redact(markdown)); err != nil {
 		r.runner.Warning(fmt.Sprintf("write job summary: %v", err))
 	}
-}
-
-// fail reports a failure on every channel that still works: the log, the job
-// summary (always), and the outputs. publish, when given, posts the failure
-// to the API channels of the current command.
-func (r *run) fail(reason FailureReason, err error, publish func(msg string)) ExitCode {
-	r.flushHeld()
-	// Redacted before and after dropRepeats: removing a repeated part must
-	// neither break a secret's match nor join one together.
-	msg := r.set.Redact(dropRepeats(r.set.OneLine(err.Error())))
-	r.runner.Error(msg)
-	r.setOutput(OutputFailureReason, reason.String())
-	if publish != nil {
-		publish(msg)
-	}
-	if !r.summaryWritten {
-		title := "cdkd-action failed"
-		if r.cfg.Command != "" {
-			title = fmt.Sprintf("cdkd %s failed", r.cfg.Command)
-		}
-		r.summary(fmt.Sprintf("## ❌ %s\n\n%s\n", title, reporters.Text(msg)))
-	}
-	return reason.Code()
-}
-
-// failOnResult fails the step for a result the workflow asked to fail on
-// (fail-on-changes, fail-on-drift, ...): not an error of cdkd-action's, so
-// exit 1, with the reason as failure-reason.
-func (r *run) failOnResult(reason FailureReason, msg string) ExitCode {
-	r.setOutput(OutputFailureReason, reason.String())
-	r.runner.Error(msg)
-	return reason.Code()
 }
 
 // isPermission reports an API refusal that a fork PR's token gets.

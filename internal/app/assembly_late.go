@@ -32,7 +32,7 @@ const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was foun
 // drift calls it before cdkd runs (drift does not synthesize, so a cdk.out
 // present then was left by an earlier step) and reports a missing assembly
 // its own way; r.notes are the diff report's.
-func (r *run) lateAssembly(ctx context.Context) {
+func (r *Env) lateAssembly(ctx context.Context) {
 	if r.asm != nil || r.lateTried {
 		return
 	}

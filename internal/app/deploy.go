@@ -23,7 +23,7 @@ const (
 
 // deployRun is one deploy command: the gate, cdkd deploy, and the report.
 type deployRun struct {
-	r       *run
+	r       *Env
 	reviews *prReviews
 	changes *currentChangeSet
 
@@ -37,9 +37,12 @@ type deployRun struct {
 	dryRunArgs []string
 }
 
-// deploy runs `cdkd deploy`, but only when the change set is the one the pull
-// request's reviewers saw (see package gate), and reports on every channel.
-func (r *run) deploy(ctx context.Context) ExitCode {
+// deployCommand runs `cdkd deploy`, but only when the change set is the one
+// the pull request's reviewers saw (see package gate), and reports on every
+// channel.
+type deployCommand struct{}
+
+func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
 	d := &deployRun{
 		r:       r,
 		reviews: &prReviews{r: r},
@@ -54,8 +57,8 @@ func (r *run) deploy(ctx context.Context) ExitCode {
 	}
 	d.decideAndDeploy(ctx)
 	if r.cfg.CLI.DryRun {
-		if code, done := d.dryRun(); done {
-			return code
+		if o, done := d.dryRun(); done {
+			return o
 		}
 	}
 	return d.finish(ctx)
@@ -160,7 +163,7 @@ func deployTargets(cur *gate.Current) []cdkd.Target {
 
 // finish publishes the report and sets the outputs. After a cancellation
 // the job's context is gone, so the report gets a short one of its own.
-func (d *deployRun) finish(ctx context.Context) ExitCode {
+func (d *deployRun) finish(ctx context.Context) Outcome {
 	r := d.r
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
@@ -179,13 +182,13 @@ func (d *deployRun) finish(ctx context.Context) ExitCode {
 	apiErr := d.publish(ctx)
 	if d.reason != "" {
 		msg := joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)
-		return r.fail(d.reason, errors.New(msg), nil)
+		return failed(d.reason, errors.New(msg))
 	}
 	if apiErr != nil {
-		return r.fail(ReasonAPIFailed, apiErr, nil)
+		return failed(ReasonAPIFailed, apiErr)
 	}
 	r.runner.Notice(r.set.OneLine(reporters.DeployHeadline(d.rep)))
-	return ExitOK
+	return succeeded()
 }
 
 // deployedOutput is the deployed output: true, false, or partial when cdkd

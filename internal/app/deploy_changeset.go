@@ -17,7 +17,7 @@ const maxChangeSetChars = 20000
 // (prcomment.DiffReport), exactly as the deploy gate renders it again to
 // verify it; a failed diff (d nil), or one missing part of its change set
 // (a shard that did not report), records nothing.
-func (r *run) diffComment(h prcomment.Header, rep reporters.DiffReport, d *model.Diff, b reporters.Budget) prcomment.Comment {
+func (r *Env) diffComment(h prcomment.Header, rep reporters.DiffReport, d *model.Diff, b reporters.Budget) prcomment.Comment {
 	if d == nil || rep.Error != "" || rep.Missing != "" {
 		return prcomment.Body(h, "", b, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
 	}

@@ -20,11 +20,11 @@ func (d *deployRun) environmentURLOutput() {
 // dryRun reports what --dry-run found: the gate's decision and the cdkd
 // command it would run. It returns done=false when the gate could not
 // decide (cdkd or the API failed): that is reported as any failure is.
-func (d *deployRun) dryRun() (ExitCode, bool) {
+func (d *deployRun) dryRun() (Outcome, bool) {
 	r := d.r
 	var b strings.Builder
 	b.WriteString("## cdkd deploy --dry-run\n\n")
-	code := ExitOK
+	var refused bool
 	switch {
 	case d.dryRunArgs != nil:
 		b.WriteString("✅ **The gate would deploy.**")
@@ -35,9 +35,9 @@ func (d *deployRun) dryRun() (ExitCode, bool) {
 		b.WriteString("```\ncdkd " + strings.Join(quoteArgs(d.dryRunArgs), " ") + "\n```\n")
 	case d.rep.Outcome == reporters.OutcomeRefused:
 		fmt.Fprintf(&b, "⛔ **The gate would refuse** (%s): %s\n", reporters.Code(d.rep.Reason), reporters.Text(d.rep.Title))
-		code = ExitChanges
+		refused = true
 	default:
-		return 0, false
+		return Outcome{}, false
 	}
 	if d.rep.Message != "" {
 		b.WriteString("\n" + reporters.Text(r.set.OneLine(d.rep.Message)) + "\n")
@@ -53,10 +53,11 @@ func (d *deployRun) dryRun() (ExitCode, bool) {
 		r.runner.Info(r.set.Redact(md))
 	}
 	r.setOutput(OutputDeployed, "false")
-	if code != ExitOK {
-		r.setOutput(OutputFailureReason, d.rep.Reason)
+	if refused {
+		// The summary says why; the step exits 1 with the gate's reason.
+		return Outcome{Reason: FailureReason(d.rep.Reason), Code: ExitChanges}, true
 	}
-	return code, true
+	return succeeded(), true
 }
 
 // quoteArgs shell-quotes the arguments that need it, so the printed

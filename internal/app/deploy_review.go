@@ -22,7 +22,7 @@ import (
 // it came from, and on it the diff comment written by our own identity. It
 // implements gate.Reviews and keeps what it found for the report.
 type prReviews struct {
-	r     *run
+	r     *Env
 	login string
 
 	pr *github.PullRequest
@@ -382,7 +382,7 @@ func (s *prReviews) describe(rep *reporters.DeployReport) {
 // currentChangeSet runs `cdkd diff` on what is being deployed and computes
 // its digest exactly as the diff command does: redacted, sorted, digested.
 type currentChangeSet struct {
-	r       *run
+	r       *Env
 	version string
 	// assembly is the cloud assembly the gate's diff synthesized, when app
 	// is a command: cdkd deploy reads it rather than synthesizing again, so
@@ -437,7 +437,7 @@ func (c *currentChangeSet) pinAssembly(before assemblyStamp) {
 }
 
 // synthesizedPath is where cdkd writes the assembly it synthesizes.
-func (r *run) synthesizedPath() string {
+func (r *Env) synthesizedPath() string {
 	return filepath.Join(r.cfg.WorkingDirectory, synthesizedDir)
 }
 

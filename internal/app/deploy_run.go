@@ -191,7 +191,7 @@ func (f *outputFilter) line(line string) error {
 // secretOutputNamed asks the assembly whether a stack's output, as cdkd
 // deploy names them, reads a secret position. The name may be any region's
 // stack: deploy's log does not say which.
-func (r *run) secretOutputNamed(stack, output string) bool {
+func (r *Env) secretOutputNamed(stack, output string) bool {
 	if r.asm == nil {
 		return false
 	}

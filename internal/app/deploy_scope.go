@@ -19,7 +19,7 @@ import (
 //
 // A shard run says nothing: its stacks are the plan's, not the deploy's, and
 // the aggregate says it once for the whole change set.
-func (r *run) deployScope(d model.Diff) string {
+func (r *Env) deployScope(d model.Diff) string {
 	if r.cfg.All || len(r.cfg.Stacks) == 0 || r.cfg.Shard != nil {
 		return ""
 	}

@@ -52,7 +52,8 @@ func TestLockMessage(t *testing.T) {
 }
 
 func TestEnvironmentURL(t *testing.T) {
-	r := &run{runner: workflow.New(io.Discard, func(string) string { return "" }), set: secrets.NewSet()}
+	r := &Env{}
+	r.runner, r.set = workflow.New(io.Discard, func(string) string { return "" }), secrets.NewSet()
 	d := &deployRun{r: r, outputs: map[string]map[string]string{
 		"Api": {"Url": "https://api.example.com", "Secret": "https://x/***"},
 		"Web": {"Url": "https://www.example.com"},
@@ -100,12 +101,13 @@ func TestDeployTimeout(t *testing.T) {
 	var out bytes.Buffer
 	getenv := func(string) string { return "" }
 	set := secrets.NewSet()
-	r := &run{app: &App{Getenv: getenv}, set: set, out: secrets.NewLineWriter(&out, set), outputs: map[string]string{}, local: true}
+	r := &Env{app: &App{Getenv: getenv}, local: true}
+	r.set, r.out, r.outputs = set, secrets.NewLineWriter(&out, set), map[string]string{}
 	r.runner, r.raw = workflow.New(r.out, getenv), workflow.New(&out, getenv)
 	r.cfg = config.Config{Command: config.CommandDeploy, All: true, CdkdPath: stub.Path, WorkingDirectory: t.TempDir(),
 		StatePrefix: "cdkd", DestructiveLabel: "cdkd:allow-destructive", Timeout: 300 * time.Millisecond}
 
-	code := r.deploy(context.Background())
+	code := r.finish(deployCommand{}.Run(context.Background(), r))
 	r.out.Close()
 	assert.Equal(t, code, ExitFailure, out.String())
 	assert.Equal(t, r.outputs["failure-reason"], "timeout")
@@ -185,7 +187,8 @@ func TestReviewRecord(t *testing.T) {
 			if bot == "" {
 				bot = github.ActionsBotLogin
 			}
-			r := &run{cfg: config.Config{Label: "prod", BotLogin: bot, TrustedApp: tc.app}, api: api, set: set}
+			r := &Env{cfg: config.Config{Label: "prod", BotLogin: bot, TrustedApp: tc.app}}
+			r.api, r.set = api, set
 			r.gh.Owner, r.gh.Repo = "o", "r"
 			r.runner = workflow.New(&out, getenv)
 			got, err := (&prReviews{r: r}).record(context.Background(), sha)
@@ -247,7 +250,8 @@ func TestFindPR(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &run{api: prsAPI{prs: tc.prs}}
+			r := &Env{}
+			r.api = prsAPI{prs: tc.prs}
 			r.gh.Owner, r.gh.Repo, r.gh.SHA, r.gh.Ref, r.gh.EventName = "o", "r", sha, tc.ref, tc.event
 			s := &prReviews{r: r}
 			got, note, err := s.findPR(context.Background())

@@ -17,8 +17,20 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
-// diff runs `cdkd diff` (or reads a saved one) and reports it on every channel.
-func (r *run) diff(ctx context.Context) ExitCode {
+// diffCommand runs `cdkd diff` (or reads a saved one) and reports it on
+// every channel.
+type diffCommand struct{}
+
+// diffRun is one diff: the Env, and what the diff keeps for itself.
+type diffRun struct {
+	*Env
+}
+
+func (diffCommand) Run(ctx context.Context, env *Env) Outcome {
+	return (&diffRun{Env: env}).run(ctx)
+}
+
+func (r *diffRun) run(ctx context.Context) Outcome {
 	d, version, err := r.obtainDiff(ctx)
 	report := r.newDiffReport(version)
 	if err != nil {
@@ -28,11 +40,11 @@ func (r *run) diff(ctx context.Context) ExitCode {
 		}
 		if config.IsInputError(err) {
 			// Bad input posts nothing: the summary and the log say why.
-			return r.fail(ReasonBadInput, err, nil)
+			return failed(ReasonBadInput, err)
 		}
 		report.Error = r.failureText(err)
 		r.publishDiff(ctx, report, nil)
-		return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
+		return failed(cdkdReason(err, ReasonCdkdFailed), err)
 	}
 	hidden, _ := r.redactDiff(ctx, &d)
 	r.secretValues(ctx, &d) // what cdkd cannot see: whether a secret value changed
@@ -41,7 +53,7 @@ func (r *run) diff(ctx context.Context) ExitCode {
 	return r.reportDiff(ctx, report, d)
 }
 
-func (r *run) newDiffReport(cdkdVersion string) reporters.DiffReport {
+func (r *diffRun) newDiffReport(cdkdVersion string) reporters.DiffReport {
 	return reporters.DiffReport{
 		Label:          r.cfg.Label,
 		HeadSHA:        r.gh.HeadSHA,
@@ -58,7 +70,7 @@ func (r *run) newDiffReport(cdkdVersion string) reporters.DiffReport {
 // A report that is Missing part of the change set (a shard that did not
 // report) is published as it is, without a digest a deploy could match,
 // and fails.
-func (r *run) reportDiff(ctx context.Context, report reporters.DiffReport, d model.Diff) ExitCode {
+func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d model.Diff) Outcome {
 	d.Sort()
 	report.Diff = d
 	if report.Missing == "" {
@@ -72,19 +84,19 @@ func (r *run) reportDiff(ctx context.Context, report reporters.DiffReport, d mod
 
 	apiErr := r.publishDiff(ctx, report, &d)
 	if report.Missing != "" {
-		return r.fail(ReasonShardFailed, errors.New(report.Missing), nil)
+		return failed(ReasonShardFailed, errors.New(report.Missing))
 	}
 	if apiErr != nil {
-		return r.fail(ReasonAPIFailed, apiErr, nil)
+		return failed(ReasonAPIFailed, apiErr)
 	}
 	if d.AnyChange() && r.cfg.FailOnChanges {
-		return r.failOnResult(ReasonChanges, fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.ChangeTitle(d)))
+		return failedOn(ReasonChanges, fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.ChangeTitle(d)))
 	}
-	return ExitOK
+	return succeeded()
 }
 
 // obtainDiff reads from-json or runs cdkd; the error is cdkd's own reason.
-func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
+func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 	defer r.lateAssembly(ctx) // before the caller redacts the diff: see assembly_late.go
 	if r.cfg.FromJSON != "" {
 		b, err := os.ReadFile(r.cfg.FromJSON)
@@ -124,7 +136,7 @@ func (r *run) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 	return d, version, err
 }
 
-func (r *run) common() cdkd.Common {
+func (r *Env) common() cdkd.Common {
 	prefix := r.cfg.StatePrefix
 	if prefix == "cdkd" {
 		prefix = "" // cdkd's own default: keep the command line short
@@ -143,7 +155,7 @@ func (r *run) common() cdkd.Common {
 // publishDiff writes the report to every channel. It returns an error only
 // for an API failure that is not a missing permission (a fork PR's token
 // cannot write: that degrades to the job summary with a warning).
-func (r *run) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
+func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
 	render := func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }
 	if !r.publishOffline("diff", rep.Result(), render) {
 		return nil
@@ -213,7 +225,7 @@ func checkName(base, label string) string {
 }
 
 // diffOutputs sets the counting outputs of a diff.
-func (r *run) diffOutputs(totals model.Counts, hasChanges bool) {
+func (r *diffRun) diffOutputs(totals model.Counts, hasChanges bool) {
 	r.setOutput(OutputHasChanges, strconv.FormatBool(hasChanges))
 	r.setOutput(OutputToCreate, strconv.Itoa(totals.Create))
 	r.setOutput(OutputToUpdate, strconv.Itoa(totals.Update))

@@ -13,10 +13,25 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
-// drift runs `cdkd drift`, optionally resolves what drifted, and reports
-// drift, "could not check" and clean apart on every channel: check run, job
-// summary, tracking issue, outputs and report JSON.
-func (r *run) drift(ctx context.Context) ExitCode {
+// driftCommand runs `cdkd drift`, optionally resolves what drifted, and
+// reports drift, "could not check" and clean apart on every channel: check
+// run, job summary, tracking issue, outputs and report JSON.
+type driftCommand struct{}
+
+// driftRun is one drift check: the Env, and what the check keeps for
+// itself.
+type driftRun struct {
+	*Env
+	// resolveTimedOut is set when timeout-minutes stopped a drift
+	// resolution or the detection after it.
+	resolveTimedOut bool
+}
+
+func (driftCommand) Run(ctx context.Context, env *Env) Outcome {
+	return (&driftRun{Env: env}).run(ctx)
+}
+
+func (r *driftRun) run(ctx context.Context) Outcome {
 	rep := reporters.DriftReport{
 		Label:          r.cfg.Label,
 		SHA:            r.gh.SHA,
@@ -58,7 +73,7 @@ func (r *run) drift(ctx context.Context) ExitCode {
 // A run that ends in an error — cdkd's report was unusable, or the
 // detection after a resolution failed — is error, and its counts are
 // empty: no complete check vouches for them.
-func (r *run) driftOutputs(rep reporters.DriftReport) {
+func (r *driftRun) driftOutputs(rep reporters.DriftReport) {
 	if rep.Verdict.Status == model.DriftError || rep.FinalStatus() == model.DriftError {
 		r.errorOutputs()
 		return
@@ -69,7 +84,7 @@ func (r *run) driftOutputs(rep reporters.DriftReport) {
 }
 
 // errorOutputs are the outputs of a check that did not complete.
-func (r *run) errorOutputs() {
+func (r *driftRun) errorOutputs() {
 	r.setOutput(OutputDriftStatus, string(model.DriftError))
 	r.setOutput(OutputDriftedCount, "")
 	r.setOutput(OutputNotComparedCount, "")
@@ -96,7 +111,7 @@ type detection struct {
 // assembly gives a stack's positions, every drifted value of it is hidden.
 // A run without a report is an error: exit 1 with no JSON is what today's
 // cdkd does when one read fails, and that is neither drift nor clean.
-func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS) (detection, error) {
+func (r *driftRun) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS) (detection, error) {
 	args, err := cdkd.DriftArgs(r.common(), r.cfg.StackRegion, cdkd.ResolutionNone)
 	if err != nil {
 		return detection{}, err
@@ -140,7 +155,7 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 
 // driftFailed reports a check that produced no report on every channel, as
 // an error: never drift, never clean.
-func (r *run) driftFailed(ctx context.Context, rep reporters.DriftReport, err error) ExitCode {
+func (r *driftRun) driftFailed(ctx context.Context, rep reporters.DriftReport, err error) Outcome {
 	exit := -1
 	var cerr *cdkd.Error
 	if errors.As(err, &cerr) {
@@ -153,14 +168,14 @@ func (r *run) driftFailed(ctx context.Context, rep reporters.DriftReport, err er
 	if apiErr := r.publishDrift(ctx, rep); apiErr != nil {
 		r.runner.Warning(fmt.Sprintf("could not publish the drift report: %v", apiErr))
 	}
-	return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
+	return failed(cdkdReason(err, ReasonCdkdFailed), err)
 }
 
 // driftExit follows fail-on-drift and fail-on-incomplete; an error, a failed
 // resolution or an API failure always fails.
-func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
+func (r *driftRun) driftExit(rep reporters.DriftReport, apiErr error) Outcome {
 	if rep.Missing != "" {
-		return r.fail(ReasonShardFailed, errors.New(rep.Missing), nil)
+		return failed(ReasonShardFailed, errors.New(rep.Missing))
 	}
 	final := rep.FinalStatus()
 	if res := rep.Resolution; res != nil && resolutionFailed(res) {
@@ -176,10 +191,10 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 		if r.resolveTimedOut {
 			failure = ReasonTimeout
 		}
-		return r.fail(failure, fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason), nil)
+		return failed(failure, fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason))
 	}
 	if apiErr != nil {
-		return r.fail(ReasonAPIFailed, apiErr, nil)
+		return failed(ReasonAPIFailed, apiErr)
 	}
 	switch final {
 	case model.DriftError:
@@ -193,17 +208,17 @@ func (r *run) driftExit(rep reporters.DriftReport, apiErr error) ExitCode {
 		if r.resolveTimedOut {
 			failure = ReasonTimeout
 		}
-		return r.fail(failure, errors.New("cdkd drift: "+reason), nil)
+		return failed(failure, errors.New("cdkd drift: "+reason))
 	case model.DriftDrifted:
 		if r.cfg.FailOnDrift {
-			return r.failOnResult(ReasonDrift, fmt.Sprintf("cdkd drift: %s, and fail-on-drift is true", reporters.DriftTitle(rep)))
+			return failedOn(ReasonDrift, fmt.Sprintf("cdkd drift: %s, and fail-on-drift is true", reporters.DriftTitle(rep)))
 		}
 	case model.DriftIncomplete:
 		if r.cfg.FailOnIncomplete {
-			return r.failOnResult(ReasonIncomplete, fmt.Sprintf("cdkd drift: %s (not a clean result), and fail-on-incomplete is true", reporters.DriftTitle(rep)))
+			return failedOn(ReasonIncomplete, fmt.Sprintf("cdkd drift: %s (not a clean result), and fail-on-incomplete is true", reporters.DriftTitle(rep)))
 		}
 	}
-	return ExitOK
+	return succeeded()
 }
 
 // resolutionFailed: the run failed, cdkd named resources it did not

@@ -16,7 +16,7 @@ type changeAt struct{ stack, resource, change int }
 // stored as the mask. The position's source comes from the assembly, the
 // stored value from the state side of cdkd's report. A stack the assembly
 // does not hold is undecided: nothing says which case it is.
-func (r *run) maskCases(d model.Drift) map[changeAt]model.MaskCase {
+func (r *Env) maskCases(d model.Drift) map[changeAt]model.MaskCase {
 	out := map[changeAt]model.MaskCase{}
 	for i, s := range d.Stacks {
 		st, known := r.assemblyStack(s.Stack, s.Region)
@@ -71,7 +71,7 @@ func applyMaskCases(d *model.Drift, cases map[changeAt]model.MaskCase) {
 }
 
 // assemblyStack is the assembly's stack of that name (and region).
-func (r *run) assemblyStack(name, region string) (assembly.Stack, bool) {
+func (r *Env) assemblyStack(name, region string) (assembly.Stack, bool) {
 	if r.asm == nil {
 		return assembly.Stack{}, false
 	}
@@ -92,7 +92,7 @@ func logEvidence(res cdkd.Result) []cdkd.LogCause {
 
 // redactGroups redacts the names and paths of the groups of cdkd's report
 // this version does not know; they hold no values.
-func (r *run) redactGroups(d *model.Drift) {
+func (r *Env) redactGroups(d *model.Drift) {
 	for i := range d.Stacks {
 		for j := range d.Stacks[i].Groups {
 			g := &d.Stacks[i].Groups[j]

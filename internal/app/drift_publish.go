@@ -23,7 +23,7 @@ var issueBudget = reporters.Budget{MaxChars: 65536 - 2048, Channel: "the trackin
 // publishDrift writes the report to every channel. It returns an error only
 // for an API failure that is not a missing permission (that degrades to the
 // job summary with a warning).
-func (r *run) publishDrift(ctx context.Context, rep reporters.DriftReport) error {
+func (r *driftRun) publishDrift(ctx context.Context, rep reporters.DriftReport) error {
 	render := func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) }
 	if !r.publishOffline("drift", rep.Result(), render) {
 		return nil
@@ -75,7 +75,7 @@ func driftConclusion(rep reporters.DriftReport, runURL string) (conclusion, titl
 // comment when a check finds none, and told plainly when a check could not
 // complete, without claiming drift. Nothing is written when nothing
 // changed since the last run's body. It returns the issue's URL, if any.
-func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (string, error) {
+func (r *driftRun) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (string, error) {
 	login, err := r.login(ctx)
 	if err != nil {
 		return "", fmt.Errorf("find the drift tracking issue: %w", err)
@@ -156,7 +156,7 @@ func (r *run) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (st
 
 // issueFooter links the run that last wrote the issue. It is outside the
 // digest: it changes every run.
-func (r *run) issueFooter() string {
+func (r *Env) issueFooter() string {
 	var parts []string
 	if u := r.gh.RunURL; u != "" {
 		parts = append(parts, "[run]("+u+")")
@@ -170,7 +170,7 @@ func (r *run) issueFooter() string {
 	return "\n<sub>Last updated by " + strings.Join(parts, " on ") + ".</sub>\n"
 }
 
-func (r *run) closingComment() string {
+func (r *Env) closingComment() string {
 	if r.gh.RunURL != "" {
 		return fmt.Sprintf("✅ The drift check in [this run](%s) found no drift; closing.", r.gh.RunURL)
 	}

@@ -21,7 +21,7 @@ const hiddenPlanLine = "(a line of cdkd's plan, hidden: it may hold a value)"
 // detection report showed that same position's values unmasked, and
 // otherwise `***`. An indented line under a resource that is not a value
 // line is hidden too: it may be a value's continuation.
-func (r *run) resolutionText(lines []cdkd.PlanLine, detected model.Drift, hidden []string) []string {
+func (r *Env) resolutionText(lines []cdkd.PlanLine, detected model.Drift, hidden []string) []string {
 	if len(lines) == 0 {
 		return nil
 	}

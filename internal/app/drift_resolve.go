@@ -26,7 +26,7 @@ const resolutionTailLines = 1000
 // would be overwritten with a token literal is not reverted unless
 // drift-allow-token-overwrite says so. What each resource became is read
 // from cdkd's own lines, never assumed from the detection.
-func (r *run) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, det detection) *reporters.ResolutionReport {
+func (r *driftRun) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, det detection) *reporters.ResolutionReport {
 	mode := string(r.cfg.DriftResolution)
 	rr := &reporters.ResolutionReport{Mode: mode}
 	detected := det.drift
@@ -130,7 +130,7 @@ func driftTargets(d model.Drift) []cdkd.Target {
 
 // revertPlan runs `cdkd drift --revert --dry-run` (no lock, no AWS write)
 // and reads its plan: warnings, token literals, value lines.
-func (r *run) revertPlan(ctx context.Context, runner *cdkd.Runner, common cdkd.Common, detected model.Drift) (cdkd.ResolutionOutput, error) {
+func (r *driftRun) revertPlan(ctx context.Context, runner *cdkd.Runner, common cdkd.Common, detected model.Drift) (cdkd.ResolutionOutput, error) {
 	args, err := cdkd.DriftDryRunArgs(common, r.cfg.StackRegion, cdkd.ResolutionRevert)
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
@@ -229,7 +229,7 @@ func outcomes(d model.Drift, lines, refused []model.ResolvedResource) []model.Re
 	return out
 }
 
-func (r *run) redactOutcomes(in []model.ResolvedResource) []model.ResolvedResource {
+func (r *Env) redactOutcomes(in []model.ResolvedResource) []model.ResolvedResource {
 	out := make([]model.ResolvedResource, len(in))
 	for i, x := range in {
 		x.Stack, x.LogicalID, x.Type = r.set.Redact(x.Stack), r.set.Redact(x.LogicalID), r.set.Redact(x.Type)

@@ -25,7 +25,7 @@ type driftStack struct{ name, region string }
 // stack with a record in the state bucket is listed instead (knowing
 // before printing), and what cannot be listed is a warning: cdkd's log is
 // held back until its report names the stacks (see runCdkdHeld).
-func (r *run) namedStacks(ctx context.Context, aws *driftAWS) []driftStack {
+func (r *Env) namedStacks(ctx context.Context, aws *driftAWS) []driftStack {
 	var out []driftStack
 	wildcard := r.cfg.All
 	for _, s := range r.cfg.Stacks {
@@ -47,7 +47,7 @@ type stateLister interface {
 }
 
 // storedStacks lists every stack with a record in the state bucket.
-func (r *run) storedStacks(ctx context.Context, aws *driftAWS) []driftStack {
+func (r *Env) storedStacks(ctx context.Context, aws *driftAWS) []driftStack {
 	l, ok := aws.lister.(stateLister)
 	if !ok || r.stateBucket() == "" {
 		return nil
@@ -80,7 +80,7 @@ func reportedStacks(d model.Drift) []driftStack {
 // the references are written. Discovery's own code does the work, given
 // the stacks by name alone (no positions). What it could not read is a
 // warning, printed after the masks.
-func (r *run) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftStack) {
+func (r *Env) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftStack) {
 	src, _ := aws.stateSource()
 	if src == nil || aws.resolver == nil || len(stacks) == 0 {
 		return
@@ -91,7 +91,7 @@ func (r *run) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftSta
 	}
 	in := discover.Input{
 		Assembly:       known,
-		DefaultRegion:  r.defaultRegion(),
+		DefaultRegion:  r.region("", ""),
 		StateBucket:    r.stateBucket(),
 		StatePrefix:    r.cfg.StatePrefix,
 		Getenv:         r.app.Getenv,
@@ -104,14 +104,14 @@ func (r *run) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftSta
 
 // stateLookup reads, through the run's shared reads, the state record of
 // a stack cdkd reported: nil when it cannot be read.
-func (r *run) stateLookup(ctx context.Context, aws *driftAWS) discover.StateLookup {
+func (r *Env) stateLookup(ctx context.Context, aws *driftAWS) discover.StateLookup {
 	src, _ := aws.stateSource()
 	if src == nil || r.stateBucket() == "" {
 		return nil
 	}
 	return func(stack, region string) *awsx.State {
 		if region == "" {
-			region = r.defaultRegion()
+			region = r.region("", "")
 		}
 		st, err := src.Read(ctx, r.stateBucket(), r.cfg.StatePrefix, stack, region)
 		if err != nil {
@@ -124,7 +124,7 @@ func (r *run) stateLookup(ctx context.Context, aws *driftAWS) discover.StateLook
 // redactDrift redacts a drift report in place and registers, before
 // anything else is printed, the values it hid by position, which it added
 // to the redactor.
-func (r *run) redactDrift(d *model.Drift) {
+func (r *Env) redactDrift(d *model.Drift) {
 	discover.RedactDrift(d, r.positions(), r.set)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
@@ -135,7 +135,7 @@ func (r *run) redactDrift(d *model.Drift) {
 // them, redacted) and the notes that say why and how to see the values.
 // noAssembly is the note for a run without any assembly ("" when another
 // note says it already); what names the values ("drifted values").
-func (r *run) unplacedNotes(unplaced []discover.Unplaced, noAssembly, what string) (hidden, notes []string) {
+func (r *Env) unplacedNotes(unplaced []discover.Unplaced, noAssembly, what string) (hidden, notes []string) {
 	var notIn, resources []string
 	byWhy := map[string][]string{}
 	var whys []string

@@ -32,19 +32,14 @@ type driftAWS struct {
 // newDriftAWS builds the state reader and the resolver the same way
 // discovery builds them. Nothing is printed: what could not be built is
 // said where it matters.
-func (r *run) newDriftAWS(ctx context.Context) *driftAWS {
+func (r *Env) newDriftAWS(ctx context.Context) *driftAWS {
 	if why := r.offlineAWS(); why != "" {
 		return &driftAWS{why: why}
 	}
 	if r.stateBucket() == "" {
 		return &driftAWS{why: "the state bucket is not known: set the state-bucket input or CDKD_STATE_BUCKET"}
 	}
-	build := r.app.Deps.AWS
-	if build == nil {
-		build = sdkDeps
-	}
-	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
-	deps, err := build(ctx, settings)
+	deps, err := r.awsClients(ctx)
 	if err != nil {
 		return &driftAWS{why: fmt.Sprintf("AWS is not configured (%v)", err)}
 	}
@@ -122,7 +117,7 @@ func (o *onceResolver) Resolve(ctx context.Context, ref dynref.Ref) (string, boo
 // permanent unresolvedToken, anything else under exit 2 a refusal. Where a
 // record cannot be read, cdkd's exit code alone decides, and the returned
 // note says so for the report.
-func (r *run) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, exitCode int) string {
+func (r *Env) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, exitCode int) string {
 	if !cdkd.NeedsCauses(*d) {
 		return ""
 	}
@@ -140,7 +135,7 @@ func (r *run) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, e
 	records := map[string]record{}
 	lookup := func(stack, region, logicalID string) (bool, bool) {
 		if region == "" {
-			region = r.defaultRegion()
+			region = r.region("", "")
 		}
 		key := stack + "\x00" + region
 		rec, ok := records[key]
@@ -173,12 +168,4 @@ func (r *run) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, e
 		return ""
 	}
 	return fmt.Sprintf("The state records of %s could not be read, so for their resources the causes cdkd did not report were inferred from its exit code alone.", strings.Join(failed, ", "))
-}
-
-// defaultRegion is where a stack with no region of its own lives.
-func (r *run) defaultRegion() string {
-	if r.cfg.StackRegion != "" {
-		return r.cfg.StackRegion
-	}
-	return r.app.Getenv("AWS_REGION")
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/cfnschema"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -76,7 +75,7 @@ func (r *recordingResolver) value(raw string) (string, bool) {
 
 // recordRefs wraps discovery's resolver so resolved values can be
 // fingerprinted later.
-func (r *run) recordRefs(inner discover.Resolver) discover.Resolver {
+func (r *Env) recordRefs(inner discover.Resolver) discover.Resolver {
 	if inner == nil {
 		return nil
 	}
@@ -90,7 +89,7 @@ func (r *run) recordRefs(inner discover.Resolver) discover.Resolver {
 // fingerprints returns the run's fingerprint machinery, or nil when
 // fingerprints are off: the input says so, no state bucket is known, or
 // there is no cloud assembly to find secret positions in.
-func (r *run) fingerprints(ctx context.Context) *fpRun {
+func (r *Env) fingerprints(ctx context.Context) *fpRun {
 	r.fps.once.Do(func() {
 		bucket := r.stateBucket()
 		if !r.cfg.Fingerprints || bucket == "" || r.asm == nil {
@@ -120,18 +119,6 @@ func (r *run) fingerprints(ctx context.Context) *fpRun {
 		r.fps.fp = fp
 	})
 	return r.fps.fp
-}
-
-func (r *run) objectStore(ctx context.Context, bucket string) (fingerprint.ObjectStore, error) {
-	settings := awsx.Settings{Region: r.app.Getenv("AWS_REGION"), RoleARN: r.cfg.RoleARN, Profile: r.app.Getenv("AWS_PROFILE")}
-	if build := r.app.Deps.Objects; build != nil {
-		return build(ctx, settings, bucket)
-	}
-	cfg, err := awsx.LoadConfig(ctx, settings)
-	if err != nil {
-		return nil, err
-	}
-	return awsx.Objects{S3: awsx.NewS3(cfg), Bucket: bucket}, nil
 }
 
 // key is where a stack's record lives.
@@ -173,7 +160,7 @@ type slot struct {
 
 // slots lists a stack's secret positions with today's values. region is
 // the stack's deployed region.
-func (r *run) slots(st assembly.Stack, region string) []*slot {
+func (r *Env) slots(st assembly.Stack, region string) []*slot {
 	types := resourceTypes(st.TemplateFile)
 	byKey := map[string]*slot{}
 	var out []*slot
@@ -222,7 +209,7 @@ func (r *run) slots(st assembly.Stack, region string) []*slot {
 
 // positionValue is the value a position reads today, named by its source
 // (template text, never the value); why says why it is not known.
-func (r *run) positionValue(st assembly.Stack, p assembly.Position) (source, value, why string) {
+func (r *Env) positionValue(st assembly.Stack, p assembly.Position) (source, value, why string) {
 	switch p.Source {
 	case model.SecretNoEcho:
 		source = "NoEcho parameter " + p.Parameter
@@ -244,7 +231,7 @@ func (r *run) positionValue(st assembly.Stack, p assembly.Position) (source, val
 
 // noEchoDefault finds a NoEcho parameter's default in the stack or, for a
 // value a parent passes down, in its ancestors.
-func (r *run) noEchoDefault(st assembly.Stack, name string) (string, bool) {
+func (r *Env) noEchoDefault(st assembly.Stack, name string) (string, bool) {
 	for depth := 0; depth < 32; depth++ {
 		for _, p := range st.NoEchoParams {
 			if p.Name == name && p.Default != nil {

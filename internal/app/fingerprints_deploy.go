@@ -1,7 +1,6 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -22,11 +21,11 @@ const fingerprintTimeout = 2 * time.Minute
 // hasSecretPositions reports whether a stack has positions a secret fills:
 // its deploy events are needed to record their fingerprints even when
 // cdkd's diff showed no change (cdkd cannot see a NoEcho value change).
-func (r *run) hasSecretPositions(ctx context.Context, stack, region string) bool {
+func (r *Env) hasSecretPositions(ctx context.Context, stack, region string) bool {
 	if r.fingerprints(ctx) == nil || r.asm == nil {
 		return false
 	}
-	st, ok := r.asm.StackIn(stack, r.stackRegion(stack, region))
+	st, ok := r.asm.StackIn(stack, r.region(stack, region))
 	return ok && len(st.Positions) > 0
 }
 
@@ -50,7 +49,7 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 	ctx, cancel := context.WithTimeout(ctx, fingerprintTimeout)
 	defer cancel()
 	for _, ds := range d.rep.Stacks {
-		region := r.stackRegion(ds.Stack, ds.Region)
+		region := r.region(ds.Stack, ds.Region)
 		st, ok := r.asm.StackIn(ds.Stack, region)
 		if !ok {
 			continue
@@ -153,15 +152,4 @@ func changesOf(cur *gate.Current, stack, region string) map[string]*model.Resour
 		}
 	}
 	return out
-}
-
-// stackRegion is the region a stack is deployed to: the one cdkd named,
-// else the assembly's, else AWS_REGION.
-func (r *run) stackRegion(stack, region string) string {
-	if region == "" && r.asm != nil {
-		if st, ok := r.asm.Stack(stack); ok {
-			region = st.Region
-		}
-	}
-	return cmp.Or(region, r.app.Getenv("AWS_REGION"))
 }

@@ -17,7 +17,7 @@ import (
 // unknown), with what the deploy will do about a change. cdkd itself
 // cannot tell (it stores *** for a NoEcho value). Run it after the diff is
 // redacted: every name it adds is redacted too.
-func (r *run) secretValues(ctx context.Context, d *model.Diff) {
+func (r *Env) secretValues(ctx context.Context, d *model.Diff) {
 	fp := r.fingerprints(ctx)
 	if fp == nil {
 		return
@@ -28,7 +28,7 @@ func (r *run) secretValues(ctx context.Context, d *model.Diff) {
 			s := &stacks[i]
 			st, ok := r.diffedStack(s.Stack, s.Region, parent)
 			if ok {
-				s.SecretValues = r.stackSecretValues(ctx, fp, st, cmp.Or(s.Region, st.Region, r.app.Getenv("AWS_REGION")), s.Changes)
+				s.SecretValues = r.stackSecretValues(ctx, fp, st, r.region(st.Name, cmp.Or(s.Region, st.Region)), s.Changes)
 				s.NoEchoReaders = withoutListed(s.NoEchoReaders, s.SecretValues)
 			}
 			name := s.Stack
@@ -43,7 +43,7 @@ func (r *run) secretValues(ctx context.Context, d *model.Diff) {
 
 // diffedStack finds a diffed stack in the assembly; a nested stack may be
 // named by its state name ("Parent~Child") or its logical id alone.
-func (r *run) diffedStack(name, region, parent string) (assembly.Stack, bool) {
+func (r *Env) diffedStack(name, region, parent string) (assembly.Stack, bool) {
 	if r.asm == nil {
 		return assembly.Stack{}, false
 	}
@@ -55,7 +55,7 @@ func (r *run) diffedStack(name, region, parent string) (assembly.Stack, bool) {
 
 // stackSecretValues evaluates one stack's secret positions against its
 // record.
-func (r *run) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stack, region string, changes []model.ResourceChange) []model.SecretValue {
+func (r *Env) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stack, region string, changes []model.ResourceChange) []model.SecretValue {
 	slots := r.slots(st, region)
 	if len(slots) == 0 {
 		return nil
@@ -104,7 +104,7 @@ func statefulWarning(v model.SecretValue) string {
 
 // noteKeyMismatch tells the reader, once per stack, that the record was
 // written with another fingerprint-key, so its fingerprints are unknown.
-func (r *run) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Record) {
+func (r *Env) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Record) {
 	if rec == nil || rec.KeyID == fp.hasher.KeyID() {
 		return
 	}
@@ -149,7 +149,7 @@ func withoutListed(readers []string, vals []model.SecretValue) []string {
 
 // fingerprintHeader is what the comment's hidden header records about the
 // fingerprints and the digest's mask tokens: the key id, never the key.
-func (r *run) fingerprintHeader(ctx context.Context) map[string]string {
+func (r *Env) fingerprintHeader(ctx context.Context) map[string]string {
 	id := r.maskKeyID(ctx)
 	if id == "" {
 		return nil

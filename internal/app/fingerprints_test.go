@@ -74,7 +74,8 @@ func TestSlotValues(t *testing.T) {
 		{Kind: assembly.KindResource, LogicalID: "Fn", Path: "Environment.Variables.D", Source: model.SecretNoEcho, Parameter: "NoDefault", Secure: true},
 		{Kind: assembly.KindResource, LogicalID: "Fn", Path: "Environment.Variables.E", Source: model.SecretReference, Reference: "{{resolve:ssm:/plain}}", Secure: false},
 	}}
-	r := &run{asm: &assembly.Assembly{Stacks: []assembly.Stack{child, parent}}, set: secrets.NewSet()}
+	r := &Env{}
+	r.asm, r.set = &assembly.Assembly{Stacks: []assembly.Stack{child, parent}}, secrets.NewSet()
 	res := r.recordRefs(fakeResolver{"{{resolve:secretsmanager:a}}": "sm-value"})
 	_, _, err := res.Resolve(context.Background(), dynref.Ref{Raw: "{{resolve:secretsmanager:a}}"})
 	assert.NilError(t, err)

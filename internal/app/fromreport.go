@@ -20,18 +20,18 @@ import (
 // posts nothing through the API: a re-render is a view, not a review, so it
 // must not stand in for the pull request's diff comment. ok is false when
 // the file is not a report (cdkd's own JSON), for the caller to read.
-func (r *run) fromReport() (code ExitCode, ok bool) {
+func (r *Env) fromReport() (o Outcome, ok bool) {
 	b, err := readReport(r.cfg.FromJSON)
 	if err != nil {
-		return r.fail(ReasonBadInput, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err), nil), true
+		return failed(ReasonBadInput, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err)), true
 	}
 	h, isReport, err := model.ReportHeader(b)
 	if !isReport {
 		if r.cfg.Command == config.CommandDeploy {
 			err := &config.InputError{Input: "from-json", Msg: fmt.Sprintf("deploy always runs cdkd: only a deploy report JSON written by cdkd-action (the report-json output) can be rendered again, and %s is not one", r.cfg.FromJSON)}
-			return r.fail(ReasonBadInput, err, nil), true
+			return failed(ReasonBadInput, err), true
 		}
-		return ExitOK, false // cdkd's own diff or drift JSON: read by the command
+		return succeeded(), false // cdkd's own diff or drift JSON: read by the command
 	}
 	if err == nil && string(h.Kind) != string(r.cfg.Command) {
 		err = fmt.Errorf("it holds a %s report; run with command: %s", h.Kind, h.Kind)
@@ -41,15 +41,15 @@ func (r *run) fromReport() (code ExitCode, ok bool) {
 	}
 	if err != nil {
 		err = &config.InputError{Input: "from-json", Msg: fmt.Sprintf("cannot render %s: %v", r.cfg.FromJSON, err)}
-		return r.fail(ReasonBadInput, err, nil), true
+		return failed(ReasonBadInput, err), true
 	}
-	return ExitOK, true
+	return succeeded(), true
 }
 
 // renderReport decodes a report of kind and publishes it offline. The
 // report was redacted when written; it is redacted again with this run's
 // secrets (mask-values, mask-env) before anything leaves.
-func (r *run) renderReport(b []byte, kind model.Kind) error {
+func (r *Env) renderReport(b []byte, kind model.Kind) error {
 	switch kind {
 	case model.KindDiff:
 		var res model.DiffResult
@@ -62,7 +62,7 @@ func (r *run) renderReport(b []byte, kind model.Kind) error {
 		rep := reporters.DiffReportOf(res, prcomment.FullReportHint(res.RunURL))
 		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
 		if res.Error == "" && res.Totals != nil {
-			r.diffOutputs(*res.Totals, res.HasChanges)
+			(&diffRun{Env: r}).diffOutputs(*res.Totals, res.HasChanges)
 		}
 	case model.KindDrift:
 		var res model.DriftResult

@@ -46,7 +46,7 @@ func (h *heldOutput) Write(p []byte) (int, error) {
 // runCdkdHeld runs cdkd like runCdkd, but holds its stderr back until
 // flushHeld: call that once discovery has finished. Every path out of the
 // command flushes (fail and Run do), so nothing held is lost.
-func (r *run) runCdkdHeld(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+func (r *Env) runCdkdHeld(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	r.flushHeld() // one run's output at a time, in order
 	h := &heldOutput{title: "cdkd " + strings.Join(args, " ")}
 	r.held = h
@@ -56,7 +56,7 @@ func (r *run) runCdkdHeld(ctx context.Context, runner *cdkd.Runner, args []strin
 
 // flushHeld prints the output held back, redacted with every value known
 // now, inside stop-commands as runCdkd does, and says what overflowed.
-func (r *run) flushHeld() {
+func (r *Env) flushHeld() {
 	h := r.held
 	if h == nil {
 		return
@@ -85,7 +85,7 @@ func (r *run) flushHeld() {
 // tokens the digest covers, and returns the notes that say what was hidden
 // because it could not be placed. unverifiable, when set, says why the
 // values behind the masks were not fingerprinted (it is among the notes).
-func (r *run) redactDiff(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
+func (r *Env) redactDiff(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
 	unplaced := discover.PlaceDiff(d, r.positions())
 	var masks maskSet
 	discover.RedactDiffHiding(d, r.positions(), r.set, masks.add)

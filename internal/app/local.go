@@ -117,7 +117,7 @@ func orUnknown(v string) string {
 // locateCdkd picks the cdkd this run uses and says which, its version and
 // why in the log. An npm install of cdkd-version goes to a temporary
 // directory removed when the run ends.
-func (r *run) locateCdkd(ctx context.Context) error {
+func (r *Env) locateCdkd(ctx context.Context) error {
 	o := cdkd.LocateOptions{Path: r.cfg.CdkdPath, Version: r.cfg.CdkdVersion, Dir: r.cfg.WorkingDirectory, Log: r.out, Timeout: r.cfg.Timeout}
 	if o.Path == "" && o.Version != "" {
 		dir, err := os.MkdirTemp("", "cdkd-npm-")
@@ -138,7 +138,7 @@ func (r *run) locateCdkd(ctx context.Context) error {
 
 // cdkdVersion is the version of the cdkd that runs: known from locateCdkd,
 // none for a saved report.
-func (r *run) cdkdVersion(ctx context.Context, runner *cdkd.Runner) (string, error) {
+func (r *Env) cdkdVersion(ctx context.Context, runner *cdkd.Runner) (string, error) {
 	if r.cfg.FromJSON != "" {
 		return "", nil
 	}
@@ -149,7 +149,7 @@ func (r *run) cdkdVersion(ctx context.Context, runner *cdkd.Runner) (string, err
 }
 
 // cdkdSource is the footer's word on where cdkd came from.
-func (r *run) cdkdSource() string {
+func (r *Env) cdkdSource() string {
 	if r.cdkd == nil {
 		return ""
 	}
@@ -158,7 +158,7 @@ func (r *run) cdkdSource() string {
 
 // offlineAWS says why the action makes no AWS call of its own: a local run
 // without --resolve-secrets. Empty when it may.
-func (r *run) offlineAWS() string {
+func (r *Env) offlineAWS() string {
 	if !r.local || r.cfg.ResolveSecrets {
 		return ""
 	}
@@ -168,7 +168,7 @@ func (r *run) offlineAWS() string {
 // driftResult runs `cdkd drift`, or reads the saved `cdkd drift --json`
 // given as from-json. A saved report has no exit code: it is inferred from
 // the report, as cdkd would have exited.
-func (r *run) driftResult(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+func (r *Env) driftResult(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	if r.cfg.FromJSON == "" {
 		return r.runCdkdHeld(ctx, runner, args)
 	}
@@ -184,7 +184,7 @@ func (r *run) driftResult(ctx context.Context, runner *cdkd.Runner, args []strin
 }
 
 // printReport writes the whole report, redacted, to stdout or --output.
-func (r *run) printReport(markdown string) {
+func (r *Env) printReport(markdown string) {
 	text := r.set.Redact(markdown)
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
@@ -209,7 +209,7 @@ func (r *run) printReport(markdown string) {
 // reportDir is the folder of the report JSON. Outside a workspace it is a
 // new temporary folder per run: a fixed path in the temporary folder would
 // be shared, and overwritten, by concurrent runs.
-func (r *run) reportDir(base, rel string) (string, error) {
+func (r *Env) reportDir(base, rel string) (string, error) {
 	if r.gh.Workspace != "" {
 		return filepath.Join(base, rel), nil
 	}
@@ -228,7 +228,7 @@ func (r *run) reportDir(base, rel string) (string, error) {
 
 // finishLocal ends a run: the report JSON's path on the log (stderr in a
 // local run), the outputs as JSON for --outputs-file, and the cleanups.
-func (r *run) finishLocal() {
+func (r *Env) finishLocal() {
 	for _, c := range r.cleanups {
 		c()
 	}
@@ -254,7 +254,7 @@ func (r *run) finishLocal() {
 
 // warnInputs warns, in one line each, of inputs that do nothing here and of
 // settings whose consequence is easy to miss.
-func (r *run) warnInputs() {
+func (r *Env) warnInputs() {
 	for _, w := range r.cfg.Ignored() {
 		r.runner.Warning(w)
 	}

@@ -41,7 +41,8 @@ func TestLoginIsNeverAGuessAfterAnError(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &run{cfg: config.Config{BotLogin: tc.botLogin}, api: tc.api}
+			r := &Env{cfg: config.Config{BotLogin: tc.botLogin}}
+			r.api = tc.api
 			for i := 0; i < 2; i++ { // asked once, then cached
 				got, err := r.login(context.Background())
 				if tc.wantErr != "" {

@@ -19,7 +19,7 @@ const maxMaskedValues = 500
 
 // maskHasher is the hasher of the mask tokens: the fingerprints' own when
 // they are on (one memo for both), else one keyed alike.
-func (r *run) maskHasher(ctx context.Context) (*fingerprint.Hasher, error) {
+func (r *Env) maskHasher(ctx context.Context) (*fingerprint.Hasher, error) {
 	r.fps.maskOnce.Do(func() {
 		if fp := r.fingerprints(ctx); fp != nil {
 			r.fps.mask = fp.hasher
@@ -32,7 +32,7 @@ func (r *run) maskHasher(ctx context.Context) (*fingerprint.Hasher, error) {
 
 // maskKeyID identifies the fingerprint-key the mask tokens are keyed with,
 // "" without one: the review records it, and the deploy must match it.
-func (r *run) maskKeyID(ctx context.Context) string {
+func (r *Env) maskKeyID(ctx context.Context) string {
 	if r.cfg.FingerprintKey == "" {
 		return ""
 	}
@@ -119,7 +119,7 @@ func (m *maskSet) overflow() {
 // maxMaskedValues distinct values, or when hashing fails, every token is
 // model.MaskUnverifiable and the sentence returned says why (a deploy of
 // such a change set is refused); "" when every token carries a fingerprint.
-func (r *run) fillMasks(ctx context.Context, m *maskSet) string {
+func (r *Env) fillMasks(ctx context.Context, m *maskSet) string {
 	if m.over {
 		return r.unverifiable(m, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest", maxMaskedValues))
 	}
@@ -144,7 +144,7 @@ func (r *run) fillMasks(ctx context.Context, m *maskSet) string {
 }
 
 // unverifiable marks every hidden value unverifiable and returns why.
-func (r *run) unverifiable(m *maskSet, why string) string {
+func (r *Env) unverifiable(m *maskSet, why string) string {
 	m.overflow()
 	return r.set.OneLine(why)
 }

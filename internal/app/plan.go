@@ -12,16 +12,18 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
-// planShards splits the stacks a diff or drift would cover into shards for
-// a matrix of jobs: the `matrix` and `shard-count` outputs, and the plan in
-// the job summary.
-func (r *run) planShards(ctx context.Context) ExitCode {
+// planCommand splits the stacks a diff or drift would cover into shards
+// for a matrix of jobs: the `matrix` and `shard-count` outputs, and the
+// plan in the job summary.
+type planCommand struct{}
+
+func (planCommand) Run(ctx context.Context, r *Env) Outcome {
 	stacks, err := r.planStacks(ctx)
 	if err != nil {
 		if config.IsInputError(err) {
-			return r.fail(ReasonBadInput, err, nil)
+			return failed(ReasonBadInput, err)
 		}
-		return r.fail(cdkdReason(err, ReasonCdkdFailed), err, nil)
+		return failed(cdkdReason(err, ReasonCdkdFailed), err)
 	}
 	n := r.cfg.Shards
 	if n == 0 {
@@ -34,7 +36,7 @@ func (r *run) planShards(ctx context.Context) ExitCode {
 	m := plan.Split(stacks, n)
 	b, err := json.Marshal(m)
 	if err != nil {
-		return r.fail(ReasonCdkdFailed, fmt.Errorf("encode the plan: %w", err), nil)
+		return failed(ReasonCdkdFailed, fmt.Errorf("encode the plan: %w", err))
 	}
 	r.setOutput(OutputMatrix, string(b))
 	r.setOutput(OutputShardCount, strconv.Itoa(len(m.Shard)))
@@ -43,13 +45,13 @@ func (r *run) planShards(ctx context.Context) ExitCode {
 	if r.local {
 		r.printReport(md)
 	}
-	return ExitOK
+	return succeeded()
 }
 
 // planStacks lists the stacks to spread, with their sizes: from the cloud
 // assembly for a diff (what the code will deploy), from the state bucket
 // for drift (what is deployed, code or not).
-func (r *run) planStacks(ctx context.Context) ([]plan.Stack, error) {
+func (r *Env) planStacks(ctx context.Context) ([]plan.Stack, error) {
 	if !r.cfg.All && len(r.cfg.Stacks) == 0 {
 		return nil, &config.InputError{Input: "stacks", Msg: "expected the stacks to spread over shards, or all: true"}
 	}

@@ -62,7 +62,8 @@ func TestChangeSetLineFallsBackToFingerprints(t *testing.T) {
 	const secret = "missed-by-the-model-secret-43"
 	set := secrets.NewSet()
 	set.Add(secret, "test")
-	r := &run{set: set}
+	r := &Env{}
+	r.set = set
 	d := diffHolding(secret)
 	h := prcomment.Header{Kind: prcomment.KindDiff, SHA: "abc", Digest: d.Digest()}
 	line := r.diffComment(h, reporters.DiffReport{Diff: d, Digest: d.Digest()}, &d, reporters.CommentBudget).ChangeSet

@@ -22,7 +22,7 @@ import (
 )
 
 // cdkdRunner runs cdkd in the working directory with the live renderer off.
-func (r *run) cdkdRunner() *cdkd.Runner {
+func (r *Env) cdkdRunner() *cdkd.Runner {
 	path := r.cfg.CdkdPath
 	if r.cdkd != nil {
 		path = r.cdkd.Path
@@ -42,13 +42,13 @@ func cdkdReason(err error, fallback FailureReason) FailureReason {
 
 // runCdkd streams cdkd's stderr to the log, redacted line by line and inside
 // stop-commands, so a template or state value cannot issue workflow commands.
-func (r *run) runCdkd(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+func (r *Env) runCdkd(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	return r.runCdkdVia(ctx, runner, args, nil)
 }
 
 // runCdkdVia is runCdkd with each stderr line passed through wrap before
 // the redacting log stream (nil: straight to it).
-func (r *run) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string, wrap func(io.Writer) io.Writer) (cdkd.Result, error) {
+func (r *Env) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string, wrap func(io.Writer) io.Writer) (cdkd.Result, error) {
 	stream := secrets.NewLineWriter(r.out, r.set)
 	runner.Stderr = stream
 	if wrap != nil {
@@ -64,7 +64,7 @@ func (r *run) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string
 }
 
 // positions gives the redactor the assembly's secret positions, if any.
-func (r *run) positions() discover.Positions {
+func (r *Env) positions() discover.Positions {
 	if r.asm == nil {
 		return nil
 	}
@@ -73,13 +73,13 @@ func (r *run) positions() discover.Positions {
 
 // fullReportHint says where the unabridged report lives when a channel's
 // budget forced a shorter one.
-func (r *run) fullReportHint() string { return prcomment.FullReportHint(r.gh.RunURL) }
+func (r *Env) fullReportHint() string { return prcomment.FullReportHint(r.gh.RunURL) }
 
 // publishOffline writes what needs no API: the report JSON (output
 // report-json; failing to is a warning), the job summary, and in a local run
 // the whole report on stdout. It reports whether the API channels are to be
 // written too.
-func (r *run) publishOffline(kind string, reportJSON any, render func(reporters.Budget) string) bool {
+func (r *Env) publishOffline(kind string, reportJSON any, render func(reporters.Budget) string) bool {
 	summary := reporters.SummaryBudget
 	summary.Hint = "the report JSON file (the `report-json` output)"
 	if path, err := r.writeReportJSON(kind, reportJSON); err != nil {
@@ -130,7 +130,7 @@ func writeLines(w io.Writer, s string) {
 // path is relative to the workspace: the action runs in a container, where
 // RUNNER_TEMP is a container path later steps on the host cannot open,
 // while the workspace is the same directory for both.
-func (r *run) writeReportJSON(kind string, v any) (string, error) {
+func (r *Env) writeReportJSON(kind string, v any) (string, error) {
 	base, rel := r.gh.Workspace, ".cdkd-action"
 	if base == "" {
 		base, rel = r.gh.RunnerTemp, "cdkd-action"
@@ -178,7 +178,7 @@ func safeFileName(s string) string {
 // once per run. Any other failure is an error, not a guess: trusting the
 // wrong author would let another user's header pass for ours, and looking
 // for the wrong author would post a duplicate comment.
-func (r *run) login(ctx context.Context) (string, error) {
+func (r *Env) login(ctx context.Context) (string, error) {
 	if r.identity != "" {
 		return r.identity, nil
 	}
@@ -204,7 +204,7 @@ func (r *run) login(ctx context.Context) (string, error) {
 // content hash) and the budget. It returns the comment now holding the
 // report (its ID is 0 when none was written), whose visible report the
 // diff's check run records.
-func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func(prcomment.Header, reporters.Budget) prcomment.Comment) (github.StickyResult, error) {
+func (r *Env) upsertComment(ctx context.Context, h prcomment.Header, render func(prcomment.Header, reporters.Budget) prcomment.Comment) (github.StickyResult, error) {
 	// The header carries a hash of the content without the run link, so a
 	// new run with the same report leaves the comment alone (its link then
 	// points at the earlier run that posted the same report).
@@ -247,7 +247,7 @@ func (r *run) upsertComment(ctx context.Context, h prcomment.Header, render func
 
 // commentMode is how a sticky comment is rewritten: edited in place, or
 // deleted and posted again (comment: recreate).
-func (r *run) commentMode() github.Mode {
+func (r *Env) commentMode() github.Mode {
 	if r.cfg.Comment == config.CommentRecreate {
 		return github.ModeRecreate
 	}
@@ -259,7 +259,7 @@ func (r *run) commentMode() github.Mode {
 // check-run is on and there is a commit to attach it to. It sets the output
 // check-run-url; a missing permission degrades to a warning, and any other
 // API error is returned.
-func (r *run) publishCheckRun(ctx context.Context, cr github.CheckRun, render func(reporters.Budget) string) error {
+func (r *Env) publishCheckRun(ctx context.Context, cr github.CheckRun, render func(reporters.Budget) string) error {
 	if !r.cfg.CheckRun || cr.HeadSHA == "" {
 		return nil
 	}
@@ -277,7 +277,7 @@ func (r *run) publishCheckRun(ctx context.Context, cr github.CheckRun, render fu
 // posted, GitHub's status, and why, so that no failure path (cdkd failed,
 // the gate refused, the run was cancelled) loses it silently. It returns
 // err for the caller to pass on.
-func (r *run) notPosted(ctx context.Context, what string, err error) error {
+func (r *Env) notPosted(ctx context.Context, what string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -297,7 +297,7 @@ func (r *run) notPosted(ctx context.Context, what string, err error) error {
 // degrade turns a missing permission into a warning (warning formats err
 // with its %v): a fork's token cannot write, and the report is still in the
 // job summary. Any other error is returned as it is.
-func (r *run) degrade(err error, warning string) error {
+func (r *Env) degrade(err error, warning string) error {
 	if isPermission(err) {
 		r.runner.Warning(fmt.Sprintf(warning, err))
 		return nil
@@ -308,7 +308,7 @@ func (r *run) degrade(err error, warning string) error {
 // redactLines redacts cdkd's lines before they reach a report: together,
 // not one by one, so that a secret split across lines (a multi-line value,
 // or its base64 wrapped at 64 or 76 columns) is still found.
-func (r *run) redactLines(lines []string) []string {
+func (r *Env) redactLines(lines []string) []string {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -336,7 +336,7 @@ func cdkJSONStateBucket(path string) string {
 
 // failureText is an error as a report's failure line, which already says
 // which cdkd command failed: cdkd's own reason and its exit code.
-func (r *run) failureText(err error) string {
+func (r *Env) failureText(err error) string {
 	var cerr *cdkd.Error
 	if errors.As(err, &cerr) && cerr.Reason != "" {
 		text := cerr.Reason
