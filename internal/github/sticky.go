@@ -34,8 +34,8 @@ type StickyTarget struct {
 	Label  string
 	Author string
 	// Same, when set, decides that an existing body needs no edit although
-	// its bytes differ (a footer that links the current run, say); nil
-	// means byte equality.
+	// its bytes differ; nil means Unchanged (equal bytes, or equal content
+	// hashes in the headers).
 	Same func(old, new string) bool
 }
 
@@ -119,7 +119,7 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 		// racing runs converge instead of each keeping its own.
 		keep := ours[0]
 		stale = ours[1:]
-		if keep.Body == body || (t.Same != nil && t.Same(keep.Body, body)) {
+		if t.same(keep.Body, body) {
 			res.Action, res.ID, res.URL, res.Body = ActionUnchanged, keep.ID, keep.HTMLURL, keep.Body
 			create = false
 			break
@@ -174,7 +174,7 @@ func converge(ctx context.Context, api CommentsAPI, t StickyTarget, body string,
 	var errs []error
 	kept := -1
 	for i, c := range ours {
-		if c.Body == body || (t.Same != nil && t.Same(c.Body, body)) {
+		if t.same(c.Body, body) {
 			kept = i
 			break
 		}
@@ -283,8 +283,10 @@ func Split[T any](items []T, kind, label, author string, of func(T) (body, login
 	return ours, others
 }
 
-// SpoofWarning is the one wording for a look-alike Split set aside: what
-// it is (comment, issue), where, and who wrote it instead of author.
-func SpoofWarning(what, url, by, author string) string {
-	return fmt.Sprintf("ignored %s %s by %s: it carries cdkd-action's header but was not written by %s (possible spoof)", what, url, by, author)
+// same reports whether a comment holding old needs no edit to hold new.
+func (t StickyTarget) same(old, new string) bool {
+	if t.Same != nil {
+		return old == new || t.Same(old, new)
+	}
+	return Unchanged(old, new)
 }
