@@ -1,0 +1,158 @@
+package publish
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// CheckRunAPI is what the check-run target calls.
+type CheckRunAPI interface {
+	CreateCheckRun(ctx context.Context, owner, repo string, cr github.CheckRun) (github.CheckRunRef, error)
+}
+
+// CheckRun creates a completed check run on the publication's commit,
+// with the report rendered for a check run as its summary.
+type CheckRun struct {
+	API         CheckRunAPI
+	Owner, Repo string
+	DetailsURL  string // the run's URL
+	Output      string // the output naming the check run's URL
+}
+
+func (t *CheckRun) Policy(p *Publication) Policy {
+	name := "check"
+	if p.CheckRun != nil {
+		name = p.CheckRun.Name
+	}
+	return Policy{What: "the " + name + " check run", Denied: "cannot create the check run (no checks: write permission?): %v"}
+}
+
+func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error {
+	f := p.CheckRun
+	if f == nil || f.HeadSHA == "" || p.Render == nil {
+		return nil
+	}
+	cr := github.CheckRun{
+		Name:       pub.Secrets.Redact(f.Name),
+		HeadSHA:    f.HeadSHA,
+		Status:     "completed",
+		Conclusion: f.Conclusion,
+		DetailsURL: t.DetailsURL,
+		Title:      pub.Secrets.Redact(f.Title),
+		Summary:    pub.Secrets.Redact(p.Render(reporters.CheckRunBudget)),
+	}
+	if f.ExternalID != nil {
+		// Our review marker holds a digest and ids, no secret: redacting a
+		// hex-like short secret inside it would make the deploy refuse its
+		// own review.
+		cr.ExternalID = f.ExternalID(w)
+	}
+	ref, err := t.API.CreateCheckRun(ctx, t.Owner, t.Repo, cr)
+	if err != nil {
+		return err
+	}
+	pub.output(t.Output, ref.HTMLURL)
+	return nil
+}
+
+// Issue keeps the one tracking issue of the publication's kind and label
+// current (see github.SyncIssue); the publication decides its state.
+type Issue struct {
+	API         github.IssuesAPI
+	Owner, Repo string
+	Labels      []string // issue-labels
+	Identity    *github.Identity
+	Output      string // the output naming the issue's URL
+}
+
+func (t *Issue) Policy(p *Publication) Policy {
+	what := "tracking issue"
+	if p.Issue != nil && p.Issue.What != "" {
+		what = p.Issue.What
+	}
+	return Policy{What: "the " + what, Denied: "cannot write the tracking issue (no issues: write permission?): %v"}
+}
+
+func (t *Issue) Publish(ctx context.Context, pub *Publisher, p *Publication, _ *Written) error {
+	f := p.Issue
+	if f == nil {
+		return nil
+	}
+	author, err := t.Identity.Login(ctx)
+	if err != nil {
+		return fmt.Errorf("find the %s: %w", f.What, err)
+	}
+	target := github.IssueTarget{Owner: t.Owner, Repo: t.Repo, Kind: f.Kind, Label: f.Label, Author: author, Labels: t.Labels, What: f.What}
+	res, err := github.SyncIssue(ctx, t.API, target, func(found *github.Issue) github.IssueContent {
+		c := f.Content(found)
+		// Redacted before hashing, so the hash compares what GitHub holds.
+		s := pub.Secrets
+		c.Title, c.Content, c.Footer, c.Closing = s.Redact(c.Title), s.Redact(c.Content), s.Redact(c.Footer), s.Redact(c.Closing)
+		return c
+	})
+	for _, s := range github.Spoofs(res.Ignored, author) {
+		pub.warn(s)
+	}
+	pub.output(t.Output, res.URL)
+	if err != nil {
+		return err
+	}
+	if n := f.Notices[res.Action]; n != "" {
+		pub.Log.Notice(pub.Secrets.Redact(n + " " + res.URL))
+	}
+	return nil
+}
+
+// DeploymentAPI is what the deployment target calls.
+type DeploymentAPI interface {
+	CreateDeployment(ctx context.Context, owner, repo string, d github.DeploymentRequest) (int64, error)
+	CreateDeploymentStatus(ctx context.Context, owner, repo string, id int64, state, environmentURL, logURL, description string) error
+}
+
+// Deployment records a GitHub deployment of the commit to an environment:
+// Start before cdkd deploys (in_progress), Publish with the outcome.
+// Failing to is a warning: the deploy matters more than its record.
+type Deployment struct {
+	API         DeploymentAPI
+	Owner, Repo string
+	Environment string
+	SHA         string
+	RunURL      string
+
+	id int64 // the deployment Start created
+}
+
+func (t *Deployment) Policy(p *Publication) Policy {
+	state := "final"
+	if p.Deployment != nil {
+		state = p.Deployment.State
+	}
+	return Policy{What: "the deployment's " + state + " status", Optional: true}
+}
+
+// Start creates the deployment and its in_progress status.
+func (t *Deployment) Start(ctx context.Context, pub *Publisher, description string) {
+	if t.Environment == "" {
+		return
+	}
+	id, err := t.API.CreateDeployment(ctx, t.Owner, t.Repo, github.DeploymentRequest{Ref: t.SHA, Environment: t.Environment, Description: pub.Secrets.Redact(description)})
+	if err != nil {
+		_ = pub.Failed(ctx, Policy{What: "the deployment to " + t.Environment + " (no deployments: write permission?)", Optional: true}, err)
+		return
+	}
+	t.id = id
+	err = t.API.CreateDeploymentStatus(ctx, t.Owner, t.Repo, id, "in_progress", "", t.RunURL, "cdkd deploy is running")
+	_ = pub.Failed(ctx, Policy{What: "the deployment's in_progress status", Optional: true}, err)
+}
+
+func (t *Deployment) Publish(ctx context.Context, pub *Publisher, p *Publication, _ *Written) error {
+	f := p.Deployment
+	if t.id == 0 || f == nil {
+		return nil
+	}
+	s := pub.Secrets
+	return t.API.CreateDeploymentStatus(ctx, t.Owner, t.Repo, t.id, f.State, s.Redact(f.EnvironmentURL), t.RunURL, s.Redact(f.Description))
+}

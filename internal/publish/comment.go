@@ -1,0 +1,159 @@
+package publish
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// CommentAPI is what the PR comment targets call.
+type CommentAPI interface {
+	github.CommentsAPI
+	GetPullRequest(ctx context.Context, owner, repo string, number int) (github.PullRequest, error)
+}
+
+// Comment is the sticky PR comment: the hidden header first, then the
+// report rendered within what is left of GitHub's 65,536 characters.
+type Comment struct {
+	API         CommentAPI
+	Owner, Repo string
+	PR          int
+	// HeadSHA is the commit this run reports on: a pull request that has
+	// moved on keeps the comment of the run for its newer head.
+	HeadSHA string
+	// RunURL is left out of the content hash: a new run with the same
+	// report leaves the comment alone (its link then points at the earlier
+	// run that posted the same report).
+	RunURL   string
+	Identity *github.Identity
+	Mode     github.Mode
+	Output   string // the output naming the comment's URL
+}
+
+func (t *Comment) Policy(*Publication) Policy {
+	return Policy{What: "the pull request comment",
+		Denied: "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"}
+}
+
+func (t *Comment) Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error {
+	if p.Comment == nil || t.PR == 0 {
+		return nil
+	}
+	c := p.Comment.Render(p.Comment.Header, reporters.CommentBudget)
+	c.ChangeSet, c.Report = pub.Secrets.Redact(c.ChangeSet), pub.Secrets.Redact(c.Report)
+	content := c.ChangeSet + "\n" + c.Report
+	if t.RunURL != "" {
+		content = strings.ReplaceAll(content, t.RunURL, "")
+	}
+	c.Header = github.Stamp(c.Header, content)
+	// Redacted here too (not only at the API edge) so that "unchanged, skip
+	// the write" compares what GitHub holds with what we would write.
+	body := prcomment.Redact(pub.Secrets, c.String())
+	// A slow or re-run job for an older commit must not replace the review
+	// of the pull request's current head: reviewers would see a stale diff.
+	if pr, err := t.API.GetPullRequest(ctx, t.Owner, t.Repo, t.PR); err == nil && pr.HeadSHA != "" && pr.HeadSHA != t.HeadSHA {
+		pub.warn(fmt.Sprintf("pull request #%d has moved on to %s since this run's commit %s: the comment is left to the run for the newer commit",
+			t.PR, shortSHA(pr.HeadSHA), shortSHA(t.HeadSHA)))
+		pub.output(t.Output, "")
+		return nil
+	}
+	res, err := upsert(ctx, pub, t.API, t.Identity, github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: c.Header.Kind, Label: c.Header.Label}, body, t.Mode)
+	if err != nil {
+		return fmt.Errorf("write pull request comment: %w", err)
+	}
+	w.Comment = res
+	pub.output(t.Output, res.HTMLURL)
+	return nil
+}
+
+// upsert makes body the one comment of ours for t, written by our
+// identity, and warns of the look-alikes by anyone else.
+func upsert(ctx context.Context, pub *Publisher, api github.CommentsAPI, id *github.Identity, t github.StickyTarget, body string, mode github.Mode) (github.Comment, error) {
+	author, err := id.Login(ctx)
+	if err != nil {
+		return github.Comment{}, err
+	}
+	t.Author = author
+	res, err := github.Upsert(ctx, api, t, body, mode)
+	for _, s := range github.Spoofs(res.Ignored, author) {
+		pub.warn(s)
+	}
+	if err != nil {
+		return github.Comment{}, err
+	}
+	return github.Comment{ID: res.ID, HTMLURL: res.URL, Body: res.Body}, nil
+}
+
+// DeploySectionBudget is the most of the comment the deploy outcome may
+// take; the reviewed diff above it is shortened to make room if need be.
+var DeploySectionBudget = reporters.Budget{MaxChars: 16000, Channel: "the PR comment"}
+
+// DeploySection adds the deploy outcome to the pull request's diff
+// comment, below the reviewed diff, keeping its hidden header (and the
+// change set under it) byte for byte, so the comment is still the review a
+// later run can read. Without a diff comment of ours, it writes a comment
+// of kind "deploy", which no deploy ever reads as a review.
+type DeploySection struct {
+	API         github.CommentsAPI
+	Owner, Repo string
+	PR          int // 0: no pull request, nothing is written
+	// Review is the diff comment the gate read (nil: none).
+	Review   *github.Comment
+	Label    string
+	SHA      string // the deployed commit, in a deploy-kind comment's header
+	Identity *github.Identity
+	Mode     github.Mode
+	Output   string
+}
+
+func (t *DeploySection) Policy(*Publication) Policy {
+	return Policy{What: "the deploy outcome in the pull request comment",
+		Denied: "cannot write the pull request comment (no pull-requests: write permission?): %v"}
+}
+
+func (t *DeploySection) Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error {
+	if t.PR == 0 || p.Render == nil {
+		return nil
+	}
+	section := p.Render(DeploySectionBudget)
+	written, err := t.write(ctx, pub, section)
+	if err != nil {
+		return fmt.Errorf("write the deploy outcome to pull request #%d: %w", t.PR, err)
+	}
+	w.Comment = written
+	if written.HTMLURL != "" {
+		pub.output(t.Output, written.HTMLURL)
+	}
+	return nil
+}
+
+func (t *DeploySection) write(ctx context.Context, pub *Publisher, section string) (github.Comment, error) {
+	if t.Review != nil {
+		if c, ok := prcomment.Parse(t.Review.Body); ok {
+			// The review comment itself, edited in place whatever the
+			// comment mode: the diff's check run names it by its id.
+			written, err := t.API.EditIssueComment(ctx, t.Owner, t.Repo, t.Review.ID, prcomment.Redact(pub.Secrets, c.WithDeploy(section).String()))
+			if err == nil || !github.IsNotFound(err) {
+				return written, err
+			}
+			// Deleted since the gate read it: the outcome gets a comment
+			// of its own.
+		}
+	}
+	// A comment of its own kind: a diff-kind comment without a digest
+	// could shadow a review that the identity in use did write.
+	h := prcomment.Header{V: prcomment.HeaderVersion, Kind: prcomment.KindDeploy, Label: t.Label, SHA: t.SHA}
+	body := prcomment.Redact(pub.Secrets, prcomment.Comment{Header: h}.WithDeploy(section).String())
+	return upsert(ctx, pub, t.API, t.Identity, github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: h.Kind, Label: h.Label}, body, t.Mode)
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

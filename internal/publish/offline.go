@@ -1,0 +1,219 @@
+package publish
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// The targets that need no API: the report JSON file, the job summary,
+// stdout and the step outputs. Their failures are said where they happen
+// (a warning, or an error for the report a local user asked for) and never
+// fail the run.
+
+// ReportJSON writes the result, redacted, as compact JSON (programs read
+// it; jq pretty-prints it for a person). Inside a workflow it goes to
+// .cdkd-action/ in the workspace and its path is relative to the
+// workspace: the action runs in a container, where RUNNER_TEMP is a path
+// later steps on the host cannot open, while the workspace is the same
+// directory for both. Outside one it goes to a folder of its own per run:
+// a fixed temporary path would be shared by concurrent runs.
+type ReportJSON struct {
+	Workspace  string // GITHUB_WORKSPACE
+	RunnerTemp string // RUNNER_TEMP, used when there is no workspace
+	Label      string
+	Output     string // the output naming the path
+	// Encode writes v as JSON and a newline, every byte through redact;
+	// nil is json.Marshal of the whole.
+	Encode func(w io.Writer, v any, redact func([]byte) []byte) error
+
+	folder string // the run's own folder outside a workspace
+}
+
+func (t *ReportJSON) Policy(*Publication) Policy {
+	return Policy{What: "the report JSON", Optional: true}
+}
+
+func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, p *Publication, w *Written) error {
+	if p.Result == nil {
+		return nil
+	}
+	path, err := t.write(p.Kind, p.Result, pub.Secrets.RedactBytes)
+	if err != nil {
+		pub.warn(fmt.Sprintf("write report JSON: %v", err))
+		return nil
+	}
+	w.ReportJSON = path
+	pub.output(t.Output, path)
+	return nil
+}
+
+func (t *ReportJSON) write(kind string, v any, redact func([]byte) []byte) (string, error) {
+	dir, shown, err := t.dir()
+	if err != nil {
+		return "", err
+	}
+	// Readable by later steps: the action's container runs as root, the
+	// job's other steps do not. The content is redacted.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	name := kind
+	if t.Label != "" {
+		name += "-" + safeFileName(t.Label)
+	}
+	path := filepath.Join(dir, name+".json")
+	if err := t.writeFile(path, v, redact); err != nil {
+		return "", fmt.Errorf("write %s report %s: %w", kind, path, err)
+	}
+	return filepath.Join(shown, name+".json"), nil
+}
+
+// dir is where the file goes and the folder its path is shown in.
+func (t *ReportJSON) dir() (dir, shown string, err error) {
+	if t.Workspace != "" {
+		return filepath.Join(t.Workspace, ".cdkd-action"), ".cdkd-action", nil
+	}
+	if t.folder == "" {
+		base := t.RunnerTemp
+		if base == "" {
+			base = os.TempDir()
+		}
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return "", "", fmt.Errorf("create %s: %w", base, err)
+		}
+		if t.folder, err = os.MkdirTemp(base, "cdkd-action-"); err != nil {
+			return "", "", fmt.Errorf("create a report folder in %s: %w", base, err)
+		}
+	}
+	return t.folder, t.folder, nil
+}
+
+func (t *ReportJSON) writeFile(path string, v any, redact func([]byte) []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	encode := t.Encode
+	if encode == nil {
+		encode = encodeJSON
+	}
+	err = encode(bw, v, redact)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func encodeJSON(w io.Writer, v any, redact func([]byte) []byte) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(redact(b), '\n'))
+	return err
+}
+
+func safeFileName(s string) string {
+	return strings.Map(func(c rune) rune {
+		if c == '-' || c == '_' || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') {
+			return c
+		}
+		return '_'
+	}, s)
+}
+
+// Summary appends the report to the job summary, within its 1 MiB, with a
+// pointer to the report JSON for what did not fit.
+type Summary struct {
+	// Append adds markdown to the job summary (the runner's AppendSummary).
+	Append func(markdown string) error
+	// ReportJSONOutput names the output the hint points at.
+	ReportJSONOutput string
+}
+
+func (t *Summary) Policy(*Publication) Policy {
+	return Policy{What: "the job summary", Optional: true}
+}
+
+func (t *Summary) Publish(_ context.Context, pub *Publisher, p *Publication, w *Written) error {
+	if p.Render == nil {
+		return nil
+	}
+	b := reporters.SummaryBudget
+	out := reporters.Code(t.ReportJSONOutput)
+	b.Hint = "the report JSON file (the " + out + " output)"
+	if w.ReportJSON != "" {
+		b.Hint = "the report JSON file " + reporters.Code(w.ReportJSON) + " (the " + out + " output)"
+	}
+	t.Write(pub, p.Render(b))
+	return nil
+}
+
+// Write appends markdown, redacted; a failure is a warning.
+func (t *Summary) Write(pub *Publisher, markdown string) {
+	if err := t.Append(pub.Secrets.Redact(markdown)); err != nil {
+		pub.warn(fmt.Sprintf("write job summary: %v", err))
+	}
+}
+
+// Stdout prints the whole report, redacted, for a local run: to Path
+// (--output) when set, else to W.
+type Stdout struct {
+	Path string
+	W    io.Writer
+}
+
+func (t *Stdout) Policy(*Publication) Policy {
+	return Policy{What: "the report", Optional: true}
+}
+
+func (t *Stdout) Publish(_ context.Context, pub *Publisher, p *Publication, _ *Written) error {
+	if p.Render != nil {
+		t.Print(pub, p.Render(reporters.Unlimited))
+	}
+	return nil
+}
+
+// Print writes markdown, redacted and ending in a newline. A failure is an
+// error in the log: it was the one thing a local user asked for.
+func (t *Stdout) Print(pub *Publisher, markdown string) {
+	text := pub.Secrets.Redact(markdown)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if t.Path != "" {
+		if err := os.WriteFile(t.Path, []byte(text), 0o644); err != nil {
+			pub.Log.Error(pub.Secrets.Redact(fmt.Sprintf("write the report to --output %s: %v", t.Path, err)))
+			return
+		}
+		pub.Log.Info("Report written to " + t.Path)
+		return
+	}
+	if _, err := io.WriteString(t.W, text); err != nil {
+		pub.Log.Error(fmt.Sprintf("write the report to stdout: %v", err))
+	}
+}
+
+// Outputs sets the result's step outputs.
+type Outputs struct{}
+
+func (Outputs) Policy(*Publication) Policy { return Policy{What: "the step outputs", Optional: true} }
+
+func (Outputs) Publish(_ context.Context, pub *Publisher, p *Publication, _ *Written) error {
+	for name, value := range p.Outputs {
+		pub.output(name, value)
+	}
+	return nil
+}

@@ -1,0 +1,189 @@
+// Package publish is the one way a report leaves the action: a command
+// builds a Publication (what: the result, its renderings, the check-run
+// fields, the comment header) and a Publisher writes it to a list of
+// Targets (where: PR comment, deploy section, check run, tracking issue,
+// deployment status, job summary, step outputs, report JSON, stdout). A
+// local run is a list without the API targets. Every body is redacted at
+// its target, every failed write is said in the log, and a missing
+// permission becomes a warning here and nowhere else.
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/workflow"
+)
+
+// Publication is what a command reports. The fields a target needs and
+// finds nil make that target write nothing.
+type Publication struct {
+	// Kind names the report ("diff", "drift", "deploy"): the report JSON's
+	// file name.
+	Kind string
+	// Result is the typed result, written as the report JSON.
+	Result any
+	// Render is the report within a channel's budget (job summary, check
+	// run, stdout, deploy section).
+	Render func(reporters.Budget) string
+	// Outputs are the result's step outputs (counts, digest, status).
+	Outputs map[string]string
+
+	CheckRun   *CheckRunFields
+	Comment    *CommentFields
+	Issue      *IssueFields
+	Deployment *DeploymentFields
+}
+
+// CheckRunFields are the check run's own words; the summary is Render's.
+type CheckRunFields struct {
+	Name       string
+	HeadSHA    string // "" means no commit to attach it to: none is created
+	Conclusion string
+	Title      string
+	// ExternalID, when set, vouches for what the targets before the check
+	// run wrote (the comment holding the review).
+	ExternalID func(w *Written) string
+}
+
+// CommentFields are the sticky PR comment's: its hidden header and the
+// comment rendered within a budget. Render gets the header without the
+// content hash, which the target adds.
+type CommentFields struct {
+	Header prcomment.Header
+	Render func(prcomment.Header, reporters.Budget) prcomment.Comment
+}
+
+// IssueFields are the tracking issue's. Content decides the issue's state
+// and body once the existing issue (nil: none) is known.
+type IssueFields struct {
+	Kind, Label string
+	// What names the issue in the log and in errors ("drift tracking issue").
+	What    string
+	Content func(found *github.Issue) github.IssueContent
+	// Notices are said in the log, by what was done (github.ActionCreated,
+	// ...), each followed by the issue's URL.
+	Notices map[string]string
+}
+
+// DeploymentFields are the final status of the deployment started by
+// Deployment.Start.
+type DeploymentFields struct {
+	State          string // "success" or "failure"
+	EnvironmentURL string
+	Description    string
+}
+
+// Written is what the targets wrote so far, for the targets after them.
+type Written struct {
+	// ReportJSON is the report JSON's path ("" when it was not written).
+	ReportJSON string
+	// Comment is the PR comment now holding the report or the deploy
+	// section (ID 0 when none was written).
+	Comment github.Comment
+}
+
+// Target is one place a publication goes.
+type Target interface {
+	// Publish writes what of p concerns the target. A returned error is
+	// handled by the Publisher according to Policy.
+	Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error
+	Policy(p *Publication) Policy
+}
+
+// Policy says how a target's failure is reported.
+type Policy struct {
+	// What names what a failed write did not post ("the pull request
+	// comment").
+	What string
+	// Denied, when set, is the warning (formatting the error with %v) for
+	// a missing permission, which then does not fail the run: a fork's
+	// token cannot write, and the report is still in the job summary.
+	Denied string
+	// Optional failures are said in the log but do not fail the run.
+	Optional bool
+}
+
+// Log is where the publisher speaks: the runner's log commands.
+type Log interface {
+	Info(msg string)
+	Notice(msg string, props ...workflow.Prop)
+	Warning(msg string, props ...workflow.Prop)
+	Error(msg string, props ...workflow.Prop)
+}
+
+// Redactor is the secret Set: every body passes it before it leaves.
+type Redactor interface {
+	Redact(string) string
+	RedactBytes([]byte) []byte
+	// OneLine redacts and folds text to one line.
+	OneLine(string) string
+	// Contains reports whether text holds a secret Redact would hide.
+	Contains(string) bool
+}
+
+// Publisher runs the targets of a publication in order.
+type Publisher struct {
+	Log     Log
+	Secrets Redactor
+	// SetOutput records a step output (written, redacted, at the end of
+	// the run).
+	SetOutput func(name, value string)
+	// ReportBudget is the time a cancelled run's last report was given; 0
+	// while the job's own context is live.
+	ReportBudget time.Duration
+}
+
+// Publish writes p to each target in order. A write that failed is said
+// in the log; the API errors that are no missing permission (and whose
+// target is not optional) are returned, joined, for the exit code.
+func (pub *Publisher) Publish(ctx context.Context, p *Publication, targets ...Target) error {
+	w := &Written{}
+	var errs []error
+	for _, t := range targets {
+		if err := pub.Failed(ctx, t.Policy(p), t.Publish(ctx, pub, p, w)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Failed is the one place a failed write is handled: a missing permission
+// becomes the policy's warning; anything else is said in the log (what was
+// not posted, GitHub's status and why) and returned unless optional.
+func (pub *Publisher) Failed(ctx context.Context, pol Policy, err error) error {
+	if err == nil {
+		return nil
+	}
+	if pol.Denied != "" && github.IsForbidden(err) {
+		pub.warn(fmt.Sprintf(pol.Denied, err))
+		return nil
+	}
+	status := "no answer"
+	if code := github.StatusOf(err); code != 0 {
+		status = fmt.Sprintf("HTTP %d", code)
+	}
+	// Redacted before folding, and again at the sink.
+	msg := fmt.Sprintf("%s was not posted (%s): %s", pol.What, status, pub.Secrets.OneLine(err.Error()))
+	if pub.ReportBudget > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		msg += fmt.Sprintf("; the %s given to the report after the cancellation ran out", pub.ReportBudget)
+	}
+	pub.warn(msg)
+	if pol.Optional {
+		return nil
+	}
+	return err
+}
+
+func (pub *Publisher) warn(msg string) { pub.Log.Warning(pub.Secrets.Redact(msg)) }
+
+func (pub *Publisher) output(name, value string) {
+	if name != "" && pub.SetOutput != nil {
+		pub.SetOutput(name, value)
+	}
+}
