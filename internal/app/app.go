@@ -20,6 +20,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
@@ -130,13 +131,14 @@ type publisher struct {
 	outputs map[string]string
 	// summaryWritten tracks that every path, failures included, wrote one.
 	summaryWritten bool
-	// identity caches login().
-	identity string
+	// identity answers who we are, once per run (see ident).
+	identity *github.Identity
 	// reportBudget is the time a cancelled run's last report was given,
 	// 0 while the job's own context is live.
 	reportBudget time.Duration
-	// reportFolder is a local run's own folder for the report JSON.
-	reportFolder string
+	// reportJSON writes the report JSON; outside a workspace it keeps the
+	// run's own folder.
+	reportJSON *publish.ReportJSON
 }
 
 // Run executes the action and returns its exit code.
@@ -436,13 +438,5 @@ func (r *Env) writeOutputs() {
 
 // summary appends to the job summary, redacted.
 func (r *Env) summary(markdown string) {
-	r.summaryWritten = true
-	if err := r.runner.AppendSummary(r.set.Redact(markdown)); err != nil {
-		r.runner.Warning(fmt.Sprintf("write job summary: %v", err))
-	}
-}
-
-// isPermission reports an API refusal that a fork PR's token gets.
-func isPermission(err error) bool {
-	return err != nil && github.IsForbidden(err)
+	r.summaryTarget().Write(r.pub(), markdown)
 }

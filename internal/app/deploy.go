@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -27,14 +28,17 @@ type deployRun struct {
 	reviews *prReviews
 	changes *currentChangeSet
 
-	rep      reporters.DeployReport
-	outputs  map[string]map[string]string // stack → output → value, masked
-	reason   FailureReason
-	envURL   string
-	deployID int64
+	rep     reporters.DeployReport
+	outputs map[string]map[string]string // stack → output → value, masked
+	reason  FailureReason
+	envURL  string
 	// dryRunArgs is the cdkd deploy a --dry-run would have run (nil: the
 	// gate did not get that far).
 	dryRunArgs []string
+
+	// deployment is the GitHub deployment started before cdkd deploy ran
+	// (nil: none).
+	deployment *publish.Deployment
 }
 
 // deployCommand runs `cdkd deploy`, but only when the change set is the one

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,43 +10,45 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
-// deploySectionBudget is the most of the comment the deploy outcome may
-// take; the reviewed diff above it is shortened to make room if need be.
-var deploySectionBudget = reporters.Budget{MaxChars: 16000, Channel: "the PR comment"}
-
-// publish writes the report to every channel. It returns an error only for
-// an API failure that is not a missing permission.
+// publish writes the report to every channel: the deployment's status,
+// the deploy section of the pull request's comment, then the check run
+// vouching for it. It returns an error only for an API failure that is not
+// a missing permission.
 func (d *deployRun) publish(ctx context.Context) error {
 	r := d.r
-	render := func(b reporters.Budget) string { return reporters.DeployMarkdown(d.rep, b) }
-	if !r.publishOffline("deploy", d.reportJSON(), render) {
-		return nil
+	p := &publish.Publication{
+		Kind:   "deploy",
+		Result: d.reportJSON(),
+		Render: func(b reporters.Budget) string { return reporters.DeployMarkdown(d.rep, b) },
+		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA,
+			Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle(),
+			ExternalID: func(w *publish.Written) string {
+				c, ok := prcomment.Parse(w.Comment.Body)
+				if !ok || c.Header.Kind != prcomment.KindDiff || c.Deploy == "" {
+					return ""
+				}
+				// Vouches for the section written into the review comment,
+				// so a re-run of this deploy tells it from one planted
+				// before the merge.
+				return gate.DeployMarker(w.Comment.ID, prcomment.ReportHash(c.Deploy))
+			}},
+		Deployment: d.deploymentStatus(),
 	}
-	d.finishDeployment(ctx)
-	var errs []error
-	written, err := d.comment(ctx)
-	if err == nil && written.HTMLURL != "" {
-		r.setOutput(OutputCommentURL, written.HTMLURL)
+	var api []publish.Target
+	if d.deployment != nil {
+		api = append(api, d.deployment)
 	}
-	if err := r.degrade(err, "cannot write the pull request comment (no pull-requests: write permission?): %v"); err != nil {
-		errs = append(errs, r.notPosted(ctx, "the deploy outcome in the pull request comment", err))
+	if rv := d.reviews; r.cfg.Comment != config.CommentOff && rv.pr != nil && rv.err == nil {
+		api = append(api, &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.pr.Number, Review: rv.comment,
+			Label: r.cfg.Label, SHA: r.gh.SHA, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})
 	}
-	cr := github.CheckRun{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA, Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()}
-	if c, ok := prcomment.Parse(written.Body); ok && c.Header.Kind == prcomment.KindDiff && c.Deploy != "" {
-		// Vouches for the section written into the review comment, so a
-		// re-run of this deploy tells it from one planted before the merge.
-		cr.ExternalID = gate.DeployMarker(written.ID, prcomment.ReportHash(c.Deploy))
-	}
-	if err := r.publishCheckRun(ctx, cr, render); err != nil {
-		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))
-	}
-	return errors.Join(errs...)
+	return r.pub().Publish(ctx, p, r.targets(append(api, r.checkRun()...)...)...)
 }
 
 func deployConclusion(o reporters.DeployOutcome) string {
@@ -69,77 +70,25 @@ func (d *deployRun) checkTitle() string {
 	return reporters.DeployHeadline(d.rep)
 }
 
-// comment adds the outcome to the pull request's diff comment, below the
-// reviewed diff, keeping its hidden header (and the change set under it)
-// byte for byte, so the comment is still the review a later run can read.
-// Without a diff comment of ours, it writes a comment of kind "deploy",
-// which no deploy ever reads as a review.
-func (d *deployRun) comment(ctx context.Context) (github.Comment, error) {
-	r, rv := d.r, d.reviews
-	if r.cfg.Comment == config.CommentOff || rv.pr == nil || rv.err != nil {
-		return github.Comment{}, nil
-	}
-	section := reporters.DeployMarkdown(d.rep, deploySectionBudget)
-	if rv.comment != nil {
-		if c, ok := prcomment.Parse(rv.comment.Body); ok {
-			// The review comment itself, edited in place whatever the
-			// comment mode: the diff's check run names it by its id.
-			written, err := r.api.EditIssueComment(ctx, r.gh.Owner, r.gh.Repo, rv.comment.ID, redactBody(r.set, c.WithDeploy(section).String()))
-			switch {
-			case err == nil:
-				return written, nil
-			case !github.IsNotFound(err):
-				return github.Comment{}, fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
-			}
-			// Deleted since the gate read it: the outcome gets a comment
-			// of its own.
-		}
-	}
-	// A comment of its own kind: a diff-kind comment without a digest
-	// could shadow a review that the identity in use did write.
-	kind := prcomment.KindDeploy
-	body := prcomment.Comment{Header: prcomment.Header{V: prcomment.HeaderVersion, Kind: kind, Label: r.cfg.Label, SHA: r.gh.SHA}}.WithDeploy(section).String()
-	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: rv.pr.Number, Kind: kind, Label: r.cfg.Label, Author: rv.bot(ctx)}
-	res, err := github.Upsert(ctx, r.api, t, redactBody(r.set, body), r.commentMode())
-	if err != nil {
-		return github.Comment{}, fmt.Errorf("write the deploy outcome to pull request #%d: %w", rv.pr.Number, err)
-	}
-	return github.Comment{ID: res.ID, HTMLURL: res.URL, Body: res.Body}, nil
-}
-
 // startDeployment records a GitHub deployment of GITHUB_SHA when an
-// environment is configured. Failing to is a warning: the deploy matters
-// more than its record.
+// environment is configured, in progress until publish gives its outcome.
+// Failing to is a warning: the deploy matters more than its record.
 func (d *deployRun) startDeployment(ctx context.Context) {
 	r := d.r
 	if r.cfg.Environment == "" || r.api == nil {
 		return
 	}
-	id, err := r.api.CreateDeployment(ctx, r.gh.Owner, r.gh.Repo, github.DeploymentRequest{
-		Ref: r.gh.SHA, Environment: r.cfg.Environment, Description: "cdkd deploy of " + shortSHA(r.gh.SHA),
-	})
-	if err != nil {
-		r.notPosted(ctx, "the deployment to "+r.cfg.Environment+" (no deployments: write permission?)", err)
-		return
-	}
-	d.deployID = id
-	if err := r.api.CreateDeploymentStatus(ctx, r.gh.Owner, r.gh.Repo, id, "in_progress", "", r.gh.RunURL, "cdkd deploy is running"); err != nil {
-		r.notPosted(ctx, "the deployment's in_progress status", err)
-	}
+	d.deployment = &publish.Deployment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, Environment: r.cfg.Environment, SHA: r.gh.SHA, RunURL: r.gh.RunURL}
+	d.deployment.Start(ctx, r.pub(), "cdkd deploy of "+shortSHA(r.gh.SHA))
 }
 
-func (d *deployRun) finishDeployment(ctx context.Context) {
-	r := d.r
-	if d.deployID == 0 {
-		return
-	}
+// deploymentStatus is the deployment's final status.
+func (d *deployRun) deploymentStatus() *publish.DeploymentFields {
 	state, url := "failure", ""
 	if d.rep.Outcome == reporters.OutcomeDeployed {
 		state, url = "success", d.envURL // see environmentURLOutput
 	}
-	if err := r.api.CreateDeploymentStatus(ctx, r.gh.Owner, r.gh.Repo, d.deployID, state, url, r.gh.RunURL, reporters.DeployHeadline(d.rep)); err != nil {
-		r.notPosted(ctx, "the deployment's "+state+" status", err)
-	}
+	return &publish.DeploymentFields{State: state, EnvironmentURL: url, Description: reporters.DeployHeadline(d.rep)}
 }
 
 // environmentURL is the output named by environment-url-output: "Stack.Key"

@@ -43,11 +43,7 @@ func (s *prReviews) bot(ctx context.Context) string {
 	if s.login != "" {
 		return s.login
 	}
-	if s.r.api == nil {
-		s.login = github.ActionsBotLogin
-		return s.login
-	}
-	login, err := s.r.login(ctx)
+	login, err := s.r.ident().Login(ctx)
 	if err != nil {
 		// No author: the review lookup fails with this error recorded,
 		// and the deploy stops with api-failed instead of trusting a guess.

@@ -11,9 +11,9 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -43,7 +43,7 @@ func (r *diffRun) run(ctx context.Context) Outcome {
 			return failed(ReasonBadInput, err)
 		}
 		report.Error = r.failureText(err)
-		r.publishDiff(ctx, report, nil)
+		r.publishDiff(ctx, report, nil, nil)
 		return failed(cdkdReason(err, ReasonCdkdFailed), err)
 	}
 	hidden, _ := r.redactDiff(ctx, &d)
@@ -79,10 +79,10 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if scope := r.deployScope(d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
-	r.diffOutputs(d.Totals(), d.AnyChange())
-	r.setOutput(OutputDigest, report.Digest)
+	outputs := diffOutputs(d.Totals(), d.AnyChange())
+	outputs[OutputDigest] = report.Digest
 
-	apiErr := r.publishDiff(ctx, report, &d)
+	apiErr := r.publishDiff(ctx, report, &d, outputs)
 	if report.Missing != "" {
 		return failed(ReasonShardFailed, errors.New(report.Missing))
 	}
@@ -152,48 +152,46 @@ func (r *Env) common() cdkd.Common {
 	}
 }
 
-// publishDiff writes the report to every channel. It returns an error only
-// for an API failure that is not a missing permission (a fork PR's token
-// cannot write: that degrades to the job summary with a warning).
-func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff) error {
-	render := func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }
-	if !r.publishOffline("diff", rep.Result(), render) {
-		return nil
+// publishDiff writes the report, with its step outputs, to every
+// channel: the sticky comment, then the check run vouching for it. It
+// returns an error only for an API failure that is not a missing
+// permission (a fork PR's token cannot write: that degrades to the job
+// summary with a warning).
+func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff, outputs map[string]string) error {
+	p := &publish.Publication{
+		Kind:    "diff",
+		Result:  rep.Result(),
+		Render:  func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) },
+		Outputs: outputs,
 	}
-	var errs []error
-	var written github.StickyResult // the comment the check run vouches for
-	if r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
+	cr := &publish.CheckRunFields{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
+	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
+	if rep.Error == "" && rep.Missing == "" && d != nil {
+		// The review, where no one can edit it, written after the comments
+		// converged: deploy reads the comment it names, and only that one.
+		cr.ExternalID = func(w *publish.Written) string {
+			var report string
+			if c, ok := prcomment.Parse(w.Comment.Body); ok {
+				report = c.Report
+			}
+			return gate.DiffMarker(rep.Digest, w.Comment.ID, prcomment.ReportHash(report))
+		}
+	}
+	p.CheckRun = cr
+	var comment []publish.Target
+	if r.publishesToAPI() && r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
 		header := prcomment.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
 		if rep.Error == "" && rep.Missing == "" {
 			header.Digest = rep.Digest
 		}
 		header.Extra = r.fingerprintHeader(ctx)
-		res, err := r.upsertComment(ctx, header, func(h prcomment.Header, b reporters.Budget) prcomment.Comment {
+		p.Comment = &publish.CommentFields{Header: header, Render: func(h prcomment.Header, b reporters.Budget) prcomment.Comment {
 			return r.diffComment(h, rep, d, b)
-		})
-		if err == nil {
-			r.setOutput(OutputCommentURL, res.URL)
-			written = res
-		}
-		if err := r.degrade(err, "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"); err != nil {
-			errs = append(errs, r.notPosted(ctx, "the pull request comment", err))
-		}
+		}}
+		comment = append(comment, &publish.Comment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: r.gh.PR.Number, HeadSHA: r.gh.HeadSHA,
+			RunURL: r.gh.RunURL, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})
 	}
-	cr := github.CheckRun{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
-	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
-	if rep.Error == "" && rep.Missing == "" && d != nil {
-		// The review, where no one can edit it, written after the comments
-		// converged: deploy reads the comment it names, and only that one.
-		var report string
-		if c, ok := prcomment.Parse(written.Body); ok {
-			report = c.Report
-		}
-		cr.ExternalID = gate.DiffMarker(rep.Digest, written.ID, prcomment.ReportHash(report))
-	}
-	if err := r.publishCheckRun(ctx, cr, render); err != nil {
-		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))
-	}
-	return errors.Join(errs...)
+	return r.pub().Publish(ctx, p, r.targets(append(comment, r.checkRun()...)...)...)
 }
 
 func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool) (conclusion, title string) {
@@ -224,12 +222,14 @@ func checkName(base, label string) string {
 	return base + " (" + label + ")"
 }
 
-// diffOutputs sets the counting outputs of a diff.
-func (r *diffRun) diffOutputs(totals model.Counts, hasChanges bool) {
-	r.setOutput(OutputHasChanges, strconv.FormatBool(hasChanges))
-	r.setOutput(OutputToCreate, strconv.Itoa(totals.Create))
-	r.setOutput(OutputToUpdate, strconv.Itoa(totals.Update))
-	r.setOutput(OutputToReplace, strconv.Itoa(totals.Replace))
-	r.setOutput(OutputToDelete, strconv.Itoa(totals.Delete))
-	r.setOutput(OutputOutputsChanged, strconv.Itoa(totals.Outputs()))
+// diffOutputs are the counting outputs of a diff.
+func diffOutputs(totals model.Counts, hasChanges bool) map[string]string {
+	return map[string]string{
+		OutputHasChanges:     strconv.FormatBool(hasChanges),
+		OutputToCreate:       strconv.Itoa(totals.Create),
+		OutputToUpdate:       strconv.Itoa(totals.Update),
+		OutputToReplace:      strconv.Itoa(totals.Replace),
+		OutputToDelete:       strconv.Itoa(totals.Delete),
+		OutputOutputsChanged: strconv.Itoa(totals.Outputs()),
+	}
 }

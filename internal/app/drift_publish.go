@@ -2,14 +2,12 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -20,28 +18,32 @@ const driftHeaderKind = "drift"
 // header and the footer line are added after rendering.
 var issueBudget = reporters.Budget{MaxChars: 65536 - 2048, Channel: "the tracking issue"}
 
-// publishDrift writes the report to every channel. It returns an error only
-// for an API failure that is not a missing permission (that degrades to the
-// job summary with a warning).
+// publishDrift writes the report to every channel: the check run, then
+// the tracking issue. It returns an error only for an API failure that is
+// not a missing permission (that degrades to the job summary with a
+// warning).
 func (r *driftRun) publishDrift(ctx context.Context, rep reporters.DriftReport) error {
-	render := func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) }
-	if !r.publishOffline("drift", rep.Result(), render) {
-		return nil
+	p := &publish.Publication{
+		Kind:     "drift",
+		Result:   rep.Result(),
+		Render:   func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) },
+		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd drift", r.cfg.Label), HeadSHA: r.gh.SHA},
 	}
-	var errs []error
-	cr := github.CheckRun{Name: checkName("cdkd drift", r.cfg.Label), HeadSHA: r.gh.SHA}
-	cr.Conclusion, cr.Title = driftConclusion(rep, r.gh.RunURL)
-	if err := r.publishCheckRun(ctx, cr, render); err != nil {
-		errs = append(errs, r.notPosted(ctx, "the "+cr.Name+" check run", err))
-	}
+	p.CheckRun.Conclusion, p.CheckRun.Title = driftConclusion(rep, r.gh.RunURL)
+	api := r.checkRun()
 	if r.cfg.Issue {
-		url, err := r.syncDriftIssue(ctx, rep)
-		if err := r.degrade(err, "cannot write the tracking issue (no issues: write permission?): %v"); err != nil {
-			errs = append(errs, r.notPosted(ctx, "the drift tracking issue", err))
+		p.Issue = &publish.IssueFields{
+			Kind: driftHeaderKind, Label: r.cfg.Label, What: "drift tracking issue",
+			Content: func(found *github.Issue) github.IssueContent { return r.issueContent(rep, found) },
+			Notices: map[string]string{
+				github.ActionCreated:  "opened drift tracking issue",
+				github.ActionReopened: "drift is back: reopened",
+				github.ActionClosed:   "no drift: closed",
+			},
 		}
-		r.setOutput(OutputIssueURL, url)
+		api = append(api, &publish.Issue{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, Labels: r.cfg.IssueLabels, Identity: r.ident(), Output: OutputIssueURL})
 	}
-	return errors.Join(errs...)
+	return r.pub().Publish(ctx, p, r.targets(api...)...)
 }
 
 // driftConclusion maps where things stand to a check-run conclusion:
@@ -70,92 +72,34 @@ func driftConclusion(rep reporters.DriftReport, runURL string) (conclusion, titl
 	return "failure", title
 }
 
-// syncDriftIssue keeps the one tracking issue of this label current: opened
-// (or reopened) on drift, edited while it lasts, closed with a short
+// issueContent is what the one tracking issue of this label is to be:
+// opened (or reopened) on drift, kept while it lasts, closed with a short
 // comment when a check finds none, and told plainly when a check could not
-// complete, without claiming drift. Nothing is written when nothing
-// changed since the last run's body. It returns the issue's URL, if any.
-func (r *driftRun) syncDriftIssue(ctx context.Context, rep reporters.DriftReport) (string, error) {
-	login, err := r.login(ctx)
-	if err != nil {
-		return "", fmt.Errorf("find the drift tracking issue: %w", err)
-	}
-	issues, err := r.api.ListIssues(ctx, r.gh.Owner, r.gh.Repo, github.ListIssuesOptions{State: "all", Creator: login})
-	if err != nil {
-		return "", fmt.Errorf("find the drift tracking issue: %w", err)
-	}
-	ours, others := github.Split(issues, driftHeaderKind, r.cfg.Label, login, func(is github.Issue) (string, string) { return is.Body, is.AuthorLogin })
-	for _, is := range others {
-		r.runner.Warning(github.SpoofWarning("issue", is.HTMLURL, is.AuthorLogin, login))
-	}
-	var found *github.Issue
-	if len(ours) > 0 {
-		found = &ours[0] // GitHub lists the newest first: that one is ours
-	}
-
+// complete, without claiming drift (see issueBody). A clean check that
+// compared nothing does not close it: it did not look at the drift.
+func (r *driftRun) issueContent(rep reporters.DriftReport, found *github.Issue) github.IssueContent {
 	status := rep.FinalStatus()
-	// Redacted before hashing, so the digest compares what GitHub holds. A
-	// failed check keeps the drift the issue recorded (see issueRecord).
-	stable := r.set.Redact(issueBody(rep, found))
-	sum := sha256.Sum256([]byte(string(status) + "\n" + stable))
-	header := github.Header{
-		V:      github.HeaderVersion,
-		Kind:   driftHeaderKind,
-		Label:  r.cfg.Label,
-		Digest: "v1:" + hex.EncodeToString(sum[:]),
-		Cdkd:   rep.CdkdVersion,
-		Extra:  map[string]string{"status": string(status)},
-	}
-	title := checkName("cdkd drift", r.cfg.Label) + ": " + reporters.DriftTitle(rep)
-	body := header.String() + "\n" + stable + r.issueFooter()
-
-	if found == nil {
-		if status != model.DriftDrifted {
-			return "", nil // no drift and no issue: nothing to track
-		}
-		is, err := r.api.CreateIssue(ctx, r.gh.Owner, r.gh.Repo, title, body, r.cfg.IssueLabels)
-		if err != nil {
-			return "", fmt.Errorf("open the drift tracking issue: %w", err)
-		}
-		r.runner.Notice("opened drift tracking issue " + is.HTMLURL)
-		return is.HTMLURL, nil
-	}
-
-	prev, _ := github.ParseHeader(found.Body)
-	open := found.State == "open"
-	labels := missingLabels(found.Labels, r.cfg.IssueLabels)
+	state := github.IssueKeep
 	switch {
-	case !open && status != model.DriftDrifted:
-		return found.HTMLURL, nil // closed, and nothing new drifted
-	case open && prev.Digest == header.Digest && labels == nil:
-		return found.HTMLURL, nil // nothing changed since the last run
-	}
-	edit := github.IssueEdit{Title: &title, Body: &body, Labels: labels}
-	switch {
-	case !open:
-		state := "open"
-		edit.State = &state
+	case status == model.DriftDrifted:
+		state = github.IssueOpen
 	case status == model.DriftClean && !comparedNothing(rep):
-		state := "closed"
-		edit.State = &state
+		state = github.IssueClose
 	}
-	if _, err := r.api.EditIssue(ctx, r.gh.Owner, r.gh.Repo, found.Number, edit); err != nil {
-		return found.HTMLURL, fmt.Errorf("update the drift tracking issue #%d: %w", found.Number, err)
+	return github.IssueContent{
+		State: state,
+		Title: checkName("cdkd drift", r.cfg.Label) + ": " + reporters.DriftTitle(rep),
+		// The status is in the header, so a change of status alone is a
+		// change of content.
+		Header:  github.Header{V: github.HeaderVersion, Kind: driftHeaderKind, Label: r.cfg.Label, Cdkd: rep.CdkdVersion, Extra: map[string]string{"status": string(status)}},
+		Content: issueBody(rep, found),
+		Footer:  r.issueFooter(),
+		Closing: r.closingComment(),
 	}
-	switch {
-	case !open:
-		r.runner.Notice("drift is back: reopened " + found.HTMLURL)
-	case status == model.DriftClean && !comparedNothing(rep):
-		if _, err := r.api.CreateIssueComment(ctx, r.gh.Owner, r.gh.Repo, found.Number, r.closingComment()); err != nil {
-			return found.HTMLURL, fmt.Errorf("comment on the drift tracking issue #%d: %w", found.Number, err)
-		}
-		r.runner.Notice("no drift: closed " + found.HTMLURL)
-	}
-	return found.HTMLURL, nil
 }
 
 // issueFooter links the run that last wrote the issue. It is outside the
-// digest: it changes every run.
+// content hash: it changes every run.
 func (r *Env) issueFooter() string {
 	var parts []string
 	if u := r.gh.RunURL; u != "" {

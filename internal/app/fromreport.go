@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
@@ -60,10 +62,11 @@ func (r *Env) renderReport(b []byte, kind model.Kind) error {
 		discover.RedactDiff(&d, nil, r.set)
 		res.Stacks = d.Stacks
 		rep := reporters.DiffReportOf(res, prcomment.FullReportHint(res.RunURL))
-		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
+		p := &publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }}
 		if res.Error == "" && res.Totals != nil {
-			(&diffRun{Env: r}).diffOutputs(*res.Totals, res.HasChanges)
+			p.Outputs = diffOutputs(*res.Totals, res.HasChanges)
 		}
+		r.publishView(p)
 	case model.KindDrift:
 		var res model.DriftResult
 		if err := json.Unmarshal(b, &res); err != nil {
@@ -73,16 +76,23 @@ func (r *Env) renderReport(b []byte, kind model.Kind) error {
 		discover.RedactDrift(&d, nil, r.set)
 		res.Stacks = d.Stacks
 		rep := reporters.DriftReportOf(res, prcomment.FullReportHint(res.RunURL))
-		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) })
+		r.publishView(&publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) }})
 	case model.KindDeploy:
 		var res model.DeployResult
 		if err := json.Unmarshal(b, &res); err != nil {
 			return err
 		}
 		rep := reporters.DeployReportOf(res, prcomment.FullReportHint(res.RunURL))
-		r.publishOffline(string(kind), res, func(b reporters.Budget) string { return reporters.DeployMarkdown(rep, b) })
+		r.publishView(&publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DeployMarkdown(rep, b) }})
 	}
 	return nil
+}
+
+// publishView publishes a re-rendered report to the targets that need no
+// API: a view is not a review.
+func (r *Env) publishView(p *publish.Publication) {
+	// Only API targets return errors, and there are none.
+	_ = r.pub().Publish(context.Background(), p, r.targets()...)
 }
 
 // readReport reads path when it may be a report (a JSON object); for

@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -184,47 +183,7 @@ func (r *Env) driftResult(ctx context.Context, runner *cdkd.Runner, args []strin
 }
 
 // printReport writes the whole report, redacted, to stdout or --output.
-func (r *Env) printReport(markdown string) {
-	text := r.set.Redact(markdown)
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	if path := r.cfg.CLI.Output; path != "" {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			r.runner.Error(fmt.Sprintf("write the report to --output %s: %v", path, err))
-			return
-		}
-		r.runner.Info("Report written to " + path)
-		return
-	}
-	var w io.Writer = r.out // a run built without an App (unit tests) logs it
-	if r.app != nil && r.app.Stdout != nil {
-		w = r.app.Stdout
-	}
-	if _, err := io.WriteString(w, text); err != nil {
-		r.runner.Error(fmt.Sprintf("write the report to stdout: %v", err))
-	}
-}
-
-// reportDir is the folder of the report JSON. Outside a workspace it is a
-// new temporary folder per run: a fixed path in the temporary folder would
-// be shared, and overwritten, by concurrent runs.
-func (r *Env) reportDir(base, rel string) (string, error) {
-	if r.gh.Workspace != "" {
-		return filepath.Join(base, rel), nil
-	}
-	if r.reportFolder == "" {
-		if err := os.MkdirAll(base, 0o755); err != nil {
-			return "", fmt.Errorf("create %s: %w", base, err)
-		}
-		dir, err := os.MkdirTemp(base, "cdkd-action-")
-		if err != nil {
-			return "", fmt.Errorf("create a report folder in %s: %w", base, err)
-		}
-		r.reportFolder = dir
-	}
-	return r.reportFolder, nil
-}
+func (r *Env) printReport(markdown string) { r.stdout().Print(r.pub(), markdown) }
 
 // finishLocal ends a run: the report JSON's path on the log (stderr in a
 // local run), the outputs as JSON for --outputs-file, and the cleanups.

@@ -1,37 +1,18 @@
 package app
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
-// writeReportFile writes v to path as compact JSON and a newline, every
-// byte through redact.
-func writeReportFile(path string, v any, redact func([]byte) []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 64<<10)
-	err = encodeReport(w, v, redact)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// encodeReport writes v as json.Marshal would, and a newline. A diff's
-// stacks are encoded and redacted one at a time: a 10,000-resource report
-// is megabytes, and building it whole (then a redacted copy of it) was most
-// of a local render's memory and much of its time.
+// encodeReport writes v as json.Marshal would, and a newline: the report
+// JSON target's encoder. A diff's stacks are encoded and redacted one at a
+// time: a 10,000-resource report is megabytes, and building it whole (then
+// a redacted copy of it) was most of a local render's memory and much of
+// its time.
 func encodeReport(w io.Writer, v any, redact func([]byte) []byte) error {
 	if res, ok := v.(model.DiffResult); ok && len(res.Stacks) > 1 {
 		shell := res

@@ -2,21 +2,18 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
-	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
@@ -75,37 +72,6 @@ func (r *Env) positions() discover.Positions {
 // budget forced a shorter one.
 func (r *Env) fullReportHint() string { return prcomment.FullReportHint(r.gh.RunURL) }
 
-// publishOffline writes what needs no API: the report JSON (output
-// report-json; failing to is a warning), the job summary, and in a local run
-// the whole report on stdout. It reports whether the API channels are to be
-// written too.
-func (r *Env) publishOffline(kind string, reportJSON any, render func(reporters.Budget) string) bool {
-	summary := reporters.SummaryBudget
-	summary.Hint = "the report JSON file (the `report-json` output)"
-	if path, err := r.writeReportJSON(kind, reportJSON); err != nil {
-		r.runner.Warning(fmt.Sprintf("write report JSON: %v", err))
-	} else {
-		r.setOutput(OutputReportJSON, path)
-		summary.Hint = "the report JSON file " + reporters.Code(path) + " (the `report-json` output)"
-	}
-	if r.local && r.app.Getenv("GITHUB_STEP_SUMMARY") == "" {
-		// No job summary to write: stdout gets the whole report below, and
-		// rendering a large report twice is most of a local run's time.
-		r.summaryWritten = true
-	} else {
-		r.summary(render(summary))
-	}
-	if r.local {
-		r.printReport(render(reporters.Unlimited))
-		return false
-	}
-	if !r.cfg.Publish {
-		// A shard of a matrix: the aggregate job publishes the whole.
-		return false
-	}
-	return r.api != nil
-}
-
 // writeLines writes s to w (r.out: it redacts line by line) in pieces of
 // whole lines: a large report is megabytes, which w would otherwise hold
 // and copy whole.
@@ -123,186 +89,6 @@ func writeLines(w io.Writer, s string) {
 		}
 		s = s[n:]
 	}
-}
-
-// writeReportJSON writes the redacted, normalized report and returns its
-// path. Inside a workflow it goes to .cdkd-action/ in the workspace and the
-// path is relative to the workspace: the action runs in a container, where
-// RUNNER_TEMP is a container path later steps on the host cannot open,
-// while the workspace is the same directory for both.
-func (r *Env) writeReportJSON(kind string, v any) (string, error) {
-	base, rel := r.gh.Workspace, ".cdkd-action"
-	if base == "" {
-		base, rel = r.gh.RunnerTemp, "cdkd-action"
-		if base == "" {
-			base = os.TempDir()
-		}
-	}
-	dir, err := r.reportDir(base, rel)
-	if err != nil {
-		return "", err
-	}
-	// Readable by later steps: the action's container runs as root, the
-	// job's other steps do not. The content is redacted.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
-	}
-	name := kind
-	if r.cfg.Label != "" {
-		name += "-" + safeFileName(r.cfg.Label)
-	}
-	path := filepath.Join(dir, name+".json")
-	// Compact: it is read by programs (jq pretty-prints it for a person),
-	// and indenting a large report costs more than rendering it.
-	if err := writeReportFile(path, v, r.set.RedactBytes); err != nil {
-		return "", fmt.Errorf("write %s report %s: %w", kind, path, err)
-	}
-	if r.gh.Workspace != "" {
-		return filepath.Join(rel, name+".json"), nil
-	}
-	return path, nil
-}
-
-func safeFileName(s string) string {
-	return strings.Map(func(c rune) rune {
-		if c == '-' || c == '_' || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') {
-			return c
-		}
-		return '_'
-	}, s)
-}
-
-// login is the identity our comments and issues are written by, the only
-// one whose hidden headers we trust: the bot-login input, else GET /user,
-// else github-actions[bot] (the GITHUB_TOKEN cannot read /user). It is asked
-// once per run. Any other failure is an error, not a guess: trusting the
-// wrong author would let another user's header pass for ours, and looking
-// for the wrong author would post a duplicate comment.
-func (r *Env) login(ctx context.Context) (string, error) {
-	if r.identity != "" {
-		return r.identity, nil
-	}
-	if r.cfg.BotLogin != "" {
-		r.identity = r.cfg.BotLogin
-		return r.identity, nil
-	}
-	login, err := r.api.AuthenticatedLogin(ctx)
-	switch {
-	case err == nil && login != "":
-		r.identity = login
-	case err == nil || errors.Is(err, github.ErrNoIdentity):
-		r.identity = github.ActionsBotLogin
-	default:
-		return "", fmt.Errorf("read the token's identity (set bot-login to skip this): %w", err)
-	}
-	return r.identity, nil
-}
-
-// upsertComment writes the sticky comment for the current pull request:
-// hidden header first, then a body rendered within what is left of
-// GitHub's 65,536-character limit. render gets the header (without the
-// content hash) and the budget. It returns the comment now holding the
-// report (its ID is 0 when none was written), whose visible report the
-// diff's check run records.
-func (r *Env) upsertComment(ctx context.Context, h prcomment.Header, render func(prcomment.Header, reporters.Budget) prcomment.Comment) (github.StickyResult, error) {
-	// The header carries a hash of the content without the run link, so a
-	// new run with the same report leaves the comment alone (its link then
-	// points at the earlier run that posted the same report).
-	c := render(h, reporters.CommentBudget)
-	c.ChangeSet, c.Report = r.set.Redact(c.ChangeSet), r.set.Redact(c.Report)
-	content := c.ChangeSet + "\n" + c.Report
-	if r.gh.RunURL != "" {
-		content = strings.ReplaceAll(content, r.gh.RunURL, "")
-	}
-	sum := sha256.Sum256([]byte(content))
-	if c.Header.Extra == nil {
-		c.Header.Extra = map[string]string{}
-	}
-	c.Header.Extra["content"] = hex.EncodeToString(sum[:8])
-	// Redacted here too (not only at the API edge) so that "unchanged, skip
-	// the write" compares what GitHub holds with what we would write.
-	body := prcomment.Redact(r.set, c.String())
-	// A slow or re-run job for an older commit must not replace the review
-	// of the pull request's current head: reviewers would see a stale diff.
-	if pr, err := r.api.GetPullRequest(ctx, r.gh.Owner, r.gh.Repo, r.gh.PR.Number); err == nil && pr.HeadSHA != "" && pr.HeadSHA != r.gh.HeadSHA {
-		r.runner.Warning(fmt.Sprintf("pull request #%d has moved on to %s since this run's commit %s: the comment is left to the run for the newer commit",
-			r.gh.PR.Number, shortSHA(pr.HeadSHA), shortSHA(r.gh.HeadSHA)))
-		return github.StickyResult{}, nil
-	}
-	author, err := r.login(ctx)
-	if err != nil {
-		return github.StickyResult{}, fmt.Errorf("write pull request comment: %w", err)
-	}
-	t := github.StickyTarget{Owner: r.gh.Owner, Repo: r.gh.Repo, Number: r.gh.PR.Number, Kind: h.Kind, Label: h.Label, Author: author,
-		Same: sameHeaderLine}
-	res, err := github.Upsert(ctx, r.api, t, body, r.commentMode())
-	for _, c := range res.Ignored {
-		r.runner.Warning(github.SpoofWarning("comment", c.HTMLURL, c.AuthorLogin, t.Author))
-	}
-	if err != nil {
-		return github.StickyResult{}, fmt.Errorf("write pull request comment: %w", err)
-	}
-	return res, nil
-}
-
-// commentMode is how a sticky comment is rewritten: edited in place, or
-// deleted and posted again (comment: recreate).
-func (r *Env) commentMode() github.Mode {
-	if r.cfg.Comment == config.CommentRecreate {
-		return github.ModeRecreate
-	}
-	return github.ModeUpdate
-}
-
-// publishCheckRun completes cr (Name, HeadSHA, Conclusion and Title set by
-// the caller) with the report rendered for a check run, and creates it when
-// check-run is on and there is a commit to attach it to. It sets the output
-// check-run-url; a missing permission degrades to a warning, and any other
-// API error is returned.
-func (r *Env) publishCheckRun(ctx context.Context, cr github.CheckRun, render func(reporters.Budget) string) error {
-	if !r.cfg.CheckRun || cr.HeadSHA == "" {
-		return nil
-	}
-	cr.Status = "completed"
-	cr.DetailsURL = r.gh.RunURL
-	cr.Summary = render(reporters.CheckRunBudget)
-	ref, err := r.api.CreateCheckRun(ctx, r.gh.Owner, r.gh.Repo, cr)
-	if err == nil {
-		r.setOutput(OutputCheckRunURL, ref.HTMLURL)
-	}
-	return r.degrade(err, "cannot create the check run (no checks: write permission?): %v")
-}
-
-// notPosted says in the log that a write to GitHub failed: what was not
-// posted, GitHub's status, and why, so that no failure path (cdkd failed,
-// the gate refused, the run was cancelled) loses it silently. It returns
-// err for the caller to pass on.
-func (r *Env) notPosted(ctx context.Context, what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	status := "no answer"
-	if code := github.StatusOf(err); code != 0 {
-		status = fmt.Sprintf("HTTP %d", code)
-	}
-	// Redacted before folding, and again at the sink.
-	msg := fmt.Sprintf("%s was not posted (%s): %s", what, status, r.set.OneLine(err.Error()))
-	if r.reportBudget > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		msg += fmt.Sprintf("; the %s given to the report after the cancellation ran out", r.reportBudget)
-	}
-	r.runner.Warning(r.set.Redact(msg))
-	return err
-}
-
-// degrade turns a missing permission into a warning (warning formats err
-// with its %v): a fork's token cannot write, and the report is still in the
-// job summary. Any other error is returned as it is.
-func (r *Env) degrade(err error, warning string) error {
-	if isPermission(err) {
-		r.runner.Warning(fmt.Sprintf(warning, err))
-		return nil
-	}
-	return err
 }
 
 // redactLines redacts cdkd's lines before they reach a report: together,
@@ -356,15 +142,91 @@ func (r *Env) failureText(err error) string {
 	return r.set.OneLine(err.Error())
 }
 
-// sameHeaderLine: two bodies whose hidden headers are equal (same head, digest,
-// cdkd and content hash) show the same report; the run link alone does not
-// make them differ.
-func sameHeaderLine(old, new string) bool {
-	o, ok1 := prcomment.ParseHeader(old)
-	n, ok2 := prcomment.ParseHeader(new)
-	if !ok1 || !ok2 {
-		return false
+// pub is the run's publisher: every report leaves through it (see package
+// publish). It is built on each use: a cancelled deploy sets reportBudget
+// late.
+func (r *Env) pub() *publish.Publisher {
+	return &publish.Publisher{Log: r.runner, Secrets: r.set, SetOutput: r.setOutput, ReportBudget: r.reportBudget}
+}
+
+// ident answers who we are, once per run: the only author whose hidden
+// headers are trusted (see github.Identity).
+func (r *Env) ident() *github.Identity {
+	if r.identity == nil {
+		var api github.LoginAPI
+		if r.api != nil {
+			api = r.api
+		}
+		r.identity = github.NewIdentity(api, r.cfg.BotLogin)
 	}
-	o.Run, n.Run = "", ""
-	return o.String() == n.String()
+	return r.identity
+}
+
+// publishesToAPI reports whether this run's reports go to GitHub: not in a
+// local run, not from a shard of a matrix (the aggregate job publishes the
+// whole), and not without a token.
+func (r *Env) publishesToAPI() bool {
+	return !r.local && r.cfg.Publish && r.api != nil
+}
+
+// targets is where a report goes: the report JSON, the job summary and the
+// step outputs always, the whole report on stdout in a local run, and api
+// when the run publishes to GitHub. A local run is this list without the
+// API targets.
+func (r *Env) targets(api ...publish.Target) []publish.Target {
+	if r.reportJSON == nil {
+		r.reportJSON = &publish.ReportJSON{Workspace: r.gh.Workspace, RunnerTemp: r.gh.RunnerTemp, Label: r.cfg.Label,
+			Output: OutputReportJSON, Encode: encodeReport}
+	}
+	ts := []publish.Target{r.reportJSON}
+	if r.local && r.app.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		// No job summary to write: stdout gets the whole report below, and
+		// rendering a large report twice is most of a local run's time.
+		r.summaryWritten = true
+	} else {
+		ts = append(ts, r.summaryTarget())
+	}
+	ts = append(ts, publish.Outputs{})
+	if r.local {
+		return append(ts, r.stdout())
+	}
+	if !r.publishesToAPI() {
+		return ts
+	}
+	return append(ts, api...)
+}
+
+// summaryTarget is the job summary; writing it marks the summary written,
+// which every path, failures included, must do.
+func (r *Env) summaryTarget() *publish.Summary {
+	return &publish.Summary{ReportJSONOutput: OutputReportJSON, Append: func(md string) error {
+		r.summaryWritten = true
+		return r.runner.AppendSummary(md)
+	}}
+}
+
+// stdout is the whole report on stdout, or in --output.
+func (r *Env) stdout() *publish.Stdout {
+	var w io.Writer = r.out // an Env built without an App (unit tests) logs it
+	if r.app != nil && r.app.Stdout != nil {
+		w = r.app.Stdout
+	}
+	return &publish.Stdout{Path: r.cfg.CLI.Output, W: w}
+}
+
+// checkRun is the check-run target, when check-run is on.
+func (r *Env) checkRun() []publish.Target {
+	if !r.cfg.CheckRun {
+		return nil
+	}
+	return []publish.Target{&publish.CheckRun{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, DetailsURL: r.gh.RunURL, Output: OutputCheckRunURL}}
+}
+
+// commentMode is how a sticky comment is rewritten: edited in place, or
+// deleted and posted again (comment: recreate).
+func (r *Env) commentMode() github.Mode {
+	if r.cfg.Comment == config.CommentRecreate {
+		return github.ModeRecreate
+	}
+	return github.ModeUpdate
 }
