@@ -105,8 +105,8 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	if err != nil {
 		return rv, err
 	}
-	for _, o := range others {
-		r.runner.Warning(github.SpoofWarning("comment", o.HTMLURL, o.AuthorLogin, t.Author) + "; it is not trusted as a review")
+	for _, w := range github.Spoofs(others, t.Author) {
+		r.runner.Warning(w + "; it is not trusted as a review")
 	}
 	if len(ours) == 0 {
 		return rv, nil
