@@ -33,10 +33,6 @@ type StickyTarget struct {
 	Kind   string
 	Label  string
 	Author string
-	// Same, when set, decides that an existing body needs no edit although
-	// its bytes differ; nil means Unchanged (equal bytes, or equal content
-	// hashes in the headers).
-	Same func(old, new string) bool
 }
 
 // Mode is how Upsert replaces an existing comment.
@@ -75,7 +71,7 @@ type StickyResult struct {
 // label) the one comment of ours for t. It reads all pages of comments.
 //
 // In ModeUpdate it edits our oldest comment in place, or skips the write when
-// the body is byte-identical, or creates one when there is none. In
+// nothing changed (see Unchanged), or creates one when there is none. In
 // ModeRecreate it creates the new comment first and then deletes the old, so
 // a failure never leaves the pull request without its reviewed report.
 // Either way, duplicates of ours (left by racing runs) are deleted, and the
@@ -119,7 +115,7 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 		// racing runs converge instead of each keeping its own.
 		keep := ours[0]
 		stale = ours[1:]
-		if t.same(keep.Body, body) {
+		if Unchanged(keep.Body, body) {
 			res.Action, res.ID, res.URL, res.Body = ActionUnchanged, keep.ID, keep.HTMLURL, keep.Body
 			create = false
 			break
@@ -174,7 +170,7 @@ func converge(ctx context.Context, api CommentsAPI, t StickyTarget, body string,
 	var errs []error
 	kept := -1
 	for i, c := range ours {
-		if t.same(c.Body, body) {
+		if Unchanged(c.Body, body) {
 			kept = i
 			break
 		}
@@ -281,12 +277,4 @@ func Split[T any](items []T, kind, label, author string, of func(T) (body, login
 		}
 	}
 	return ours, others
-}
-
-// same reports whether a comment holding old needs no edit to hold new.
-func (t StickyTarget) same(old, new string) bool {
-	if t.Same != nil {
-		return old == new || t.Same(old, new)
-	}
-	return Unchanged(old, new)
 }
