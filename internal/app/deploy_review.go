@@ -22,8 +22,7 @@ import (
 // it came from, and on it the diff comment written by our own identity. It
 // implements gate.Reviews and keeps what it found for the report.
 type prReviews struct {
-	r     *Env
-	login string
+	r *Env
 
 	pr *github.PullRequest
 	// ambiguous lists the pull requests the commit belongs to, when
@@ -36,13 +35,9 @@ type prReviews struct {
 
 var _ gate.Reviews = (*prReviews)(nil)
 
-// bot is the login trusted diff comments are written by: the bot-login
-// input, else the token's identity, else github-actions[bot] (GITHUB_TOKEN
-// cannot read GET /user).
+// bot is the login trusted diff comments are written by (see
+// Env.ident).
 func (s *prReviews) bot(ctx context.Context) string {
-	if s.login != "" {
-		return s.login
-	}
 	login, err := s.r.ident().Login(ctx)
 	if err != nil {
 		// No author: the review lookup fails with this error recorded,
@@ -50,8 +45,7 @@ func (s *prReviews) bot(ctx context.Context) string {
 		s.err = err
 		return ""
 	}
-	s.login = login
-	return s.login
+	return login
 }
 
 func (s *prReviews) Review(ctx context.Context) (gate.Review, error) {
