@@ -15,8 +15,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // shardReport is one shard's report JSON: its header says what it is, and
@@ -167,7 +167,7 @@ func (r *Env) aggregateDiff(ctx context.Context, reports []shardReport, problems
 	// The shards' mask tokens travel in their reports; a value hidden only
 	// now is fingerprinted here.
 	var masks maskSet
-	discover.RedactDiffHiding(&d, nil, r.set, masks.add)
+	masks.addAll(redact.Diff(&d, redact.Input{Set: r.set, Placed: true}).Hidden)
 	if why := r.fillMasks(ctx, &masks); why != "" {
 		note := unverifiableNote(why)
 		r.runner.Warning(note)
@@ -226,7 +226,7 @@ func (r *Env) aggregateDrift(ctx context.Context, reports []shardReport, problem
 		exit = oneRunExit(exit, res.Verdict.ExitCode)
 		d.Stacks = append(d.Stacks, res.Stacks...)
 	}
-	discover.RedactDrift(&d, nil, r.set)
+	redact.Drift(&d, redact.Input{Set: r.set, Placed: true})
 	rep.Drift = d
 	rep.CauseNote = strings.Join(causes, " ")
 	rep.Verdict = model.ClassifyRun(&d, exit)

@@ -6,9 +6,9 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // BenchmarkDiffPipeline measures what a PR run spends between cdkd's stdout
@@ -29,7 +29,7 @@ func BenchmarkDiffPipeline(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		discover.RedactDiff(&d, nil, set)
+		redact.Diff(&d, redact.Input{Set: set, Placed: true})
 		rep := reporters.DiffReport{Diff: d, Digest: d.Digest(), HeadSHA: "1111111", FullReportHint: "the job summary"}
 		for _, budget := range []reporters.Budget{reporters.CommentBudget, reporters.CheckRunBudget, reporters.SummaryBudget} {
 			_ = set.Redact(reporters.DiffMarkdown(rep, budget))

@@ -10,7 +10,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // driftCommand runs `cdkd drift`, optionally resolves what drifted, and
@@ -138,11 +137,7 @@ func (r *driftRun) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *dr
 	evidence := logEvidence(res)
 	cdkd.ApplyLogCauses(&dr.Drift, evidence, r.set.Redact)
 	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
-	unplaced := discover.PlaceDrift(&dr.Drift, r.positions(), r.stateLookup(ctx, aws))
-	cases := r.maskCases(dr.Drift)
-	r.redactDrift(&dr.Drift)
-	applyMaskCases(&dr.Drift, cases)
-	r.redactGroups(&dr.Drift)
+	unplaced := r.redactDrift(ctx, aws, &dr.Drift)
 	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
 	for _, e := range evidence {
 		if e.TokenOverwrite {

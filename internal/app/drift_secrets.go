@@ -8,6 +8,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
@@ -104,7 +105,7 @@ func (r *Env) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftSta
 
 // stateLookup reads, through the run's shared reads, the state record of
 // a stack cdkd reported: nil when it cannot be read.
-func (r *Env) stateLookup(ctx context.Context, aws *driftAWS) discover.StateLookup {
+func (r *Env) stateLookup(ctx context.Context, aws *driftAWS) redact.StateLookup {
 	src, _ := aws.stateSource()
 	if src == nil || r.stateBucket() == "" {
 		return nil
@@ -121,21 +122,23 @@ func (r *Env) stateLookup(ctx context.Context, aws *driftAWS) discover.StateLook
 	}
 }
 
-// redactDrift redacts a drift report in place and registers, before
-// anything else is printed, the values it hid by position, which it added
-// to the redactor.
-func (r *Env) redactDrift(d *model.Drift) {
-	discover.RedactDrift(d, r.positions(), r.set)
+// redactDrift redacts a drift report in place, fail closed (see
+// redact.Drift), registers, before anything else is printed, the values it
+// hid by position, which it added to the redactor, and returns what it
+// could not place.
+func (r *Env) redactDrift(ctx context.Context, aws *driftAWS, d *model.Drift) []redact.Unplaced {
+	red := redact.Drift(d, redact.Input{Set: r.set, Positions: r.positions(), State: r.stateLookup(ctx, aws)})
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
+	return red.Unplaced
 }
 
-// unplacedNotes turns what discover.PlaceDrift or PlaceDiff could not
+// unplacedNotes turns what redact.Drift or redact.Diff could not
 // place into the stacks whose every value is hidden (as the report names
 // them, redacted) and the notes that say why and how to see the values.
 // noAssembly is the note for a run without any assembly ("" when another
 // note says it already); what names the values ("drifted values").
-func (r *Env) unplacedNotes(unplaced []discover.Unplaced, noAssembly, what string) (hidden, notes []string) {
+func (r *Env) unplacedNotes(unplaced []redact.Unplaced, noAssembly, what string) (hidden, notes []string) {
 	var notIn, resources []string
 	byWhy := map[string][]string{}
 	var whys []string
@@ -145,8 +148,8 @@ func (r *Env) unplacedNotes(unplaced []discover.Unplaced, noAssembly, what strin
 		case u.LogicalID != "":
 			resources = append(resources, name+"/"+r.set.Redact(u.LogicalID))
 			continue
-		case u.Why == discover.WhyNoAssembly:
-		case u.Why == discover.WhyStackNotAssembly:
+		case u.Why == redact.WhyNoAssembly:
+		case u.Why == redact.WhyStackNotAssembly:
 			notIn = append(notIn, name)
 		default:
 			if _, ok := byWhy[u.Why]; !ok {
@@ -173,7 +176,7 @@ func (r *Env) unplacedNotes(unplaced []discover.Unplaced, noAssembly, what strin
 			"pass the assembly that deployed it, with its nested templates, as app to see them. Its "+what+" show as ***"+shown)
 	}
 	if len(resources) > 0 {
-		notes = append(notes, "Values hidden at "+strings.Join(resources, ", ")+": "+discover.WhyNotInTemplate+", so whether they are secret is unknown — "+
+		notes = append(notes, "Values hidden at "+strings.Join(resources, ", ")+": "+redact.WhyNotInTemplate+", so whether they are secret is unknown — "+
 			"pass the assembly that deployed them as app to see them. Their "+what+" show as *** (🔒 unknown position)"+shown)
 	}
 	return hidden, notes

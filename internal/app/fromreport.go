@@ -12,8 +12,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // fromReport renders again a report JSON an earlier run wrote (the
@@ -59,7 +59,7 @@ func (r *Env) renderReport(b []byte, kind model.Kind) error {
 			return err
 		}
 		d := res.Diff()
-		discover.RedactDiff(&d, nil, r.set)
+		redact.Diff(&d, redact.Input{Set: r.set, Placed: true})
 		res.Stacks = d.Stacks
 		rep := reporters.DiffReportOf(res, prcomment.FullReportHint(res.RunURL))
 		p := &publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }}
@@ -73,7 +73,7 @@ func (r *Env) renderReport(b []byte, kind model.Kind) error {
 			return err
 		}
 		d := model.Drift{Stacks: res.Stacks}
-		discover.RedactDrift(&d, nil, r.set)
+		redact.Drift(&d, redact.Input{Set: r.set, Placed: true})
 		res.Stacks = d.Stacks
 		rep := reporters.DriftReportOf(res, prcomment.FullReportHint(res.RunURL))
 		r.publishView(&publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) }})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
@@ -79,20 +80,20 @@ func (r *Env) flushHeld() {
 	}
 }
 
-// redactDiff redacts a diff in place, fail closed (see discover.PlaceDiff),
+// redactDiff redacts a diff in place, fail closed (see redact.Diff),
 // registers the values it hid by position before anything else is printed,
 // prints the output held back, fingerprints what it hid into the mask
 // tokens the digest covers, and returns the notes that say what was hidden
 // because it could not be placed. unverifiable, when set, says why the
 // values behind the masks were not fingerprinted (it is among the notes).
 func (r *Env) redactDiff(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
-	unplaced := discover.PlaceDiff(d, r.positions())
+	red := redact.Diff(d, redact.Input{Set: r.set, Positions: r.positions()})
 	var masks maskSet
-	discover.RedactDiffHiding(d, r.positions(), r.set, masks.add)
+	masks.addAll(red.Hidden)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 	r.flushHeld()
-	_, notes = r.unplacedNotes(unplaced, "", "changed values")
+	_, notes = r.unplacedNotes(red.Unplaced, "", "changed values")
 	if unverifiable = r.fillMasks(ctx, &masks); unverifiable != "" {
 		note := unverifiableNote(unverifiable)
 		r.runner.Warning(note)

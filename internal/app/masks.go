@@ -7,7 +7,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -43,7 +43,7 @@ func (r *Env) maskKeyID(ctx context.Context) string {
 	return h.KeyID()
 }
 
-// maskSet collects the values redaction hid (see discover.RedactDiffHiding)
+// maskSet collects the values redaction hid (see redact.Report.Hidden)
 // for fillMasks: each distinct value at each place once, up to
 // maxMaskedValues; past that every token is unverifiable at once, and
 // nothing more is kept. Tokens a shard's report carries count as the
@@ -59,8 +59,15 @@ type maskSet struct {
 	over    bool
 }
 
-// add is the hide callback of discover.RedactDiffHiding.
-func (m *maskSet) add(h discover.Hidden) {
+// addAll adds what the redaction stage hid, in its order.
+func (m *maskSet) addAll(hidden []redact.Hidden) {
+	for _, h := range hidden {
+		m.add(h)
+	}
+}
+
+// add adds one hidden value.
+func (m *maskSet) add(h redact.Hidden) {
 	switch {
 	case m.over:
 		*h.Token = model.MaskUnverifiable
@@ -156,14 +163,14 @@ func unverifiableNote(why string) string {
 }
 
 // placePosition salts a hidden value's fingerprint by where it was.
-func placePosition(p discover.Place) fingerprint.Position {
+func placePosition(p redact.Place) fingerprint.Position {
 	if p.Output {
 		return fingerprint.Position{Stack: p.Stack, Region: p.Region, Kind: fingerprint.KindOutput, Output: p.Name, Path: p.Path}
 	}
 	return fingerprint.Position{Stack: p.Stack, Region: p.Region, Kind: fingerprint.KindResource, LogicalID: p.Name, Path: p.Path}
 }
 
-func placeKey(p discover.Place) string {
+func placeKey(p redact.Place) string {
 	kind := "r"
 	if p.Output {
 		kind = "o"

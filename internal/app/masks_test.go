@@ -7,19 +7,19 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 )
 
 func TestMaskSetHashesEachDistinctValueOnce(t *testing.T) {
 	var m maskSet
 	toks := make([]model.MaskToken, 4)
-	place := discover.Place{Stack: "A", Region: "us-east-1", Name: "Db", Path: "Password"}
-	m.add(discover.Hidden{Place: place, Original: model.StringValue("v1"), Token: &toks[0]})
-	m.add(discover.Hidden{Place: place, Original: model.StringValue("v1"), Token: &toks[1]})
-	m.add(discover.Hidden{Place: place, Original: model.StringValue("v2"), Token: &toks[2]})
+	place := redact.Place{Stack: "A", Region: "us-east-1", Name: "Db", Path: "Password"}
+	m.add(redact.Hidden{Place: place, Original: model.StringValue("v1"), Token: &toks[0]})
+	m.add(redact.Hidden{Place: place, Original: model.StringValue("v1"), Token: &toks[1]})
+	m.add(redact.Hidden{Place: place, Original: model.StringValue("v2"), Token: &toks[2]})
 	other := place
 	other.Name = "Db2"
-	m.add(discover.Hidden{Place: other, Original: model.StringValue("v1"), Token: &toks[3]})
+	m.add(redact.Hidden{Place: other, Original: model.StringValue("v1"), Token: &toks[3]})
 	assert.Equal(t, len(m.items), 3, "one value at one place is hashed once; one value at two places twice (salted apart)")
 	assert.DeepEqual(t, m.at, []int{0, 0, 1, 2})
 	assert.Assert(t, !m.over)
@@ -29,7 +29,7 @@ func TestMaskSetPastTheBoundIsUnverifiable(t *testing.T) {
 	var m maskSet
 	toks := make([]model.MaskToken, maxMaskedValues+10)
 	for i := range toks {
-		m.add(discover.Hidden{Place: discover.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Original: model.StringValue("x"), Token: &toks[i]})
+		m.add(redact.Hidden{Place: redact.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Original: model.StringValue("x"), Token: &toks[i]})
 	}
 	assert.Assert(t, m.over)
 	assert.Equal(t, len(m.items), 0, "nothing is kept for hashing")
@@ -45,20 +45,20 @@ func TestMaskSetCountsCarriedTokens(t *testing.T) {
 	carried := make([]model.MaskToken, maxMaskedValues)
 	for i := range carried {
 		carried[i] = model.FingerprintToken(fmt.Sprint(i))
-		m.add(discover.Hidden{Place: discover.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Token: &carried[i]})
+		m.add(redact.Hidden{Place: redact.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Token: &carried[i]})
 	}
 	assert.Assert(t, !m.over)
 	assert.Equal(t, len(m.items), 0, "a carried token is not hashed again")
 	var fresh model.MaskToken
-	m.add(discover.Hidden{Place: discover.Place{Stack: "B", Name: "R", Path: "P"}, Original: model.StringValue("x"), Token: &fresh})
+	m.add(redact.Hidden{Place: redact.Place{Stack: "B", Name: "R", Path: "P"}, Original: model.StringValue("x"), Token: &fresh})
 	assert.Assert(t, m.over)
 	assert.Equal(t, fresh, model.MaskUnverifiable)
 	assert.Equal(t, carried[0], model.MaskUnverifiable)
 
 	var n maskSet
 	shard, other := model.MaskUnverifiable, model.FingerprintToken("a")
-	n.add(discover.Hidden{Place: discover.Place{Stack: "A"}, Token: &other})
-	n.add(discover.Hidden{Place: discover.Place{Stack: "B"}, Token: &shard})
+	n.add(redact.Hidden{Place: redact.Place{Stack: "A"}, Token: &other})
+	n.add(redact.Hidden{Place: redact.Place{Stack: "B"}, Token: &shard})
 	assert.Assert(t, n.over, "a shard past the bound puts the whole past it")
 	assert.Equal(t, other, model.MaskUnverifiable)
 }

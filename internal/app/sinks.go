@@ -14,8 +14,8 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // cdkdRunner runs cdkd in the working directory with the live renderer off.
@@ -61,7 +61,7 @@ func (r *Env) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string
 }
 
 // positions gives the redactor the assembly's secret positions, if any.
-func (r *Env) positions() discover.Positions {
+func (r *Env) positions() redact.Positions {
 	if r.asm == nil {
 		return nil
 	}

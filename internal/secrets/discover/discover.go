@@ -344,6 +344,16 @@ func namedAfter(state *awsx.State, pos assembly.Position) (string, bool) {
 	return tail, true
 }
 
+// ShortWarnings are the warnings for the secrets in set that are not masked
+// everywhere by value (too short, or no letter or digit), one sentence
+// each, never holding a value: the same as Discover's. The caller asks
+// after the redaction stage learned values by position.
+func ShortWarnings(set *secrets.Set) []string {
+	d := &discovery{set: set}
+	d.warnShort()
+	return d.warnings
+}
+
 // warnShort names, without the value, each secret that is not masked
 // everywhere by value: one too short to redact by value, and one with no
 // letter or digit, which the runner is not asked to mask (it would mask

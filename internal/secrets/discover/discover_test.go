@@ -444,3 +444,15 @@ func TestDiscoverWarnsPunctuationOnlyMaskValue(t *testing.T) {
 	}
 	assert.DeepEqual(t, set.MaskCommands(), []string{"good-value-1"})
 }
+
+// A value learned after discovery (by the redaction stage, at a secret
+// position) that is too short to find by value is warned of by its source.
+func TestShortWarnings(t *testing.T) {
+	set := secrets.NewSet()
+	set.Add("long-enough-1", "mask-values line 1")
+	set.Add("ab", "value at the NoEcho position App/TinyParam.Value")
+	warnings := ShortWarnings(set)
+	assert.Assert(t, is.Len(warnings, 1))
+	assertWarning(t, warnings, "value at the NoEcho position App/TinyParam.Value", "shorter than 4 characters")
+	assert.Assert(t, !strings.Contains(warnings[0], `"ab"`), warnings[0])
+}

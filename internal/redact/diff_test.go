@@ -1,20 +1,31 @@
-package discover
+package redact
 
 import (
 	"encoding/json"
 	"html"
-	"slices"
 	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
 func str(s string) model.Value { return model.StringValue(s) }
+
+// loadAssembly loads the test assembly, its plain ssm references decided
+// as discovery would: a /secure/ name is a SecureString.
+func loadAssembly(t *testing.T) *assembly.Assembly {
+	t.Helper()
+	asm, err := assembly.Load("testdata/asm")
+	assert.NilError(t, err)
+	asm.MarkSecureSSM(func(ref dynref.Ref) bool { return strings.Contains(ref.Raw, "/secure/") })
+	return asm
+}
 
 func redactSet() *secrets.Set {
 	set := secrets.NewSet()
@@ -114,13 +125,12 @@ func TestRedactDiffPositions(t *testing.T) {
 		},
 	}
 	asm := loadAssembly(t)
-	Discover(t.Context(), secrets.NewSet(), baseInput(asm), Deps{Resolver: newResolver()})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d := model.Diff{Stacks: []model.StackDiff{{Stack: "App", Region: "us-east-1", Changes: []model.ResourceChange{
 				{LogicalID: tc.logicalID, ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{tc.pc}},
 			}}}}
-			RedactDiff(&d, asm, redactSet())
+			Diff(&d, Input{Set: redactSet(), Positions: asm})
 			got := d.Stacks[0].Changes[0].PropertyChanges[0]
 			assert.Equal(t, string(got.Old.Raw), string(tc.wantOld.Raw))
 			assert.Equal(t, got.Old.Present(), tc.wantOld.Present())
@@ -142,7 +152,7 @@ func TestRedactDiffOutputsAndNames(t *testing.T) {
 		},
 		Changes: []model.ResourceChange{{LogicalID: "Queue", ChangeType: model.ChangeCreate, CCAPI: []string{"tenant-queue-secret"}}},
 	}}}
-	RedactDiff(&d, asm, set)
+	Diff(&d, Input{Set: set, Positions: asm})
 	outs := d.Stacks[0].OutputChanges
 	assert.Equal(t, outs[0].Secret, model.SecretNoEcho)
 	assert.Equal(t, outs[0].Old.Text(), "***")
@@ -170,7 +180,7 @@ func TestRedactDiffNoEchoReaders(t *testing.T) {
 		{Stack: "Other", Region: "us-east-1"},
 		{Stack: "NotInAssembly", Region: "us-east-1"},
 	}}
-	RedactDiff(&d, asm, redactSet())
+	Diff(&d, Input{Set: redactSet(), Positions: asm})
 	// PwParam changed: it is a change, not a note.
 	assert.DeepEqual(t, d.Stacks[0].NoEchoReaders, []string{"ChildStack", "Fn", "FromCdkd", "NamedQueue", "TinyParam"})
 	// A nested stack is found by parent~child.
@@ -183,6 +193,8 @@ func TestRedactDiffNoEchoReaders(t *testing.T) {
 	assert.Equal(t, other.Digest(), model.Diff{Stacks: []model.StackDiff{{Stack: "Other", Region: "us-east-1"}, {Stack: "NotInAssembly", Region: "us-east-1"}}}.Digest())
 }
 
+// Redacting a result again (a shard's report aggregated, a saved report
+// rendered) changes nothing.
 func TestRedactIsIdempotent(t *testing.T) {
 	asm := loadAssembly(t)
 	set := redactSet()
@@ -194,121 +206,75 @@ func TestRedactIsIdempotent(t *testing.T) {
 		},
 		OutputChanges: []model.OutputChange{{Name: "PwOut", ChangeType: model.OutputAdd, New: str("v")}},
 	}}}
-	RedactDiff(&d, asm, set)
+	Diff(&d, Input{Set: set, Positions: asm})
 	once, err := json.Marshal(d)
 	assert.NilError(t, err)
-	RedactDiff(&d, asm, set)
+	Diff(&d, Input{Set: set, Positions: asm})
 	twice, err := json.Marshal(d)
 	assert.NilError(t, err)
 	assert.Equal(t, string(twice), string(once))
+	Diff(&d, Input{Set: set, Placed: true})
+	thrice, err := json.Marshal(d)
+	assert.NilError(t, err)
+	assert.Equal(t, string(thrice), string(once))
 
 	dr := driftFixture()
-	RedactDrift(&dr, asm, set)
+	Drift(&dr, Input{Set: set, Positions: asm})
 	once, err = json.Marshal(dr)
 	assert.NilError(t, err)
-	RedactDrift(&dr, asm, set)
+	Drift(&dr, Input{Set: set, Placed: true})
 	twice, err = json.Marshal(dr)
 	assert.NilError(t, err)
 	assert.Equal(t, string(twice), string(once))
 }
 
-func driftFixture() model.Drift {
-	return model.Drift{Stacks: []model.StackDrift{{
-		Stack: "App", Region: "us-east-1",
-		Drifted: []model.DriftedResource{
-			{Resource: model.Resource{LogicalID: "PwParam", Type: "AWS::SSM::Parameter"}, Changes: []model.DriftChange{
-				{Path: "Value", State: str("***"), AWS: str("live-plaintext")},
-			}},
-			{Resource: model.Resource{LogicalID: "Fn", Type: "AWS::Lambda::Function"}, Changes: []model.DriftChange{
-				{Path: "Environment.Variables.CONN", State: str("postgres://a:b@c"), AWS: model.JSONValue("null")},
-			}},
-			{Resource: model.Resource{LogicalID: "NamedQueue", Type: "AWS::SQS::Queue"}, Changes: []model.DriftChange{
-				{Path: "VisibilityTimeout", State: model.JSONValue("30"), AWS: model.JSONValue("60")},
-				{Path: "RedrivePolicy.deadLetterTargetArn", State: str("arn:aws:sqs:us-east-1:1:tenant-queue-secret")},
-			}},
-			{Resource: model.Resource{LogicalID: "SecureParam", Type: "AWS::SSM::Parameter"}, Changes: []model.DriftChange{
-				{Path: "Value", State: str("{{resolve:ssm-secure:/secure/p}}"), AWS: str("ab1")},
-			}},
-		},
-		Clean:       []model.Resource{{LogicalID: "tenant-queue-secret", Type: "AWS::SQS::Queue"}},
-		NotCompared: []model.NotCompared{{Resource: model.Resource{LogicalID: "X", Type: "Custom::tenant-queue-secret"}}},
-	}}}
+// A diff without an assembly hides every changed value; with one, a
+// resource the template lacks (being deleted) is hidden, the rest placed.
+func TestPlaceDiff(t *testing.T) {
+	diff := func() model.Diff {
+		return model.Diff{Stacks: []model.StackDiff{{Stack: "App", Region: "us-east-1", Changes: []model.ResourceChange{
+			{LogicalID: "Plain", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{{Path: "Description", Old: str("a-old"), New: str("b-new")}}},
+			{LogicalID: "Removed", ChangeType: model.ChangeDelete, PropertyChanges: []model.PropertyChange{{Path: "Value", Old: str("removed-old")}}},
+		}, OutputChanges: []model.OutputChange{{Name: "Out", New: str("out-new")}}}}}
+	}
+	d := diff()
+	rep := Diff(&d, Input{Set: secrets.NewSet(), Positions: loadAssembly(t)})
+	assert.DeepEqual(t, rep.Unplaced, []Unplaced{{Stack: "App", LogicalID: "Removed", Why: WhyNotInTemplate}})
+	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].Secret, model.SecretNone)
+	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].New.Text(), "b-new")
+	assert.Equal(t, d.Stacks[0].Changes[1].PropertyChanges[0].Secret, model.SecretUnknown)
+	assert.Equal(t, d.Stacks[0].Changes[1].PropertyChanges[0].Old.Text(), model.Masked)
+	assert.Equal(t, d.Stacks[0].OutputChanges[0].Secret, model.SecretNone)
+
+	d = diff()
+	rep = Diff(&d, Input{Set: secrets.NewSet()})
+	assert.DeepEqual(t, rep.Unplaced, []Unplaced{{Stack: "App", Why: WhyNoAssembly}})
+	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].New.Text(), model.Masked)
+	assert.Equal(t, d.Stacks[0].OutputChanges[0].New.Text(), model.Masked)
+
+	// A stack the assembly does not hold is hidden whole, named once.
+	d = diff()
+	d.Stacks[0].Stack = "Elsewhere"
+	rep = Diff(&d, Input{Set: secrets.NewSet(), Positions: loadAssembly(t)})
+	assert.DeepEqual(t, rep.Unplaced, []Unplaced{{Stack: "Elsewhere", Why: WhyStackNotAssembly}})
+	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].Old.Text(), model.Masked)
+	assert.Equal(t, d.Stacks[0].OutputChanges[0].New.Text(), model.Masked)
 }
 
-func TestRedactDrift(t *testing.T) {
-	asm := loadAssembly(t)
-	Discover(t.Context(), secrets.NewSet(), baseInput(asm), Deps{Resolver: newResolver()})
-	d := driftFixture()
-	RedactDrift(&d, asm, redactSet())
-	s := d.Stacks[0]
-	pw := s.Drifted[0].Changes[0]
-	assert.Equal(t, pw.Secret, model.SecretNoEcho)
-	assert.Equal(t, pw.State.Text(), "***")
-	assert.Equal(t, pw.AWS.Text(), "***", "the live value is as secret as the stored one")
-	conn := s.Drifted[1].Changes[0]
-	assert.Equal(t, conn.State.Text(), "***")
-	assert.Assert(t, conn.AWS.IsNull(), "null stays visible")
-	queue := s.Drifted[2].Changes
-	assert.Equal(t, queue[0].Secret, model.SecretNone)
-	assert.Equal(t, queue[0].AWS.Text(), "60")
-	assert.Equal(t, queue[1].State.Text(), "arn:aws:sqs:us-east-1:1:***")
-	assert.Assert(t, !queue[1].AWS.Present(), "absent stays absent")
-	secure := s.Drifted[3].Changes[0]
-	assert.Equal(t, secure.Secret, model.SecretReference)
-	assert.Equal(t, secure.AWS.Text(), "***", "a short live value is hidden by position")
-	assert.Equal(t, s.Clean[0].LogicalID, "***")
-	assert.Equal(t, s.NotCompared[0].Type, "Custom::***")
-}
-
-// Without positions (no assembly) only values are redacted.
-func TestRedactWithoutPositions(t *testing.T) {
+// A result placed already (a shard's report, a saved one) keeps its
+// positions' decisions and is redacted by value only.
+func TestRedactPlacedByValueOnly(t *testing.T) {
 	d := model.Diff{Stacks: []model.StackDiff{{Stack: "App", Changes: []model.ResourceChange{
 		{LogicalID: "PwParam", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{{Path: "Value", Old: str("x-tenant-queue-secret"), New: str("visible")}}},
 	}}}}
-	RedactDiff(&d, nil, redactSet())
+	Diff(&d, Input{Set: redactSet(), Placed: true})
 	pc := d.Stacks[0].Changes[0].PropertyChanges[0]
 	assert.Equal(t, pc.Old.Text(), "x-***")
 	assert.Equal(t, pc.New.Text(), "visible")
 	assert.Assert(t, !strings.Contains(string(pc.Old.Raw), "tenant"))
 }
 
-// A side cdkd stored as the mask (a NoEcho value, state schema 11) makes
-// the position secret even when no assembly knows it: the other side is the
-// live secret. Both sides are masked in the model, so the report JSON hides
-// it as the Markdown does.
-func TestRedactDriftStoredMask(t *testing.T) {
-	d := model.Drift{Stacks: []model.StackDrift{{Stack: "App", Region: "us-east-1", Drifted: []model.DriftedResource{{
-		Resource: model.Resource{LogicalID: "TokenParam", Type: "AWS::SSM::Parameter"},
-		Changes: []model.DriftChange{
-			{Path: "Value", State: str(model.Masked), AWS: str("live-token-value")},
-			{Path: "Other", State: str("live-other-value"), AWS: str(model.Masked)},
-			{Path: "Gone", State: str(model.Masked)},
-			{Path: "Plain", State: str("v1"), AWS: str("v2")},
-		},
-	}}}}}
-	for _, pos := range []Positions{nil, loadAssembly(t)} {
-		c := d
-		c.Stacks = []model.StackDrift{d.Stacks[0]}
-		c.Stacks[0].Drifted = []model.DriftedResource{d.Stacks[0].Drifted[0]}
-		c.Stacks[0].Drifted[0].Changes = slices.Clone(d.Stacks[0].Drifted[0].Changes)
-		RedactDrift(&c, pos, secrets.NewSet())
-		got := c.Stacks[0].Drifted[0].Changes
-		for _, ch := range got[:3] {
-			assert.Equal(t, ch.Secret, model.SecretNoEcho, ch.Path)
-			assert.Equal(t, ch.State.Text(), model.Masked, ch.Path)
-		}
-		assert.Equal(t, got[0].AWS.Text(), model.Masked)
-		assert.Equal(t, got[1].AWS.Text(), model.Masked)
-		assert.Assert(t, !got[2].AWS.Present(), "absent stays absent")
-		assert.Equal(t, got[3].Secret, model.SecretNone)
-		assert.Equal(t, got[3].AWS.Text(), "v2")
-		b, err := json.Marshal(c)
-		assert.NilError(t, err)
-		assert.Assert(t, !strings.Contains(string(b), "live-"), string(b))
-	}
-}
-
-func TestRedactDiffHidingReportsWhatItHid(t *testing.T) {
+func TestRedactDiffReportsWhatItHid(t *testing.T) {
 	set := redactSet()
 	secret := model.PropertyChange{Path: "Password", Old: str("pw-one"), New: str("pw-two"), Secret: model.SecretNoEcho}
 	inValue := model.PropertyChange{Path: "Name", Old: str("q"), New: str("tenant-queue-secret-2")}
@@ -318,13 +284,13 @@ func TestRedactDiffHidingReportsWhatItHid(t *testing.T) {
 		Changes:       []model.ResourceChange{{LogicalID: "Db", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{secret, inValue, literal, tokened}}},
 		OutputChanges: []model.OutputChange{{Name: "Out", ChangeType: model.OutputAdd, New: str("out-value"), Secret: model.SecretNoEcho}}}}}}}
 	var got, carried []Hidden
-	RedactDiffHiding(&d, nil, set, func(h Hidden) {
+	for _, h := range Diff(&d, Input{Set: set, Placed: true}).Hidden {
 		if *h.Token != "" {
 			carried = append(carried, h)
-			return
+			continue
 		}
 		got = append(got, h)
-	})
+	}
 	assert.Equal(t, len(carried), 1, "a token set already is reported as it is")
 	assert.Equal(t, carried[0].Place.Path, "Token")
 	assert.Assert(t, !carried[0].Original.Present())

@@ -1,0 +1,159 @@
+package redact
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
+)
+
+// Diff redacts a diff in place, fail closed: it places every changed value
+// (see Input.Placed), then hides in two passes that must both run:
+// positions first (a NoEcho value may be short or common, so matching it
+// by value would shred the report, and cdkd 0.284 prints it in plaintext),
+// then every string by value (a secret can surface anywhere, e.g. in a
+// name). It also records, per stack, the unchanged resources that read a
+// NoEcho parameter. Run it before the digest is computed. It is
+// idempotent.
+//
+// A value hidden by its position is first added to in.Set (see learnDiff),
+// so the same value is hidden wherever else it shows. Report.Hidden holds
+// every value it hid that has no mask token yet, with the value as it was:
+// the caller fingerprints them into their tokens before the digest is
+// computed. A value that carries a token already (a shard's report,
+// aggregated) is reported too, without Original, so the caller counts
+// every hidden value.
+func Diff(d *model.Diff, in Input) Report {
+	var rep Report
+	pos := in.Positions
+	if in.Placed {
+		pos = nil
+	} else {
+		rep.Unplaced = placeDiff(d.Stacks, "", pos, nil)
+	}
+	learnDiff(d.Stacks, "", pos, in.Set)
+	redactStacks(d.Stacks, "", "", pos, in.Set, &rep.Hidden)
+	return rep
+}
+
+// learnDiff is Diff's first pass: it decides every change's secret kind as
+// the second pass will, and learns the values at secret positions of the
+// whole diff before any of it is redacted by value.
+func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) {
+	for i := range stacks {
+		s := &stacks[i]
+		st, known := lookupNested(pos, s.Stack, s.Region, parent)
+		for c := range s.Changes {
+			ch := &s.Changes[c]
+			for p := range ch.PropertyChanges {
+				pc := &ch.PropertyChanges[p]
+				if known {
+					pc.Secret = stronger(pc.Secret, st.SecretAt(ch.LogicalID, pc.Path))
+				}
+				where := s.Stack + "/" + ch.LogicalID + "." + pc.Path
+				learn(set, pc.Old, pc.Secret, where)
+				learn(set, pc.New, pc.Secret, where)
+			}
+		}
+		for o := range s.OutputChanges {
+			oc := &s.OutputChanges[o]
+			if known {
+				oc.Secret = stronger(oc.Secret, st.SecretOutput(oc.Name))
+			}
+			where := s.Stack + " output " + oc.Name
+			learn(set, oc.Old, oc.Secret, where)
+			learn(set, oc.New, oc.Secret, where)
+		}
+		learnDiff(s.Children, nestedName(parent, s.Stack), pos, set)
+	}
+}
+
+// hideValue reports that before became after (a mask, or a redacted
+// value), unless nothing was hidden; a token set already is reported as it
+// is.
+func hideValue(hidden *[]Hidden, tok *model.MaskToken, before, after model.Value, masked bool, place Place) {
+	switch {
+	case *tok != "":
+		*hidden = append(*hidden, Hidden{Place: place, Token: tok})
+		return
+	case !before.Present() || before.IsNull() || (!masked && bytes.Equal(before.Raw, after.Raw)):
+		return
+	}
+	*hidden = append(*hidden, Hidden{Place: place, Original: before, Token: tok})
+}
+
+// redactStacks is Diff's second pass.
+func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Positions, set *secrets.Set, hidden *[]Hidden) {
+	for i := range stacks {
+		s := &stacks[i]
+		st, known := lookupNested(pos, s.Stack, s.Region, parent)
+		shown := nestedName(shownParent, set.Redact(s.Stack))
+		changed := map[string]bool{}
+		for c := range s.Changes {
+			ch := &s.Changes[c]
+			changed[ch.LogicalID] = true
+			id := set.Redact(ch.LogicalID)
+			for p := range ch.PropertyChanges {
+				pc := &ch.PropertyChanges[p] // its Secret is learnDiff's
+				old, new := pc.Old, pc.New
+				masked := pc.Secret != model.SecretNone
+				if masked {
+					pc.Old, pc.New = maskPresent(pc.Old), maskPresent(pc.New)
+				}
+				pc.Path = set.Redact(pc.Path)
+				pc.Old, pc.New = redactValue(pc.Old, set), redactValue(pc.New, set)
+				place := Place{Stack: shown, Region: s.Region, Name: id, Path: pc.Path}
+				hideValue(hidden, &pc.OldMask, old, pc.Old, masked, place)
+				hideValue(hidden, &pc.NewMask, new, pc.New, masked, place)
+			}
+			for a := range ch.AttributeChanges {
+				ac := &ch.AttributeChanges[a]
+				old, new := ac.Old, ac.New
+				ac.Old, ac.New = redactValue(ac.Old, set), redactValue(ac.New, set)
+				place := Place{Stack: shown, Region: s.Region, Name: id, Path: "@" + ac.Attribute}
+				hideValue(hidden, &ac.OldMask, old, ac.Old, false, place)
+				hideValue(hidden, &ac.NewMask, new, ac.New, false, place)
+			}
+			ch.LogicalID = id
+			ch.ResourceType = set.Redact(ch.ResourceType)
+			for k := range ch.CCAPI {
+				ch.CCAPI[k] = set.Redact(ch.CCAPI[k])
+			}
+		}
+		for o := range s.OutputChanges {
+			oc := &s.OutputChanges[o] // its Secret is learnDiff's
+			old, new := oc.Old, oc.New
+			masked := oc.Secret != model.SecretNone
+			if masked {
+				oc.Old, oc.New = maskPresent(oc.Old), maskPresent(oc.New)
+			}
+			oc.Name = set.Redact(oc.Name)
+			oc.Old, oc.New = redactValue(oc.Old, set), redactValue(oc.New, set)
+			place := Place{Stack: shown, Region: s.Region, Output: true, Name: oc.Name}
+			hideValue(hidden, &oc.OldMask, old, oc.Old, masked, place)
+			hideValue(hidden, &oc.NewMask, new, oc.New, masked, place)
+		}
+		// The note lists what cdkd reported (the seeds' cdkd does) and what
+		// the assembly knows, less what changed: a changed resource is
+		// reported as a change already.
+		readers := slices.Clone(s.NoEchoReaders)
+		if known {
+			readers = append(readers, st.NoEchoReaders()...)
+		}
+		s.NoEchoReaders = nil
+		for _, id := range readers {
+			if !changed[id] {
+				s.NoEchoReaders = append(s.NoEchoReaders, set.Redact(id))
+			}
+		}
+		slices.Sort(s.NoEchoReaders)
+		s.NoEchoReaders = slices.Compact(s.NoEchoReaders)
+		if len(s.NoEchoReaders) == 0 {
+			s.NoEchoReaders = nil
+		}
+		name := s.Stack
+		s.Stack = set.Redact(s.Stack)
+		redactStacks(s.Children, nestedName(parent, name), shown, pos, set, hidden)
+	}
+}

@@ -1,0 +1,181 @@
+package redact
+
+import (
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
+)
+
+// Drift redacts a drift report in place, fail closed: it places every
+// drifted value (see placeDrift and Input.Placed) and decides why each
+// position would drift if it ends up masked (model.MaskCase), then hides
+// the state and AWS values at secret positions (both: the live value is
+// the secret as much as the stored one), and every string by value,
+// cdkd's groups this version does not know included. A side that is the
+// mask makes its position secret (NoEcho), assembly or not: cdkd stores a
+// NoEcho value as the mask (state schema version 11), and a side redacted
+// whole was a secret, so the other side is the live secret. The reporters
+// hide such a change in Markdown; this hides it in the model, and so in
+// the report JSON. Redacting the result again as Placed changes nothing.
+// A value hidden by its position is first added to in.Set (see learnDrift), so the same value is hidden
+// wherever else it shows; values of model.SecretUnknown positions are
+// hidden but not learned: nothing says they are secret.
+func Drift(d *model.Drift, in Input) Report {
+	var rep Report
+	if in.Placed {
+		redactDrift(d, nil, in.Set)
+		redactGroups(d, in.Set)
+		return rep
+	}
+	rep.Unplaced = placeDrift(d, in.Positions, in.State)
+	cases := maskCases(*d, in.Positions)
+	redactDrift(d, in.Positions, in.Set)
+	applyMaskCases(d, cases)
+	redactGroups(d, in.Set)
+	return rep
+}
+
+// redactDrift is Drift's redaction, after placement.
+func redactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
+	learnDrift(d, pos, set)
+	for i := range d.Stacks {
+		s := &d.Stacks[i]
+		for r := range s.Drifted {
+			dr := &s.Drifted[r]
+			for c := range dr.Changes {
+				ch := &dr.Changes[c] // its Secret is learnDrift's, refined below
+				ch.Path = set.Redact(ch.Path)
+				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
+				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS)) {
+					ch.Secret = model.SecretNoEcho
+				}
+				if ch.Secret != model.SecretNone {
+					ch.State, ch.AWS = maskPresent(ch.State), maskPresent(ch.AWS)
+				}
+			}
+			redactResource(&dr.Resource, set)
+		}
+		for _, group := range [][]model.Resource{s.Clean, s.NotSupported, s.Skipped} {
+			for r := range group {
+				redactResource(&group[r], set)
+			}
+		}
+		for r := range s.NotCompared {
+			redactResource(&s.NotCompared[r].Resource, set)
+		}
+		s.Stack = set.Redact(s.Stack)
+	}
+}
+
+func redactResource(r *model.Resource, set *secrets.Set) {
+	r.LogicalID = set.Redact(r.LogicalID)
+	r.Type = set.Redact(r.Type)
+}
+
+// learnDrift is redactDrift's first pass: it decides every change's secret
+// kind as the second pass will, and learns the values at secret positions
+// of the whole report before any of it is redacted by value.
+func learnDrift(d *model.Drift, pos Positions, set *secrets.Set) {
+	for i := range d.Stacks {
+		s := &d.Stacks[i]
+		st, known := lookup(pos, s.Stack, s.Region)
+		for r := range s.Drifted {
+			dr := &s.Drifted[r]
+			for c := range dr.Changes {
+				ch := &dr.Changes[c]
+				if known {
+					ch.Secret = stronger(ch.Secret, st.SecretAt(dr.LogicalID, ch.Path))
+				}
+				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS) ||
+					redactedWhole(ch.State, set) || redactedWhole(ch.AWS, set)) {
+					ch.Secret = model.SecretNoEcho
+				}
+				where := s.Stack + "/" + dr.LogicalID + "." + ch.Path
+				learn(set, ch.State, ch.Secret, where)
+				learn(set, ch.AWS, ch.Secret, where)
+			}
+		}
+	}
+}
+
+// redactGroups redacts the names and paths of the groups of cdkd's report
+// this version does not know; they hold no values.
+func redactGroups(d *model.Drift, set *secrets.Set) {
+	for i := range d.Stacks {
+		for j := range d.Stacks[i].Groups {
+			g := &d.Stacks[i].Groups[j]
+			g.Name = set.Redact(g.Name)
+			for k := range g.Entries {
+				e := &g.Entries[k]
+				e.LogicalID, e.Type = set.Redact(e.LogicalID), set.Redact(e.Type)
+				for p := range e.Paths {
+					e.Paths[p] = set.Redact(e.Paths[p])
+				}
+			}
+		}
+	}
+}
+
+// changeAt addresses one drifted change by index: redaction renames, it
+// never reorders.
+type changeAt struct{ stack, resource, change int }
+
+// maskCases decides, before redaction (on cdkd's names and its state
+// value), why each drifted position would drift if it ends up masked: the
+// seed says "by design" of one case only, a NoEcho custom-resource response
+// stored as the mask. The position's source comes from the assembly, the
+// stored value from the state side of cdkd's report. A stack the assembly
+// does not hold is undecided: nothing says which case it is.
+func maskCases(d model.Drift, pos Positions) map[changeAt]model.MaskCase {
+	out := map[changeAt]model.MaskCase{}
+	for i, s := range d.Stacks {
+		st, known := lookup(pos, s.Stack, s.Region)
+		for j, dr := range s.Drifted {
+			for k, c := range dr.Changes {
+				at := changeAt{i, j, k}
+				if !known {
+					out[at] = model.MaskUndecided
+					continue
+				}
+				out[at] = maskCase(st, dr.LogicalID, c)
+			}
+		}
+	}
+	return out
+}
+
+// maskCase is one position's case, given its stack's template.
+func maskCase(st assembly.Stack, logicalID string, c model.DriftChange) model.MaskCase {
+	switch st.SecretAt(logicalID, c.Path) {
+	case model.SecretNoEcho:
+		return model.MaskNoEchoParameter
+	case model.SecretReference:
+		return model.MaskSecretReference
+	}
+	if c.State.Text() == model.Masked {
+		if custom, known := st.CustomResponseAt(logicalID, c.Path); known && custom {
+			return model.MaskByDesign
+		}
+	}
+	return model.MaskUndecided
+}
+
+// applyMaskCases writes the decided case into every change redaction
+// masked; an unmasked change has none.
+func applyMaskCases(d *model.Drift, cases map[changeAt]model.MaskCase) {
+	for i := range d.Stacks {
+		for j := range d.Stacks[i].Drifted {
+			for k := range d.Stacks[i].Drifted[j].Changes {
+				c := &d.Stacks[i].Drifted[j].Changes[k]
+				if c.Secret == model.SecretNone && c.State.Text() != model.Masked && c.AWS.Text() != model.Masked {
+					c.MaskCase = model.MaskNone
+					continue
+				}
+				c.MaskCase = cases[changeAt{i, j, k}]
+				if c.MaskCase == model.MaskNone {
+					c.MaskCase = model.MaskUndecided
+				}
+			}
+		}
+	}
+}
