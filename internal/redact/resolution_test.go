@@ -1,0 +1,80 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
+
+// cdkd's plan prints values in plaintext: a value shows only where the
+// detection showed that position's values; anything indented under a
+// resource that is not a value line may continue one, and is hidden.
+func TestPlanText(t *testing.T) {
+	set := redactSet()
+	detected := model.Drift{Stacks: []model.StackDrift{
+		{Stack: "App", Drifted: []model.DriftedResource{
+			{Resource: model.Resource{LogicalID: "Queue"}, Changes: []model.DriftChange{{Path: "VisibilityTimeout", State: str("30"), AWS: str("60")}}},
+			{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Masked), AWS: str(model.Masked), Secret: model.SecretNoEcho, MaskCase: model.MaskNoEchoParameter}}},
+		}},
+		{Stack: "NoAsm", Drifted: []model.DriftedResource{
+			{Resource: model.Resource{LogicalID: "Queue"}, Changes: []model.DriftChange{{Path: "VisibilityTimeout", State: str("30"), AWS: str("60")}}},
+		}},
+	}}
+	value := func(stack, id, path, before, after string) cdkd.PlanLine {
+		return cdkd.PlanLine{Value: true, Stack: stack, LogicalID: id, Path: path, Before: before, After: after}
+	}
+	lines := []cdkd.PlanLine{
+		{Text: "→ App/Queue (AWS::SQS::Queue)"},
+		value("App", "Queue", "VisibilityTimeout", "60", "30-tenant-queue-secret"),
+		{Text: "    continued value line"},
+		{Text: "    ⚠ kept warning tenant-queue-secret"},
+		{Text: "→ App/PwParam"},
+		value("App", "PwParam", "Value", "live-pw", "stored-pw"),
+		value("NoAsm", "Queue", "VisibilityTimeout", "60", "30"),
+		value("App", "Unknown", "Path", "a", "b"),
+		{Text: "Revert summary: 1 reverted"},
+	}
+	got := PlanText(lines, detected, []string{"NoAsm"}, set)
+	assert.DeepEqual(t, got, []string{
+		"→ App/Queue (AWS::SQS::Queue)",
+		"    VisibilityTimeout: 60 -> 30-***",
+		"    " + HiddenPlanLine,
+		"    ⚠ kept warning ***",
+		"→ App/PwParam",
+		"    Value: *** -> ***",
+		"    VisibilityTimeout: *** -> ***", // a stack whose values were all hidden
+		"    Path: *** -> ***",              // a position the detection did not show
+		"Revert summary: 1 reverted",
+	})
+	assert.Assert(t, PlanText(nil, detected, nil, set) == nil)
+}
+
+func TestResolution(t *testing.T) {
+	set := redactSet()
+	rr := model.DriftResolution{
+		Mode:      "revert",
+		Resources: []string{"App/tenant-queue-secret"},
+		Failed:    []model.ResolutionFailure{{Resource: "App/tenant-queue-secret", Line: "✗ tenant-queue-secret: denied"}},
+		Summary:   []string{"Revert summary: tenant-queue-secret"},
+		Outcomes: []model.ResolvedResource{{Stack: "App", LogicalID: "tenant-queue-secret", Type: "AWS::SQS::Queue", Outcome: model.ResolutionFailed,
+			Reason: "update failed:\ntenant-queue-secret exists"}},
+		Warnings:   []string{"⚠ preserved tenant-queue-secret"},
+		PlanText:   []string{"→ App/tenant-queue-secret"},
+		Output:     []string{"✓ tenant-queue-secret reverted"},
+		Error:      "cdkd exited 2:\ntenant-queue-secret",
+		AfterError: "read tenant-queue-secret:\ndenied",
+	}
+	Resolution(&rr, set)
+	b, err := json.Marshal(rr)
+	assert.NilError(t, err)
+	assert.Assert(t, !strings.Contains(string(b), "tenant-queue-secret"), string(b))
+	assert.Assert(t, !strings.Contains(rr.Outcomes[0].Reason, "\n"), "a reason is one line: %q", rr.Outcomes[0].Reason)
+	assert.Assert(t, !strings.Contains(rr.Error, "\n"), "an error is one line: %q", rr.Error)
+	assert.Assert(t, !strings.Contains(rr.AfterError, "\n"), "an error is one line: %q", rr.AfterError)
+	assert.Equal(t, rr.Outcomes[0].Type, "AWS::SQS::Queue")
+}
