@@ -33,8 +33,45 @@ func Diff(d *model.Diff, in Input) Report {
 		rep.Unplaced = placeDiff(d.Stacks, "", pos, nil)
 	}
 	learnDiff(d.Stacks, "", pos, in.Set)
+	// Sized once: a diff without an assembly hides every value, and growing
+	// the list as it goes would allocate several times its size.
+	rep.Hidden = make([]Hidden, 0, countHideable(d.Stacks))
 	redactStacks(d.Stacks, "", "", pos, in.Set, &rep.Hidden)
 	return rep
+}
+
+// countHideable counts the values of a diff that redaction may report hidden
+// (present and not null, or carrying a token): at least as many as it does.
+func countHideable(stacks []model.StackDiff) int {
+	n := 0
+	side := func(v model.Value, tok model.MaskToken) {
+		if tok != "" || hideable(v) {
+			n++
+		}
+	}
+	for i := range stacks {
+		s := &stacks[i]
+		for c := range s.Changes {
+			ch := &s.Changes[c]
+			for p := range ch.PropertyChanges {
+				pc := &ch.PropertyChanges[p]
+				side(pc.Old, pc.OldMask)
+				side(pc.New, pc.NewMask)
+			}
+			for a := range ch.AttributeChanges {
+				ac := &ch.AttributeChanges[a]
+				side(ac.Old, ac.OldMask)
+				side(ac.New, ac.NewMask)
+			}
+		}
+		for o := range s.OutputChanges {
+			oc := &s.OutputChanges[o]
+			side(oc.Old, oc.OldMask)
+			side(oc.New, oc.NewMask)
+		}
+		n += countHideable(s.Children)
+	}
+	return n
 }
 
 // learnDiff is Diff's first pass: it decides every change's secret kind as
