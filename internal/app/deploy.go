@@ -9,6 +9,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -60,6 +61,7 @@ func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
 		outputs: map[string]map[string]string{},
 	}
 	d.decideAndDeploy(ctx)
+	d.redact()
 	if r.cfg.CLI.DryRun {
 		if o, done := d.dryRun(); done {
 			return o
@@ -126,7 +128,7 @@ func (d *deployRun) fromDecision(dec gate.Decision) {
 
 func (d *deployRun) failed(reason FailureReason, title, msg string, tail []string) {
 	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeFailed, reason.String(), title, msg
-	d.rep.StderrTail = d.r.redactLines(tail)
+	d.rep.StderrTail = tail
 	d.reason = reason
 }
 
@@ -165,6 +167,28 @@ func deployTargets(cur *gate.Current) []cdkd.Target {
 	return out
 }
 
+// redact is the deploy's redaction stage, run once between the deploy and
+// its report: it masks the secret stack outputs and redacts every string of
+// the report (see redact.Deploy), registers the values it learned, and
+// takes the stack-outputs output from the redacted report.
+func (d *deployRun) redact() {
+	res := d.rep.Result()
+	redact.Deploy(&res, redact.Input{Set: d.r.set, Positions: d.r.positions()})
+	d.r.registerMasks()
+	d.rep = reporters.DeployReportOf(res, d.rep.FullReportHint)
+	d.outputs = map[string]map[string]string{}
+	for _, s := range d.rep.Stacks {
+		if s.Outputs == nil {
+			continue // not read
+		}
+		outs := map[string]string{}
+		for _, o := range s.Outputs {
+			outs[o.Name] = o.Value
+		}
+		d.outputs[s.Stack] = outs
+	}
+}
+
 // finish publishes the report and sets the outputs. After a cancellation
 // the job's context is gone, so the report gets a short one of its own.
 func (d *deployRun) finish(ctx context.Context) Outcome {
@@ -174,10 +198,6 @@ func (d *deployRun) finish(ctx context.Context) Outcome {
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), cancelledReportTimeout)
 		defer cancel()
 		r.reportBudget = cancelledReportTimeout
-	}
-	d.rep.Message = r.set.Redact(d.rep.Message)
-	for i, w := range d.rep.Warnings {
-		d.rep.Warnings[i] = r.set.Redact(w)
 	}
 	r.setOutput(OutputDeployed, deployedOutput(d.rep))
 	d.environmentURLOutput()

@@ -15,6 +15,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
@@ -66,13 +67,13 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		// No results: a cancelled job has seconds left, and they go to
 		// the report.
 		d.stopped(res, deployTargets(dec.Current))
-		d.rep.StderrTail = r.redactLines(res.StderrTail)
+		d.rep.StderrTail = res.StderrTail
 		return
 	case res.Signal != "":
 		// Killed (OOM, a crash): the lock was left as it was.
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, ReasonDeployFailed.String(), "cdkd deploy was killed"
 		d.rep.Message = run.Reason + ". " + cdkd.LockState(res, deployTargets(dec.Current))
-		d.rep.StderrTail = r.redactLines(res.StderrTail)
+		d.rep.StderrTail = res.StderrTail
 		d.reason = ReasonDeployFailed
 		return
 	case runErr != nil:
@@ -82,9 +83,8 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		l := *run.Lock
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeLocked, ReasonStateLocked.String(), "State locked"
 		d.rep.Message = lockMessage(l)
-		red := r.set.Redact
-		d.rep.Lock = &reporters.DeployLock{Stack: red(l.Stack), Region: red(l.Region), Owner: red(l.Owner), Operation: red(l.Operation),
-			ExpiresIn: red(l.ExpiresIn), Unlock: red(cdkd.ForceUnlockCommand(l.Stack, l.Region))}
+		d.rep.Lock = &reporters.DeployLock{Stack: l.Stack, Region: l.Region, Owner: l.Owner, Operation: l.Operation,
+			ExpiresIn: l.ExpiresIn, Unlock: cdkd.ForceUnlockCommand(l.Stack, l.Region)}
 		// No stderr tail: cdkd's own hint there names a flag that does not
 		// exist; the report gives the command that works.
 		d.reason = ReasonStateLocked
@@ -92,14 +92,14 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	case run.Partial:
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomePartial, ReasonPartial.String(), "Partially deployed"
 		d.rep.Message = "cdkd left some resources unaddressed (exit 2): " + run.Reason
-		d.rep.StderrTail = r.redactLines(res.StderrTail)
+		d.rep.StderrTail = res.StderrTail
 		d.reason = ReasonPartial
 	case run.OK:
 		d.rep.Outcome = reporters.OutcomeDeployed
 	default:
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, ReasonDeployFailed.String(), "cdkd deploy failed"
 		d.rep.Message = run.Reason // the title says "cdkd deploy failed"
-		d.rep.StderrTail = r.redactLines(res.StderrTail)
+		d.rep.StderrTail = res.StderrTail
 		d.reason = ReasonDeployFailed
 	}
 	d.rep.Stacks = d.results(ctx, dec.Current, run, started)
@@ -257,7 +257,7 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 		if ctx.Err() != nil {
 			break
 		}
-		ds := reporters.DeployedStack{Stack: d.r.set.Redact(t.name), Region: t.region}
+		ds := reporters.DeployedStack{Stack: t.name, Region: t.region}
 		if s := t.summary; s != nil {
 			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
 		}
@@ -322,7 +322,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 		case cdkd.ResultFailed:
 			ds.Failed++
 		}
-		dr := reporters.DeployedResource{LogicalID: r.set.Redact(res.LogicalID), Type: r.set.Redact(res.ResourceType), Result: res.Result, Error: r.set.Redact(res.Error)}
+		dr := reporters.DeployedResource{LogicalID: res.LogicalID, Type: res.ResourceType, Result: res.Result, Error: res.Error}
 		if res.HasDuration {
 			dr.Duration = humanDuration(res.Duration)
 		}
@@ -336,10 +336,12 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 	}
 }
 
-// stackOutputs reads the stack's outputs from state. A value is masked when
-// the assembly marks the output secret (a NoEcho or secret reference
-// position) and by value like everything else; a secret output's value is
-// also registered, so nothing printed later shows it.
+// stackOutputs reads the stack's outputs from state, as they are: the
+// redaction stage (redact.Deploy) masks an output the assembly marks secret
+// (a NoEcho or secret reference position) and redacts the rest by value. A
+// secret output's value is registered now, so that nothing cdkd prints
+// before the stage runs shows it. A stack whose outputs were read has a
+// list, if empty.
 func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.StackOutput {
 	r := d.r
 	values := map[string]string{}
@@ -364,20 +366,15 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 		r.runner.Warning(fmt.Sprintf("read the state of %s: %v", t.name, err))
 		return nil
 	}
-	var out []reporters.StackOutput
-	masked := map[string]string{}
+	out := make([]reporters.StackOutput, 0, len(values))
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		v := values[name]
-		secret := d.secretOutput(t, name)
+		secret := redact.SecretOutput(r.positions(), t.name, t.region, name)
 		if secret {
 			d.registerSecret(v, "secret output "+t.name+"."+name)
-			v = model.Masked
 		}
-		o := reporters.StackOutput{Name: r.set.Redact(name), Value: r.set.Redact(v), Secret: secret}
-		masked[o.Name] = o.Value
-		out = append(out, o)
+		out = append(out, reporters.StackOutput{Name: name, Value: v, Secret: secret})
 	}
-	d.outputs[r.set.Redact(t.name)] = masked
 	return out
 }
 
@@ -388,19 +385,6 @@ func (d *deployRun) registerSecret(v, source string) {
 	if d.r.set.Add(v, source) {
 		d.r.registerMasks()
 	}
-}
-
-// secretOutput asks the assembly whether an output reads a secret position.
-func (d *deployRun) secretOutput(t target, name string) bool {
-	asm := d.r.asm
-	if asm == nil {
-		return false
-	}
-	st, ok := asm.StackIn(t.name, t.region)
-	if !ok && t.region == "" {
-		st, ok = asm.Stack(t.name)
-	}
-	return ok && st.SecretOutput(name) != model.SecretNone
 }
 
 func humanDuration(v time.Duration) string {

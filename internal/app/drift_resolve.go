@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -25,8 +26,16 @@ const resolutionTailLines = 1000
 // puts before the prompt, and a resource whose live value the plan says
 // would be overwritten with a token literal is not reverted unless
 // drift-allow-token-overwrite says so. What each resource became is read
-// from cdkd's own lines, never assumed from the detection.
+// from cdkd's own lines, never assumed from the detection. The report is
+// redacted once, when the resolution is over (see redact.Resolution).
 func (r *driftRun) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, det detection) *reporters.ResolutionReport {
+	rr := r.resolve(ctx, runner, aws, det)
+	redact.Resolution(rr, r.set)
+	return rr
+}
+
+// resolve is resolveDrift before redaction.
+func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, det detection) *reporters.ResolutionReport {
 	mode := string(r.cfg.DriftResolution)
 	rr := &reporters.ResolutionReport{Mode: mode}
 	detected := det.drift
@@ -42,16 +51,16 @@ func (r *driftRun) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *d
 	if mode == cdkd.ResolutionRevert {
 		plan, err := r.revertPlan(ctx, &resolver, common, detected)
 		if err != nil {
-			rr.Error = r.set.OneLine("the --dry-run plan did not complete, so its warnings are unknown and nothing was reverted: " + err.Error())
+			rr.Error = "the --dry-run plan did not complete, so its warnings are unknown and nothing was reverted: " + err.Error()
 			return rr
 		}
-		rr.Warnings = r.redactLines(plan.Warnings)
+		rr.Warnings = plan.Warnings
 		rr.PlanText = r.resolutionText(plan.Lines, detected, det.hidden)
 		refused = tokenRefusals(detected, append(plan.TokenOverwrite, logRefusals(det.tokenOverwrite)...))
 		if len(refused) > 0 && !r.cfg.AllowTokenOverwrite {
 			var keep []string
 			refused, keep = refuseStacks(detected, refused)
-			rr.Outcomes = append(rr.Outcomes, r.redactOutcomes(refused)...)
+			rr.Outcomes = append(rr.Outcomes, refused...)
 			if len(keep) == 0 {
 				return rr
 			}
@@ -60,7 +69,7 @@ func (r *driftRun) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *d
 	}
 	args, err := cdkd.DriftArgs(common, r.cfg.StackRegion, mode)
 	if err != nil {
-		rr.Error = r.set.OneLine(err.Error())
+		rr.Error = err.Error()
 		return rr
 	}
 	res, err := r.runCdkdVia(ctx, &resolver, args, filterPlan)
@@ -80,15 +89,15 @@ func (r *driftRun) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *d
 		out, err = cdkd.ClassifyDriftResolution(res, mode)
 	}
 	for _, f := range out.Failed {
-		rr.Failed = append(rr.Failed, reporters.ResolutionFailure{Resource: r.set.Redact(f.Resource), Line: r.set.Redact(f.Line)})
+		rr.Failed = append(rr.Failed, reporters.ResolutionFailure{Resource: f.Resource, Line: f.Line})
 	}
-	rr.Summary = r.redactLines(out.Summary)
+	rr.Summary = out.Summary
 	rr.Output = r.resolutionText(out.Output.Lines, detected, det.hidden)
-	rr.Outcomes = append(rr.Outcomes, r.redactOutcomes(outcomes(detected, out.Output.Resources, refused))...)
+	rr.Outcomes = append(rr.Outcomes, outcomes(detected, out.Output.Resources, refused)...)
 	if err != nil {
-		rr.Error = r.set.OneLine(err.Error())
+		rr.Error = err.Error()
 		if lockNote != "" && cerr == nil {
-			rr.Error += " " + r.set.Redact(lockNote)
+			rr.Error += " " + lockNote
 		}
 	}
 	if out.Partial && len(rr.Failed) == 0 {
@@ -101,7 +110,7 @@ func (r *driftRun) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *d
 		if reason == "" {
 			reason = "cdkd exited 2: some resources did not revert"
 		}
-		rr.Failed = append(rr.Failed, reporters.ResolutionFailure{Line: r.set.Redact(reason)})
+		rr.Failed = append(rr.Failed, reporters.ResolutionFailure{Line: reason})
 	}
 	if !ran || ctx.Err() != nil {
 		return rr
@@ -112,7 +121,7 @@ func (r *driftRun) resolveDrift(ctx context.Context, runner *cdkd.Runner, aws *d
 		r.resolveTimedOut = true
 	}
 	if err != nil {
-		rr.AfterError = r.set.OneLine(err.Error())
+		rr.AfterError = err.Error()
 		return rr
 	}
 	rr.After, rr.AfterDrift = &after.verdict, after.drift
@@ -225,17 +234,6 @@ func outcomes(d model.Drift, lines, refused []model.ResolvedResource) []model.Re
 				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.ResolutionUnreported})
 			}
 		}
-	}
-	return out
-}
-
-func (r *Env) redactOutcomes(in []model.ResolvedResource) []model.ResolvedResource {
-	out := make([]model.ResolvedResource, len(in))
-	for i, x := range in {
-		x.Stack, x.LogicalID, x.Type = r.set.Redact(x.Stack), r.set.Redact(x.LogicalID), r.set.Redact(x.Type)
-		// Redact cdkd's words before folding them, and again after.
-		x.Reason = r.set.OneLine(x.Reason)
-		out[i] = x
 	}
 	return out
 }

@@ -82,6 +82,7 @@ func (r *Env) renderReport(b []byte, kind model.Kind) error {
 		if err := json.Unmarshal(b, &res); err != nil {
 			return err
 		}
+		redact.Deploy(&res, redact.Input{Set: r.set, Placed: true})
 		rep := reporters.DeployReportOf(res, prcomment.FullReportHint(res.RunURL))
 		r.publishView(&publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DeployMarkdown(rep, b) }})
 	}

@@ -91,15 +91,9 @@ func writeLines(w io.Writer, s string) {
 	}
 }
 
-// redactLines redacts cdkd's lines before they reach a report: together,
-// not one by one, so that a secret split across lines (a multi-line value,
-// or its base64 wrapped at 64 or 76 columns) is still found.
-func (r *Env) redactLines(lines []string) []string {
-	if len(lines) == 0 {
-		return nil
-	}
-	return strings.Split(r.set.Redact(strings.Join(lines, "\n")), "\n")
-}
+// redactLines redacts cdkd's lines before they reach a report (see
+// redact.Lines).
+func (r *Env) redactLines(lines []string) []string { return redact.Lines(r.set, lines) }
 
 // cdkJSONStateBucket reads context.cdkd.stateBucket from cdk.json, if any.
 func cdkJSONStateBucket(path string) string {
