@@ -61,7 +61,9 @@ func redactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 			}
 		}
 		for r := range s.NotCompared {
-			redactResource(&s.NotCompared[r].Resource, set)
+			nc := &s.NotCompared[r]
+			redactResource(&nc.Resource, set)
+			nc.Reason = set.Redact(nc.Reason) // cdkd's own line
 		}
 		s.Stack = set.Redact(s.Stack)
 	}

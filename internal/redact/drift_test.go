@@ -33,7 +33,7 @@ func driftFixture() model.Drift {
 			}},
 		},
 		Clean:       []model.Resource{{LogicalID: "tenant-queue-secret", Type: "AWS::SQS::Queue"}},
-		NotCompared: []model.NotCompared{{Resource: model.Resource{LogicalID: "X", Type: "Custom::tenant-queue-secret"}}},
+		NotCompared: []model.NotCompared{{Resource: model.Resource{LogicalID: "X", Type: "Custom::tenant-queue-secret"}, Reason: "read tenant-queue-secret: denied"}},
 	}}}
 }
 
@@ -60,6 +60,7 @@ func TestRedactDrift(t *testing.T) {
 	assert.Equal(t, secure.AWS.Text(), "***", "a short live value is hidden by position")
 	assert.Equal(t, s.Clean[0].LogicalID, "***")
 	assert.Equal(t, s.NotCompared[0].Type, "Custom::***")
+	assert.Equal(t, s.NotCompared[0].Reason, "read ***: denied")
 }
 
 // A side cdkd stored as the mask (a NoEcho value, state schema 11) makes
