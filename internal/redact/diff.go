@@ -32,52 +32,26 @@ func Diff(d *model.Diff, in Input) Report {
 	} else {
 		rep.Unplaced = placeDiff(d.Stacks, "", pos, nil)
 	}
-	learnDiff(d.Stacks, "", pos, in.Set)
+	n := learnDiff(d.Stacks, "", pos, in.Set)
 	// Sized once: a diff without an assembly hides every value, and growing
 	// the list as it goes would allocate several times its size.
-	rep.Hidden = make([]Hidden, 0, countHideable(d.Stacks))
+	rep.Hidden = make([]Hidden, 0, n)
 	redactStacks(d.Stacks, "", "", pos, in.Set, &rep.Hidden)
 	return rep
 }
 
-// countHideable counts the values of a diff that redaction may report hidden
-// (present and not null, or carrying a token): at least as many as it does.
-func countHideable(stacks []model.StackDiff) int {
+// learnDiff is Diff's first pass: it decides every change's secret kind as
+// the second pass will, and learns the values at secret positions of the
+// whole diff before any of it is redacted by value. It counts the values
+// the second pass may report hidden (present and not null, or carrying a
+// token): at least as many as it does.
+func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) int {
 	n := 0
-	side := func(v model.Value, tok model.MaskToken) {
+	count := func(v model.Value, tok model.MaskToken) {
 		if tok != "" || hideable(v) {
 			n++
 		}
 	}
-	for i := range stacks {
-		s := &stacks[i]
-		for c := range s.Changes {
-			ch := &s.Changes[c]
-			for p := range ch.PropertyChanges {
-				pc := &ch.PropertyChanges[p]
-				side(pc.Old, pc.OldMask)
-				side(pc.New, pc.NewMask)
-			}
-			for a := range ch.AttributeChanges {
-				ac := &ch.AttributeChanges[a]
-				side(ac.Old, ac.OldMask)
-				side(ac.New, ac.NewMask)
-			}
-		}
-		for o := range s.OutputChanges {
-			oc := &s.OutputChanges[o]
-			side(oc.Old, oc.OldMask)
-			side(oc.New, oc.NewMask)
-		}
-		n += countHideable(s.Children)
-	}
-	return n
-}
-
-// learnDiff is Diff's first pass: it decides every change's secret kind as
-// the second pass will, and learns the values at secret positions of the
-// whole diff before any of it is redacted by value.
-func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) {
 	for i := range stacks {
 		s := &stacks[i]
 		st, known := lookupNested(pos, s.Stack, s.Region, parent)
@@ -91,6 +65,13 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 				where := s.Stack + "/" + ch.LogicalID + "." + pc.Path
 				learn(set, pc.Old, pc.Secret, where)
 				learn(set, pc.New, pc.Secret, where)
+				count(pc.Old, pc.OldMask)
+				count(pc.New, pc.NewMask)
+			}
+			for a := range ch.AttributeChanges {
+				ac := &ch.AttributeChanges[a]
+				count(ac.Old, ac.OldMask)
+				count(ac.New, ac.NewMask)
 			}
 		}
 		for o := range s.OutputChanges {
@@ -101,9 +82,12 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 			where := s.Stack + " output " + oc.Name
 			learn(set, oc.Old, oc.Secret, where)
 			learn(set, oc.New, oc.Secret, where)
+			count(oc.Old, oc.OldMask)
+			count(oc.New, oc.NewMask)
 		}
-		learnDiff(s.Children, nestedName(parent, s.Stack), pos, set)
+		n += learnDiff(s.Children, nestedName(parent, s.Stack), pos, set)
 	}
+	return n
 }
 
 // hideValue reports that before became after (a mask, or a redacted
