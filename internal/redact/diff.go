@@ -33,8 +33,9 @@ func Diff(d *model.Diff, in Input) Report {
 		rep.Unplaced = placeDiff(d.Stacks, "", pos, nil)
 	}
 	n := learnDiff(d.Stacks, "", pos, in.Set)
-	// Sized once: a diff without an assembly hides every value, and growing
-	// the list as it goes would allocate several times its size.
+	// Sized for what positions and tokens hide (a diff without an assembly
+	// hides every value): growing the list as it goes would allocate
+	// several times its size.
 	rep.Hidden = make([]Hidden, 0, n)
 	redactStacks(d.Stacks, "", "", pos, in.Set, &rep.Hidden)
 	return rep
@@ -43,12 +44,12 @@ func Diff(d *model.Diff, in Input) Report {
 // learnDiff is Diff's first pass: it decides every change's secret kind as
 // the second pass will, and learns the values at secret positions of the
 // whole diff before any of it is redacted by value. It counts the values
-// the second pass may report hidden (present and not null, or carrying a
-// token): at least as many as it does.
+// the second pass will report hidden by position or by their token (a
+// value hidden by value alone is not known before).
 func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) int {
 	n := 0
-	count := func(v model.Value, tok model.MaskToken) {
-		if tok != "" || hideable(v) {
+	count := func(v model.Value, tok model.MaskToken, kind model.SecretKind) {
+		if tok != "" || (kind != model.SecretNone && hideable(v)) {
 			n++
 		}
 	}
@@ -65,13 +66,13 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 				where := s.Stack + "/" + ch.LogicalID + "." + pc.Path
 				learn(set, pc.Old, pc.Secret, where)
 				learn(set, pc.New, pc.Secret, where)
-				count(pc.Old, pc.OldMask)
-				count(pc.New, pc.NewMask)
+				count(pc.Old, pc.OldMask, pc.Secret)
+				count(pc.New, pc.NewMask, pc.Secret)
 			}
 			for a := range ch.AttributeChanges {
 				ac := &ch.AttributeChanges[a]
-				count(ac.Old, ac.OldMask)
-				count(ac.New, ac.NewMask)
+				count(ac.Old, ac.OldMask, model.SecretNone)
+				count(ac.New, ac.NewMask, model.SecretNone)
 			}
 		}
 		for o := range s.OutputChanges {
@@ -82,8 +83,8 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 			where := s.Stack + " output " + oc.Name
 			learn(set, oc.Old, oc.Secret, where)
 			learn(set, oc.New, oc.Secret, where)
-			count(oc.Old, oc.OldMask)
-			count(oc.New, oc.NewMask)
+			count(oc.Old, oc.OldMask, oc.Secret)
+			count(oc.New, oc.NewMask, oc.Secret)
 		}
 		n += learnDiff(s.Children, nestedName(parent, s.Stack), pos, set)
 	}
