@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
@@ -111,7 +109,8 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 // filter that hides the value of each secret stack output deploy prints.
 func (d *deployRun) runDeploy(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	stdout := secrets.NewLineWriter(d.r.out, d.r.set)
-	filter := &outputFilter{dst: stdout, secret: d.r.secretOutputNamed, set: d.r.set}
+	secret := func(stack, output string) bool { return redact.SecretOutputNamed(d.r.asm, stack, output) }
+	filter := &outputFilter{dst: stdout, log: redact.OutputLog{Secret: secret, Set: d.r.set}}
 	runner.Stdout = filter
 	res, err := d.r.runCdkd(ctx, runner, args)
 	filter.Close()
@@ -120,25 +119,14 @@ func (d *deployRun) runDeploy(ctx context.Context, runner *cdkd.Runner, args []s
 	return res, err
 }
 
-// outputLine is how cdkd deploy prints a stack output: "  Stack.Key = value".
-var outputLine = regexp.MustCompile(`^(\s*(\S+)\.([^.\s]+) = )(.*)$`)
-
-// outputFilter hides, in cdkd deploy's live stdout, the value of each stack
-// output the assembly marks secret. cdkd prints its outputs
-// ("  StackA.DbPassword = value") before the action reads them back, so
-// value matching alone cannot protect a value only its position makes
-// secret. The lines that follow a hidden value continue it (a multi-line
-// value) up to a blank line or the next output line, and are left out.
-// Each hidden value is added to set, so that nothing printed later shows
-// it. Write expects what cdkd.Runner gives it, one line per Write, but
-// holds back a partial line until its end or Close.
+// outputFilter passes cdkd deploy's live stdout through redact.OutputLog,
+// which hides the value of each secret stack output. Write expects what
+// cdkd.Runner gives it, one line per Write, but holds back a partial line
+// until its end or Close.
 type outputFilter struct {
-	dst    io.Writer
-	secret func(stack, output string) bool
-	set    *secrets.Set
-
+	dst     io.Writer
+	log     redact.OutputLog
 	pending []byte
-	hiding  bool // inside a hidden multi-line value
 }
 
 func (f *outputFilter) Write(p []byte) (int, error) {
@@ -167,40 +155,12 @@ func (f *outputFilter) Close() error {
 }
 
 func (f *outputFilter) line(line string) error {
-	text := strings.TrimRight(line, "\r\n")
-	m := outputLine.FindStringSubmatch(text)
-	switch {
-	case m != nil && f.secret(m[2], m[3]):
-		f.hiding = true
-		if f.set != nil {
-			f.set.Add(m[4], "secret output "+m[2]+"."+m[3])
-		}
-		line = m[1] + secrets.Mask + line[len(text):]
-	case m != nil || strings.TrimSpace(text) == "":
-		f.hiding = false
-	case f.hiding:
-		if f.set != nil {
-			f.set.Add(text, "secret output (continued)")
-		}
+	out, keep := f.log.Line(line)
+	if !keep {
 		return nil
 	}
-	_, err := io.WriteString(f.dst, line)
+	_, err := io.WriteString(f.dst, out)
 	return err
-}
-
-// secretOutputNamed asks the assembly whether a stack's output, as cdkd
-// deploy names them, reads a secret position. The name may be any region's
-// stack: deploy's log does not say which.
-func (r *Env) secretOutputNamed(stack, output string) bool {
-	if r.asm == nil {
-		return false
-	}
-	for _, st := range r.asm.Stacks {
-		if (st.Name == stack || st.DisplayName == stack) && st.SecretOutput(output) != model.SecretNone {
-			return true
-		}
-	}
-	return false
 }
 
 func lockMessage(l cdkd.LockInfo) string {

@@ -6,6 +6,7 @@ import (
 
 	"gotest.tools/v3/assert"
 
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
@@ -61,7 +62,7 @@ func TestOutputFilter(t *testing.T) {
 			for _, split := range []string{"lines", "bytes"} {
 				var out strings.Builder
 				set := secrets.NewSet()
-				f := &outputFilter{dst: &out, secret: secret, set: set}
+				f := &outputFilter{dst: &out, log: redact.OutputLog{Secret: secret, Set: set}}
 				if split == "lines" {
 					for _, l := range strings.SplitAfter(tc.in, "\n") {
 						_, err := f.Write([]byte(l))
