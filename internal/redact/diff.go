@@ -174,6 +174,13 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 		if len(s.NoEchoReaders) == 0 {
 			s.NoEchoReaders = nil
 		}
+		// Set after the stage in a run (see app's secretValues), carried
+		// by a shard's report: names and sources, never a value.
+		for k := range s.SecretValues {
+			v := &s.SecretValues[k]
+			v.LogicalID, v.Output, v.Path = set.Redact(v.LogicalID), set.Redact(v.Output), set.Redact(v.Path)
+			v.ResourceType, v.Source, v.Reason = set.Redact(v.ResourceType), set.Redact(v.Source), set.Redact(v.Reason)
+		}
 		name := s.Stack
 		s.Stack = set.Redact(s.Stack)
 		redactStacks(s.Children, nestedName(parent, name), shown, pos, set, hidden)

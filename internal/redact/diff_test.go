@@ -262,16 +262,21 @@ func TestPlaceDiff(t *testing.T) {
 }
 
 // A result placed already (a shard's report, a saved one) keeps its
-// positions' decisions and is redacted by value only.
+// positions' decisions and is redacted by value only, the secret values'
+// names and sources it carries included.
 func TestRedactPlacedByValueOnly(t *testing.T) {
 	d := model.Diff{Stacks: []model.StackDiff{{Stack: "App", Changes: []model.ResourceChange{
 		{LogicalID: "PwParam", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{{Path: "Value", Old: str("x-tenant-queue-secret"), New: str("visible")}}},
-	}}}}
+	}, SecretValues: []model.SecretValue{{LogicalID: "PwParam", Path: "Value", Source: "{{resolve:ssm:/tenant-queue-secret}}", Status: model.FingerprintUnknown, Reason: "no record for tenant-queue-secret"}}}}}
 	Diff(&d, Input{Set: redactSet(), Placed: true})
 	pc := d.Stacks[0].Changes[0].PropertyChanges[0]
 	assert.Equal(t, pc.Old.Text(), "x-***")
 	assert.Equal(t, pc.New.Text(), "visible")
 	assert.Assert(t, !strings.Contains(string(pc.Old.Raw), "tenant"))
+	sv := d.Stacks[0].SecretValues[0]
+	assert.Equal(t, sv.Source, "{{resolve:ssm:/***}}")
+	assert.Equal(t, sv.Reason, "no record for ***")
+	assert.Equal(t, sv.LogicalID, "PwParam")
 }
 
 func TestRedactDiffReportsWhatItHid(t *testing.T) {
