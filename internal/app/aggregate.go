@@ -128,7 +128,7 @@ func (r *Env) matchShards(m plan.Matrix, files []string) ([]shardReport, []strin
 		case reps[0].Shard.Plan != sh.Plan:
 			problems = append(problems, fmt.Sprintf("shard %s's report is from another plan (%s, not %s)", sh.ID, reps[0].Shard.Plan, sh.Plan))
 		case want != "" && reps[0].Commit != want:
-			problems = append(problems, fmt.Sprintf("shard %s's report is for commit %s, not %s", sh.ID, shortSHA(reps[0].Commit), shortSHA(want)))
+			problems = append(problems, fmt.Sprintf("shard %s's report is for commit %s, not %s", sh.ID, reporters.ShortSHA(reps[0].Commit), reporters.ShortSHA(want)))
 		case reps[0].Error != "":
 			problems = append(problems, fmt.Sprintf("shard %s failed: %s", sh.ID, reps[0].Error))
 		default:
@@ -233,7 +233,6 @@ func (r *Env) aggregateDrift(ctx context.Context, reports []shardReport, problem
 	if len(problems) > 0 {
 		rep.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
-	dr.driftOutputs(rep)
 	apiErr := dr.publishDrift(ctx, rep)
 	return dr.driftExit(rep, apiErr)
 }

@@ -199,10 +199,6 @@ func (d *deployRun) finish(ctx context.Context) Outcome {
 		defer cancel()
 		r.reportBudget = cancelledReportTimeout
 	}
-	r.setOutput(OutputDeployed, deployedOutput(d.rep))
-	d.environmentURLOutput()
-	r.setOutput(OutputStackOutputs, stackOutputsJSON(d.outputs))
-	r.setOutput(OutputDigest, d.rep.Digest) // the change set the gate compared, "" when it computed none
 	apiErr := d.publish(ctx)
 	if d.reason != "" {
 		msg := joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)
@@ -237,11 +233,4 @@ func deployedOutput(rep reporters.DeployReport) string {
 func isCdkdError(err error) bool {
 	var cerr *cdkd.Error
 	return errors.As(err, &cerr) || errors.Is(err, cdkd.ErrNotFound)
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }

@@ -7,16 +7,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
-// environmentURLOutput sets the environment-url output after a deploy, for
-// a job's `environment: url:`. It is read once: the deployment status uses
-// the same value.
-func (d *deployRun) environmentURLOutput() {
-	if d.rep.Outcome == reporters.OutcomeDeployed {
-		d.envURL = d.environmentURL()
-	}
-	d.r.setOutput(OutputEnvironmentURL, d.envURL)
-}
-
 // dryRun reports what --dry-run found: the gate's decision and the cdkd
 // command it would run. It returns done=false when the gate could not
 // decide (cdkd or the API failed): that is reported as any failure is.

@@ -22,10 +22,20 @@ import (
 // a missing permission.
 func (d *deployRun) publish(ctx context.Context) error {
 	r := d.r
+	if d.rep.Outcome == reporters.OutcomeDeployed {
+		// Read once: the deployment status uses the same value.
+		d.envURL = d.environmentURL()
+	}
 	p := &publish.Publication{
 		Kind:   "deploy",
 		Result: d.reportJSON(),
 		Render: func(b reporters.Budget) string { return reporters.DeployMarkdown(d.rep, b) },
+		Outputs: map[string]string{
+			OutputDeployed:       deployedOutput(d.rep),
+			OutputEnvironmentURL: d.envURL, // for a job's `environment: url:`
+			OutputStackOutputs:   stackOutputsJSON(d.outputs),
+			OutputDigest:         d.rep.Digest, // the change set the gate compared, "" when it computed none
+		},
 		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA,
 			Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle(),
 			ExternalID: func(w *publish.Written) string {
@@ -79,14 +89,14 @@ func (d *deployRun) startDeployment(ctx context.Context) {
 		return
 	}
 	d.deployment = &publish.Deployment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, Environment: r.cfg.Environment, SHA: r.gh.SHA, RunURL: r.gh.RunURL}
-	d.deployment.Start(ctx, r.pub(), "cdkd deploy of "+shortSHA(r.gh.SHA))
+	d.deployment.Start(ctx, r.pub(), "cdkd deploy of "+reporters.ShortSHA(r.gh.SHA))
 }
 
 // deploymentStatus is the deployment's final status.
 func (d *deployRun) deploymentStatus() *publish.DeploymentFields {
 	state, url := "failure", ""
 	if d.rep.Outcome == reporters.OutcomeDeployed {
-		state, url = "success", d.envURL // see environmentURLOutput
+		state, url = "success", d.envURL // the environment-url output
 	}
 	return &publish.DeploymentFields{State: state, EnvironmentURL: url, Description: reporters.DeployHeadline(d.rep)}
 }

@@ -56,7 +56,7 @@ func (s *prReviews) Review(ctx context.Context) (gate.Review, error) {
 
 func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	r := s.r
-	rv := gate.Review{Commit: "commit " + shortSHA(r.gh.SHA)}
+	rv := gate.Review{Commit: "commit " + reporters.ShortSHA(r.gh.SHA)}
 	switch {
 	case r.local:
 		rv.Note = "a local run reads no pull request"
@@ -195,7 +195,7 @@ func (s *prReviews) record(ctx context.Context, sha string) (*gate.Record, error
 	name := checkName("cdkd diff", s.r.cfg.Label)
 	newest, err := s.newestCheckRun(ctx, sha, name)
 	if err != nil {
-		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", shortSHA(sha), err)
+		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", reporters.ShortSHA(sha), err)
 	}
 	if newest == nil {
 		return nil, nil
@@ -250,14 +250,14 @@ func (s *prReviews) deploySection(ctx context.Context, c *github.Comment, sectio
 	r := s.r
 	newest, err := s.newestCheckRun(ctx, r.gh.SHA, checkName("cdkd deploy", r.cfg.Label))
 	if err != nil {
-		return fmt.Sprintf("its deploy section cannot be verified (reading the deploy check runs on %s failed: %v)", shortSHA(r.gh.SHA), err)
+		return fmt.Sprintf("its deploy section cannot be verified (reading the deploy check runs on %s failed: %v)", reporters.ShortSHA(r.gh.SHA), err)
 	}
 	if newest != nil {
 		if id, hash, ok := gate.ParseDeployMarker(newest.ExternalID); ok && id == c.ID && hash == prcomment.ReportHash(section) {
 			return ""
 		}
 	}
-	return fmt.Sprintf("it carries a deploy section that no deploy of %s wrote (the newest \"cdkd deploy\" check run of the trusted app does not record it)", shortSHA(r.gh.SHA))
+	return fmt.Sprintf("it carries a deploy section that no deploy of %s wrote (the newest \"cdkd deploy\" check run of the trusted app does not record it)", reporters.ShortSHA(r.gh.SHA))
 }
 
 // labelsAtMerge splits pr's labels into those it carried when it merged,

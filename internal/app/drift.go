@@ -63,30 +63,23 @@ func (r *driftRun) run(ctx context.Context) Outcome {
 	if r.cfg.DriftResolution != config.ResolutionNone && det.verdict.Status == model.DriftDrifted {
 		rep.Resolution = r.resolveDrift(ctx, runner, aws, det)
 	}
-	r.driftOutputs(rep)
 	apiErr := r.publishDrift(ctx, rep)
 	return r.driftExit(rep, apiErr)
 }
 
-// driftOutputs sets drift-status (the detection result) and the counts.
+// driftOutputs are drift-status (the detection result) and the counts.
 // A run that ends in an error — cdkd's report was unusable, or the
 // detection after a resolution failed — is error, and its counts are
 // empty: no complete check vouches for them.
-func (r *driftRun) driftOutputs(rep reporters.DriftReport) {
+func driftOutputs(rep reporters.DriftReport) map[string]string {
 	if rep.Verdict.Status == model.DriftError || rep.FinalStatus() == model.DriftError {
-		r.errorOutputs()
-		return
+		return map[string]string{OutputDriftStatus: string(model.DriftError), OutputDriftedCount: "", OutputNotComparedCount: ""}
 	}
-	r.setOutput(OutputDriftStatus, string(rep.Verdict.Status))
-	r.setOutput(OutputDriftedCount, strconv.Itoa(rep.Verdict.Drifted))
-	r.setOutput(OutputNotComparedCount, strconv.Itoa(rep.Verdict.NotCompared))
-}
-
-// errorOutputs are the outputs of a check that did not complete.
-func (r *driftRun) errorOutputs() {
-	r.setOutput(OutputDriftStatus, string(model.DriftError))
-	r.setOutput(OutputDriftedCount, "")
-	r.setOutput(OutputNotComparedCount, "")
+	return map[string]string{
+		OutputDriftStatus:      string(rep.Verdict.Status),
+		OutputDriftedCount:     strconv.Itoa(rep.Verdict.Drifted),
+		OutputNotComparedCount: strconv.Itoa(rep.Verdict.NotCompared),
+	}
 }
 
 // detection is one detection run, classified.
@@ -159,7 +152,6 @@ func (r *driftRun) driftFailed(ctx context.Context, rep reporters.DriftReport, e
 	}
 	rep.Error = r.failureText(err)
 	rep.Verdict = model.ErrorVerdict(exit, rep.Error)
-	r.errorOutputs()
 	if apiErr := r.publishDrift(ctx, rep); apiErr != nil {
 		r.runner.Warning(fmt.Sprintf("could not publish the drift report: %v", apiErr))
 	}

@@ -57,7 +57,7 @@ func (t *Comment) Publish(ctx context.Context, pub *Publisher, p *Publication, w
 	// of the pull request's current head: reviewers would see a stale diff.
 	if pr, err := t.API.GetPullRequest(ctx, t.Owner, t.Repo, t.PR); err == nil && pr.HeadSHA != "" && pr.HeadSHA != t.HeadSHA {
 		pub.warn(fmt.Sprintf("pull request #%d has moved on to %s since this run's commit %s: the comment is left to the run for the newer commit",
-			t.PR, shortSHA(pr.HeadSHA), shortSHA(t.HeadSHA)))
+			t.PR, reporters.ShortSHA(pr.HeadSHA), reporters.ShortSHA(t.HeadSHA)))
 		pub.output(t.Output, "")
 		return nil
 	}
@@ -149,11 +149,4 @@ func (t *DeploySection) write(ctx context.Context, pub *Publisher, section strin
 	h := prcomment.Header{V: prcomment.HeaderVersion, Kind: prcomment.KindDeploy, Label: t.Label, SHA: t.SHA}
 	body := prcomment.Redact(pub.Secrets, prcomment.Comment{Header: h}.WithDeploy(section).String())
 	return upsert(ctx, pub, t.API, t.Identity, github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: h.Kind, Label: h.Label}, body, t.Mode)
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
 }

@@ -39,7 +39,7 @@ type footer struct {
 func (f footer) write(w *Writer) {
 	var parts []string
 	if f.sha != "" {
-		parts = append(parts, f.shaLabel+" "+Code(shortSHA(f.sha)))
+		parts = append(parts, f.shaLabel+" "+Code(ShortSHA(f.sha)))
 	}
 	if f.extra != "" {
 		parts = append(parts, f.extra)
@@ -438,8 +438,8 @@ func region(r string) string {
 	return " (" + Text(shortName(r)) + ")"
 }
 
-// shortSHA keeps a commit's first 7 characters, as GitHub shows it.
-func shortSHA(sha string) string {
+// ShortSHA keeps a commit's first 7 characters, as GitHub shows it.
+func ShortSHA(sha string) string {
 	sha, _ = cutRunes(sha, 7)
 	return sha
 }

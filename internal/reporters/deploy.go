@@ -157,7 +157,7 @@ func (x *deployWriter) headline() {
 	}
 	x.w.WriteString("**")
 	if x.r.SHA != "" && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial) {
-		x.w.Write(" at ", Code(shortSHA(x.r.SHA)))
+		x.w.Write(" at ", Code(ShortSHA(x.r.SHA)))
 	}
 	if len(x.r.Stacks) > 0 && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial || x.r.Outcome == OutcomeFailed) {
 		x.w.Write(" · ", totalDeployed(x.r.Stacks))
@@ -373,7 +373,7 @@ func (x *deployWriter) footer() {
 	if x.r.PR > 0 {
 		pr = "PR " + Code("#"+strconv.Itoa(x.r.PR))
 		if x.r.ReviewedSHA != "" {
-			pr += ", reviewed at " + Code(shortSHA(x.r.ReviewedSHA))
+			pr += ", reviewed at " + Code(ShortSHA(x.r.ReviewedSHA))
 		}
 		if u := safeURL(x.r.ReviewURL); u != "" {
 			pr += " ([diff](" + u + "))"
