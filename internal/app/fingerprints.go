@@ -101,7 +101,7 @@ func (r *run) fingerprints(ctx context.Context) *fpRun {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		h, err := fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey})
+		h, err := fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey, Params: r.fingerprintParams()})
 		if err != nil {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
@@ -120,6 +120,15 @@ func (r *run) fingerprints(ctx context.Context) *fpRun {
 		r.fps.fp = fp
 	})
 	return r.fps.fp
+}
+
+// fingerprintParams are the parameters new fingerprints are made with
+// (zero: fingerprint.DefaultParams).
+func (r *run) fingerprintParams() fingerprint.Params {
+	if r.app == nil {
+		return fingerprint.Params{}
+	}
+	return r.app.Deps.FingerprintParams
 }
 
 func (r *run) objectStore(ctx context.Context, bucket string) (fingerprint.ObjectStore, error) {
