@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -18,6 +20,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 
+	"github.com/cdkd-action/cdkd-action/internal/app"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 )
@@ -28,17 +31,27 @@ type cliResult struct {
 	code           int
 }
 
-// runCLI runs the binary as a user would in a terminal: no GITHUB_* at all.
+// runCLI runs the action in-process as a user would in a terminal: no
+// GITHUB_* at all, the arguments on the command line, dir as the working
+// directory.
 func runCLI(t *testing.T, dir string, env []string, args ...string) cliResult {
 	t.Helper()
-	return runBinary(t, actionBinary(t), dir, env, args...)
+	s := cliStep(t, dir, env)
+	var stdout, stderr syncBuffer
+	getenv := func(k string) string { return s.env[k] }
+	a := &app.App{Stdout: &stdout, Stderr: &stderr, Getenv: getenv, Environ: s.environ, Args: args, Dir: dir, Deps: stepDeps(getenv)}
+	code := a.Run(context.Background())
+	return finishCLI(t, dir, s, stdout.String(), stderr.String(), int(code))
 }
 
-func runBinary(t *testing.T, bin, dir string, env []string, args ...string) cliResult {
+// runCLIBinary is runCLI with a built binary, for what only a process
+// shows: its build-time stamp, and exec.LookPath on its own PATH.
+func runCLIBinary(t *testing.T, bin, dir string, env []string, args ...string) cliResult {
 	t.Helper()
+	s := cliStep(t, dir, env)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + dir, "AWS_EC2_METADATA_DISABLED=true"}, env...)
+	cmd.Env = s.environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -49,7 +62,43 @@ func runBinary(t *testing.T, bin, dir string, env []string, args ...string) cliR
 	} else if err != nil {
 		t.Fatalf("run cdkd-action: %v", err)
 	}
-	return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	return finishCLI(t, dir, s, stdout.String(), stderr.String(), code)
+}
+
+// cliStep is a terminal's environment: PATH, HOME and TMPDIR, then env.
+func cliStep(t *testing.T, dir string, env []string) *step {
+	t.Helper()
+	declareSources(t)
+	s := &step{env: map[string]string{"PATH": os.Getenv("PATH"), "HOME": dir, "TMPDIR": dir, "AWS_EC2_METADATA_DISABLED": "true"}}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		s.env[k] = v
+	}
+	s.before = snapshot(t, dir)
+	return s
+}
+
+// finishCLI checks a local run's channels (stdout, stderr, the files it
+// wrote, the report JSON) for the secrets its environment names. An
+// in-process run writes the report JSON under the process's temporary
+// folder: it is removed with the test.
+func finishCLI(t *testing.T, dir string, s *step, stdout, stderr string, code int) cliResult {
+	t.Helper()
+	channels := []channel{{"stdout", stdout}, {"stderr", stderr}}
+	files := written(t, dir, s.before)
+	for _, l := range strings.Split(stderr, "\n") {
+		if p, ok := strings.CutPrefix(l, "Report JSON: "); ok && !slices.Contains(files, p) {
+			files = append(files, p)
+			if folder := filepath.Dir(p); strings.HasPrefix(filepath.Base(folder), "cdkd-action-") && !strings.HasPrefix(folder, dir) {
+				t.Cleanup(func() { _ = os.RemoveAll(folder) })
+			}
+		}
+	}
+	for _, p := range files {
+		channels = append(channels, channel{"the file " + p, readFile(t, p)})
+	}
+	assertNoLeak(t, channels, envSecrets(s.env)...)
+	return cliResult{stdout: stdout, stderr: stderr, code: code}
 }
 
 // cliStub is a cdkd stand-in whose scenario the test writes; its
@@ -96,7 +145,7 @@ func TestVersionIsStampedAtBuildTime(t *testing.T) {
 	bin := filepath.Join(dir, "cdkd-action")
 	out, err := exec.Command("go", "build", "-ldflags", "-X main.version=1.2.3", "-o", bin, ".").CombinedOutput()
 	assert.NilError(t, err, string(out))
-	res = runBinary(t, bin, dir, env, "--version")
+	res = runCLIBinary(t, bin, dir, env, "--version")
 	assert.Assert(t, strings.HasPrefix(res.stdout, "cdkd-action 1.2.3\n"), res.stdout)
 }
 
@@ -246,7 +295,8 @@ mkdir -p "$prefix/node_modules/.bin" && ln -s ` + s.Path + ` "$prefix/node_modul
 `
 	assert.NilError(t, os.WriteFile(filepath.Join(bin, "npm"), []byte(npm), 0o755))
 	dir := t.TempDir()
-	res := runBinary(t, actionBinary(t), dir, append(env, "PATH="+bin+":/bin:/usr/bin", "INPUT_CDKD-VERSION=0.284.40"), "diff", "--all")
+	// A process: cdkd and npm are looked up on its own PATH.
+	res := runCLIBinary(t, actionBinary(t), dir, append(env, "PATH="+bin+":/bin:/usr/bin", "INPUT_CDKD-VERSION=0.284.40"), "diff", "--all")
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Assert(t, is.Contains(res.stderr, "cdkd-version 0.284.40 is asked and no cdkd is on PATH: installed with npm for this run"))
 	assert.Assert(t, is.Contains(res.stdout, "cdkd 0.284.40 (npm install)"))
