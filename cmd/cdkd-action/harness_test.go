@@ -234,9 +234,16 @@ func (w *workspace) app(s *step, stdout, stderr *syncBuffer, args []string) *app
 // workspace knows of reached any channel.
 func (w *workspace) finish(s *step, log string, code int) result {
 	w.t.Helper()
+	res := w.collect(s, log, code)
+	assertNoLeak(w.t, res.channels, w.knownSecrets(s.env)...)
+	return res
+}
+
+// collect reads what step s left behind.
+func (w *workspace) collect(s *step, log string, code int) result {
+	w.t.Helper()
 	res := result{stdout: log, code: code, outputs: parseOutputs(w.t, readFile(w.t, s.outPath)), summary: readFile(w.t, s.sumPath)}
 	res.channels = w.channels(res, s)
-	assertNoLeak(w.t, res.channels, w.knownSecrets(s.env)...)
 	return res
 }
 

@@ -269,25 +269,37 @@ func rawLines(stdout string) []string {
 // naming the channel, the secret and where it came from.
 func assertNoLeak(t *testing.T, channels []channel, secrets ...leakSecret) {
 	t.Helper()
-	leaks := 0
+	leaks := findLeaks(channels, secrets...)
+	for _, l := range leaks {
+		t.Errorf("LEAK in %s: secret %s (%s; %s) as its %s: …%s⟦here⟧%s…", l.channel, l.secret.name, l.secret.shape, l.secret.where, l.form, l.before, l.after)
+	}
+	if len(leaks) > 0 {
+		t.Logf("%d leaks", len(leaks))
+	}
+}
+
+// leak is one form of a secret found in a channel, with its surroundings.
+type leak struct {
+	channel       string
+	secret        leakSecret
+	form          string
+	before, after string
+}
+
+func findLeaks(channels []channel, secrets ...leakSecret) []leak {
+	var out []leak
 	for _, s := range secrets {
 		forms := leakForms(s.value)
 		tiny := utf8.RuneCountInString(strings.TrimSpace(s.value)) < 4
 		for _, c := range channels {
 			for _, f := range forms {
-				i := leakIndex(c.text, f.text, tiny)
-				if i < 0 {
-					continue
+				if i := leakIndex(c.text, f.text, tiny); i >= 0 {
+					out = append(out, leak{c.name, s, f.kind, tail(c.text[:i], 40), head(c.text[i+len(f.text):], 40)})
 				}
-				leaks++
-				t.Errorf("LEAK in %s: secret %s (%s; %s) as its %s: …%s⟦here⟧%s…",
-					c.name, s.name, s.shape, s.where, f.kind, tail(c.text[:i], 40), head(c.text[i+len(f.text):], 40))
 			}
 		}
 	}
-	if leaks > 0 {
-		t.Logf("%d leaks", leaks)
-	}
+	return out
 }
 
 // assertHidden is assertNoLeak for values the test names inline.
