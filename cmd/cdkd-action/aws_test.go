@@ -41,6 +41,7 @@ type awsEmulator struct {
 	url string
 
 	mu      sync.Mutex
+	n       int      // requests served
 	scopes  []string // "service/region" of each signed request
 	before  func(*http.Request)
 	secrets []string // the values seeded as secrets
@@ -59,6 +60,7 @@ func startAWS(t *testing.T) *awsEmulator {
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
+		e.n++
 		if m := credentialScope.FindStringSubmatch(r.Header.Get("Authorization")); m != nil {
 			e.scopes = append(e.scopes, m[2]+"/"+m[1])
 		}
@@ -107,6 +109,13 @@ func (e *awsEmulator) config() aws.Config {
 
 func (e *awsEmulator) s3() *s3.Client {
 	return s3.NewFromConfig(e.config(), func(o *s3.Options) { o.UsePathStyle = true })
+}
+
+// requests counts the requests the emulator served.
+func (e *awsEmulator) requests() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.n
 }
 
 func (e *awsEmulator) sawScope(scope string) bool {

@@ -5,15 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -68,6 +65,7 @@ func runCLIBinary(t *testing.T, bin, dir string, env []string, args ...string) c
 // cliStep is a terminal's environment: PATH, HOME and TMPDIR, then env.
 func cliStep(t *testing.T, dir string, env []string) *step {
 	t.Helper()
+	parallel(t)
 	declareSources(t)
 	s := &step{env: map[string]string{"PATH": os.Getenv("PATH"), "HOME": dir, "TMPDIR": dir, "AWS_EC2_METADATA_DISABLED": "true"}}
 	for _, kv := range env {
@@ -203,28 +201,22 @@ func TestOutputAndOutputsFile(t *testing.T) {
 // With AWS configured, a local run calls AWS only when --resolve-secrets
 // asks: the assembly references a Secrets Manager secret.
 func TestLocalRunMakesNoAWSCallUnlessAsked(t *testing.T) {
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		http.Error(w, `{"__type":"AccessDeniedException","message":"no"}`, http.StatusBadRequest)
-	}))
-	defer srv.Close()
-	aws := []string{"AWS_ACCESS_KEY_ID=AKIAEXAMPLE", "AWS_SECRET_ACCESS_KEY=secretexample", "AWS_REGION=us-east-1",
-		"AWS_ENDPOINT_URL=" + srv.URL, "AWS_MAX_ATTEMPTS=1", "INPUT_STATE-BUCKET=state-bucket"}
+	e := startAWS(t)
+	aws := append(e.env(), "AWS_MAX_ATTEMPTS=1", "INPUT_STATE-BUCKET=state-bucket-"+unique(t))
 	args := []string{"diff", "--all", "--from-json=" + abs(t, "../../testdata/fixtures/diff-v2.json"), "--app=" + abs(t, "../../testdata/cdkd-samples/assembly-v1")}
 
 	res := runCLI(t, t.TempDir(), aws, args...)
 	assert.Equal(t, res.code, 0, res.stderr)
-	assert.Equal(t, requests.Load(), int32(0), "no request without --resolve-secrets")
+	assert.Equal(t, e.requests(), 0, "no request without --resolve-secrets")
 	assert.Assert(t, is.Contains(res.stderr, "Pass --resolve-secrets to mask what the state holds"))
 	drift := runCLI(t, t.TempDir(), aws, "drift", "--all", "--fail-on-drift=false",
 		"--from-json="+abs(t, "testdata/drift/drifted.json"), "--app="+abs(t, "testdata/drift/assembly"))
 	assert.Equal(t, drift.code, 0, drift.stderr)
-	assert.Equal(t, requests.Load(), int32(0), "drift reads no state without --resolve-secrets")
+	assert.Equal(t, e.requests(), 0, "drift reads no state without --resolve-secrets")
 
 	res = runCLI(t, t.TempDir(), aws, append(args, "--resolve-secrets")...)
 	assert.Equal(t, res.code, 0, res.stderr)
-	assert.Assert(t, requests.Load() > 0, "--resolve-secrets reads state and secrets")
+	assert.Assert(t, e.requests() > 0, "--resolve-secrets reads state and secrets")
 }
 
 func TestLocalDeployNeedsYesAndDryRunShowsTheGate(t *testing.T) {

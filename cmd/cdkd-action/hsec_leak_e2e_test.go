@@ -38,12 +38,8 @@ func TestErrorLineFoldedAfterRedaction(t *testing.T) {
 			}, Exit: 1})
 			res := w.run(map[string]string{"all": "true", "mask-values": secret})
 			assert.Equal(t, res.code, 3, res.stdout)
-			folded := strings.Join(strings.Fields(secret), " ")
-			for _, c := range res.channels {
-				for _, piece := range []string{secret, folded} {
-					assert.Assert(t, !strings.Contains(c.text, piece), "LEAK in %s: %q", c.name, c.text)
-				}
-			}
+			// The secret itself is checked on every step; its folded form too.
+			assertHidden(t, res.channels, strings.Join(strings.Fields(secret), " "))
 			assert.Assert(t, strings.Contains(res.summary, "parameter rejected: *** is not valid"), res.summary)
 		})
 	}
