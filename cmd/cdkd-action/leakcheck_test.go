@@ -42,17 +42,14 @@ func declared(v string) leakSecret {
 }
 
 // knownSecrets are the secrets every step of the workspace is checked for:
-// the GitHub token, each mask-values line, each mask-env variable's value,
-// the fingerprint key, what the test declared and what the AWS emulator
-// holds. Values under 4 characters are hidden by position only (see
-// docs/secrets.md), so only a test that places one declares it.
+// what the test declared, what the step's environment names (envSecrets)
+// and what the AWS emulator holds, less the values the test says occur by
+// chance.
 func (w *workspace) knownSecrets(env map[string]string) []leakSecret {
 	out := append(slices.Clone(w.secrets), envSecrets(env)...)
 	if w.aws != nil {
 		for _, v := range w.aws.secretValues() {
-			if utf8.RuneCountInString(strings.TrimSpace(v)) >= 4 {
-				out = append(out, leakSecret{name: fmt.Sprintf("%q", v), shape: "value", where: "the AWS emulator", value: v})
-			}
+			out = appendSecret(out, "the AWS emulator", v)
 		}
 	}
 	seen := map[string]bool{}
@@ -71,20 +68,26 @@ func (w *workspace) knownSecrets(env map[string]string) []leakSecret {
 // value.
 func envSecrets(env map[string]string) []leakSecret {
 	var out []leakSecret
-	add := func(where, v string) {
-		if utf8.RuneCountInString(strings.TrimSpace(v)) >= 4 {
-			out = append(out, leakSecret{name: fmt.Sprintf("%q", v), shape: "value", where: where, value: v})
-		}
-	}
-	add("github-token", env["INPUT_GITHUB-TOKEN"])
-	add("fingerprint-key", env["INPUT_FINGERPRINT-KEY"])
+	out = appendSecret(out, "github-token", env["INPUT_GITHUB-TOKEN"])
+	out = appendSecret(out, "GITHUB_TOKEN", env["GITHUB_TOKEN"])
+	out = appendSecret(out, "fingerprint-key", env["INPUT_FINGERPRINT-KEY"])
 	for _, line := range strings.Split(env["INPUT_MASK-VALUES"], "\n") {
-		add("mask-values", strings.TrimRight(line, "\r"))
+		out = appendSecret(out, "mask-values", strings.TrimRight(line, "\r"))
 	}
 	for _, name := range strings.Fields(env["INPUT_MASK-ENV"]) {
-		add("mask-env "+name, env[name])
+		out = appendSecret(out, "mask-env "+name, env[name])
 	}
 	return out
+}
+
+// appendSecret adds v, from where, to secrets. A value under 4 characters
+// is hidden by position only (docs/secrets.md) and turns up by chance
+// anywhere: only a test that places one declares it.
+func appendSecret(secrets []leakSecret, where, v string) []leakSecret {
+	if utf8.RuneCountInString(strings.TrimSpace(v)) < 4 {
+		return secrets
+	}
+	return append(secrets, leakSecret{name: fmt.Sprintf("%q", v), shape: "value", where: where, value: v})
 }
 
 // channel is one place the action writes to.
