@@ -22,6 +22,9 @@ import (
 // the kernel counts it (rusage), exec.LookPath's PATH, build-time stamps
 // and package initialisation. Everything else runs in-process (run).
 
+// e2eVersion is the version the test binary is stamped with.
+const e2eVersion = "1.2.3-e2e"
+
 var binary struct {
 	once sync.Once
 	path string
@@ -29,8 +32,9 @@ var binary struct {
 }
 
 // actionBinary builds cdkd-action once per test process, with the
-// cdkdactione2e tag: the cheap Argon2id parameters the in-process runs get
-// through app.Deps.FingerprintParams (e2eFingerprintParams).
+// cdkdactione2e tag (the cheap Argon2id parameters the in-process runs get
+// through app.Deps.FingerprintParams, e2eFingerprintParams) and stamped
+// with e2eVersion as a release is stamped with its own.
 func actionBinary(t *testing.T) string {
 	t.Helper()
 	binary.once.Do(func() {
@@ -44,7 +48,7 @@ func actionBinary(t *testing.T) string {
 			gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
 		binary.path = filepath.Join(dir, "cdkd-action")
-		out, err := exec.Command(gobin, "build", "-tags", "cdkdactione2e", "-o", binary.path, ".").CombinedOutput()
+		out, err := exec.Command(gobin, "build", "-tags", "cdkdactione2e", "-ldflags", "-X main.version="+e2eVersion, "-o", binary.path, ".").CombinedOutput()
 		if err != nil {
 			binary.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

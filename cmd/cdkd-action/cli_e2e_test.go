@@ -134,17 +134,14 @@ func TestVersionIsStampedAtBuildTime(t *testing.T) {
 	res := runCLI(t, t.TempDir(), env, "--version")
 	assert.Equal(t, res.code, 0, res.stderr)
 	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
-	assert.Equal(t, lines[0], "cdkd-action dev", "an unstamped build says dev")
+	assert.Equal(t, lines[0], "cdkd-action dev", "an unstamped App says dev")
 	assert.Assert(t, is.Len(lines, 2))
 	assert.Assert(t, strings.HasPrefix(lines[1], "cdkd 0.284.40 at "), "the cdkd it would use: %q", lines[1])
 	assert.Assert(t, is.Contains(lines[1], "the cdkd-path input names it"))
 
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "cdkd-action")
-	out, err := exec.Command("go", "build", "-ldflags", "-X main.version=1.2.3", "-o", bin, ".").CombinedOutput()
-	assert.NilError(t, err, string(out))
-	res = runCLIBinary(t, bin, dir, env, "--version")
-	assert.Assert(t, strings.HasPrefix(res.stdout, "cdkd-action 1.2.3\n"), res.stdout)
+	// The binary the tests build is stamped as a release is (binary_test.go).
+	res = runCLIBinary(t, actionBinary(t), t.TempDir(), env, "--version")
+	assert.Assert(t, strings.HasPrefix(res.stdout, "cdkd-action "+e2eVersion+"\n"), res.stdout)
 }
 
 // stdout carries only the report; warnings, progress and cdkd's own
