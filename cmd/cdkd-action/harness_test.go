@@ -216,6 +216,27 @@ func (w *workspace) run(inputs map[string]string, extraEnv ...string) result {
 	return w.finish(s, log.String(), int(code))
 }
 
+// runTogether runs one step per inputs at the same time, in-process, as
+// two jobs of a workflow would.
+func (w *workspace) runTogether(inputs ...map[string]string) []result {
+	w.t.Helper()
+	steps := make([]*step, len(inputs))
+	logs := make([]syncBuffer, len(inputs))
+	codes := make([]app.ExitCode, len(inputs))
+	var wg sync.WaitGroup
+	for i, in := range inputs {
+		steps[i] = w.newStep(in, nil)
+		a := w.app(steps[i], &logs[i], &logs[i], nil)
+		wg.Go(func() { codes[i] = a.Run(context.Background()) })
+	}
+	wg.Wait()
+	out := make([]result, len(inputs))
+	for i := range inputs {
+		out[i] = w.finish(steps[i], logs[i].String(), int(codes[i]))
+	}
+	return out
+}
+
 // app is the action for step s, with its own writers and arguments.
 func (w *workspace) app(s *step, stdout, stderr *syncBuffer, args []string) *app.App {
 	getenv := func(k string) string { return s.env[k] }
