@@ -283,8 +283,13 @@ func (w *workspace) stub(invs ...cdkdtest.Invocation) *cdkdtest.Stub {
 // secret declares values that must reach no channel of any later step.
 func (w *workspace) secret(values ...string) {
 	for _, v := range values {
-		w.secrets = append(w.secrets, declared(v))
+		w.declare(declared(v))
 	}
+}
+
+// declare is secret with names for the failure messages.
+func (w *workspace) declare(secrets ...leakSecret) {
+	w.secrets = append(w.secrets, secrets...)
 }
 
 type syncBuffer struct {

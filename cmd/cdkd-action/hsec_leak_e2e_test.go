@@ -58,6 +58,7 @@ func TestRunnerCredentialsAreMasked(t *testing.T) {
 		"STRIPE_API_KEY":                 "sk_live_stripe_key_86",
 	}
 	w := newWorkspace(t)
+	w.secret(slices.Collect(maps.Values(creds))...)
 	var env []string
 	var lines []cdkdtest.Line
 	for name, v := range creds {
@@ -75,7 +76,6 @@ func TestRunnerCredentialsAreMasked(t *testing.T) {
 		assert.Assert(t, masks[v], "%s is not registered with ::add-mask::", name)
 	}
 	assert.Assert(t, !masks["v1"] && !masks["true"], "a flag or short value was masked: %v", masks)
-	assertHidden(t, res.channels, slices.Collect(maps.Values(creds))...)
 }
 
 // A secret whose value is JSON is hidden by its leaves at any depth and its

@@ -386,7 +386,7 @@ func TestLeakDiff(t *testing.T) {
 	f := startLeakAWS(t)
 	w := newWorkspace(t)
 	w.useAWS(f.awsEmulator)
-	w.secrets = append(w.secrets, leakSecrets...)
+	w.declare(leakSecrets...)
 	diffFile := filepath.Join(t.TempDir(), "diff.json")
 	writeFile(t, diffFile, strings.ReplaceAll(leakDiff(t), "@SFX@", f.sfx))
 	failure := append(leakStderr(), cdkdtest.Line{Text: "Error: Failed to create queue '" + queueName.value + "' with password " + pwShort5.value + " (token " + envToken.value + ")"})
@@ -515,7 +515,7 @@ func TestLeakDrift(t *testing.T) {
 	f := startLeakAWS(t)
 	w := newWorkspace(t)
 	w.useAWS(f.awsEmulator)
-	w.secrets = append(w.secrets, leakSecrets...)
+	w.declare(leakSecrets...)
 	event := filepath.Join(w.dir, "schedule.json")
 	writeFile(t, event, `{"schedule":"0 3 * * *"}`)
 	w.vars["GITHUB_EVENT_NAME"] = "schedule"
