@@ -17,7 +17,6 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 
-	"github.com/cdkd-action/cdkd-action/internal/app"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 )
@@ -35,9 +34,7 @@ func runCLI(t *testing.T, dir string, env []string, args ...string) cliResult {
 	t.Helper()
 	s := cliStep(t, dir, env)
 	var stdout, stderr syncBuffer
-	getenv := func(k string) string { return s.env[k] }
-	a := &app.App{Stdout: &stdout, Stderr: &stderr, Getenv: getenv, Environ: s.environ, Args: args, Dir: dir, Deps: stepDeps(getenv)}
-	code := a.Run(context.Background())
+	code := s.app(dir, &stdout, &stderr, args).Run(context.Background())
 	return finishCLI(t, dir, s, stdout.String(), stderr.String(), int(code))
 }
 

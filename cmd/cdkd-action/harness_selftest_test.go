@@ -61,7 +61,7 @@ func TestEveryChannelOfAStepIsSearched(t *testing.T) {
 	step := func() result {
 		s := w.newStep(all, nil)
 		var log syncBuffer
-		code := w.app(s, &log, &log, nil).Run(context.Background())
+		code := s.app(w.dir, &log, &log, nil).Run(context.Background())
 		return w.collect(s, log.String(), int(code))
 	}
 	res := step()

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -212,7 +213,7 @@ func (w *workspace) run(inputs map[string]string, extraEnv ...string) result {
 	w.t.Helper()
 	s := w.newStep(inputs, extraEnv)
 	var log syncBuffer
-	code := w.app(s, &log, &log, nil).Run(context.Background())
+	code := s.app(w.dir, &log, &log, nil).Run(context.Background())
 	return w.finish(s, log.String(), int(code))
 }
 
@@ -226,7 +227,7 @@ func (w *workspace) runTogether(inputs ...map[string]string) []result {
 	var wg sync.WaitGroup
 	for i, in := range inputs {
 		steps[i] = w.newStep(in, nil)
-		a := w.app(steps[i], &logs[i], &logs[i], nil)
+		a := steps[i].app(w.dir, &logs[i], &logs[i], nil)
 		wg.Go(func() { codes[i] = a.Run(context.Background()) })
 	}
 	wg.Wait()
@@ -237,8 +238,9 @@ func (w *workspace) runTogether(inputs ...map[string]string) []result {
 	return out
 }
 
-// app is the action for step s, with its own writers and arguments.
-func (w *workspace) app(s *step, stdout, stderr *syncBuffer, args []string) *app.App {
+// app is the action for step s, in directory dir, with its own writers
+// and arguments: the step's environment is all it sees of the process's.
+func (s *step) app(dir string, stdout, stderr io.Writer, args []string) *app.App {
 	getenv := func(k string) string { return s.env[k] }
 	return &app.App{
 		Stdout:  stdout,
@@ -246,7 +248,7 @@ func (w *workspace) app(s *step, stdout, stderr *syncBuffer, args []string) *app
 		Getenv:  getenv,
 		Environ: s.environ,
 		Args:    args,
-		Dir:     w.dir,
+		Dir:     dir,
 		Deps:    stepDeps(getenv),
 	}
 }
