@@ -302,13 +302,11 @@ mkdir -p "$prefix/node_modules/.bin" && ln -s ` + s.Path + ` "$prefix/node_modul
 // start-up (internal/cdkd and internal/config took 1-3 ms and ~1,400
 // allocations each).
 func TestOwnPackagesInitCheaply(t *testing.T) {
-	cmd := exec.Command(actionBinary(t), "--help")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	assert.NilError(t, cmd.Run())
+	// A process: package initialisation happens once per process.
+	res := runCLIBinary(t, actionBinary(t), t.TempDir(), []string{"GODEBUG=inittrace=1"}, "--help")
+	assert.Equal(t, res.code, 0, res.stderr)
 	seen := 0
-	for _, line := range strings.Split(stderr.String(), "\n") {
+	for _, line := range strings.Split(res.stderr, "\n") {
 		// init github.com/cdkd-action/cdkd-action/internal/cdkd @20 ms, 0.03 ms clock, 1992 bytes, 32 allocs
 		f := strings.Fields(line)
 		if len(f) < 11 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/cdkd-action/") {
@@ -319,5 +317,5 @@ func TestOwnPackagesInitCheaply(t *testing.T) {
 		assert.NilError(t, err, line)
 		assert.Check(t, allocs < 200, "%s allocates at start-up: %s", f[1], line)
 	}
-	assert.Check(t, seen > 0, "no init trace in:\n%s", stderr.String())
+	assert.Check(t, seen > 0, "no init trace in:\n%s", res.stderr)
 }
