@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -61,11 +63,11 @@ func actionBinary(t *testing.T) string {
 }
 
 // runBinary executes one step as a process of the built binary, in the
-// workspace directory: for a test that measures the process (maxRSSKiB).
-// Its channels are checked for leaks as run's are.
+// workspace directory, and measures its peak memory (maxRSSKiB). Its
+// channels are checked for leaks as run's are.
 func (w *workspace) runBinary(inputs map[string]string, extraEnv ...string) result {
 	w.t.Helper()
-	p := w.start(inputs, extraEnv...)
+	p := w.startProcess(true, inputs, extraEnv)
 	return p.wait(w.t, 10*time.Minute)
 }
 
@@ -77,15 +79,33 @@ type process struct {
 	out      *syncBuffer
 	done     chan error
 	finished bool
+	// rssFile receives the step's peak memory from the launcher (measured
+	// runs only).
+	rssFile string
 }
 
 // start runs a step as a process without waiting: the test can signal it.
 func (w *workspace) start(inputs map[string]string, extraEnv ...string) *process {
 	w.t.Helper()
+	return w.startProcess(false, inputs, extraEnv)
+}
+
+// startProcess starts a step; measured, through the launcher (see
+// launchMeasured), which cannot pass signals on.
+func (w *workspace) startProcess(measured bool, inputs map[string]string, extraEnv []string) *process {
+	w.t.Helper()
 	s := w.newStep(inputs, extraEnv)
 	p := &process{w: w, step: s, out: &syncBuffer{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(actionBinary(w.t))
-	p.cmd.Env, p.cmd.Dir = s.environ(), w.dir
+	p.cmd.Env = s.environ()
+	if measured {
+		self, err := os.Executable()
+		assert.NilError(w.t, err)
+		p.rssFile = filepath.Join(w.t.TempDir(), "maxrss")
+		p.cmd = exec.Command(self, actionBinary(w.t))
+		p.cmd.Env = append(s.environ(), measureEnv+"="+p.rssFile)
+	}
+	p.cmd.Dir = w.dir
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	assert.NilError(w.t, p.cmd.Start())
 	go func() { p.done <- p.cmd.Wait() }()
@@ -96,6 +116,40 @@ func (w *workspace) start(inputs map[string]string, extraEnv ...string) *process
 		}
 	})
 	return p
+}
+
+// measureEnv turns the test binary into a launcher (launchMeasured).
+const measureEnv = "CDKD_E2E_MEASURE_RSS_TO"
+
+// launchMeasured, called first thing in TestMain, makes the test binary a
+// launcher when measureEnv names a file: it runs its arguments as a
+// command, writes the command's peak resident memory (KiB) to that file and
+// exits with the command's exit code. Linux counts into a process's peak
+// the memory of the process whose address space it was exec'd from (Go
+// starts a child with vfork), so a child of the test process, which runs
+// the in-process steps, would report that process's peak as its own; a
+// child of this small launcher reports its own.
+func launchMeasured() (code int, launched bool) {
+	out := os.Getenv(measureEnv)
+	if out == "" || len(os.Args) < 2 {
+		return 0, false
+	}
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, measureEnv+"=") })
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); cmd.ProcessState == nil {
+		fmt.Fprintf(os.Stderr, "launch %s: %v\n", os.Args[1], err)
+		return 127, true
+	}
+	var maxrss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		maxrss = ru.Maxrss
+	}
+	if err := os.WriteFile(out, []byte(strconv.FormatInt(maxrss, 10)), 0o644); err != nil {
+		fmt.Fprintf(os.Stderr, "write the peak memory to %s: %v\n", out, err)
+		return 127, true
+	}
+	return cmd.ProcessState.ExitCode(), true
 }
 
 // waitFor waits until the step has printed s.
@@ -129,8 +183,10 @@ func (p *process) wait(t *testing.T, limit time.Duration) result {
 		t.Fatalf("run cdkd-action: %v", err)
 	}
 	res := p.w.finish(p.step, p.out.String(), code)
-	if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.maxRSSKiB = ru.Maxrss
+	if p.rssFile != "" {
+		kib, err := strconv.ParseInt(readFile(t, p.rssFile), 10, 64)
+		assert.NilError(t, err, "the launcher's peak memory")
+		res.maxRSSKiB = kib
 	}
 	return res
 }

@@ -363,6 +363,9 @@ func TestDiffLocalMode(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	if code, launched := launchMeasured(); launched {
+		os.Exit(code)
+	}
 	code := m.Run()
 	if binary.path != "" {
 		os.RemoveAll(filepath.Dir(binary.path))
