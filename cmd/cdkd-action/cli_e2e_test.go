@@ -2,16 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -28,17 +27,25 @@ type cliResult struct {
 	code           int
 }
 
-// runCLI runs the binary as a user would in a terminal: no GITHUB_* at all.
+// runCLI runs the action in-process as a user would in a terminal: no
+// GITHUB_* at all, the arguments on the command line, dir as the working
+// directory.
 func runCLI(t *testing.T, dir string, env []string, args ...string) cliResult {
 	t.Helper()
-	return runBinary(t, actionBinary(t), dir, env, args...)
+	s := cliStep(t, dir, env)
+	var stdout, stderr syncBuffer
+	code := s.app(dir, &stdout, &stderr, args).Run(context.Background())
+	return finishCLI(t, dir, s, stdout.String(), stderr.String(), int(code))
 }
 
-func runBinary(t *testing.T, bin, dir string, env []string, args ...string) cliResult {
+// runCLIBinary is runCLI with a built binary, for what only a process
+// shows: its build-time stamp, and exec.LookPath on its own PATH.
+func runCLIBinary(t *testing.T, bin, dir string, env []string, args ...string) cliResult {
 	t.Helper()
+	s := cliStep(t, dir, env)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + dir, "AWS_EC2_METADATA_DISABLED=true"}, env...)
+	cmd.Env = s.environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -49,7 +56,44 @@ func runBinary(t *testing.T, bin, dir string, env []string, args ...string) cliR
 	} else if err != nil {
 		t.Fatalf("run cdkd-action: %v", err)
 	}
-	return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	return finishCLI(t, dir, s, stdout.String(), stderr.String(), code)
+}
+
+// cliStep is a terminal's environment: PATH, HOME and TMPDIR, then env.
+func cliStep(t *testing.T, dir string, env []string) *step {
+	t.Helper()
+	parallel(t)
+	declareSources(t)
+	s := &step{env: map[string]string{"PATH": os.Getenv("PATH"), "HOME": dir, "TMPDIR": dir, "AWS_EC2_METADATA_DISABLED": "true"}}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		s.env[k] = v
+	}
+	s.before = snapshot(t, dir)
+	return s
+}
+
+// finishCLI checks a local run's channels (stdout, stderr, the files it
+// wrote, the report JSON) for the secrets its environment names. An
+// in-process run writes the report JSON under the process's temporary
+// folder: it is removed with the test.
+func finishCLI(t *testing.T, dir string, s *step, stdout, stderr string, code int) cliResult {
+	t.Helper()
+	channels := []channel{{"stdout", stdout}, {"stderr", stderr}}
+	files := written(t, dir, s.before)
+	for _, l := range strings.Split(stderr, "\n") {
+		if p, ok := strings.CutPrefix(l, "Report JSON: "); ok && !slices.Contains(files, p) {
+			files = append(files, p)
+			if folder := filepath.Dir(p); strings.HasPrefix(filepath.Base(folder), "cdkd-action-") && !strings.HasPrefix(folder, dir) {
+				t.Cleanup(func() { _ = os.RemoveAll(folder) })
+			}
+		}
+	}
+	for _, p := range files {
+		channels = append(channels, channel{"the file " + p, readFile(t, p)})
+	}
+	assertNoLeak(t, channels, envSecrets(s.env)...)
+	return cliResult{stdout: stdout, stderr: stderr, code: code}
 }
 
 // cliStub is a cdkd stand-in whose scenario the test writes; its
@@ -87,17 +131,14 @@ func TestVersionIsStampedAtBuildTime(t *testing.T) {
 	res := runCLI(t, t.TempDir(), env, "--version")
 	assert.Equal(t, res.code, 0, res.stderr)
 	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
-	assert.Equal(t, lines[0], "cdkd-action dev", "an unstamped build says dev")
+	assert.Equal(t, lines[0], "cdkd-action dev", "an unstamped App says dev")
 	assert.Assert(t, is.Len(lines, 2))
 	assert.Assert(t, strings.HasPrefix(lines[1], "cdkd 0.284.40 at "), "the cdkd it would use: %q", lines[1])
 	assert.Assert(t, is.Contains(lines[1], "the cdkd-path input names it"))
 
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "cdkd-action")
-	out, err := exec.Command("go", "build", "-ldflags", "-X main.version=1.2.3", "-o", bin, ".").CombinedOutput()
-	assert.NilError(t, err, string(out))
-	res = runBinary(t, bin, dir, env, "--version")
-	assert.Assert(t, strings.HasPrefix(res.stdout, "cdkd-action 1.2.3\n"), res.stdout)
+	// The binary the tests build is stamped as a release is (binary_test.go).
+	res = runCLIBinary(t, actionBinary(t), t.TempDir(), env, "--version")
+	assert.Assert(t, strings.HasPrefix(res.stdout, "cdkd-action "+e2eVersion+"\n"), res.stdout)
 }
 
 // stdout carries only the report; warnings, progress and cdkd's own
@@ -154,28 +195,22 @@ func TestOutputAndOutputsFile(t *testing.T) {
 // With AWS configured, a local run calls AWS only when --resolve-secrets
 // asks: the assembly references a Secrets Manager secret.
 func TestLocalRunMakesNoAWSCallUnlessAsked(t *testing.T) {
-	var requests atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests.Add(1)
-		http.Error(w, `{"__type":"AccessDeniedException","message":"no"}`, http.StatusBadRequest)
-	}))
-	defer srv.Close()
-	aws := []string{"AWS_ACCESS_KEY_ID=AKIAEXAMPLE", "AWS_SECRET_ACCESS_KEY=secretexample", "AWS_REGION=us-east-1",
-		"AWS_ENDPOINT_URL=" + srv.URL, "AWS_MAX_ATTEMPTS=1", "INPUT_STATE-BUCKET=state-bucket"}
+	e := startAWS(t)
+	aws := append(e.env(), "AWS_MAX_ATTEMPTS=1", "INPUT_STATE-BUCKET=state-bucket-"+unique(t))
 	args := []string{"diff", "--all", "--from-json=" + abs(t, "../../testdata/fixtures/diff-v2.json"), "--app=" + abs(t, "../../testdata/cdkd-samples/assembly-v1")}
 
 	res := runCLI(t, t.TempDir(), aws, args...)
 	assert.Equal(t, res.code, 0, res.stderr)
-	assert.Equal(t, requests.Load(), int32(0), "no request without --resolve-secrets")
+	assert.Equal(t, e.requests(), 0, "no request without --resolve-secrets")
 	assert.Assert(t, is.Contains(res.stderr, "Pass --resolve-secrets to mask what the state holds"))
 	drift := runCLI(t, t.TempDir(), aws, "drift", "--all", "--fail-on-drift=false",
 		"--from-json="+abs(t, "testdata/drift/drifted.json"), "--app="+abs(t, "testdata/drift/assembly"))
 	assert.Equal(t, drift.code, 0, drift.stderr)
-	assert.Equal(t, requests.Load(), int32(0), "drift reads no state without --resolve-secrets")
+	assert.Equal(t, e.requests(), 0, "drift reads no state without --resolve-secrets")
 
 	res = runCLI(t, t.TempDir(), aws, append(args, "--resolve-secrets")...)
 	assert.Equal(t, res.code, 0, res.stderr)
-	assert.Assert(t, requests.Load() > 0, "--resolve-secrets reads state and secrets")
+	assert.Assert(t, e.requests() > 0, "--resolve-secrets reads state and secrets")
 }
 
 func TestLocalDeployNeedsYesAndDryRunShowsTheGate(t *testing.T) {
@@ -246,7 +281,8 @@ mkdir -p "$prefix/node_modules/.bin" && ln -s ` + s.Path + ` "$prefix/node_modul
 `
 	assert.NilError(t, os.WriteFile(filepath.Join(bin, "npm"), []byte(npm), 0o755))
 	dir := t.TempDir()
-	res := runBinary(t, actionBinary(t), dir, append(env, "PATH="+bin+":/bin:/usr/bin", "INPUT_CDKD-VERSION=0.284.40"), "diff", "--all")
+	// A process: cdkd and npm are looked up on its own PATH.
+	res := runCLIBinary(t, actionBinary(t), dir, append(env, "PATH="+bin+":/bin:/usr/bin", "INPUT_CDKD-VERSION=0.284.40"), "diff", "--all")
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Assert(t, is.Contains(res.stderr, "cdkd-version 0.284.40 is asked and no cdkd is on PATH: installed with npm for this run"))
 	assert.Assert(t, is.Contains(res.stdout, "cdkd 0.284.40 (npm install)"))
@@ -266,13 +302,11 @@ mkdir -p "$prefix/node_modules/.bin" && ln -s ` + s.Path + ` "$prefix/node_modul
 // start-up (internal/cdkd and internal/config took 1-3 ms and ~1,400
 // allocations each).
 func TestOwnPackagesInitCheaply(t *testing.T) {
-	cmd := exec.Command(actionBinary(t), "--help")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	assert.NilError(t, cmd.Run())
+	// A process: package initialisation happens once per process.
+	res := runCLIBinary(t, actionBinary(t), t.TempDir(), []string{"GODEBUG=inittrace=1"}, "--help")
+	assert.Equal(t, res.code, 0, res.stderr)
 	seen := 0
-	for _, line := range strings.Split(stderr.String(), "\n") {
+	for _, line := range strings.Split(res.stderr, "\n") {
 		// init github.com/cdkd-action/cdkd-action/internal/cdkd @20 ms, 0.03 ms clock, 1992 bytes, 32 allocs
 		f := strings.Fields(line)
 		if len(f) < 11 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/cdkd-action/") {
@@ -283,5 +317,5 @@ func TestOwnPackagesInitCheaply(t *testing.T) {
 		assert.NilError(t, err, line)
 		assert.Check(t, allocs < 200, "%s allocates at start-up: %s", f[1], line)
 	}
-	assert.Check(t, seen > 0, "no init trace in:\n%s", stderr.String())
+	assert.Check(t, seen > 0, "no init trace in:\n%s", res.stderr)
 }

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -159,41 +155,6 @@ func prComment(t *testing.T, gh *githubtest.Server) githubtest.Comment {
 	return ours[0]
 }
 
-// assertNoSecrets checks every place a step's words end up.
-func assertNoSecrets(t *testing.T, w *workspace, res result) {
-	t.Helper()
-	// The runner hides its own ::add-mask:: lines: they are how it learns.
-	var log []string
-	for _, l := range strings.Split(res.stdout, "\n") {
-		if !strings.HasPrefix(l, "::add-mask::") {
-			log = append(log, l)
-		}
-	}
-	places := map[string]string{"stdout": strings.Join(log, "\n"), "summary": res.summary}
-	for k, v := range res.outputs {
-		places["output "+k] = v
-	}
-	if p := res.outputs["report-json"]; p != "" {
-		places["report JSON"] = readFile(t, p)
-	}
-	for _, c := range w.gh.Comments(owner, repo, deployPR) {
-		places[fmt.Sprintf("comment %d", c.ID)] = c.Body
-	}
-	for _, cr := range w.gh.CheckRuns() {
-		places["check run "+cr.Name] = cr.Output.Title + cr.Output.Summary + cr.Output.Text
-	}
-	for _, d := range w.gh.Deployments() {
-		for _, s := range d.Statuses {
-			places["deployment status"] += s.Description + s.EnvironmentURL
-		}
-	}
-	for where, text := range places {
-		for _, s := range append(sampleSecrets, secretOutput) {
-			assert.Assert(t, !strings.Contains(text, s), "secret %q leaked to %s", s, where)
-		}
-	}
-}
-
 func TestDeployReviewedChangeSet(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
 	stub := w.stub(append([]cdkdtest.Invocation{
@@ -270,7 +231,7 @@ func TestDeployReviewedChangeSet(t *testing.T) {
 	assert.Assert(t, report.Deployed && report.Review.Reviewed)
 	assert.Equal(t, report.Digest, reviewed.Digest)
 	assert.Equal(t, report.Review.Digest, reviewed.Digest)
-	assertNoSecrets(t, w, res)
+	assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 
 	// A second deploy of the same commit replaces the outcome, not adds one.
 	w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/deploy/diff-safe.json"), deployInvocation(t)},
@@ -307,7 +268,7 @@ func TestDeployRefusesChangedDiff(t *testing.T) {
 		assert.Assert(t, is.Contains(text, "`DisplayName`: reviewed `\"fixture-topic-v1\"` → `\"fixture-topic-v2\"`, now `\"fixture-topic-v1\"` → `\"fixture-topic-v3\"`"))
 	}
 	assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: Diff changed since review"))
-	assertNoSecrets(t, w, res)
+	assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 
 	// The current digest is not printed whole anywhere a reader with write
 	// access sees it: it would be the value to paste into the comment.
@@ -609,7 +570,8 @@ func TestDeployReadsTheDiffedAssembly(t *testing.T) {
 		res := w.run(inputs(deployInputs()), "AWS_REGION=us-east-1")
 		assert.Equal(t, res.code, 0, res.stdout)
 		stub.AssertAllUsed(t)
-		assert.Assert(t, is.Contains(res.stdout, "::warning::cdkd deploy synthesizes the app again: the cloud assembly in cdk.out was not written by the gate's cdkd diff (it may be stale)"))
+		// In-process the working directory is the workspace's, named in full.
+		assert.Assert(t, is.Contains(res.stdout, "::warning::cdkd deploy synthesizes the app again: the cloud assembly in "+filepath.Join(w.dir, "cdk.out")+" was not written by the gate's cdkd diff (it may be stale)"))
 	})
 }
 
@@ -652,7 +614,7 @@ func TestDeployWithoutPullRequest(t *testing.T) {
 		assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
 		assert.Assert(t, strings.HasPrefix(report.Digest, "v2:"), "the unreviewed change set's digest is recorded")
 		assert.Assert(t, is.Contains(res.summary, "not verified against a review"))
-		assertNoSecrets(t, w, res)
+		assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 	})
 }
 
@@ -673,7 +635,7 @@ func TestDeployDestructivePolicy(t *testing.T) {
 			assert.Assert(t, is.Contains(res.summary, s))
 		}
 		assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Destructive changes refused")
-		assertNoSecrets(t, w, res)
+		assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 	})
 	allowed := func(t *testing.T, w *workspace, extra ...string) {
 		t.Helper()
@@ -688,7 +650,7 @@ func TestDeployDestructivePolicy(t *testing.T) {
 		assert.Equal(t, res.code, 0, res.stdout)
 		stub.AssertAllUsed(t)
 		assert.Equal(t, res.outputs["deployed"], "true")
-		assertNoSecrets(t, w, res)
+		assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 		assert.Assert(t, is.Contains(res.summary, "✅ allowed by"))
 	}
 	t.Run("allowed by label", func(t *testing.T) {
@@ -750,7 +712,7 @@ func TestDeployPartialFailure(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "⚠️ **Partially deployed**"))
 	assert.Assert(t, is.Contains(res.summary, "❌ **failed** `NewQueue1C62264E` · `AWS::SQS::Queue` · 41 ms: QueueDeletedRecently: You must wait 60 seconds"))
 	assert.Equal(t, deployCheck(t, w.gh).Conclusion, "failure")
-	assertNoSecrets(t, w, res)
+	assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 }
 
 // The runner cancels a job with SIGINT/SIGTERM and kills it about 10
@@ -810,94 +772,5 @@ func TestDeployMasksSecretOutputs(t *testing.T) {
 	assert.Equal(t, outs["StackA"]["QueueUrl"], "http://localhost:4566/000000000000/***", "masked by value")
 	assert.Equal(t, outs["StackA"]["BucketName"], "stacka-bucket83908e77")
 	assert.Assert(t, is.Contains(res.summary, "`DbPasswordEcho`: `***` · 🔒 secret"))
-	assertNoSecrets(t, w, res)
-}
-
-// process is a step started in the background, for signalling it.
-type process struct {
-	cmd      *exec.Cmd
-	out      *syncBuffer
-	done     chan error
-	outPath  string
-	sumPath  string
-	finished bool
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// start is run without waiting: the step runs as a child the test can
-// signal.
-func (w *workspace) start(inputs map[string]string) *process {
-	w.t.Helper()
-	p := &process{out: &syncBuffer{}, done: make(chan error, 1),
-		outPath: filepath.Join(w.t.TempDir(), "output"), sumPath: filepath.Join(w.t.TempDir(), "summary")}
-	writeFile(w.t, p.outPath, "")
-	writeFile(w.t, p.sumPath, "")
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + w.dir, "GITHUB_OUTPUT=" + p.outPath, "GITHUB_STEP_SUMMARY=" + p.sumPath}
-	for k, v := range w.vars {
-		env = append(env, k+"="+v)
-	}
-	for k, v := range inputs {
-		env = append(env, "INPUT_"+strings.ToUpper(k)+"="+v)
-	}
-	p.cmd = exec.Command(actionBinary(w.t))
-	p.cmd.Env, p.cmd.Dir = env, w.dir
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	assert.NilError(w.t, p.cmd.Start())
-	go func() { p.done <- p.cmd.Wait() }()
-	w.t.Cleanup(func() {
-		if !p.finished {
-			_ = p.cmd.Process.Kill()
-			<-p.done
-		}
-	})
-	return p
-}
-
-// waitFor waits until the step has printed s.
-func (p *process) waitFor(t *testing.T, s string, limit time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !strings.Contains(p.out.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the step never printed %q; it printed:\n%s", s, p.out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// wait waits for the step to exit, failing the test if it takes longer
-// than limit.
-func (p *process) wait(t *testing.T, limit time.Duration) result {
-	t.Helper()
-	var err error
-	select {
-	case err = <-p.done:
-		p.finished = true
-	case <-time.After(limit):
-		t.Fatalf("the step did not exit within %s; it printed:\n%s", limit, p.out.String())
-	}
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run cdkd-action: %v", err)
-	}
-	return result{stdout: p.out.String(), code: code, outputs: parseOutputs(t, readFile(t, p.outPath)), summary: readFile(t, p.sumPath)}
+	assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 }

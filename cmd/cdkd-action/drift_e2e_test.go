@@ -1,29 +1,18 @@
 package main
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
-	"github.com/sivchari/kumo"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/runnermask"
 )
 
 // The commit a scheduled run checks (GITHUB_SHA in the harness).
@@ -407,7 +396,7 @@ func TestDriftResolutionTextAfterTheJSON(t *testing.T) {
 			assert.Assert(t, is.Contains(res.summary, tc.summary))
 			assert.Assert(t, is.Contains(res.summary, "Value: *** -> ***"), "cdkd's plan line is kept, its values masked")
 			assert.Assert(t, is.Contains(res.stdout, "    Value: *** -> ***"), "and logged")
-			assertNowhere(t, driftSurfaces(t, w, res), append(sampleSecrets, "oob-noecho-value")...)
+			assertHidden(t, res.channels, append(sampleSecrets, "oob-noecho-value")...)
 		})
 	}
 }
@@ -608,7 +597,7 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	assert.Equal(t, res.code, 1, res.stdout)
 	assert.Equal(t, res.outputs["drifted-count"], "2")
 	assert.Assert(t, is.Len(w.gh.Issues(), 1))
-	assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
+	assertHidden(t, res.channels, sampleSecrets...)
 	report := readFile(t, res.outputs["report-json"])
 	assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
 	// The position reads a NoEcho parameter: real drift, never "by design".
@@ -619,39 +608,6 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	assert.Assert(t, is.Contains(report, `"maskCase":"noEchoParameter"`))
 	if os.Getenv("DRIFT_DEBUG") != "" {
 		t.Log(res.stdout, res.summary)
-	}
-}
-
-// driftSurfaces is every channel a drift run writes to: check runs, issues
-// and their comments, outputs, the job summary, the report JSON and the
-// log as the runner shows it.
-func driftSurfaces(t *testing.T, w *workspace, res result) []string {
-	t.Helper()
-	var surfaces []string
-	for _, r := range w.gh.CheckRuns() {
-		surfaces = append(surfaces, r.Name, r.Output.Title, r.Output.Summary, r.Output.Text)
-	}
-	for _, is := range w.gh.Issues() {
-		surfaces = append(surfaces, is.Title, is.Body)
-		for _, c := range w.gh.Comments(owner, repo, is.Number) {
-			surfaces = append(surfaces, c.Body)
-		}
-	}
-	for _, v := range res.outputs {
-		surfaces = append(surfaces, v)
-	}
-	if path := res.outputs["report-json"]; path != "" {
-		surfaces = append(surfaces, readFile(t, path))
-	}
-	return append(surfaces, res.summary, runnermask.Simulate(res.stdout))
-}
-
-func assertNowhere(t *testing.T, surfaces []string, values ...string) {
-	t.Helper()
-	for _, s := range surfaces {
-		for _, v := range values {
-			assert.Assert(t, !strings.Contains(s, v), "%q leaked in:\n%s", v, s)
-		}
 	}
 }
 
@@ -668,7 +624,7 @@ func TestDriftWithoutAssembly(t *testing.T) {
 	assert.Equal(t, res.outputs["drifted-count"], "2")
 	assert.Assert(t, is.Len(w.gh.Issues(), 1))
 	// The AWS side is hidden too: it may be the live secret.
-	assertNowhere(t, driftSurfaces(t, w, res), append(sampleSecrets, "rotated-by-hand", "fixture-topic-v1")...)
+	assertHidden(t, res.channels, append(sampleSecrets, "rotated-by-hand", "fixture-topic-v1")...)
 
 	const note = "Values hidden: no cloud assembly was found"
 	run := onlyCheckRun(t, w.gh)
@@ -742,7 +698,7 @@ func TestDriftCdkOutInWorkingDirectory(t *testing.T) {
 			}
 			res := w.run(inputs)
 			assert.Equal(t, res.code, 1, res.stdout)
-			assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
+			assertHidden(t, res.channels, sampleSecrets...)
 			for _, s := range []string{res.summary, onlyCheckRun(t, w.gh).Output.Summary, w.gh.Issues()[0].Body} {
 				assert.Assert(t, is.Contains(s, "`Value`: `***` → `***` · 🔒 NoEcho"), s)
 				assert.Assert(t, is.Contains(s, "`DisplayName`: `\"fixture-topic-v1\"` → `\"prefix-***-suffix\"`"), s)
@@ -750,38 +706,6 @@ func TestDriftCdkOutInWorkingDirectory(t *testing.T) {
 			}
 		})
 	}
-}
-
-// The {{resolve:...}} references in the state records are resolved and
-// their values masked even without an assembly: before cdkd runs for the
-// stacks the input names, and after detection for the stacks cdkd
-// reported, so later cdkd runs (a resolution) and everything rendered are
-// masked. Today's cdkd prints a secret-named queue's URL on stderr.
-func TestDriftStateReferences(t *testing.T) {
-	bucket := randomBucket(t)
-	env := kumoState(t, bucket, map[string]string{"StackC": "state-stackC.json"})
-
-	t.Run("named stack, before cdkd runs", func(t *testing.T) {
-		w := newDriftWorkspace(t)
-		inv := stderrFile(t, detectStack(t, "", 1, "StackC", "--state-bucket", bucket), "queue-url.stderr")
-		inv.Stderr = "Error: read failed for http://localhost:4566/000000000000/s3cr3t-pw-from-sm\n"
-		w.stub(inv)
-		res := w.run(map[string]string{"stacks": "StackC", "state-bucket": bucket, "issue": "true"}, env...)
-		assert.Equal(t, res.code, 3, res.stdout)
-		assert.Equal(t, res.outputs["drift-status"], "error")
-		assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
-		assert.Assert(t, is.Contains(res.summary, "read failed for"), "cdkd's reason is shown, masked")
-		assert.Assert(t, !strings.Contains(res.stdout, "::warning::"), res.stdout)
-	})
-	t.Run("all stacks, after detection", func(t *testing.T) {
-		w := newDriftWorkspace(t)
-		accept := stderrFile(t, detect(t, "", 0, "--state-bucket", bucket, "--accept", "-y"), "queue-url.stderr")
-		w.stub(detect(t, "drifted-stackC.json", 1, "--state-bucket", bucket), accept, detect(t, "drifted-stackC.json", 1, "--state-bucket", bucket))
-		res := w.run(withInputs(all, "state-bucket", bucket, "drift-resolution", "accept", "fail-on-drift", "false"), env...)
-		assert.Equal(t, res.code, 0, res.stdout)
-		assertNowhere(t, driftSurfaces(t, w, res), sampleSecrets...)
-		assert.Assert(t, is.Contains(res.stdout, "QueueUrl=http://localhost:4566/000000000000/***"), "the accept's stderr was logged, masked")
-	})
 }
 
 // A check that checked no stack is incomplete; one that compared nothing
@@ -877,105 +801,6 @@ func TestDriftArguments(t *testing.T) {
 		}
 	}
 	assert.Assert(t, is.Len(w.gh.CheckRuns(), 0))
-}
-
-// kumoState starts an in-process AWS emulator holding the given state
-// records under cdkd/{stack}/us-east-1/state.json and the secrets their
-// references name (my-secret, /fixture/secure-value: the sample data's),
-// and returns the environment that points the action at it.
-func kumoState(t *testing.T, bucket string, records map[string]string) []string {
-	t.Helper()
-	srv := kumo.NewServer()
-	t.Cleanup(srv.Close)
-	client := s3.New(s3.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(srv.URL),
-		UsePathStyle: true,
-		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-	})
-	ctx := context.Background()
-	_, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)})
-	assert.NilError(t, err)
-	for stack, file := range records {
-		_, err := client.PutObject(ctx, &s3.PutObjectInput{
-			Bucket: aws.String(bucket), Key: aws.String("cdkd/" + stack + "/us-east-1/state.json"),
-			Body: strings.NewReader(readFile(t, "testdata/drift/"+file)),
-		})
-		assert.NilError(t, err)
-	}
-	cfg := aws.Config{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(srv.URL),
-		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-	}
-	// kumo's storage is process-global: the secret may exist already.
-	sm := secretsmanager.NewFromConfig(cfg)
-	_, err = sm.CreateSecret(ctx, &secretsmanager.CreateSecretInput{Name: aws.String("my-secret"), SecretString: aws.String(`{"password":"s3cr3t-pw-from-sm"}`)})
-	if err != nil && !strings.Contains(err.Error(), "ResourceExists") {
-		assert.NilError(t, err)
-	}
-	_, err = ssm.NewFromConfig(cfg).PutParameter(ctx, &ssm.PutParameterInput{Name: aws.String("/fixture/secure-value"), Value: aws.String("securepw1"),
-		Type: ssmtypes.ParameterTypeSecureString, Overwrite: aws.Bool(true)})
-	assert.NilError(t, err)
-	return []string{
-		"AWS_ENDPOINT_URL=" + srv.URL, "AWS_REGION=us-east-1",
-		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test",
-		"AWS_CONFIG_FILE=" + filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(t.TempDir(), "none"),
-	}
-}
-
-func randomBucket(t *testing.T) string {
-	t.Helper()
-	b := make([]byte, 4)
-	_, err := rand.Read(b)
-	assert.NilError(t, err)
-	return "cdkd-state-" + hex.EncodeToString(b)
-}
-
-// Today's cdkd prints a refused reference and an ssm-secure one the same
-// way; the state record tells them apart, per resource.
-func TestDriftCausesFromState(t *testing.T) {
-	bucket := randomBucket(t)
-	env := kumoState(t, bucket, map[string]string{"StackC": "state-stackC.json", "StackD": "state-stackD.json", "StackM": "state-stackM.json"})
-
-	t.Run("both shapes in one run, exit 2", func(t *testing.T) {
-		w := newDriftWorkspace(t)
-		w.stub(detect(t, "mixed.json", 2, "--state-bucket", bucket))
-		res := w.run(withInputs(all, "state-bucket", bucket), env...)
-		assert.Equal(t, res.code, 1, res.stdout)
-		assert.Equal(t, res.outputs["drift-status"], "incomplete")
-		assert.Assert(t, is.Contains(res.summary, "🚫 **Refused** (1)"))
-		assert.Assert(t, is.Contains(res.summary, "- `XrSecretParam` · `AWS::SSM::Parameter` · cdkd reported no cause; its state record holds no ssm-secure token and cdkd exited 2, so it is counted as refused"))
-		assert.Assert(t, is.Contains(res.summary, "🔒 **Unresolved token** (1)"))
-		assert.Assert(t, is.Contains(res.summary, "- `SecureTopic` · `AWS::SNS::Topic` · cdkd reported no cause; its state record holds an ssm-secure token"))
-		assert.Assert(t, !strings.Contains(res.summary, "inferred from cdkd's exit code"))
-		assert.Assert(t, !strings.Contains(res.stdout, "::warning::"), res.stdout)
-		assert.Equal(t, onlyCheckRun(t, w.gh).Output.Title, "Could not check everything: 1 resource not checked")
-	})
-	t.Run("refused only", func(t *testing.T) {
-		w := newDriftWorkspace(t)
-		w.stub(detectStack(t, "refused.json", 2, "StackC", "--state-bucket", bucket))
-		res := w.run(map[string]string{"stacks": "StackC", "state-bucket": bucket}, env...)
-		assert.Equal(t, res.code, 1, res.stdout)
-		assert.Equal(t, res.outputs["drift-status"], "incomplete")
-		assert.Assert(t, is.Contains(res.summary, "so it is counted as refused"))
-	})
-	t.Run("ssm-secure only", func(t *testing.T) {
-		w := newDriftWorkspace(t)
-		w.stub(detectStack(t, "ssmsecure.json", 0, "StackD", "--state-bucket", bucket))
-		res := w.run(map[string]string{"stacks": "StackD", "state-bucket": bucket}, env...)
-		assert.Equal(t, res.code, 0, res.stdout)
-		assert.Equal(t, res.outputs["drift-status"], "clean")
-		assert.Assert(t, is.Contains(res.summary, "its state record holds an ssm-secure token"))
-	})
-	t.Run("no record for the stack: exit-code fallback, said so", func(t *testing.T) {
-		w := newDriftWorkspace(t)
-		w.stub(detectStack(t, "refused.json", 2, "StackC", "--state-bucket", bucket, "--state-prefix", "elsewhere"))
-		res := w.run(map[string]string{"stacks": "StackC", "state-bucket": bucket, "state-prefix": "elsewhere"}, env...)
-		assert.Equal(t, res.code, 1, res.stdout)
-		assert.Assert(t, is.Contains(res.summary, "The state records of StackC could not be read"))
-		assert.Assert(t, is.Contains(res.stdout, "::warning::could not read the state of StackC"))
-	})
 }
 
 // Local mode prints the report and calls no API.

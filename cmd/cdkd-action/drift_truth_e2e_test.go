@@ -24,7 +24,7 @@ func TestDriftMaskedNoteSaysTheCase(t *testing.T) {
 		assert.Assert(t, is.Contains(s, "🔒 **Masked drift, cause undecided** (values hidden): `OddParam.Value`"), s)
 		assert.Equal(t, strings.Count(s, "by design:"), 1, "by design is said of the custom-resource response only")
 	}
-	assertNowhere(t, driftSurfaces(t, w, res), "live-token-value-1", "changed-by-hand-1", "odd-live-value-1", "hunter2-noecho-v1")
+	assertHidden(t, res.channels, "live-token-value-1", "changed-by-hand-1", "odd-live-value-1", "hunter2-noecho-v1")
 }
 
 // Issue 15, item 5: a revert runs cdkd's --dry-run plan first and shows its
@@ -173,5 +173,5 @@ func TestDriftResolutionTextOnStderr(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "✅ **Reverted** (1)\n- `StackA/NoEchoParam2FCCC8BD` · `AWS::SSM::Parameter`"), res.summary)
 	assert.Assert(t, is.Contains(res.summary, "> Revert summary: 1 reverted."))
 	assert.Assert(t, is.Contains(res.stdout, "    Value: *** -> ***"), res.stdout)
-	assertNowhere(t, driftSurfaces(t, w, res), append(sampleSecrets, "oob-noecho-value")...)
+	assertHidden(t, res.channels, append(sampleSecrets, "oob-noecho-value")...)
 }

@@ -5,24 +5,18 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/sivchari/kumo"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
-	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -37,76 +31,41 @@ const (
 
 const fpKey = "cdkd-action/FpStack/us-east-1/fingerprints.json"
 
-// fpBucket is kumo as the state bucket, behind a proxy that can let
-// another writer write the fingerprint object right before the action's
-// own conditional write, as a concurrent deploy would.
+// fpBucket is the AWS emulator's state bucket, where another writer can
+// write the fingerprint object right before the action's own conditional
+// write, as a concurrent deploy would.
 type fpBucket struct {
-	url    string
+	*awsEmulator
 	bucket string
-	s3     *s3.Client
-
-	mu   sync.Mutex
-	race func()
 }
 
 func startFingerprintBucket(t *testing.T) *fpBucket {
 	t.Helper()
-	srv := kumo.NewServer()
-	t.Cleanup(srv.Close)
-	b := &fpBucket{bucket: "fp-state-" + unique(t)}
-	b.s3 = s3.NewFromConfig(aws.Config{
-		Region:       "us-east-1",
-		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-		BaseEndpoint: aws.String(srv.URL),
-	}, func(o *s3.Options) { o.UsePathStyle = true })
-	_, err := b.s3.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(b.bucket)})
-	assert.NilError(t, err)
-	target, err := url.Parse(srv.URL)
-	assert.NilError(t, err)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	b.url = newLoopbackServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/fingerprints.json") {
-			b.mu.Lock()
-			race := b.race
-			b.race = nil
-			b.mu.Unlock()
-			if race != nil {
-				race()
-			}
-		}
-		proxy.ServeHTTP(w, r)
-	}))
+	b := &fpBucket{awsEmulator: startAWS(t), bucket: "fp-state-" + unique(t)}
+	b.createBucket(t, b.bucket, nil)
 	return b
-}
-
-func (b *fpBucket) env() []string {
-	return []string{
-		"AWS_ENDPOINT_URL=" + b.url, "AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test",
-		"AWS_EC2_METADATA_DISABLED=true", "AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull,
-	}
 }
 
 // object reads the fingerprint record as stored, raw and decoded.
 func (b *fpBucket) object(t *testing.T) (string, *fingerprint.Record) {
 	t.Helper()
-	out, err := b.s3.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey)})
-	assert.NilError(t, err, "the fingerprint object exists")
-	defer out.Body.Close()
-	raw, err := io.ReadAll(out.Body)
+	raw, ok := b.awsEmulator.object(t, b.bucket, fpKey)
+	assert.Assert(t, ok, "the fingerprint object exists")
+	rec, err := fingerprint.Decode([]byte(raw))
 	assert.NilError(t, err)
-	rec, err := fingerprint.Decode(raw)
-	assert.NilError(t, err)
-	return string(raw), rec
+	return raw, rec
 }
 
 // raceWith makes another writer add a position of its own right before the
 // action's next write of the object.
 func (b *fpBucket) raceWith(t *testing.T, pos fingerprint.Position) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.race = func() {
+	b.beforeRequest(func(r *http.Request) {
+		if r.Method != http.MethodPut || !strings.HasSuffix(r.URL.Path, "/fingerprints.json") {
+			return
+		}
+		b.beforeRequest(nil)
 		rec := fingerprint.NewRecord("FpStack", "us-east-1")
-		if out, err := b.s3.GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey)}); err == nil {
+		if out, err := b.s3().GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey)}); err == nil {
 			raw, _ := io.ReadAll(out.Body)
 			out.Body.Close()
 			if r, err := fingerprint.Decode(raw); err == nil {
@@ -116,9 +75,11 @@ func (b *fpBucket) raceWith(t *testing.T, pos fingerprint.Position) {
 		rec.Positions[pos.Key()] = fingerprint.Entry{Position: pos, Fingerprint: fingerprint.Fingerprint{Hash: "written-by-another-run", Params: e2eFingerprintParams}}
 		body, err := rec.Encode()
 		assert.Check(t, err)
-		_, err = b.s3.PutObject(context.Background(), &s3.PutObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey), Body: bytes.NewReader(body)})
+		// Not putObject: this runs on the emulator's goroutine, where a
+		// test may not stop.
+		_, err = b.s3().PutObject(context.Background(), &s3.PutObjectInput{Bucket: aws.String(b.bucket), Key: aws.String(fpKey), Body: bytes.NewReader(body)})
 		assert.Check(t, err)
-	}
+	})
 }
 
 // fpAssembly writes the test assembly with the given NoEcho defaults.
@@ -181,25 +142,9 @@ func fpDiff(t *testing.T, w *workspace, b *fpBucket, asm string) (result, string
 }
 
 // fpNoLeak checks every channel and the object for the NoEcho values.
-func fpNoLeak(t *testing.T, w *workspace, res result, object string) {
+func fpNoLeak(t *testing.T, res result, object string) {
 	t.Helper()
-	set := secrets.NewSet()
-	for _, v := range []string{fpDbV1, fpDbV2, fpAdV1, fpAdV2} {
-		set.Add(v, "test")
-	}
-	places := map[string]string{"log": strings.Join(rawLines(res.stdout), "\n"), "summary": res.summary, "object": object}
-	for _, c := range w.gh.Comments(owner, repo, deployPR) {
-		places["comment"] += c.Body
-	}
-	for _, cr := range w.gh.CheckRuns() {
-		places["check run"] += cr.Output.Title + cr.Output.Summary + cr.Output.Text
-	}
-	if p := res.outputs["report-json"]; p != "" {
-		places["report JSON"] = readFile(t, p)
-	}
-	for where, text := range places {
-		assert.Assert(t, !set.Contains(text), "a NoEcho value (in some encoding) reached %s", where)
-	}
+	assertHidden(t, append(res.channels, channel{"the fingerprint object", object}), fpDbV1, fpDbV2, fpAdV1, fpAdV2)
 }
 
 func TestFingerprintsSeeANoEchoChange(t *testing.T) {
@@ -221,7 +166,7 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	assert.Assert(t, first.Lookup(other) != nil, "the concurrent writer's position survives the conflict")
 	assert.DeepEqual(t, first.Lookup(db).Params, e2eFingerprintParams)
 	assert.Equal(t, first.Positions[db.Key()].Source, "NoEcho parameter DbPassword")
-	fpNoLeak(t, w, res, raw)
+	fpNoLeak(t, res, raw)
 
 	// The same default: unchanged.
 	res, comment, check := fpDiff(t, w, b, v1)
@@ -244,7 +189,7 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	assert.Assert(t, is.Contains(comment, "`--recreate-via-cc-api Directory`"), comment)
 	assert.Assert(t, is.Contains(check.Output.Text+check.Output.Summary, "will NOT be applied"))
 	assert.Assert(t, is.Contains(res.stdout, "::warning::FpStack: the changed secret value at Directory.Password"))
-	fpNoLeak(t, w, res, raw)
+	fpNoLeak(t, res, raw)
 
 	// Deploying v2: cdkd updates both resources, but keeps the directory
 	// (a create-only password AWS never reports): its OLD fingerprint stays.
@@ -255,14 +200,14 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	assert.Assert(t, !second.Lookup(db).Equal(*first.Lookup(db)), "the database's new password reached AWS")
 	assert.Assert(t, second.Lookup(ad).Equal(*first.Lookup(ad)), "the directory's password was not applied")
 	assert.Assert(t, second.Lookup(other) != nil)
-	fpNoLeak(t, w, res, raw)
+	fpNoLeak(t, res, raw)
 
 	// So the next diff still says the directory's value is not applied.
 	res, comment, _ = fpDiff(t, w, b, v2)
 	assert.Equal(t, res.outputs["has-changes"], "true")
 	assert.Assert(t, is.Contains(comment, "`Db`.`MasterUserPassword` · `NoEcho parameter DbPassword` · (secret) · unchanged"), comment)
 	assert.Assert(t, is.Contains(comment, "`Directory`.`Password` · `NoEcho parameter AdPassword` · (secret) → (secret) · **changed** — ⚠️ **cdkd will NOT apply this value**"), comment)
-	fpNoLeak(t, w, res, raw)
+	fpNoLeak(t, res, raw)
 }
 
 // Another fingerprint-key makes the recorded fingerprints unknown, and the

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -299,9 +298,7 @@ func TestConcurrentDiffRunsLeaveOneComment(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
 	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, "testdata/deploy/diff-safe.json"))
 	w.onPullRequest(reviewedSHA)
-	a, b := w.start(diffInputs()), w.start(diffInputs())
-	for _, p := range []*process{a, b} {
-		res := p.wait(t, 60*time.Second)
+	for _, res := range w.runTogether(diffInputs(), diffInputs()) {
 		assert.Equal(t, res.code, 0, res.stdout)
 	}
 	c := prComment(t, w.gh)

@@ -2,25 +2,32 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
+	"context"
+	"io"
+	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
+	"github.com/cdkd-action/cdkd-action/internal/app"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
-// The end-to-end tests run the compiled binary exactly as the runner does:
-// INPUT_* variables, an event payload file, GITHUB_OUTPUT and
-// GITHUB_STEP_SUMMARY files, and GITHUB_API_URL pointing at a fake GitHub.
+// The end-to-end tests run the action as the runner does: INPUT_*
+// variables, an event payload file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY
+// files, GITHUB_API_URL pointing at a fake GitHub, a cdkd stand-in as a
+// child process and AWS emulated by kumo (aws_test.go). The action runs
+// in-process through app.App, with the step's environment, directory and
+// writers of its own, so the tests run in parallel without a process each;
+// the few that need a process of the action (signals, peak memory, PATH,
+// the build itself) use the built binary (binary_test.go). Every step's
+// channels are searched for every secret the workspace knows of
+// (leakcheck_test.go), whatever the test asserts besides.
 
 const (
 	headSHA = "1111111111111111111111111111111111111111"
@@ -30,73 +37,12 @@ const (
 	token   = "ghs_test_token"
 )
 
-// e2eFingerprintParams are the Argon2id parameters of the binary the tests
-// build (tag cdkdactione2e); a release uses fingerprint.DefaultParams.
+// e2eFingerprintParams are the Argon2id parameters of the action under
+// test (app.Deps.FingerprintParams in-process, tag cdkdactione2e for the
+// binary); a release uses fingerprint.DefaultParams. The tests run the
+// action hundreds of times: at OWASP's parameters the hashing of every
+// masked value would be most of the suite's time.
 var e2eFingerprintParams = fingerprint.Params{Algorithm: fingerprint.Algorithm, Version: 19, MemoryKiB: 64, Time: 1, Threads: 1, KeyLen: 32}
-
-var binary struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// actionBinary builds cdkd-action once per test process.
-func actionBinary(t *testing.T) string {
-	t.Helper()
-	binary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "cdkd-action-e2e-")
-		if err != nil {
-			binary.err = err
-			return
-		}
-		gobin, err := exec.LookPath("go")
-		if err != nil {
-			gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
-		binary.path = filepath.Join(dir, "cdkd-action")
-		// cdkdactione2e: cheap Argon2id parameters (see internal/secrets/fingerprint).
-		out, err := exec.Command(gobin, "build", "-tags", "cdkdactione2e", "-o", binary.path, ".").CombinedOutput()
-		if err != nil {
-			binary.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binary.err != nil {
-		t.Fatal(binary.err)
-	}
-	declareSources(t)
-	return binary.path
-}
-
-// declareSources tells go test's result cache what the e2e tests depend on.
-// The cache keys a result on the test binary and the files the test reads;
-// the action binary is built from the whole tree and only executed, which
-// the cache cannot see, so without this a changed package could replay a
-// stale pass. Stat-ing every source file makes any change a cache miss.
-func declareSources(t *testing.T) {
-	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != root && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		// Sources, and the testdata the cdkd stand-in replays (read by
-		// another process, so the cache would not see it either).
-		_, err = os.Stat(path)
-		return err
-	})
-	if err != nil {
-		t.Fatalf("list sources: %v", err)
-	}
-}
 
 // workspace is one job's environment: a fake GitHub with the pull request
 // seeded, and the files the runner hands a step.
@@ -105,11 +51,22 @@ type workspace struct {
 	dir  string
 	gh   *githubtest.Server
 	vars map[string]string
+	// secrets are values the test declares secret: every step's channels
+	// are checked for them, with the token, mask-values, mask-env and the
+	// emulator's secrets (see knownSecrets).
+	secrets []leakSecret
+	// aws is the emulator the steps use, if any (useAWS).
+	aws *awsEmulator
+	// chance lists values the test makes secret that occur by chance in
+	// public data the action must keep as it is (a commit SHA of 1s): the
+	// test checks them itself, where they may not occur.
+	chance []string
 }
 
 func newWorkspace(t *testing.T) *workspace {
 	t.Helper()
 	parallel(t)
+	declareSources(t)
 	dir := t.TempDir()
 	gh := githubtest.New(t)
 	gh.SetToken(token, githubtest.DefaultLogin)
@@ -140,9 +97,9 @@ func newWorkspace(t *testing.T) *workspace {
 }
 
 // parallel runs t alongside the other e2e tests: each has its own
-// workspace, fake GitHub, cdkd stand-in and processes, and most of their
-// time is spent waiting on a child process, so running them one at a time
-// left the machine idle. A test that builds two workspaces asks once.
+// workspace, fake GitHub, cdkd stand-in and App, and much of their time is
+// spent waiting on a child process, so running them one at a time left
+// the machine idle. A test that builds two workspaces asks once.
 func parallel(t *testing.T) {
 	if _, again := parallelTests.LoadOrStore(t, true); !again {
 		t.Parallel()
@@ -151,48 +108,165 @@ func parallel(t *testing.T) {
 
 var parallelTests sync.Map
 
+// declareSources tells go test's result cache what the e2e tests depend on
+// beyond the packages compiled into the test: the testdata the cdkd
+// stand-in replays and the tree a binary test builds, read by other
+// processes the cache cannot see. Stat-ing every file under the module
+// makes any change a cache miss. Once per test process is enough.
+func declareSources(t *testing.T) {
+	t.Helper()
+	sources.once.Do(func() {
+		root, err := filepath.Abs("../..")
+		if err != nil {
+			sources.err = err
+			return
+		}
+		sources.err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != root && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			_, err = os.Stat(path)
+			return err
+		})
+	})
+	if sources.err != nil {
+		t.Fatalf("list sources: %v", sources.err)
+	}
+}
+
+var sources struct {
+	once sync.Once
+	err  error
+}
+
 // result is what one step left behind.
 type result struct {
 	stdout  string
 	code    int
 	outputs map[string]string
 	summary string
-	// maxRSSKiB is the step's peak resident memory (Linux: KiB).
+	// channels is every place the step wrote to, as a reader sees it
+	// (see channels).
+	channels []channel
+	// maxRSSKiB is the step's peak resident memory (Linux: KiB); binary
+	// runs only.
 	maxRSSKiB int64
 }
 
-// run executes one step with the given inputs (names as in action.yml).
+// step is one step's environment and the files the runner gives it.
+type step struct {
+	env     map[string]string
+	outPath string
+	sumPath string
+	// before stamps the workspace's files, github holds what GitHub showed
+	// and requests counts its requests, all before the step: its channels
+	// are what it wrote.
+	before   map[string]fileStamp
+	github   map[channel]bool
+	requests int
+}
+
+// newStep prepares a step: the workspace's variables, then the inputs,
+// then extraEnv (NAME=value), later ones winning as in a process's
+// environment.
+func (w *workspace) newStep(inputs map[string]string, extraEnv []string) *step {
+	w.t.Helper()
+	s := &step{outPath: filepath.Join(w.t.TempDir(), "output"), sumPath: filepath.Join(w.t.TempDir(), "summary")}
+	writeFile(w.t, s.outPath, "")
+	writeFile(w.t, s.sumPath, "")
+	s.env = map[string]string{"PATH": os.Getenv("PATH"), "HOME": w.dir, "GITHUB_OUTPUT": s.outPath, "GITHUB_STEP_SUMMARY": s.sumPath}
+	maps.Copy(s.env, w.vars)
+	for k, v := range inputs {
+		s.env["INPUT_"+strings.ToUpper(k)] = v
+	}
+	for _, kv := range extraEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		s.env[k] = v
+	}
+	s.before = snapshot(w.t, w.dir)
+	s.github = map[channel]bool{}
+	for _, c := range w.github() {
+		s.github[c] = true
+	}
+	s.requests = len(w.gh.Requests())
+	return s
+}
+
+// environ is the step's environment as NAME=value lines, sorted.
+func (s *step) environ() []string {
+	out := make([]string, 0, len(s.env))
+	for _, k := range slices.Sorted(maps.Keys(s.env)) {
+		out = append(out, k+"="+s.env[k])
+	}
+	return out
+}
+
+// run executes one step in-process with the given inputs (names as in
+// action.yml) and extra environment, and checks every channel for leaks.
 func (w *workspace) run(inputs map[string]string, extraEnv ...string) result {
 	w.t.Helper()
-	out := filepath.Join(w.t.TempDir(), "output")
-	sum := filepath.Join(w.t.TempDir(), "summary")
-	writeFile(w.t, out, "")
-	writeFile(w.t, sum, "")
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + w.dir, "GITHUB_OUTPUT=" + out, "GITHUB_STEP_SUMMARY=" + sum}
-	for k, v := range w.vars {
-		env = append(env, k+"="+v)
+	s := w.newStep(inputs, extraEnv)
+	var log syncBuffer
+	code := s.app(w.dir, &log, &log, nil).Run(context.Background())
+	return w.finish(s, log.String(), int(code))
+}
+
+// runTogether runs one step per inputs at the same time, in-process, as
+// two jobs of a workflow would.
+func (w *workspace) runTogether(inputs ...map[string]string) []result {
+	w.t.Helper()
+	steps := make([]*step, len(inputs))
+	logs := make([]syncBuffer, len(inputs))
+	codes := make([]app.ExitCode, len(inputs))
+	var wg sync.WaitGroup
+	for i, in := range inputs {
+		steps[i] = w.newStep(in, nil)
+		a := steps[i].app(w.dir, &logs[i], &logs[i], nil)
+		wg.Go(func() { codes[i] = a.Run(context.Background()) })
 	}
-	for k, v := range inputs {
-		env = append(env, "INPUT_"+strings.ToUpper(k)+"="+v)
+	wg.Wait()
+	out := make([]result, len(inputs))
+	for i := range inputs {
+		out[i] = w.finish(steps[i], logs[i].String(), int(codes[i]))
 	}
-	env = append(env, extraEnv...)
-	cmd := exec.Command(actionBinary(w.t))
-	cmd.Env = env
-	cmd.Dir = w.dir
-	var stdout bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stdout
-	err := cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		w.t.Fatalf("run cdkd-action: %v", err)
+	return out
+}
+
+// app is the action for step s, in directory dir, with its own writers
+// and arguments: the step's environment is all it sees of the process's.
+func (s *step) app(dir string, stdout, stderr io.Writer, args []string) *app.App {
+	getenv := func(k string) string { return s.env[k] }
+	return &app.App{
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Getenv:  getenv,
+		Environ: s.environ,
+		Args:    args,
+		Dir:     dir,
+		Deps:    stepDeps(getenv),
 	}
-	res := result{stdout: stdout.String(), code: code, outputs: parseOutputs(w.t, readFile(w.t, out)), summary: readFile(w.t, sum)}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.maxRSSKiB = ru.Maxrss
-	}
+}
+
+// finish reads what the step left behind and asserts that no secret the
+// workspace knows of reached any channel.
+func (w *workspace) finish(s *step, log string, code int) result {
+	w.t.Helper()
+	res := w.collect(s, log, code)
+	assertNoLeak(w.t, res.channels, w.knownSecrets(s.env)...)
+	return res
+}
+
+// collect reads what step s left behind.
+func (w *workspace) collect(s *step, log string, code int) result {
+	w.t.Helper()
+	res := result{stdout: log, code: code, outputs: parseOutputs(w.t, readFile(w.t, s.outPath)), summary: readFile(w.t, s.sumPath)}
+	res.channels = w.channels(res, s)
 	return res
 }
 
@@ -206,6 +280,35 @@ func (w *workspace) stub(invs ...cdkdtest.Invocation) *cdkdtest.Stub {
 	}
 	w.vars["INPUT_CDKD-PATH"] = s.Path
 	return s
+}
+
+// secret declares values that must reach no channel of any later step.
+func (w *workspace) secret(values ...string) {
+	for _, v := range values {
+		w.declare(declared(v))
+	}
+}
+
+// declare is secret with names for the failure messages.
+func (w *workspace) declare(secrets ...leakSecret) {
+	w.secrets = append(w.secrets, secrets...)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // parseOutputs reads GITHUB_OUTPUT the way the runner does: name<<DELIM,

@@ -50,6 +50,10 @@ type Deps struct {
 	// Objects builds the store of the action's own objects in the state
 	// bucket (fingerprints); nil means the SDK's S3 client.
 	Objects func(ctx context.Context, s awsx.Settings, bucket string) (fingerprint.ObjectStore, error)
+	// FingerprintParams are the Argon2id parameters of new fingerprints;
+	// zero means fingerprint.DefaultParams. In-process end-to-end tests
+	// make them cheap here instead of through a global.
+	FingerprintParams fingerprint.Params
 }
 
 // App is one invocation of the action.
@@ -66,6 +70,21 @@ type App struct {
 	// the runner hands the container is masked by its name (see
 	// credentialNames); nil means only the names Getenv is asked for.
 	Environ func() []string
+
+	// Dir is the directory relative inputs (working-directory, from-json,
+	// --output, --outputs-file) are taken against; "" is the process's
+	// working directory. It lets an App run in-process without a chdir.
+	Dir string
+}
+
+// environ is the environment cdkd and npm inherit: the App's own, so that
+// nothing reaches them from the process that the App was not given; nil
+// (no Environ) means the process's.
+func (a *App) environ() []string {
+	if a == nil || a.Environ == nil {
+		return nil
+	}
+	return a.Environ()
 }
 
 // Env is what every command runs in, built once by App.Run: the validated
@@ -193,7 +212,7 @@ var commands = map[config.Command]command{
 // run loads the inputs, finds the secrets, connects the edges and runs the
 // command.
 func (r *Env) run(ctx context.Context) Outcome {
-	cfg, err := config.Load(r.app.Getenv, r.app.Args)
+	cfg, err := config.LoadIn(r.app.Dir, r.app.Getenv, r.app.Args)
 	if err != nil {
 		return failed(ReasonBadInput, err)
 	}

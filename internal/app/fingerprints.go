@@ -100,7 +100,7 @@ func (r *Env) fingerprints(ctx context.Context) *fpRun {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		h, err := fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey})
+		h, err := fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey, Params: r.fingerprintParams()})
 		if err != nil {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
@@ -119,6 +119,15 @@ func (r *Env) fingerprints(ctx context.Context) *fpRun {
 		r.fps.fp = fp
 	})
 	return r.fps.fp
+}
+
+// fingerprintParams are the parameters new fingerprints are made with
+// (zero: fingerprint.DefaultParams).
+func (r *Env) fingerprintParams() fingerprint.Params {
+	if r.app == nil {
+		return fingerprint.Params{}
+	}
+	return r.app.Deps.FingerprintParams
 }
 
 // key is where a stack's record lives.

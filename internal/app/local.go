@@ -84,11 +84,11 @@ Exit codes: 0 ok; 1 changes or drift found and asked to fail on, or a deploy ref
 // without installing anything.
 func (a *App) writeVersion(ctx context.Context) {
 	fmt.Fprintf(a.Stdout, "cdkd-action %s\n", a.version())
-	cfg, err := config.Load(a.Getenv, a.Args)
+	cfg, err := config.LoadIn(a.Dir, a.Getenv, a.Args)
 	if err != nil {
 		cfg = config.Config{WorkingDirectory: "."}
 	}
-	c, err := cdkd.Locate(ctx, cdkd.LocateOptions{Path: cfg.CdkdPath, Version: cfg.CdkdVersion, Dir: cfg.WorkingDirectory})
+	c, err := cdkd.Locate(ctx, cdkd.LocateOptions{Path: cfg.CdkdPath, Version: cfg.CdkdVersion, Dir: cfg.WorkingDirectory, EnvBase: a.environ()})
 	switch {
 	case err != nil:
 		fmt.Fprintf(a.Stdout, "cdkd: none found (%v)\n", err)
@@ -117,7 +117,7 @@ func orUnknown(v string) string {
 // why in the log. An npm install of cdkd-version goes to a temporary
 // directory removed when the run ends.
 func (r *Env) locateCdkd(ctx context.Context) error {
-	o := cdkd.LocateOptions{Path: r.cfg.CdkdPath, Version: r.cfg.CdkdVersion, Dir: r.cfg.WorkingDirectory, Log: r.out, Timeout: r.cfg.Timeout}
+	o := cdkd.LocateOptions{Path: r.cfg.CdkdPath, Version: r.cfg.CdkdVersion, Dir: r.cfg.WorkingDirectory, Log: r.out, Timeout: r.cfg.Timeout, EnvBase: r.app.environ()}
 	if o.Path == "" && o.Version != "" {
 		dir, err := os.MkdirTemp("", "cdkd-npm-")
 		if err != nil {

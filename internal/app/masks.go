@@ -25,7 +25,7 @@ func (r *Env) maskHasher(ctx context.Context) (*fingerprint.Hasher, error) {
 			r.fps.mask = fp.hasher
 			return
 		}
-		r.fps.mask, r.fps.maskErr = fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey})
+		r.fps.mask, r.fps.maskErr = fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey, Params: r.fingerprintParams()})
 	})
 	return r.fps.mask, r.fps.maskErr
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 )
 
@@ -54,6 +55,9 @@ type LocateOptions struct {
 	Log io.Writer
 	// InstallTimeout bounds npm install (DefaultInstallTimeout when zero).
 	InstallTimeout time.Duration
+	// EnvBase replaces os.Environ() as the environment cdkd and npm
+	// inherit when non-nil (see Runner.EnvBase).
+	EnvBase []string
 	// Env is added to cdkd's and npm's environment.
 	Env []string
 	// Timeout bounds each cdkd call, as timeout-minutes does (--version is
@@ -69,7 +73,7 @@ func Locate(ctx context.Context, o LocateOptions) (Choice, error) {
 	version := func(path string) string {
 		// Run bounds --version by VersionTimeout: a cdkd that hangs there
 		// has its version reported as unknown, and why.
-		v, err := (&Runner{Path: path, Dir: o.Dir, Env: o.Env, KillGrace: time.Second, Timeout: o.Timeout}).Version(ctx)
+		v, err := (&Runner{Path: path, Dir: o.Dir, EnvBase: o.EnvBase, Env: o.Env, KillGrace: time.Second, Timeout: o.Timeout}).Version(ctx)
 		verr = err
 		if err != nil {
 			return ""
@@ -159,7 +163,11 @@ func install(ctx context.Context, o LocateOptions) (string, error) {
 	defer cancel()
 	spec := Package + "@" + o.Version
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", o.InstallDir, "--no-fund", "--no-audit", "--no-save", spec)
-	cmd.Env = append(os.Environ(), o.Env...)
+	base := o.EnvBase
+	if base == nil {
+		base = os.Environ()
+	}
+	cmd.Env = append(slices.Clone(base), o.Env...)
 	cmd.Stdout, cmd.Stderr = o.Log, o.Log
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {

@@ -147,3 +147,28 @@ func TestSavedDriftExitPartial(t *testing.T) {
 	d.Stacks[0].NotCompared[0].Cause = model.CauseUnresolvedToken
 	assert.Equal(t, SavedDriftExit(d), 0, "unresolvedToken alone keeps exit 0")
 }
+
+// EnvBase is the environment cdkd --version and npm inherit instead of the
+// process's: an App run in-process hands them its own.
+func TestLocatePassesEnvBase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	own := filepath.Join(dir, "cdkd")
+	assert.NilError(t, os.WriteFile(own, []byte("#!/bin/sh\necho \"${LOCATE_VERSION:-none}\"\n"), 0o755))
+	c, err := Locate(ctx, LocateOptions{Path: own, Dir: dir, EnvBase: []string{"LOCATE_VERSION=0.7.0"}})
+	assert.NilError(t, err)
+	assert.Equal(t, c.Version, "0.7.0")
+
+	log := fakeNPM(t)
+	npmEnv := filepath.Join(t.TempDir(), "npm.env")
+	npm := filepath.Join(filepath.Dir(log), "npm")
+	script, err := os.ReadFile(npm)
+	assert.NilError(t, err)
+	assert.NilError(t, os.WriteFile(npm, []byte(strings.Replace(string(script), "#!/bin/sh\n", "#!/bin/sh\necho \"$LOCATE_MARK\" > "+npmEnv+"\n", 1)), 0o755))
+	_, err = Locate(ctx, LocateOptions{Version: "0.300.0", Dir: t.TempDir(), InstallDir: t.TempDir(), Log: &bytes.Buffer{},
+		EnvBase: []string{"PATH=/bin:/usr/bin", "LOCATE_MARK=from-env-base"}})
+	assert.NilError(t, err)
+	b, err := os.ReadFile(npmEnv)
+	assert.NilError(t, err)
+	assert.Equal(t, strings.TrimSpace(string(b)), "from-env-base")
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -134,6 +135,13 @@ func bad(input, format string, args ...any) error {
 // applies action.yml's defaults to absent ones, then lets command-line flags
 // of the same names override them (`--stacks=A --local`).
 func Load(getenv func(string) string, args []string) (Config, error) {
+	return LoadIn("", getenv, args)
+}
+
+// LoadIn is Load with the relative paths among the inputs (working-directory,
+// from-json, --output, --outputs-file) taken against dir; "" is the
+// process's working directory, as for Load.
+func LoadIn(dir string, getenv func(string) string, args []string) (Config, error) {
 	specs, err := Specs()
 	if err != nil {
 		return Config{}, err
@@ -254,7 +262,21 @@ func Load(getenv func(string) string, args []string) (Config, error) {
 	if c.Shard != nil && len(c.Stacks) == 0 {
 		c.Stacks = strings.Fields(c.Shard.Stacks)
 	}
+	c.within(dir)
 	return c, c.validate()
+}
+
+// within takes the relative paths among c's inputs against dir ("": as
+// they are).
+func (c *Config) within(dir string) {
+	if dir == "" {
+		return
+	}
+	for _, p := range []*string{&c.WorkingDirectory, &c.FromJSON, &c.CLI.Output, &c.CLI.OutputsFile} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
 }
 
 func (c Config) validate() error {

@@ -260,3 +260,21 @@ func TestTrustedApp(t *testing.T) {
 	_, err = Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy", "INPUT_TRUSTED-APP": "my deployer[bot]"}), nil)
 	assert.Error(t, err, `input trusted-app: expected the slug of the GitHub App whose diff check runs vouch for a review, such as github-actions, got "my deployer[bot]"`)
 }
+
+// LoadIn takes relative paths against its directory, not the process's
+// working directory: an App run in-process has no chdir.
+func TestLoadInTakesRelativePathsAgainstItsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	assert.NilError(t, os.MkdirAll(filepath.Join(dir, "infra"), 0o755))
+	assert.NilError(t, os.WriteFile(filepath.Join(dir, "infra", "diff.json"), []byte("[]"), 0o644))
+	in := env(map[string]string{"INPUT_WORKING-DIRECTORY": "infra", "INPUT_FROM-JSON": "infra/diff.json"})
+	c, err := LoadIn(dir, in, []string{"--output=report.md", "--outputs-file=/abs/outputs.json"})
+	assert.NilError(t, err)
+	assert.Equal(t, c.WorkingDirectory, filepath.Join(dir, "infra"))
+	assert.Equal(t, c.FromJSON, filepath.Join(dir, "infra", "diff.json"))
+	assert.Equal(t, c.CLI.Output, filepath.Join(dir, "report.md"))
+	assert.Equal(t, c.CLI.OutputsFile, "/abs/outputs.json", "an absolute path stays")
+
+	_, err = Load(in, nil)
+	assert.ErrorContains(t, err, `input working-directory: expected an existing directory, got "infra"`, "Load keeps the process's directory")
+}

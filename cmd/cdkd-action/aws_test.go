@@ -1,0 +1,256 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
+	"github.com/sivchari/kumo"
+	"gotest.tools/v3/assert"
+
+	"github.com/cdkd-action/cdkd-action/internal/app"
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+)
+
+// awsEmulator is the e2e tests' AWS: kumo (S3, Secrets Manager, SSM) in
+// the test process, behind a proxy that records the region and service of
+// each signed request and can run a hook before one. kumo keeps one
+// storage for the whole process, so a test names what it seeds uniquely
+// (unique) or tolerates finding it there.
+type awsEmulator struct {
+	url string
+
+	mu      sync.Mutex
+	n       int      // requests served
+	scopes  []string // "service/region" of each signed request
+	before  func(*http.Request)
+	secrets []string // the values seeded as secrets
+}
+
+var credentialScope = regexp.MustCompile(`Credential=[^/]+/\d+/([^/]+)/([^/]+)/aws4_request`)
+
+// startAWS starts the emulator for one test.
+func startAWS(t *testing.T) *awsEmulator {
+	t.Helper()
+	srv := kumo.NewServer()
+	t.Cleanup(srv.Close)
+	target, err := url.Parse(srv.URL)
+	assert.NilError(t, err)
+	e := &awsEmulator{}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.mu.Lock()
+		e.n++
+		if m := credentialScope.FindStringSubmatch(r.Header.Get("Authorization")); m != nil {
+			e.scopes = append(e.scopes, m[2]+"/"+m[1])
+		}
+		before := e.before
+		e.mu.Unlock()
+		if before != nil {
+			before(r)
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	e.url = front.URL
+	return e
+}
+
+// useAWS points the workspace's steps at the emulator, and checks them
+// for the secrets it holds.
+func (w *workspace) useAWS(e *awsEmulator) {
+	for _, kv := range e.env() {
+		k, v, _ := strings.Cut(kv, "=")
+		w.vars[k] = v
+	}
+	w.aws = e
+}
+
+// env is what a step needs to reach the emulator, as cdkd would.
+func (e *awsEmulator) env() []string {
+	return []string{
+		"AWS_ENDPOINT_URL=" + e.url,
+		"AWS_REGION=us-east-1",
+		"AWS_ACCESS_KEY_ID=test",
+		"AWS_SECRET_ACCESS_KEY=test",
+		"AWS_EC2_METADATA_DISABLED=true",
+		"AWS_CONFIG_FILE=" + os.DevNull,
+		"AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull,
+	}
+}
+
+func (e *awsEmulator) config() aws.Config {
+	return aws.Config{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+		BaseEndpoint: aws.String(e.url),
+	}
+}
+
+func (e *awsEmulator) s3() *s3.Client {
+	return s3.NewFromConfig(e.config(), func(o *s3.Options) { o.UsePathStyle = true })
+}
+
+// requests counts the requests the emulator served.
+func (e *awsEmulator) requests() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.n
+}
+
+func (e *awsEmulator) sawScope(scope string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Contains(e.scopes, scope)
+}
+
+// beforeRequest runs f before each request reaches kumo (nil: none).
+func (e *awsEmulator) beforeRequest(f func(*http.Request)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.before = f
+}
+
+func (e *awsEmulator) secretValues() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.secrets)
+}
+
+func (e *awsEmulator) isSecret(v string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.secrets = append(e.secrets, v)
+}
+
+// createBucket creates a bucket holding objects (key: body).
+func (e *awsEmulator) createBucket(t *testing.T, name string, objects map[string]string) {
+	t.Helper()
+	_, err := e.s3().CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(name)})
+	assert.NilError(t, err)
+	for key, body := range objects {
+		e.putObject(t, name, key, body)
+	}
+}
+
+func (e *awsEmulator) putObject(t *testing.T, bucket, key, body string) {
+	t.Helper()
+	_, err := e.s3().PutObject(context.Background(), &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), Body: strings.NewReader(body)})
+	assert.NilError(t, err)
+}
+
+// object reads an object; ok is false when there is none.
+func (e *awsEmulator) object(t *testing.T, bucket, key string) (body string, ok bool) {
+	t.Helper()
+	out, err := e.s3().GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		return "", false
+	}
+	defer out.Body.Close()
+	b, err := io.ReadAll(out.Body)
+	assert.NilError(t, err)
+	return string(b), true
+}
+
+// secret stores a Secrets Manager secret, or a new current value of one
+// that exists (kumo's storage outlives a test), and returns the version id.
+func (e *awsEmulator) secret(t *testing.T, name, value string) string {
+	t.Helper()
+	e.isSecret(value)
+	sm := secretsmanager.NewFromConfig(e.config())
+	ctx := context.Background()
+	out, err := sm.CreateSecret(ctx, &secretsmanager.CreateSecretInput{Name: aws.String(name), SecretString: aws.String(value)})
+	if err == nil {
+		return aws.ToString(out.VersionId)
+	}
+	assert.Assert(t, strings.Contains(err.Error(), "ResourceExists"), "create secret %s: %v", name, err)
+	put, err := sm.PutSecretValue(ctx, &secretsmanager.PutSecretValueInput{SecretId: aws.String(name), SecretString: aws.String(value)})
+	assert.NilError(t, err)
+	return aws.ToString(put.VersionId)
+}
+
+// parameter stores an SSM parameter; a SecureString's value is a secret.
+func (e *awsEmulator) parameter(t *testing.T, name, value string, secure bool) {
+	t.Helper()
+	typ := ssmtypes.ParameterTypeString
+	if secure {
+		typ = ssmtypes.ParameterTypeSecureString
+		e.isSecret(value)
+	}
+	_, err := ssm.NewFromConfig(e.config()).PutParameter(context.Background(), &ssm.PutParameterInput{
+		Name: aws.String(name), Value: aws.String(value), Type: typ, Overwrite: aws.Bool(true)})
+	assert.NilError(t, err)
+}
+
+// stepDeps are the App's AWS edges for an in-process step, built from the
+// step's own environment (getenv) as awsx.LoadConfig builds them from the
+// process's: the region, static keys, AWS_ENDPOINT_URL and
+// AWS_MAX_ATTEMPTS. The process's environment is never read, and a step
+// with credentials but no endpoint is refused: the tests never call AWS.
+func stepDeps(getenv func(string) string) app.Deps {
+	return app.Deps{
+		AWS: func(ctx context.Context, s awsx.Settings) (discover.Deps, error) {
+			cfg, err := stepAWSConfig(getenv, s)
+			if err != nil {
+				return discover.Deps{}, err
+			}
+			return discover.Deps{State: awsx.StateReader{S3: awsx.NewS3(cfg)}, Resolver: awsx.NewResolver(cfg)}, nil
+		},
+		Objects: func(ctx context.Context, s awsx.Settings, bucket string) (fingerprint.ObjectStore, error) {
+			cfg, err := stepAWSConfig(getenv, s)
+			if err != nil {
+				return nil, err
+			}
+			return awsx.Objects{S3: awsx.NewS3(cfg), Bucket: bucket}, nil
+		},
+		FingerprintParams: e2eFingerprintParams,
+	}
+}
+
+func stepAWSConfig(getenv func(string) string, s awsx.Settings) (aws.Config, error) {
+	cfg := aws.Config{Region: cmp.Or(s.Region, getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION"))}
+	if cfg.Region == "" {
+		return aws.Config{}, awsx.ErrNoRegion
+	}
+	key, secret := getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY")
+	endpoint := getenv("AWS_ENDPOINT_URL")
+	switch {
+	case key != "" && endpoint == "":
+		return aws.Config{}, errors.New("the test step has AWS credentials but no AWS_ENDPOINT_URL: e2e tests never call AWS")
+	case key != "":
+		cfg.Credentials = credentials.NewStaticCredentialsProvider(key, secret, getenv("AWS_SESSION_TOKEN"))
+	default:
+		cfg.Credentials = aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{}, errors.New("no AWS credentials in the test step's environment")
+		})
+	}
+	if endpoint == "" {
+		// Nothing may reach AWS, whatever the SDK would try first.
+		endpoint = "http://127.0.0.1:9"
+	}
+	cfg.BaseEndpoint = aws.String(endpoint)
+	if n, err := strconv.Atoi(getenv("AWS_MAX_ATTEMPTS")); err == nil {
+		cfg.RetryMaxAttempts = n
+	}
+	return cfg, nil
+}
