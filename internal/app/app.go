@@ -119,8 +119,6 @@ type session struct {
 	asm    *assembly.Assembly
 	// lateTried is set once lateAssembly has looked for cdk.out.
 	lateTried bool
-	// notes are sentences for the report, e.g. that no assembly was found.
-	notes []string
 	// held is cdkd's output held back until discovery finished (hold.go).
 	held *heldOutput
 	// fps holds the fingerprints of secret values (fingerprints.go).

@@ -31,7 +31,7 @@ const noAssemblyNote = "NoEcho positions are unknown: no cloud assembly was foun
 //
 // drift calls it before cdkd runs (drift does not synthesize, so a cdk.out
 // present then was left by an earlier step) and reports a missing assembly
-// its own way; r.notes are the diff report's.
+// its own way (the diff report's note is the diff's: see diffRun.run).
 func (r *Env) lateAssembly(ctx context.Context) {
 	if r.asm != nil || r.lateTried {
 		return
@@ -39,13 +39,11 @@ func (r *Env) lateAssembly(ctx context.Context) {
 	r.lateTried = true
 	dir := filepath.Join(r.cfg.WorkingDirectory, synthesizedDir)
 	if !assembly.IsAssembly(dir) {
-		r.notes = append(r.notes, noAssemblyNote)
 		return
 	}
 	asm, err := assembly.Load(dir)
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the cloud assembly in %s to find secret positions: %v", dir, err))
-		r.notes = append(r.notes, noAssemblyNote)
 		return
 	}
 	r.asm = asm

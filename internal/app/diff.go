@@ -24,6 +24,9 @@ type diffCommand struct{}
 // diffRun is one diff: the Env, and what the diff keeps for itself.
 type diffRun struct {
 	*Env
+	// notes are sentences for the report: no assembly was found, a
+	// fingerprint record was written with another key.
+	notes []string
 }
 
 func (diffCommand) Run(ctx context.Context, env *Env) Outcome {
@@ -32,6 +35,10 @@ func (diffCommand) Run(ctx context.Context, env *Env) Outcome {
 
 func (r *diffRun) run(ctx context.Context) Outcome {
 	d, version, err := r.obtainDiff(ctx)
+	if r.asm == nil {
+		// Neither the app input nor cdk.out held an assembly.
+		r.notes = append(r.notes, noAssemblyNote)
+	}
 	report := r.newDiffReport(version)
 	if err != nil {
 		var cerr *cdkd.Error

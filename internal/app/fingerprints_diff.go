@@ -17,7 +17,7 @@ import (
 // unknown), with what the deploy will do about a change. cdkd itself
 // cannot tell (it stores *** for a NoEcho value). Run it after the diff is
 // redacted: every name it adds is redacted too.
-func (r *Env) secretValues(ctx context.Context, d *model.Diff) {
+func (r *diffRun) secretValues(ctx context.Context, d *model.Diff) {
 	fp := r.fingerprints(ctx)
 	if fp == nil {
 		return
@@ -55,7 +55,7 @@ func (r *Env) diffedStack(name, region, parent string) (assembly.Stack, bool) {
 
 // stackSecretValues evaluates one stack's secret positions against its
 // record.
-func (r *Env) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stack, region string, changes []model.ResourceChange) []model.SecretValue {
+func (r *diffRun) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stack, region string, changes []model.ResourceChange) []model.SecretValue {
 	slots := r.slots(st, region)
 	if len(slots) == 0 {
 		return nil
@@ -104,7 +104,7 @@ func statefulWarning(v model.SecretValue) string {
 
 // noteKeyMismatch tells the reader, once per stack, that the record was
 // written with another fingerprint-key, so its fingerprints are unknown.
-func (r *Env) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Record) {
+func (r *diffRun) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Record) {
 	if rec == nil || rec.KeyID == fp.hasher.KeyID() {
 		return
 	}
