@@ -51,9 +51,9 @@ func (aggregateCommand) Run(ctx context.Context, r *Env) Outcome {
 	}
 	r.cfg.Command = config.Command(kind) // titles, check runs and the comment are the command's own
 	if kind == model.KindDrift {
-		return r.aggregateDrift(ctx, reports, problems)
+		return (&driftRun{Env: r}).aggregate(ctx, reports, problems)
 	}
-	return r.aggregateDiff(ctx, reports, problems)
+	return (&diffRun{Env: r}).aggregate(ctx, reports, problems)
 }
 
 // reportFiles lists the JSON files under dir (recursively: one folder per
@@ -141,13 +141,12 @@ func (r *Env) matchShards(m plan.Matrix, files []string) ([]shardReport, []strin
 	return out, problems
 }
 
-// aggregateDiff merges the shards' change sets into the one a single run
+// aggregate merges the shards' change sets into the one a single run
 // over every stack would have produced: same report, same digest. The
 // shards placed and redacted their own values; the aggregate redacts again
 // with the secrets it knows.
-func (r *Env) aggregateDiff(ctx context.Context, reports []shardReport, problems []string) Outcome {
-	dr := &diffRun{Env: r}
-	report := dr.newDiffReport("")
+func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems []string) Outcome {
+	report := r.newDiffReport("")
 	report.Notes = nil
 	var d model.Diff
 	seen := map[string]bool{}
@@ -178,7 +177,7 @@ func (r *Env) aggregateDiff(ctx context.Context, reports []shardReport, problems
 	if len(problems) > 0 {
 		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
-	return dr.reportDiff(ctx, report, d)
+	return r.reportDiff(ctx, report, d)
 }
 
 // decodeShards decodes each shard's report as T; one that cannot be read
@@ -204,12 +203,11 @@ func shardRef(s *config.Shard) *model.ShardRef {
 	return &model.ShardRef{ID: s.ID, Plan: s.Plan}
 }
 
-// aggregateDrift merges the shards' drift reports into the one report a
+// aggregate merges the shards' drift reports into the one report a
 // single run over every stack would have given: the stacks side by side,
 // classified again as one run (drift outranks a partial comparison, which
 // outranks clean), with cdkd's exit code as one run would have ended.
-func (r *Env) aggregateDrift(ctx context.Context, reports []shardReport, problems []string) Outcome {
-	dr := &driftRun{Env: r}
+func (r *driftRun) aggregate(ctx context.Context, reports []shardReport, problems []string) Outcome {
 	rep := reporters.DriftReport{Label: r.cfg.Label, SHA: r.gh.SHA, RunURL: r.gh.RunURL, FullReportHint: r.fullReportHint()}
 	var d model.Drift
 	exit := 0
@@ -233,8 +231,8 @@ func (r *Env) aggregateDrift(ctx context.Context, reports []shardReport, problem
 	if len(problems) > 0 {
 		rep.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
-	apiErr := dr.publishDrift(ctx, rep)
-	return dr.driftExit(rep, apiErr)
+	apiErr := r.publishDrift(ctx, rep)
+	return r.driftExit(rep, apiErr)
 }
 
 // oneRunExit is the exit code one cdkd drift over the stacks of two runs

@@ -143,22 +143,6 @@ func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 	return d, version, err
 }
 
-func (r *Env) common() cdkd.Common {
-	prefix := r.cfg.StatePrefix
-	if prefix == "cdkd" {
-		prefix = "" // cdkd's own default: keep the command line short
-	}
-	return cdkd.Common{
-		Stacks:      r.cfg.Stacks,
-		All:         r.cfg.All,
-		App:         r.cfg.App,
-		Context:     r.cfg.Context,
-		StateBucket: r.cfg.StateBucket,
-		StatePrefix: prefix,
-		RoleARN:     r.cfg.RoleARN,
-	}
-}
-
 // publishDiff writes the report, with its step outputs, to every
 // channel: the sticky comment, then the check run vouching for it. It
 // returns an error only for an API failure that is not a missing

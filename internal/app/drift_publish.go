@@ -101,7 +101,7 @@ func (r *driftRun) issueContent(rep reporters.DriftReport, found *github.Issue) 
 
 // issueFooter links the run that last wrote the issue. It is outside the
 // content hash: it changes every run.
-func (r *Env) issueFooter() string {
+func (r *driftRun) issueFooter() string {
 	var parts []string
 	if u := r.gh.RunURL; u != "" {
 		parts = append(parts, "[run]("+u+")")
@@ -115,7 +115,7 @@ func (r *Env) issueFooter() string {
 	return "\n<sub>Last updated by " + strings.Join(parts, " on ") + ".</sub>\n"
 }
 
-func (r *Env) closingComment() string {
+func (r *driftRun) closingComment() string {
 	if r.gh.RunURL != "" {
 		return fmt.Sprintf("✅ The drift check in [this run](%s) found no drift; closing.", r.gh.RunURL)
 	}

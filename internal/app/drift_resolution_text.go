@@ -11,7 +11,7 @@ import (
 
 // resolutionText is cdkd's resolution text as it may be shown (see
 // redact.PlanText), and logs it.
-func (r *Env) resolutionText(lines []cdkd.PlanLine, detected model.Drift, hidden []string) []string {
+func (r *driftRun) resolutionText(lines []cdkd.PlanLine, detected model.Drift, hidden []string) []string {
 	out := redact.PlanText(lines, detected, hidden, r.set)
 	if len(out) == 0 {
 		return nil

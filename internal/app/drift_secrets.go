@@ -26,7 +26,7 @@ type driftStack struct{ name, region string }
 // stack with a record in the state bucket is listed instead (knowing
 // before printing), and what cannot be listed is a warning: cdkd's log is
 // held back until its report names the stacks (see runCdkdHeld).
-func (r *Env) namedStacks(ctx context.Context, aws *driftAWS) []driftStack {
+func (r *driftRun) namedStacks(ctx context.Context, aws *driftAWS) []driftStack {
 	var out []driftStack
 	wildcard := r.cfg.All
 	for _, s := range r.cfg.Stacks {
@@ -48,7 +48,7 @@ type stateLister interface {
 }
 
 // storedStacks lists every stack with a record in the state bucket.
-func (r *Env) storedStacks(ctx context.Context, aws *driftAWS) []driftStack {
+func (r *driftRun) storedStacks(ctx context.Context, aws *driftAWS) []driftStack {
 	l, ok := aws.lister.(stateLister)
 	if !ok || r.stateBucket() == "" {
 		return nil
@@ -81,7 +81,7 @@ func reportedStacks(d model.Drift) []driftStack {
 // the references are written. Discovery's own code does the work, given
 // the stacks by name alone (no positions). What it could not read is a
 // warning, printed after the masks.
-func (r *Env) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftStack) {
+func (r *driftRun) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftStack) {
 	src, _ := aws.stateSource()
 	if src == nil || aws.resolver == nil || len(stacks) == 0 {
 		return
@@ -105,7 +105,7 @@ func (r *Env) stateSecrets(ctx context.Context, aws *driftAWS, stacks []driftSta
 
 // stateLookup reads, through the run's shared reads, the state record of
 // a stack cdkd reported: nil when it cannot be read.
-func (r *Env) stateLookup(ctx context.Context, aws *driftAWS) redact.StateLookup {
+func (r *driftRun) stateLookup(ctx context.Context, aws *driftAWS) redact.StateLookup {
 	src, _ := aws.stateSource()
 	if src == nil || r.stateBucket() == "" {
 		return nil
@@ -126,7 +126,7 @@ func (r *Env) stateLookup(ctx context.Context, aws *driftAWS) redact.StateLookup
 // redact.Drift), registers, before anything else is printed, the values it
 // hid by position, which it added to the redactor, and returns what it
 // could not place.
-func (r *Env) redactDrift(ctx context.Context, aws *driftAWS, d *model.Drift) []redact.Unplaced {
+func (r *driftRun) redactDrift(ctx context.Context, aws *driftAWS, d *model.Drift) []redact.Unplaced {
 	red := redact.Drift(d, redact.Input{Set: r.set, Positions: r.positions(), State: r.stateLookup(ctx, aws)})
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))

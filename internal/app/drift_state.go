@@ -32,7 +32,7 @@ type driftAWS struct {
 // newDriftAWS builds the state reader and the resolver the same way
 // discovery builds them. Nothing is printed: what could not be built is
 // said where it matters.
-func (r *Env) newDriftAWS(ctx context.Context) *driftAWS {
+func (r *driftRun) newDriftAWS(ctx context.Context) *driftAWS {
 	if why := r.offlineAWS(); why != "" {
 		return &driftAWS{why: why}
 	}
@@ -117,7 +117,7 @@ func (o *onceResolver) Resolve(ctx context.Context, ref dynref.Ref) (string, boo
 // permanent unresolvedToken, anything else under exit 2 a refusal. Where a
 // record cannot be read, cdkd's exit code alone decides, and the returned
 // note says so for the report.
-func (r *Env) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, exitCode int) string {
+func (r *driftRun) decideCauses(ctx context.Context, aws *driftAWS, d *model.Drift, exitCode int) string {
 	if !cdkd.NeedsCauses(*d) {
 		return ""
 	}

@@ -113,61 +113,10 @@ func orUnknown(v string) string {
 	return v
 }
 
-// locateCdkd picks the cdkd this run uses and says which, its version and
-// why in the log. An npm install of cdkd-version goes to a temporary
-// directory removed when the run ends.
-func (r *Env) locateCdkd(ctx context.Context) error {
-	o := cdkd.LocateOptions{Path: r.cfg.CdkdPath, Version: r.cfg.CdkdVersion, Dir: r.cfg.WorkingDirectory, Log: r.out, Timeout: r.cfg.Timeout, EnvBase: r.app.environ()}
-	if o.Path == "" && o.Version != "" {
-		dir, err := os.MkdirTemp("", "cdkd-npm-")
-		if err != nil {
-			return fmt.Errorf("make a directory to install cdkd %s in: %w", o.Version, err)
-		}
-		r.cleanups = append(r.cleanups, func() { _ = os.RemoveAll(dir) })
-		o.InstallDir = dir
-	}
-	c, err := cdkd.Locate(ctx, o)
-	if err != nil {
-		return &config.InputError{Input: "cdkd-path", Msg: err.Error()}
-	}
-	r.cdkd = &c
-	r.runner.Info(fmt.Sprintf("Using cdkd %s at %s: %s.", orUnknown(c.Version), c.Path, c.Why))
-	return nil
-}
-
-// cdkdVersion is the version of the cdkd that runs: known from locateCdkd,
-// none for a saved report.
-func (r *Env) cdkdVersion(ctx context.Context, runner *cdkd.Runner) (string, error) {
-	if r.cfg.FromJSON != "" {
-		return "", nil
-	}
-	if r.cdkd != nil && (r.cdkd.Version != "" || r.cdkd.VersionErr != nil) {
-		return r.cdkd.Version, r.cdkd.VersionErr
-	}
-	return runner.Version(ctx)
-}
-
-// cdkdSource is the footer's word on where cdkd came from.
-func (r *Env) cdkdSource() string {
-	if r.cdkd == nil {
-		return ""
-	}
-	return string(r.cdkd.Source)
-}
-
-// offlineAWS says why the action makes no AWS call of its own: a local run
-// without --resolve-secrets. Empty when it may.
-func (r *Env) offlineAWS() string {
-	if !r.local || r.cfg.ResolveSecrets {
-		return ""
-	}
-	return "this local run made no AWS call of its own, so values stored in state and secret references were not read for masking; pass --resolve-secrets to read them"
-}
-
 // driftResult runs `cdkd drift`, or reads the saved `cdkd drift --json`
 // given as from-json. A saved report has no exit code: it is inferred from
 // the report, as cdkd would have exited.
-func (r *Env) driftResult(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+func (r *driftRun) driftResult(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	if r.cfg.FromJSON == "" {
 		return r.runCdkdHeld(ctx, runner, args)
 	}
@@ -181,9 +130,6 @@ func (r *Env) driftResult(ctx context.Context, runner *cdkd.Runner, args []strin
 	}
 	return cdkd.Result{Args: args, Stdout: b, ExitCode: cdkd.SavedDriftExit(d)}, nil
 }
-
-// printReport writes the whole report, redacted, to stdout or --output.
-func (r *Env) printReport(markdown string) { r.stdout().Print(r.pub(), markdown) }
 
 // finishLocal ends a run: the report JSON's path on the log (stderr in a
 // local run), the outputs as JSON for --outputs-file, and the cleanups.
