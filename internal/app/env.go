@@ -60,7 +60,7 @@ type logs struct {
 	raw    *workflow.Runner // add-mask only: must not be redacted
 }
 
-// executor is the cdkd this run uses (see local.go and sinks.go).
+// executor is the cdkd this run uses (see executor.go).
 type executor struct {
 	// cdkd is nil with from-json.
 	cdkd *cdkd.Choice
