@@ -105,6 +105,19 @@ func hideValue(hidden *[]Hidden, tok *model.MaskToken, before, after model.Value
 	*hidden = append(*hidden, Hidden{Place: place, Original: before, Token: tok})
 }
 
+// hideChange redacts one change's old and new values where they stand:
+// masked first when their position is secret, then by value. What it hid
+// is recorded at place with the token to fill (see hideValue).
+func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldMask, newMask *model.MaskToken, masked bool, place Place) {
+	before, after := *old, *new
+	if masked {
+		*old, *new = maskPresent(*old), maskPresent(*new)
+	}
+	*old, *new = redactValue(*old, set), redactValue(*new, set)
+	hideValue(hidden, oldMask, before, *old, masked, place)
+	hideValue(hidden, newMask, after, *new, masked, place)
+}
+
 // redactStacks is Diff's second pass.
 func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Positions, set *secrets.Set, hidden *[]Hidden) {
 	for i := range stacks {
@@ -118,24 +131,14 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 			id := set.Redact(ch.LogicalID)
 			for p := range ch.PropertyChanges {
 				pc := &ch.PropertyChanges[p] // its Secret is learnDiff's
-				old, new := pc.Old, pc.New
-				masked := pc.Secret != model.SecretNone
-				if masked {
-					pc.Old, pc.New = maskPresent(pc.Old), maskPresent(pc.New)
-				}
 				pc.Path = set.Redact(pc.Path)
-				pc.Old, pc.New = redactValue(pc.Old, set), redactValue(pc.New, set)
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: pc.Path}
-				hideValue(hidden, &pc.OldMask, old, pc.Old, masked, place)
-				hideValue(hidden, &pc.NewMask, new, pc.New, masked, place)
+				hideChange(set, hidden, &pc.Old, &pc.New, &pc.OldMask, &pc.NewMask, pc.Secret != model.SecretNone, place)
 			}
 			for a := range ch.AttributeChanges {
 				ac := &ch.AttributeChanges[a]
-				old, new := ac.Old, ac.New
-				ac.Old, ac.New = redactValue(ac.Old, set), redactValue(ac.New, set)
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: "@" + ac.Attribute}
-				hideValue(hidden, &ac.OldMask, old, ac.Old, false, place)
-				hideValue(hidden, &ac.NewMask, new, ac.New, false, place)
+				hideChange(set, hidden, &ac.Old, &ac.New, &ac.OldMask, &ac.NewMask, false, place)
 			}
 			ch.LogicalID = id
 			ch.ResourceType = set.Redact(ch.ResourceType)
@@ -145,16 +148,9 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 		}
 		for o := range s.OutputChanges {
 			oc := &s.OutputChanges[o] // its Secret is learnDiff's
-			old, new := oc.Old, oc.New
-			masked := oc.Secret != model.SecretNone
-			if masked {
-				oc.Old, oc.New = maskPresent(oc.Old), maskPresent(oc.New)
-			}
 			oc.Name = set.Redact(oc.Name)
-			oc.Old, oc.New = redactValue(oc.Old, set), redactValue(oc.New, set)
 			place := Place{Stack: shown, Region: s.Region, Output: true, Name: oc.Name}
-			hideValue(hidden, &oc.OldMask, old, oc.Old, masked, place)
-			hideValue(hidden, &oc.NewMask, new, oc.New, masked, place)
+			hideChange(set, hidden, &oc.Old, &oc.New, &oc.OldMask, &oc.NewMask, oc.Secret != model.SecretNone, place)
 		}
 		// The note lists what cdkd reported (the seeds' cdkd does) and what
 		// the assembly knows, less what changed: a changed resource is
