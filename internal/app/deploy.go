@@ -63,7 +63,7 @@ func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
 	d.decideAndDeploy(ctx)
 	d.redact()
 	if r.cfg.CLI.DryRun {
-		if o, done := d.dryRun(); done {
+		if o, done := d.dryRun(ctx); done {
 			return o
 		}
 	}

@@ -1,16 +1,18 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // dryRun reports what --dry-run found: the gate's decision and the cdkd
 // command it would run. It returns done=false when the gate could not
 // decide (cdkd or the API failed): that is reported as any failure is.
-func (d *deployRun) dryRun() (Outcome, bool) {
+func (d *deployRun) dryRun(ctx context.Context) (Outcome, bool) {
 	r := d.r
 	var b strings.Builder
 	b.WriteString("## cdkd deploy --dry-run\n\n")
@@ -36,13 +38,19 @@ func (d *deployRun) dryRun() (Outcome, bool) {
 		b.WriteString("\n> ⚠️ " + reporters.Text(r.set.OneLine(w)) + "\n")
 	}
 	md := b.String()
-	r.summary(md)
-	if r.local {
-		r.printReport(md)
-	} else {
-		r.runner.Info(r.set.Redact(md))
+	p := &publish.Publication{
+		Kind:    "deploy",
+		Render:  func(reporters.Budget) string { return md },
+		Outputs: map[string]string{OutputDeployed: "false"},
 	}
-	r.setOutput(OutputDeployed, "false")
+	// The job summary and the outputs (stdout in a local run): a dry run
+	// posts nothing through the API.
+	if err := r.pub().Publish(ctx, p, r.targets()...); err != nil {
+		return failed(ReasonAPIFailed, err), true
+	}
+	if !r.local {
+		r.runner.Info(r.set.Redact(md)) // the log shows what the summary says
+	}
 	if refused {
 		// The summary says why; the step exits 1 with the gate's reason.
 		return Outcome{Reason: FailureReason(d.rep.Reason), Code: ExitChanges}, true

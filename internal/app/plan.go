@@ -9,6 +9,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -38,12 +39,16 @@ func (planCommand) Run(ctx context.Context, r *Env) Outcome {
 	if err != nil {
 		return failed(ReasonCdkdFailed, fmt.Errorf("encode the plan: %w", err))
 	}
-	r.setOutput(OutputMatrix, string(b))
-	r.setOutput(OutputShardCount, strconv.Itoa(len(m.Shard)))
 	md := reporters.PlanMarkdown(m, string(r.cfg.For))
-	r.summary(md)
-	if r.local {
-		r.printReport(md)
+	p := &publish.Publication{
+		Kind:    "plan",
+		Render:  func(reporters.Budget) string { return md },
+		Outputs: map[string]string{OutputMatrix: string(b), OutputShardCount: strconv.Itoa(len(m.Shard))},
+	}
+	// The job summary and the outputs (stdout in a local run): a plan
+	// posts nothing through the API.
+	if err := r.pub().Publish(ctx, p, r.targets()...); err != nil {
+		return failed(ReasonAPIFailed, err)
 	}
 	return succeeded()
 }

@@ -147,6 +147,3 @@ func (r *Env) writeOutputs() {
 func (r *Env) summary(markdown string) {
 	r.summaryTarget().Write(r.pub(), markdown)
 }
-
-// printReport writes the whole report, redacted, to stdout or --output.
-func (r *Env) printReport(markdown string) { r.stdout().Print(r.pub(), markdown) }
