@@ -69,15 +69,20 @@ func (r *Env) objectStore(ctx context.Context, bucket string) (fingerprint.Objec
 	return awsx.Objects{S3: awsx.NewS3(cfg), Bucket: bucket}, nil
 }
 
-// region is the one rule for which region a stack lives in: the region
-// cdkd or the change set named, else the assembly's for the stack, else
-// the stack-region input, else AWS_REGION. With no stack it is the
-// region a run defaults to.
+// Region resolution, in one place. region answers where a stack of the
+// change set lives: the region cdkd or the change set named, else the
+// assembly's for the stack, else AWS_REGION. defaultRegion answers where a
+// run reads stacks that name no region: drift reads the stacks of
+// stack-region, else AWS_REGION.
 func (r *Env) region(stack, region string) string {
 	if region == "" && stack != "" && r.asm != nil {
 		if st, ok := r.asm.Stack(stack); ok {
 			region = st.Region
 		}
 	}
-	return cmp.Or(region, r.cfg.StackRegion, r.app.Getenv("AWS_REGION"))
+	return cmp.Or(region, r.app.Getenv("AWS_REGION"))
+}
+
+func (r *Env) defaultRegion() string {
+	return cmp.Or(r.cfg.StackRegion, r.app.Getenv("AWS_REGION"))
 }

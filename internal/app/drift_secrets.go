@@ -92,7 +92,7 @@ func (r *driftRun) stateSecrets(ctx context.Context, aws *driftAWS, stacks []dri
 	}
 	in := discover.Input{
 		Assembly:       known,
-		DefaultRegion:  r.region("", ""),
+		DefaultRegion:  r.defaultRegion(),
 		StateBucket:    r.stateBucket(),
 		StatePrefix:    r.cfg.StatePrefix,
 		Getenv:         r.app.Getenv,
@@ -112,7 +112,7 @@ func (r *driftRun) stateLookup(ctx context.Context, aws *driftAWS) redact.StateL
 	}
 	return func(stack, region string) *awsx.State {
 		if region == "" {
-			region = r.region("", "")
+			region = r.defaultRegion()
 		}
 		st, err := src.Read(ctx, r.stateBucket(), r.cfg.StatePrefix, stack, region)
 		if err != nil {

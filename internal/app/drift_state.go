@@ -135,7 +135,7 @@ func (r *driftRun) decideCauses(ctx context.Context, aws *driftAWS, d *model.Dri
 	records := map[string]record{}
 	lookup := func(stack, region, logicalID string) (bool, bool) {
 		if region == "" {
-			region = r.region("", "")
+			region = r.defaultRegion()
 		}
 		key := stack + "\x00" + region
 		rec, ok := records[key]

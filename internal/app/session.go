@@ -62,7 +62,7 @@ func (r *Env) discoverSecrets(ctx context.Context) []string {
 	in := discover.Input{
 		Assembly:       r.asm,
 		Stacks:         cfg.Stacks,
-		DefaultRegion:  r.region("", ""), // drift reads the stacks of stack-region
+		DefaultRegion:  r.defaultRegion(), // drift reads the stacks of stack-region
 		StateBucket:    r.stateBucket(),
 		StatePrefix:    cfg.StatePrefix,
 		MaskValues:     cfg.MaskValues,
