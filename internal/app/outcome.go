@@ -1,7 +1,6 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -39,11 +38,6 @@ func failed(reason FailureReason, err error) Outcome {
 // exit 1, with the reason as failure-reason.
 func failedOn(reason FailureReason, msg string) Outcome {
 	return Outcome{Reason: reason, Code: reason.Code(), Message: msg}
-}
-
-// failure turns an error into a failed Outcome.
-func failure(reason FailureReason, msg string) Outcome {
-	return failed(reason, errors.New(msg))
 }
 
 // finish reports an Outcome on every channel that still works: the log,
