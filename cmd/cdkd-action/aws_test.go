@@ -39,6 +39,9 @@ import (
 // (unique) or tolerates finding it there.
 type awsEmulator struct {
 	url string
+	// handler serves the emulator's front (the proxy to kumo), for another
+	// listener (serveSQSQuirk).
+	handler http.Handler
 
 	mu      sync.Mutex
 	n       int      // requests served
@@ -58,7 +61,7 @@ func startAWS(t *testing.T) *awsEmulator {
 	assert.NilError(t, err)
 	e := &awsEmulator{}
 	proxy := httputil.NewSingleHostReverseProxy(target)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
 		e.n++
 		if m := credentialScope.FindStringSubmatch(r.Header.Get("Authorization")); m != nil {
@@ -70,7 +73,8 @@ func startAWS(t *testing.T) *awsEmulator {
 			before(r)
 		}
 		proxy.ServeHTTP(w, r)
-	}))
+	})
+	front := httptest.NewServer(e.handler)
 	t.Cleanup(front.Close)
 	e.url = front.URL
 	return e

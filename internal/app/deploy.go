@@ -40,6 +40,10 @@ type deployRun struct {
 	// deployment is the GitHub deployment started before cdkd deploy ran
 	// (nil: none).
 	deployment *publish.Deployment
+
+	// noEvents says, per stack (name NUL region), why this deploy's events of it
+	// are unknown: its secret positions' fingerprints cannot be recorded.
+	noEvents map[string]string
 }
 
 // deployCommand runs `cdkd deploy`, but only when the change set is the one
