@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 	"gotest.tools/v3/assert"
 )
 
