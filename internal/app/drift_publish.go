@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -92,7 +93,7 @@ func (r *driftRun) issueContent(rep reporters.DriftReport, found *github.Issue) 
 		Title: checkName("cdkd drift", r.cfg.Label) + ": " + reporters.DriftTitle(rep),
 		// The status is in the header, so a change of status alone is a
 		// change of content.
-		Header:  github.Header{V: github.HeaderVersion, Kind: driftHeaderKind, Label: r.cfg.Label, Cdkd: rep.CdkdVersion, Extra: map[string]string{"status": string(status)}},
+		Header:  marker.Header{V: marker.Version, Kind: driftHeaderKind, Label: r.cfg.Label, Cdkd: rep.CdkdVersion, Extra: map[string]string{"status": string(status)}},
 		Content: issueBody(rep, found),
 		Footer:  r.issueFooter(),
 		Closing: r.closingComment(),

@@ -7,7 +7,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -42,7 +42,7 @@ func TestRedactBodyRescansTheChangeSetLine(t *testing.T) {
 			line := gate.EncodeChangeSet(tc.diff, 1<<20, nil)
 			assert.Assert(t, strings.HasPrefix(line, "<!-- cdkd-action-changeset:v1 "))
 			assert.Assert(t, !set.Contains(line), "the encoded line hides the secret from a plain search")
-			h := github.Header{Kind: "diff", Label: "pr", SHA: "abc", Digest: tc.diff.Digest()}
+			h := marker.Header{Kind: "diff", Label: "pr", SHA: "abc", Digest: tc.diff.Digest()}
 			body := h.String() + "\n" + line + "\nvisible report\n"
 			got := redactBody(set, body)
 			assert.Equal(t, strings.Contains(got, line), tc.kept, got)
@@ -65,7 +65,7 @@ func TestChangeSetLineFallsBackToFingerprints(t *testing.T) {
 	r := &Env{}
 	r.set = set
 	d := diffHolding(secret)
-	h := prcomment.Header{Kind: prcomment.KindDiff, SHA: "abc", Digest: d.Digest()}
+	h := marker.Header{Kind: prcomment.KindDiff, SHA: "abc", Digest: d.Digest()}
 	line := r.diffComment(h, reporters.DiffReport{Diff: d, Digest: d.Digest()}, &d, reporters.CommentBudget).ChangeSet
 	assert.Assert(t, line != "")
 	assert.Assert(t, !prcomment.ChangeSetLeaks(set, d.Digest(), line))
