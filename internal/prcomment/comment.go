@@ -20,7 +20,6 @@ import (
 const (
 	KindDiff   = "diff"
 	KindDeploy = "deploy"
-	KindDrift  = "drift"
 )
 
 // DeployMarker starts the deploy section appended to a diff comment; a later
