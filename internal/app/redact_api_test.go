@@ -7,6 +7,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
@@ -72,4 +73,22 @@ func TestChangeSetLineFallsBackToFingerprints(t *testing.T) {
 	cs, err := gate.DecodeChangeSet("\n"+line, d.Digest())
 	assert.NilError(t, err)
 	assert.Assert(t, cs.Diff == nil && len(cs.Fingerprints) > 0, "the whole change set was stored")
+}
+
+// A check run's external id skips the redactor only when it is exactly our
+// review marker: a look-alike that starts the same way is redacted.
+func TestCheckRunExternalIDRedactedUnlessOurMarker(t *testing.T) {
+	digest := model.DigestVersion + ":941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
+	hash := prcomment.ReportHash("report")
+	set := secrets.NewSet()
+	set.Add("hunter2-secret", "test")
+	set.Add("941e3995", "test") // a short hex-like secret inside our own digest
+	r := redactingAPI{set: set}
+
+	own := gate.DiffMarker(digest, 42, hash)
+	assert.Equal(t, r.checkRun(github.CheckRun{ExternalID: own}).ExternalID, own, "the deploy must read its own review back")
+	for _, look := range []string{"cdkd-action:hunter2-secret", gate.DiffMarker(digest+"hunter2-secret", 42, hash)} {
+		got := r.checkRun(github.CheckRun{ExternalID: look}).ExternalID
+		assert.Assert(t, !strings.Contains(got, "hunter2-secret"), got)
+	}
 }
