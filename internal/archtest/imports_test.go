@@ -204,3 +204,43 @@ func modulePath(t *testing.T, root string) string {
 	t.Fatal("go.mod names no module")
 	return ""
 }
+
+// README's golden-file command must name every package whose tests compare
+// with golden files, or `-update` leaves some stale after a change.
+func TestREADMENamesEveryGoldenPackage(t *testing.T) {
+	root := moduleRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "- Golden files:")
+	if !ok {
+		t.Fatal(`README.md has no "- Golden files:" line under Development`)
+	}
+	section, _, _ = strings.Cut(section, "\n- ")
+	fset := token.NewFileSet()
+	named := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return fmt.Errorf("read the imports of %s: %w", path, err)
+		}
+		for _, spec := range f.Imports {
+			if spec.Path.Value != `"gotest.tools/v3/golden"` {
+				continue
+			}
+			rel, _ := filepath.Rel(root, filepath.Dir(path))
+			if pkg := "./" + filepath.ToSlash(rel) + "/..."; !named[pkg] && !strings.Contains(section, pkg) {
+				named[pkg] = true
+				t.Errorf("README's golden-file command does not name %s, whose tests use golden files", pkg)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -176,13 +176,6 @@ func pastTense(mode string) string {
 	return mode
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // driftData is what every level renders from.
 type driftData struct {
 	r       *DriftReport
