@@ -183,7 +183,14 @@ func TestRealCdkdLifecycle(t *testing.T) {
 	step := func(name string, in map[string]string) result {
 		t.Helper()
 		start := time.Now()
-		res := w.run(in)
+		// w.run, with a wider bound on `cdkd --version`: on a shared CI
+		// machine Node alone can take longer than cdkd.VersionTimeout
+		// to start.
+		s := w.newStep(in, nil)
+		var log syncBuffer
+		a := s.app(w.dir, &log, &log, nil)
+		a.Deps.CdkdVersionTimeout = 10 * time.Minute
+		res := w.finish(s, log.String(), int(a.Run(context.Background())))
 		var calls []string
 		for _, l := range strings.Split(res.stdout, "\n") {
 			if c, ok := strings.CutPrefix(l, "::group::cdkd "); ok {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -47,6 +48,10 @@ type Deps struct {
 	// zero means fingerprint.DefaultParams. In-process end-to-end tests
 	// make them cheap here instead of through a global.
 	FingerprintParams fingerprint.Params
+	// CdkdVersionTimeout bounds `cdkd --version`; zero means
+	// cdkd.VersionTimeout. The real-cdkd end-to-end tests raise it: on a
+	// shared CI machine Node can take longer than that to start.
+	CdkdVersionTimeout time.Duration
 }
 
 // App is one invocation of the action.
