@@ -190,7 +190,8 @@ func TestRealCdkdLifecycle(t *testing.T) {
 		var log syncBuffer
 		a := s.app(w.dir, &log, &log, nil)
 		a.Deps.CdkdVersionTimeout = 10 * time.Minute
-		res := w.finish(s, log.String(), int(a.Run(context.Background())))
+		code := a.Run(context.Background())
+		res := w.finish(s, log.String(), int(code))
 		var calls []string
 		for _, l := range strings.Split(res.stdout, "\n") {
 			if c, ok := strings.CutPrefix(l, "::group::cdkd "); ok {
