@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"maps"
@@ -279,7 +280,7 @@ func (w *workspace) collect(s *step, log string, code int) result {
 	// A later step runs in the workspace: a relative path it is given
 	// names a file there, as the test reads it.
 	if p := res.outputs["report-json"]; p != "" && !filepath.IsAbs(p) {
-		res.outputs["report-json"] = filepath.Join(cmpOr(s.env["GITHUB_WORKSPACE"], w.dir), p)
+		res.outputs["report-json"] = filepath.Join(cmp.Or(s.env["GITHUB_WORKSPACE"], w.dir), p)
 	}
 	res.channels = w.channels(res, s)
 	return res

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -193,17 +194,10 @@ func evalDefault(t *testing.T, in actionInput, env map[string]string) string {
 	switch strings.Join(strings.Fields(in.def), " ") {
 	case "${{ github.token }}":
 		// The job's token; a test that gives its own keeps it.
-		return cmpOr(env["GITHUB_TOKEN"], token)
+		return cmp.Or(env["GITHUB_TOKEN"], token)
 	}
 	t.Fatalf("action.yml: input %s defaults to %q, an expression the e2e harness cannot evaluate (runner_test.go evalDefault)", in.name, in.def)
 	return ""
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // realPayload writes, under tmp, the payload GitHub sends for event: a
