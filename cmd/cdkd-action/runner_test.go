@@ -208,15 +208,11 @@ func evalDefault(t *testing.T, in actionInput, env map[string]string) string {
 // one), is kept as the test wrote it.
 func realPayload(t *testing.T, event, path, repository, tmp string) string {
 	t.Helper()
-	example := filepath.Join("testdata", "events", map[string]string{
-		"pull_request":        "pull_request.synchronize.json",
-		"pull_request_target": "pull_request.synchronize.json",
-		"push":                "push.json",
-		"workflow_dispatch":   "workflow_dispatch.json",
-	}[event])
-	if filepath.Base(example) == "events" {
+	name, ok := eventExamples[event]
+	if !ok {
 		return path
 	}
+	example := filepath.Join("testdata", "events", name)
 	var over map[string]any
 	b, err := os.ReadFile(path)
 	if err != nil || json.Unmarshal(b, &over) != nil {
@@ -243,6 +239,14 @@ func realPayload(t *testing.T, event, path, repository, tmp string) string {
 	out := filepath.Join(tmp, "event.json")
 	writeFile(t, out, string(merged))
 	return out
+}
+
+// eventExamples are the real payloads of testdata/events, by event name.
+var eventExamples = map[string]string{
+	"pull_request":        "pull_request.synchronize.json",
+	"pull_request_target": "pull_request.synchronize.json",
+	"push":                "push.json",
+	"workflow_dispatch":   "workflow_dispatch.json",
 }
 
 // setRepo names a repository object of an example owner/name.
