@@ -19,6 +19,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -238,6 +239,14 @@ func TestRealCdkdLifecycle(t *testing.T) {
 		assert.Assert(t, is.Contains(comment, want), "the comment does not show %s:\n%s", want, comment)
 	}
 	assert.Assert(t, is.Contains(comment, "**changed**"), "the NoEcho value's change is not shown:\n%s", comment)
+	var diffCheck *githubtest.CheckRun
+	for _, cr := range w.gh.CheckRuns() {
+		if cr.Name == "cdkd diff" {
+			diffCheck = &cr
+		}
+	}
+	assert.Assert(t, diffCheck != nil, "no diff check run")
+	assert.Equal(t, diffCheck.Conclusion, "neutral", "a diff with changes is neutral")
 
 	// 3. Merged: the gated deploy finds the review and applies it; the
 	// NoEcho position's fingerprint changes, the reference's does not.
@@ -271,8 +280,12 @@ func TestRealCdkdLifecycle(t *testing.T) {
 
 	// 6. The revert puts the deployed values back.
 	res = step("drift --revert", inputs(v2, "command", "drift", "issue", "true", "drift-resolution", "revert"))
-	t.Logf("revert:\n%s\n%s", res.stdout, res.summary)
 	assert.Equal(t, res.code, 0, res.stdout)
 	assert.Equal(t, e.ssmValue(t, "/rc"+u+"/noecho"), noecho2)
 	assert.Equal(t, e.ssmValue(t, "/rc"+u+"/secretref"), password)
+	for _, want := range []string{"**Reverted** (2)", "After the resolution, `cdkd drift` reports: ✅ no drift."} {
+		assert.Assert(t, is.Contains(res.summary, want), res.summary)
+	}
+	issues = w.gh.Issues()
+	assert.Equal(t, issues[0].State, "closed", "the tracking issue is closed once nothing drifts")
 }
