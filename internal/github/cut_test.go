@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -77,4 +78,80 @@ func TestCutAnswerToAWrite(t *testing.T) {
 			assert.Assert(t, r.Status < 300, "no create was refused: %s %s", r.Method, r.Path)
 		}
 	}
+}
+
+// A create GitHub applies only after the attempt's time limit gave up on
+// its answer: the client waits before it looks, finds it, and sends no
+// second one.
+func TestLateCreateIsFoundNotRepeated(t *testing.T) {
+	ctx := context.Background()
+	late := func(op string) githubtest.Fault {
+		return githubtest.Fault{Times: 1, Operation: op, Late: true, Delay: 250 * time.Millisecond}
+	}
+	newClient := func(t *testing.T) (*githubtest.Server, *github.Client) {
+		srv := githubtest.New(t)
+		srv.AddPullRequest(githubtest.PR{Number: 7, HeadSHA: sha, State: "open"})
+		// The real sleeper: the backoff (at least half a second) is what
+		// gives the late write time to land.
+		c, err := github.NewClient("ghs_token", srv.APIURL(), github.WithAttemptTimeout(100*time.Millisecond))
+		assert.NilError(t, err)
+		return srv, c
+	}
+	t.Run("comment", func(t *testing.T) {
+		srv, c := newClient(t)
+		srv.Inject(late(githubtest.OpCreateIssueComment))
+		got, err := c.CreateIssueComment(ctx, owner, repo, 7, "<!-- cdkd-action:v1 kind=diff -->\nreport")
+		assert.NilError(t, err)
+		comments := srv.Comments(owner, repo, 7)
+		assert.Assert(t, is.Len(comments, 1))
+		assert.Equal(t, got.ID, comments[0].ID)
+	})
+	t.Run("check run", func(t *testing.T) {
+		srv, c := newClient(t)
+		srv.Inject(late(githubtest.OpCreateCheckRun))
+		_, err := c.CreateCheckRun(ctx, owner, repo, github.CheckRun{Name: "cdkd diff", HeadSHA: sha, ExternalID: "cdkd-diff:v1:abc",
+			Status: "completed", Conclusion: "neutral", Title: "t", Summary: "s"})
+		assert.NilError(t, err)
+		assert.Assert(t, is.Len(srv.CheckRuns(), 1))
+	})
+	t.Run("issue", func(t *testing.T) {
+		srv, c := newClient(t)
+		srv.Inject(late(githubtest.OpCreateIssue))
+		_, err := c.CreateIssue(ctx, owner, repo, "Drift detected", "<!-- cdkd-action:drift -->\nbody", nil)
+		assert.NilError(t, err)
+		assert.Assert(t, is.Len(srv.Issues(), 1))
+	})
+}
+
+// A create GitHub applies even later, after the retry made a second
+// comment: the listing after writing sees both (a racing run's comment
+// looks the same) and exactly one is left, the lowest id, holding the
+// report.
+func TestUpsertConvergesOnALateCreate(t *testing.T) {
+	srv, c, _ := fakeClient(t, github.WithAttemptTimeout(100*time.Millisecond))
+	body := github.Header{Kind: "diff", Label: "prod", SHA: sha}.String() + "\n\nreport"
+	srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateIssueComment, Late: true, Delay: 300 * time.Millisecond})
+	// The listings: before writing, the look after the timeout (nothing
+	// there yet), then the one after writing, held until the late create
+	// has landed.
+	hold := githubtest.NewHold()
+	lists := 0
+	srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpListIssueComments, Hold: hold, Match: func(githubtest.Request) bool {
+		lists++
+		return lists == 3
+	}})
+	go func() {
+		<-hold.Reached()
+		for len(srv.Comments(owner, repo, 7)) < 2 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		hold.Release()
+	}()
+	res, err := github.Upsert(context.Background(), c, github.StickyTarget{Owner: owner, Repo: repo, Number: 7, Kind: "diff", Label: "prod",
+		Author: githubtest.DefaultLogin}, body, github.ModeUpdate)
+	assert.NilError(t, err)
+	comments := srv.Comments(owner, repo, 7)
+	assert.Assert(t, is.Len(comments, 1))
+	assert.Equal(t, res.ID, comments[0].ID)
+	assert.Equal(t, comments[0].Body, body)
 }
