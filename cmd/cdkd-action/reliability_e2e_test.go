@@ -260,6 +260,7 @@ func TestAppliedCreateIsNotDuplicated(t *testing.T) {
 	}{
 		{"answered 502", githubtest.Fault{Times: 1, Status: 502, Apply: true}},
 		{"connection reset", githubtest.Fault{Times: 1, Reset: true, Apply: true}},
+		{"answer cut off part-way", githubtest.Fault{Times: 1, Cut: true}},
 	}
 	for _, tc := range lost {
 		t.Run("diff/"+tc.name, func(t *testing.T) {
