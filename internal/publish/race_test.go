@@ -50,8 +50,10 @@ func TestRacingRunsRecordTheSurvivingReport(t *testing.T) {
 		{
 			// A's check run is created after B's, though B wrote the
 			// comment last: A rewrites its check run to name B's report.
-			name:      "A's check run lands last",
-			hold:      func(h *githubtest.Hold) githubtest.Fault { return githubtest.Fault{Times: 1, Operation: githubtest.OpCreateCheckRun, Hold: h} },
+			name: "A's check run lands last",
+			hold: func(h *githubtest.Hold) githubtest.Fault {
+				return githubtest.Fault{Times: 1, Operation: githubtest.OpCreateCheckRun, Hold: h}
+			},
 			checkRuns: 2,
 		},
 		{
