@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -56,8 +55,9 @@ type Runner struct {
 	// default they are stripped: a colour code in the middle of a value would
 	// hide it from a masker matching the plain text.
 	KeepANSI bool
-	// KillGrace is how long cdkd gets after SIGINT (sent as soon as the
-	// context is done) to release its lock and exit, before SIGKILL.
+	// KillGrace is how long cdkd gets after SIGINT (sent to its process
+	// group as soon as the context is done) to release its lock and exit,
+	// before SIGKILL to the group (see stopper).
 	KillGrace time.Duration
 	// TailLines is how many non-empty stderr lines Result keeps.
 	TailLines int
@@ -95,6 +95,8 @@ type Result struct {
 	Killed      bool
 	// Limit is the Timeout that applied, for messages.
 	Limit time.Duration
+	// Grace is the grace period cdkd had between SIGINT and SIGKILL.
+	Grace time.Duration
 }
 
 // ExitText says how cdkd ended, for messages: "exit 2", or "killed by
@@ -142,15 +144,12 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = r.Dir
 	cmd.Env = r.environ()
-	var interrupted atomic.Bool
-	cmd.Cancel = func() error {
-		interrupted.Store(true)
-		return cmd.Process.Signal(os.Interrupt)
+	stop := &stopper{grace: r.KillGrace}
+	if stop.grace <= 0 {
+		stop.grace = DefaultKillGrace
 	}
-	cmd.WaitDelay = r.KillGrace
-	if cmd.WaitDelay <= 0 {
-		cmd.WaitDelay = DefaultKillGrace
-	}
+	res.Grace = stop.grace
+	stop.attach(cmd)
 
 	var mu sync.Mutex // one live writer may serve both streams
 	forward := func(w io.Writer, line string) {
@@ -191,6 +190,7 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 		return res, fmt.Errorf("start cdkd %s: %w", name, err)
 	}
 	waitErr := cmd.Wait()
+	stop.exited()
 	res.Duration = time.Since(start)
 	outLines.flush()
 	errLines.flush()
@@ -200,9 +200,10 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 		res.Signal = signalOf(cmd.ProcessState)
 	}
-	// exec kills (SIGKILL) a process still running WaitDelay after Cancel.
-	res.Interrupted = interrupted.Load()
-	res.Killed = res.Interrupted && res.Signal == "SIGKILL"
+	// The stopper (or exec, as a backstop) kills a process still running
+	// the grace period after SIGINT.
+	res.Interrupted = stop.interrupted.Load()
+	res.Killed = stop.killed.Load() || (res.Interrupted && res.Signal == "SIGKILL")
 	switch {
 	case parent.Err() != nil:
 		res.Cancelled = true

@@ -57,7 +57,7 @@ func LockState(res Result, targets []Target) string {
 	var how string
 	switch {
 	case res.Killed:
-		how = "cdkd did not exit within its grace period after SIGINT and was killed (SIGKILL), so it could not release its state lock"
+		how = "cdkd " + killedWords(res) + ", so it could not release its state lock"
 	case res.Signal != "" && res.Signal != "SIGINT" && res.Signal != "SIGTERM":
 		how = "cdkd was " + res.ExitText() + ", so it could not release its state lock"
 	case SaidReleased(res):
