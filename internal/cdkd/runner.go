@@ -51,6 +51,11 @@ type Runner struct {
 	// Stdout, when set, receives a live copy of stdout the same way (deploy's
 	// human text). Stdout is always captured in Result as well.
 	Stdout io.Writer
+	// StdoutTail, when positive, bounds what Result.Stdout keeps of a text
+	// stdout (deploy's): the lines its report reads (summaries, outputs,
+	// progress, lock and error lines) and the last StdoutTail bytes of the
+	// rest. Zero keeps all of it, as JSON needs.
+	StdoutTail int
 	// KeepANSI passes escape sequences through to Stderr and Stdout. By
 	// default they are stripped: a colour code in the middle of a value would
 	// hide it from a masker matching the plain text.
@@ -74,7 +79,8 @@ type Runner struct {
 type Result struct {
 	// Args are the arguments cdkd was given (without the binary).
 	Args []string
-	// Stdout is everything cdkd printed on stdout, as printed.
+	// Stdout is everything cdkd printed on stdout, as printed (with
+	// Runner.StdoutTail: what the report needs of it, and its end).
 	Stdout []byte
 	// StderrTail holds the last non-empty stderr lines, ANSI-stripped.
 	StderrTail []string
@@ -165,10 +171,21 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	}
 
 	var stdout bytes.Buffer
-	outLines := &lineWriter{emit: func(line string) { forward(r.Stdout, line) }}
-	if r.Stdout != nil {
+	var keep *stdoutKeeper
+	outLines := &lineWriter{emit: func(line string) {
+		if keep != nil {
+			keep.add(line)
+		}
+		forward(r.Stdout, line)
+	}}
+	switch {
+	case r.StdoutTail > 0:
+		// Text, not JSON: kept line by line, bounded.
+		keep = &stdoutKeeper{tail: r.StdoutTail}
+		cmd.Stdout = outLines
+	case r.Stdout != nil:
 		cmd.Stdout = io.MultiWriter(&stdout, outLines)
-	} else {
+	default:
 		cmd.Stdout = &stdout
 	}
 	tail := tailBuffer{max: r.TailLines}
@@ -195,6 +212,9 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	outLines.flush()
 	errLines.flush()
 	res.Stdout = stdout.Bytes()
+	if keep != nil {
+		res.Stdout = keep.bytes()
+	}
 	res.StderrTail = tail.lines()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
