@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // onPage matches the requests for one page of a listing.
@@ -129,7 +130,7 @@ func TestLateCreateIsFoundNotRepeated(t *testing.T) {
 // report.
 func TestUpsertConvergesOnALateCreate(t *testing.T) {
 	srv, c, _ := fakeClient(t, github.WithAttemptTimeout(100*time.Millisecond))
-	body := github.Header{Kind: "diff", Label: "prod", SHA: sha}.String() + "\n\nreport"
+	body := marker.Header{Kind: "diff", Label: "prod", SHA: sha}.String() + "\n\nreport"
 	srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateIssueComment, Late: true, Delay: 300 * time.Millisecond})
 	// The listings: before writing, the look after the timeout (nothing
 	// there yet), then the one after writing, held until the late create

@@ -181,8 +181,8 @@ func TestSyncIssue(t *testing.T) {
 // run finds the one kept.
 func TestSyncIssueConvergesAfterEveryCreate(t *testing.T) {
 	tgt := IssueTarget{Owner: "o", Repo: "r", Kind: "drift", Label: "prod", Author: bot}
-	want := IssueContent{State: IssueOpen, Title: "cdkd drift: drifted", Header: Header{V: 1, Kind: "drift", Label: "prod"}, Content: "drifted\n"}
-	other := Issue{Number: 50, State: "open", Title: "cdkd drift: other run", Body: Header{V: 1, Kind: "drift", Label: "prod"}.String() + "\nother run",
+	want := IssueContent{State: IssueOpen, Title: "cdkd drift: drifted", Header: marker.Header{V: 1, Kind: "drift", Label: "prod"}, Content: "drifted\n"}
+	other := Issue{Number: 50, State: "open", Title: "cdkd drift: other run", Body: marker.Header{V: 1, Kind: "drift", Label: "prod"}.String() + "\nother run",
 		HTMLURL: "i50", AuthorLogin: bot}
 	f := &fakeIssues{}
 	f.beforeList = func(f *fakeIssues) { f.beforeList = func(f *fakeIssues) { f.issues = append(f.issues, other) } }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -19,8 +20,8 @@ import (
 func racingRun(report string) *Publication {
 	return &Publication{Kind: "diff",
 		Render: func(reporters.Budget) string { return report },
-		Comment: &CommentFields{Header: prcomment.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA},
-			Render: func(h prcomment.Header, _ reporters.Budget) prcomment.Comment {
+		Comment: &CommentFields{Header: marker.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA},
+			Render: func(h marker.Header, _ reporters.Budget) prcomment.Comment {
 				return prcomment.Comment{Header: h, Report: "### cdkd diff\n\n" + report + "\n"}
 			}},
 		CheckRun: &CheckRunFields{Name: "cdkd diff", HeadSHA: headSHA, Conclusion: "neutral", Title: report,
