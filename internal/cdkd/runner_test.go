@@ -434,7 +434,7 @@ func TestLockState(t *testing.T) {
 			want: []string{"did not say it released the lock of StackA", "may still be held", unlock}, wantNot: []string{"said it released"}},
 		{name: "timed out, said it may not be released", res: Result{Args: deploy, TimedOut: true, Interrupted: true, ExitCode: 130, Limit: time.Minute,
 			StderrTail: []string{"Force-quit: stack lock may not be released. If the next run reports a lock, run: cdkd force-unlock StackA --stack-region us-east-1"}},
-			want: []string{"ran longer than timeout-minutes (1m0s)", "cdkd said the lock of StackA may not be released", "may still be held", unlock},
+			want:    []string{"ran longer than timeout-minutes (1m0s)", "cdkd said the lock of StackA may not be released", "may still be held", unlock},
 			wantNot: []string{"said it released", "cancelled"}},
 		{name: "drift revert takes the lock", res: Result{Args: []string{"drift", "--revert", "-y"}, TimedOut: true, Interrupted: true, Killed: true, Signal: "SIGKILL"},
 			want: []string{"may still be held"}},
