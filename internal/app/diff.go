@@ -95,7 +95,7 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 		return failed(ReasonShardFailed, errors.New(report.Missing))
 	}
 	if apiErr != nil {
-		return failed(ReasonAPIFailed, apiErr)
+		return failed(publishFailure(apiErr), apiErr)
 	}
 	if d.AnyChange() && r.cfg.FailOnChanges {
 		return failedOn(ReasonChanges, fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.ChangeTitle(d)))
