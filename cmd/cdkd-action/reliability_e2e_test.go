@@ -219,7 +219,7 @@ func TestCancelledDeployReportRunsOutLoudly(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stdout, "::warning::the cdkd deploy check run was not posted (no answer)"))
 	assert.Assert(t, is.Contains(res.stdout, "the 4s given to the report after the cancellation ran out"))
 	assert.Assert(t, is.Contains(res.summary, "Deploy cancelled"), "the summary is written whatever GitHub does")
-	assert.Assert(t, is.Contains(res.summary, "without saying it released its state lock"))
+	assert.Assert(t, is.Contains(res.summary, "did not say it released the lock of StackA"))
 }
 
 // A change type a later cdkd adds is shown as it is and counted as a
