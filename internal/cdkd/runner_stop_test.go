@@ -20,11 +20,8 @@ import (
 // grace period has passed, and the report names the kill and the grace
 // period, not merely a stop.
 func TestTimeoutKillsTheWholeGroup(t *testing.T) {
-	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "child.pid")
-	script := filepath.Join(dir, "cdkd")
-	body := "#!/bin/sh\ntrap '' INT\nsleep 600 &\necho $! > " + pidFile + "\necho working >&2\nwait\n"
-	assert.NilError(t, os.WriteFile(script, []byte(body), 0o755))
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	script := shellCdkd(t, "trap '' INT\nsleep 600 &\necho $! > "+pidFile+"\necho working >&2\nwait\n")
 
 	r := &Runner{Path: script, Timeout: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond}
 	done := make(chan struct{})
@@ -74,4 +71,13 @@ func alive(pid int) bool {
 	}
 	_, rest, _ := strings.Cut(string(b), ") ")
 	return !strings.HasPrefix(rest, "Z")
+}
+
+// shellCdkd is a cdkd stand-in written as a shell script (body follows the
+// #! line), for what the stub cannot do: start children, print megabytes.
+func shellCdkd(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cdkd")
+	assert.NilError(t, os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755))
+	return path
 }

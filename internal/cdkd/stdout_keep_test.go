@@ -2,8 +2,6 @@ package cdkd
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,18 +13,15 @@ import (
 // (every stack's Deployment Summary and Outputs, progress, lock lines)
 // and the end of the rest; the rest is left out, once marked.
 func TestDeployStdoutIsBounded(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "cdkd")
 	summary := func(stack string) string {
 		return "Deploying stack: " + stack + "\n[1/1] ✓ Topic (AWS::SNS::Topic) created\n\nDeployment Summary:\n  Stack: " + stack +
 			"\n  Created: 1\n  Updated: 0\n  Deleted: 0\n  Unchanged: 2\n  Duration: 0.1s\n\nOutputs:\n  " + stack + ".Url = https://" + stack + "\n\n"
 	}
-	body := "#!/bin/sh\nprintf '%s' '" + summary("StackA") + "'\n" +
-		"yes 'a progress line of no interest to the report' | head -n 100000\n" +
-		"printf '%s' '" + summary("StackB") + "'\n" +
-		"echo 'Force-quit: stack lock may not be released. If the next run reports a lock, run: cdkd force-unlock StackB --stack-region us-east-1'\n" +
-		"yes 'more noise' | head -n 100000\necho 'the last line'\n"
-	assert.NilError(t, os.WriteFile(script, []byte(body), 0o755))
+	script := shellCdkd(t, "printf '%s' '"+summary("StackA")+"'\n"+
+		"yes 'a progress line of no interest to the report' | head -n 100000\n"+
+		"printf '%s' '"+summary("StackB")+"'\n"+
+		"echo 'Force-quit: stack lock may not be released. If the next run reports a lock, run: cdkd force-unlock StackB --stack-region us-east-1'\n"+
+		"yes 'more noise' | head -n 100000\necho 'the last line'\n")
 
 	r := &Runner{Path: script, StdoutTail: 64 << 10}
 	res, err := r.Run(context.Background(), "deploy", "--all", "-y")
@@ -47,9 +42,7 @@ func TestDeployStdoutIsBounded(t *testing.T) {
 
 // Without a bound (JSON commands), stdout is kept whole.
 func TestStdoutUnboundedByDefault(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "cdkd")
-	assert.NilError(t, os.WriteFile(script, []byte("#!/bin/sh\nyes '{}' | head -n 100000\n"), 0o755))
+	script := shellCdkd(t, "yes '{}' | head -n 100000\n")
 	res, err := (&Runner{Path: script}).Run(context.Background(), "diff", "--json")
 	assert.NilError(t, err)
 	assert.Equal(t, len(res.Stdout), 300000)
