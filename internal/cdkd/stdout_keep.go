@@ -90,7 +90,11 @@ var progressRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 func (r *reportLines) needed(line string) bool {
-	plain := strings.TrimSpace(StripANSI(line))
+	plain := line
+	if strings.Contains(plain, "\x1b") {
+		plain = StripANSI(plain)
+	}
+	plain = strings.TrimSpace(plain)
 	if r.inOutputs {
 		if plain == "" {
 			r.inOutputs = false
@@ -103,14 +107,16 @@ func (r *reportLines) needed(line string) bool {
 	case plain == "Outputs:":
 		r.inOutputs = true
 		return true
-	case summaryRE().MatchString(plain), progressRE().MatchString(plain):
+	case strings.HasPrefix(plain, "[") && progressRE().MatchString(plain):
 		return true
-	case strings.HasPrefix(plain, "Deploying stack:"), strings.HasPrefix(plain, "Deploying "), strings.HasPrefix(plain, "Deleting "):
+	case strings.HasPrefix(plain, "Deploying "), strings.HasPrefix(plain, "Deleting "):
 		return true
-	case strings.Contains(strings.ToLower(plain), "lock"):
-		return true
-	case nodesRE().MatchString(plain), nodeRE().MatchString(line), failedRE().MatchString(plain):
+	case strings.Contains(plain, "lock") || strings.Contains(plain, "Lock"):
 		return true
 	}
-	return false
+	// The rest have a colon: summary fields, the failure list.
+	if !strings.Contains(plain, ":") {
+		return false
+	}
+	return summaryRE().MatchString(plain) || nodesRE().MatchString(plain) || nodeRE().MatchString(line) || failedRE().MatchString(plain)
 }

@@ -2,6 +2,8 @@ package cdkd
 
 import (
 	"context"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -47,3 +49,28 @@ func TestStdoutUnboundedByDefault(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, len(res.Stdout), 300000)
 }
+
+// BenchmarkDeployStdout runs a deploy printing 50 MB of lines through a
+// bounded runner and reports the bytes kept and the heap in use at the end
+// (go test ./internal/cdkd -run '^$' -bench DeployStdout -benchtime 1x).
+func BenchmarkDeployStdout(b *testing.B) {
+	dir := b.TempDir()
+	script := dir + "/cdkd"
+	if err := writeExecutable(script, "#!/bin/sh\nyes 'Resolved Fn::ImportValue: FixtureBucketName (from index: StackA / us-east-1; literal value)' | head -c 52428800\n"); err != nil {
+		b.Fatal(err)
+	}
+	r := &Runner{Path: script, StdoutTail: DeployStdoutTail}
+	for b.Loop() {
+		res, err := r.Run(context.Background(), "deploy", "--all", "-y")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		b.ReportMetric(float64(len(res.Stdout))/(1<<20), "MB-kept")
+		b.ReportMetric(float64(m.HeapInuse)/(1<<20), "MB-heap")
+	}
+}
+
+func writeExecutable(path, body string) error { return os.WriteFile(path, []byte(body), 0o755) }
