@@ -358,3 +358,19 @@ func TestDeployLastWordsAreTrue(t *testing.T) {
 		})
 	}
 }
+
+// A hung diff that ignores SIGINT is killed after the grace period, and
+// the report names the kill: a killed diff is not merely "stopped".
+func TestHungDiffIgnoringSigintIsKilledAndNamed(t *testing.T) {
+	w := newWorkspace(t)
+	inv := hung("diff", "--all", "--json", "--recursive")
+	inv.OnSigint = &cdkdtest.Sigint{Ignore: true}
+	w.stub(inv)
+	res := w.run(map[string]string{"all": "true", "timeout-minutes": "0.01"})
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "timeout")
+	for _, text := range []string{res.summary, w.gh.CheckRuns()[0].Output.Summary} {
+		assert.Assert(t, is.Contains(text, "did not exit within its 8s grace period after SIGINT and was killed (SIGKILL)"))
+		assert.Assert(t, !strings.Contains(text, "was stopped"), text)
+	}
+}
