@@ -17,6 +17,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -52,6 +53,9 @@ type Deps struct {
 	// cdkd.VersionTimeout. The real-cdkd end-to-end tests raise it: on a
 	// shared CI machine Node can take longer than that to start.
 	CdkdVersionTimeout time.Duration
+	// ReportFiles is where the report JSON is written; nil is the OS's
+	// file system. Tests inject a failing one (a full disk).
+	ReportFiles publish.Files
 }
 
 // App is one invocation of the action.
