@@ -54,8 +54,8 @@ func (d *deployRun) publish(ctx context.Context) error {
 	if d.deployment != nil {
 		api = append(api, d.deployment)
 	}
-	if rv := d.reviews; r.cfg.Comment != config.CommentOff && rv.pr != nil && rv.err == nil {
-		api = append(api, &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.pr.Number, Review: rv.comment,
+	if rv := d.reviews; r.cfg.Comment != config.CommentOff && rv.PR != nil && rv.Err == nil {
+		api = append(api, &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.PR.Number, Review: rv.Comment,
 			Label: r.cfg.Label, SHA: r.gh.SHA, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})
 	}
 	return r.pub().Publish(ctx, p, r.targets(append(api, r.checkRun()...)...)...)
@@ -145,11 +145,11 @@ func (d *deployRun) reportJSON() any {
 	res := d.rep.Result()
 	res.Reason = d.reason.String()
 	res.StackOutputs = d.outputs
-	if rv := d.reviews; rv.pr != nil {
-		res.Review.HeadSHA = rv.pr.HeadSHA
+	if rv := d.reviews; rv.PR != nil {
+		res.Review.HeadSHA = rv.PR.HeadSHA
 	}
-	if d.reviews.comment != nil {
-		res.Review.Digest = d.reviews.header.Digest
+	if d.reviews.Comment != nil {
+		res.Review.Digest = d.reviews.Header.Digest
 	}
 	return res
 }

@@ -1,0 +1,239 @@
+// Package review finds the review of a commit being deployed: the pull
+// request it came from, the diff comment on it that counts as the review
+// (the one the trusted app's diff check run vouches for, written by the
+// action's own identity), and whether that comment was altered since the
+// diff wrote it. It reads GitHub through a small interface and hands the
+// gate a typed gate.Review; it decides nothing about the deploy.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// API is what the lookup reads from GitHub.
+type API interface {
+	github.CommentsAPI
+	ListCheckRunsForRef(ctx context.Context, owner, repo, ref, checkName string) ([]github.CheckRunInfo, error)
+	GetPullRequest(ctx context.Context, owner, repo string, number int) (github.PullRequest, error)
+	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]github.PullRequest, error)
+	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]github.LabelEvent, error)
+}
+
+// Identity answers the login the action's own comments are written by.
+type Identity interface {
+	Login(ctx context.Context) (string, error)
+}
+
+// Where says what is deployed and where its review lives.
+type Where struct {
+	Owner, Repo string
+	// SHA is the commit being deployed (GITHUB_SHA).
+	SHA string
+	// EventPR is the event's own pull request, 0 when none.
+	EventPR int
+	// Branch is the branch pushed ("" for a tag), Ref GITHUB_REF and
+	// EventName the event, for finding the pull request and for messages.
+	Branch, Ref, EventName string
+	// Label tells several diffs on one pull request apart.
+	Label string
+	// DiffCheck and DeployCheck are the names of the diff's and the
+	// deploy's check runs for Label.
+	DiffCheck, DeployCheck string
+	// TrustedApp is the app whose check runs vouch for a review.
+	TrustedApp string
+	// DestructiveLabel is the label whose history is read (see
+	// labelsAtMerge).
+	DestructiveLabel string
+	// KeyIDField is the header field naming the review's fingerprint-key.
+	KeyIDField string
+	// Local is a local run, which reads no pull request.
+	Local bool
+}
+
+// Finder finds the review of the commit being deployed: the pull request
+// it came from, and on it the diff comment written by our own identity. It
+// implements gate.Reviews and keeps what it found for the report.
+type Finder struct {
+	// API is nil without a token.
+	API      API
+	Identity Identity
+	Where    Where
+	// Warn logs a warning (a spoofed comment, another app's check run).
+	Warn func(string)
+	// Redactor masks both sides alike before the visible report is
+	// compared with its re-rendering.
+	Redactor prcomment.Redactor
+
+	// PR, Comment and Header are what was found, for the report.
+	PR      *github.PullRequest
+	Comment *github.Comment
+	Header  prcomment.Header
+	// Err is the error the lookup failed with (the review could not be
+	// read, which is not "no review").
+	Err error
+	// ambiguous lists the pull requests the commit belongs to, when
+	// several do.
+	ambiguous []int
+}
+
+var _ gate.Reviews = (*Finder)(nil)
+
+// Bot is the login trusted diff comments are written by; "" (and Err set)
+// when it cannot be read.
+func (s *Finder) Bot(ctx context.Context) string {
+	login, err := s.Identity.Login(ctx)
+	if err != nil {
+		// No author: the review lookup fails with this error recorded,
+		// and the deploy stops with api-failed instead of trusting a guess.
+		s.Err = err
+		return ""
+	}
+	return login
+}
+
+func (s *Finder) Review(ctx context.Context) (gate.Review, error) {
+	rv, err := s.review(ctx)
+	s.Err = err
+	return rv, err
+}
+
+func (s *Finder) review(ctx context.Context) (gate.Review, error) {
+	w := s.Where
+	rv := gate.Review{Commit: "commit " + reporters.ShortSHA(w.SHA)}
+	switch {
+	case w.Local:
+		rv.Note = "a local run reads no pull request"
+		return rv, nil
+	case s.API == nil:
+		rv.Note = "no GitHub token to read pull requests with"
+		return rv, nil
+	}
+	number, note, err := s.findPR(ctx)
+	if err != nil {
+		return rv, err
+	}
+	if len(s.ambiguous) > 1 {
+		rv.Ambiguous = s.ambiguous
+		return rv, nil
+	}
+	if number == 0 {
+		rv.Note = note
+		return rv, nil
+	}
+	pr, err := s.API.GetPullRequest(ctx, w.Owner, w.Repo, number)
+	if err != nil {
+		return rv, fmt.Errorf("read pull request #%d: %w", number, err)
+	}
+	s.PR = &pr
+	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
+	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
+		return rv, err
+	}
+	if !pr.MergedAt.IsZero() {
+		rv.MergedAt = pr.MergedAt.UTC().Format(time.RFC3339)
+	}
+
+	author := s.Bot(ctx)
+	if author == "" && s.Err != nil {
+		return rv, s.Err // the identity could not be read: say why
+	}
+	t := github.StickyTarget{Owner: w.Owner, Repo: w.Repo, Number: pr.Number, Kind: prcomment.KindDiff, Label: w.Label, Author: author}
+	ours, others, err := github.Ours(ctx, s.API, t)
+	if err != nil {
+		return rv, err
+	}
+	for _, w := range github.Spoofs(others, t.Author) {
+		s.Warn(w + "; it is not trusted as a review")
+	}
+	if len(ours) == 0 {
+		return rv, nil
+	}
+	// The diff's check run on the final head names the comment it vouches
+	// for: that one is the review, whatever else carries our header (every
+	// workflow using GITHUB_TOKEN posts as github-actions[bot]).
+	onHead, recErr := s.record(ctx, pr.HeadSHA)
+	c := &ours[len(ours)-1] // without a record naming one: the newest, for the refusal's message
+	if recErr == nil && onHead != nil && onHead.CommentID != 0 {
+		c = nil
+		for i := range ours {
+			if ours[i].ID == onHead.CommentID {
+				c = &ours[i]
+			}
+		}
+		if c == nil {
+			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, onHead.Digest, onHead
+			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s", onHead.URL, onHead.CommentID, author)
+			return rv, nil
+		}
+		for _, o := range ours {
+			if o.ID != c.ID {
+				s.Warn(fmt.Sprintf("ignored comment %s: it carries cdkd-action's diff header, but the diff check run %s vouches for %s; it is not trusted as a review",
+					o.HTMLURL, onHead.URL, c.HTMLURL))
+			}
+		}
+	}
+	h, _ := prcomment.ParseHeader(c.Body)
+	s.Comment, s.Header = c, h
+	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
+	rv.KeyID = h.Extra[w.KeyIDField]
+	if h.Digest == "" {
+		return rv, nil // a failed diff: no review to verify
+	}
+	if h.SHA != "" {
+		// Without the check runs the review cannot be verified (Decide
+		// refuses it when the gate is on), but the rest of the review —
+		// the pull request and its labels — still counts.
+		rec, err := onHead, recErr
+		if h.SHA != pr.HeadSHA {
+			rec, err = s.record(ctx, h.SHA)
+		}
+		if err != nil {
+			rec = nil
+			s.Warn(fmt.Sprintf("cannot read the diff's check runs to verify the review (the job needs checks: read): %v", err))
+		}
+		rv.Record = rec
+	}
+	rv.ChangeSet, rv.Tampered = s.verify(ctx, c, h, rv.Record)
+	return rv, nil
+}
+
+// verify reads the reviewed change set from comment c (header h) and checks
+// that what reviewers read is what it records: the change-set line must be
+// there and match the digest, the visible report must hash to what the
+// diff's check run recorded and, when the change set is stored whole,
+// render again from it to the byte; a deploy section must be one a deploy
+// of this commit wrote. It returns the change set and, when the
+// comment was edited, how ("" when it was not).
+func (s *Finder) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
+	const edited = "the review comment was edited: "
+	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
+	switch {
+	case errors.Is(err, prcomment.ErrNoChangeSet):
+		return nil, edited + "the hidden change-set line under its header is missing"
+	case err != nil:
+		return nil, edited + err.Error()
+	}
+	pc, _ := prcomment.Parse(c.Body)
+	if rec != nil && rec.ReportHash != "" && prcomment.ReportHash(pc.Report) != rec.ReportHash {
+		return cs, edited + "its visible report is not the one the diff posted (the diff check run records another)"
+	}
+	if cs.Diff != nil {
+		if err := pc.VerifyReport(cs, reporters.CommentBudget, s.Redactor); err != nil {
+			return cs, err.Error()
+		}
+	}
+	if pc.Deploy != "" {
+		if why := s.deploySection(ctx, c, pc.Deploy); why != "" {
+			return cs, edited + why
+		}
+	}
+	return cs, ""
+}
