@@ -38,7 +38,7 @@ func (c *currentChangeSet) ChangeSet(ctx context.Context) (gate.Current, error) 
 	c.pinAssembly(before)
 	_, unverifiable := c.r.redactDiff(ctx, &d)
 	d.Sort()
-	return gate.Current{Diff: d, Digest: d.Digest(), Unverifiable: unverifiable, KeyID: c.r.maskKeyID(ctx)}, nil
+	return gate.Current{Diff: d, Digest: d.Digest(), Unverifiable: unverifiable, KeyID: c.r.maskKeyID(ctx), CdkdVersion: version}, nil
 }
 
 // pinAssembly decides what cdkd deploy reads. With app a command, cdkd

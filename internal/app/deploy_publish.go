@@ -37,26 +37,29 @@ func (d *deployRun) publish(ctx context.Context) error {
 			OutputDigest:         d.rep.Digest, // the change set the gate compared, "" when it computed none
 		},
 		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA,
-			Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle(),
-			ExternalID: func(w *publish.Written) string {
-				c, ok := prcomment.Parse(w.Comment.Body)
-				if !ok || c.Header.Kind != prcomment.KindDiff || c.Deploy == "" {
-					return ""
-				}
-				// Vouches for the section written into the review comment,
-				// so a re-run of this deploy tells it from one planted
-				// before the merge.
-				return gate.DeployMarker(w.Comment.ID, prcomment.ReportHash(c.Deploy))
-			}},
+			Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()},
 		Deployment: d.deploymentStatus(),
 	}
 	var api []publish.Target
 	if d.deployment != nil {
 		api = append(api, d.deployment)
 	}
+	api = append(api, r.checkRun()...)
 	if rv := d.reviews; r.cfg.Comment != config.CommentOff && rv.PR != nil && rv.Err == nil {
-		api = append(api, &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.PR.Number, Review: rv.Comment,
-			Label: r.cfg.Label, SHA: r.gh.SHA, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})
+		section := &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.PR.Number, Review: rv.Comment,
+			Label: r.cfg.Label, SHA: r.gh.SHA, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL, Recorded: true}
+		// The check run, written first, records the section about to go
+		// into the review comment, so a re-run of this deploy tells it
+		// from one planted before the merge, even when this run's write
+		// of it lost its answer.
+		p.CheckRun.ExternalID = func(*publish.Written) string {
+			id, sec, ok := section.Planned(r.set, p)
+			if !ok || sec == "" {
+				return ""
+			}
+			return gate.DeployMarker(id, prcomment.ReportHash(sec))
+		}
+		api = append(api, section)
 	}
 	return r.pub().Publish(ctx, p, r.targets(append(api, r.checkRun()...)...)...)
 }

@@ -84,6 +84,8 @@ type Review struct {
 	// KeyID identifies the fingerprint-key the review's mask tokens were
 	// keyed with ("" without one).
 	KeyID string
+	// CdkdVersion is the cdkd release the reviewed diff ran ("" unknown).
+	CdkdVersion string
 	// ChangeSet is the reviewed change set as stored in the comment, nil
 	// when the comment does not carry a usable one.
 	ChangeSet *ChangeSet
@@ -132,6 +134,8 @@ type Current struct {
 	// KeyID identifies the fingerprint-key of the mask tokens ("" without
 	// one).
 	KeyID string
+	// CdkdVersion is the cdkd release that computed it ("" unknown).
+	CdkdVersion string
 }
 
 // Reviews finds the review of the commit being deployed.
@@ -260,6 +264,7 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
 			msg += "; the digests were computed by different versions of cdkd-action"
 		}
+		msg += cdkdChange(rv.CdkdVersion, cur.CdkdVersion)
 		if extra := uncovered(rv.ChangeSet, cur.Diff); len(extra) > 0 {
 			msg += fmt.Sprintf("; the deploy would touch %s, which the review did not cover", strings.Join(extra, ", "))
 		}
@@ -422,6 +427,17 @@ func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 		}
 	})
 	return out
+}
+
+// cdkdChange says, when the reviewed diff and this deploy ran different cdkd
+// releases, that the difference may be cdkd's: a new release can print the
+// same change another way. "" when they ran the same one, or one is unknown.
+func cdkdChange(reviewed, current string) string {
+	if reviewed == "" || current == "" || reviewed == current {
+		return ""
+	}
+	return fmt.Sprintf("; the reviewed diff ran cdkd %s and this deploy runs cdkd %s, which may print the same change differently: re-run the pull request's diff with cdkd %s (or pin cdkd-version)",
+		reviewed, current, current)
 }
 
 // hasLabel: label names are case-insensitive on GitHub.

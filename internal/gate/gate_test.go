@@ -90,6 +90,10 @@ func record(digest string) *Record {
 	return &Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 1, URL: "https://github.com/o/r/runs/1"}
 }
 
+func withCdkd(rv Review, v string) Review { rv.CdkdVersion = v; return rv }
+
+func withCdkdNow(cur Current, v string) Current { cur.CdkdVersion = v; return cur }
+
 func policy(require bool) Policy {
 	return Policy{RequireReviewedDiff: require, DestructiveLabel: "cdkd:allow-destructive", Bot: "github-actions[bot]"}
 }
@@ -180,6 +184,11 @@ func TestEvaluate(t *testing.T) {
 		{
 			name: "diff changed, whole change set", policy: policy(true), review: reviewOf(safeDiff()), current: current(changedDiff()),
 			reason: DiffChanged, message: []string{"differs from the one reviewed in pull request #7", "(reviewed digest " + safeDiff().Digest()[:15] + ", now " + changedDiff().Digest()[:15] + ")"},
+			compared: 1, detailed: true,
+		},
+		{
+			name: "diff changed after a cdkd upgrade", policy: policy(true), review: withCdkd(reviewOf(safeDiff()), "0.284.40"), current: withCdkdNow(current(changedDiff()), "0.285.0"),
+			reason: DiffChanged, message: []string{"the reviewed diff ran cdkd 0.284.40 and this deploy runs cdkd 0.285.0", "re-run the pull request's diff with cdkd 0.285.0"},
 			compared: 1, detailed: true,
 		},
 		{

@@ -86,6 +86,9 @@ type Written struct {
 	// Comment is the PR comment now holding the report or the deploy
 	// section (ID 0 when none was written).
 	Comment github.Comment
+	// Recorded is set once the check run was created (see
+	// DeploySection.Recorded).
+	Recorded bool
 }
 
 // Target is one place a publication goes.

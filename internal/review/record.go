@@ -1,8 +1,10 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -12,28 +14,39 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
-// record reads what the diff command's check run on commit sha recorded
-// (gate.DiffMarker in its external ID). A comment can be edited by anyone
-// with write access (GitHub keeps its author), a check run cannot be edited
-// in GitHub's UI. Nil when there is none.
-func (s *Finder) record(ctx context.Context, sha string) (*gate.Record, error) {
+// records reads what the diff command's check runs on commit sha recorded
+// (gate.DiffMarker in their external IDs), newest first. A comment can be
+// edited by anyone with write access (GitHub keeps its author), a check run
+// cannot be edited in GitHub's UI. Empty when there is none; an error when
+// the check runs could not be read, which is not "no record".
+func (s *Finder) records(ctx context.Context, sha string) ([]gate.Record, error) {
 	name := s.Where.DiffCheck
-	newest, err := s.newestCheckRun(ctx, sha, name)
+	runs, err := s.trustedRuns(ctx, sha, name)
 	if err != nil {
-		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", reporters.ShortSHA(sha), err)
+		return nil, fmt.Errorf("read the diff check runs on %s to verify the review%s: %w", reporters.ShortSHA(sha), needs(err, "checks: read"), err)
 	}
-	if newest == nil {
-		return nil, nil
+	out := make([]gate.Record, 0, len(runs))
+	for _, cr := range runs {
+		rec, _ := gate.ParseDiffMarker(cr.ExternalID)
+		rec.Name, rec.URL = name, cr.HTMLURL
+		out = append(out, rec)
 	}
-	rec, _ := gate.ParseDiffMarker(newest.ExternalID)
-	rec.Name, rec.URL = name, newest.HTMLURL
-	return &rec, nil
+	return out, nil
 }
 
-// newestCheckRun is the newest check run named name on commit sha created
-// by the trusted app (input trusted-app); check runs of any other app, or
-// of none, are named in the log and never count. Nil when there is none.
-func (s *Finder) newestCheckRun(ctx context.Context, sha, name string) (*github.CheckRunInfo, error) {
+// record is the newest of records; nil when there is none.
+func (s *Finder) record(ctx context.Context, sha string) (*gate.Record, error) {
+	recs, err := s.records(ctx, sha)
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	return &recs[0], nil
+}
+
+// trustedRuns are the check runs named name on commit sha created by the
+// trusted app (input trusted-app), newest first; check runs of any other
+// app, or of none, are named in the log and never count.
+func (s *Finder) trustedRuns(ctx context.Context, sha, name string) ([]github.CheckRunInfo, error) {
 	if sha == "" {
 		return nil, nil
 	}
@@ -45,8 +58,8 @@ func (s *Finder) newestCheckRun(ctx context.Context, sha, name string) (*github.
 	if app == "" {
 		app = config.DefaultTrustedApp
 	}
-	var newest *github.CheckRunInfo
-	for i, cr := range runs {
+	var out []github.CheckRunInfo
+	for _, cr := range runs {
 		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != sha {
 			continue
 		}
@@ -59,27 +72,38 @@ func (s *Finder) newestCheckRun(ctx context.Context, sha, name string) (*github.
 				cr.HTMLURL, name, by, app))
 			continue
 		}
-		if newest == nil || cr.ID > newest.ID {
-			newest = &runs[i]
-		}
+		out = append(out, cr)
 	}
-	return newest, nil
+	slices.SortStableFunc(out, func(a, b github.CheckRunInfo) int { return cmp.Compare(b.ID, a.ID) })
+	return out, nil
 }
 
 // deploySection checks the deploy section of review comment c, the one
 // part written after the review: only a deploy of this commit writes one,
-// and its check run records which. "" when that record vouches for it,
-// else why not.
-func (s *Finder) deploySection(ctx context.Context, c *github.Comment, section string) string {
+// and it records the section in its check run before it writes it (see
+// the deploy's publication), so every section a deploy of this commit
+// wrote — or may have written, its answer lost — is vouched for by one of
+// them. "" when a record vouches for it, else why not; an error when the
+// deploy check runs could not be read.
+func (s *Finder) deploySection(ctx context.Context, c *github.Comment, section string) (string, error) {
 	sha := s.Where.SHA
-	newest, err := s.newestCheckRun(ctx, sha, s.Where.DeployCheck)
+	runs, err := s.trustedRuns(ctx, sha, s.Where.DeployCheck)
 	if err != nil {
-		return fmt.Sprintf("its deploy section cannot be verified (reading the deploy check runs on %s failed: %v)", reporters.ShortSHA(sha), err)
+		return "", fmt.Errorf("read the deploy check runs on %s to verify the review comment's deploy section%s: %w", reporters.ShortSHA(sha), needs(err, "checks: read"), err)
 	}
-	if newest != nil {
-		if id, hash, ok := gate.ParseDeployMarker(newest.ExternalID); ok && id == c.ID && hash == prcomment.ReportHash(section) {
-			return ""
+	hash := prcomment.ReportHash(section)
+	for _, cr := range runs {
+		if id, h, ok := gate.ParseDeployMarker(cr.ExternalID); ok && id == c.ID && h == hash {
+			return "", nil
 		}
 	}
-	return fmt.Sprintf("it carries a deploy section that no deploy of %s wrote (the newest \"cdkd deploy\" check run of the trusted app does not record it)", reporters.ShortSHA(sha))
+	return fmt.Sprintf("it carries a deploy section that no deploy of %s wrote (no \"%s\" check run of the trusted app records it)", reporters.ShortSHA(sha), s.Where.DeployCheck), nil
+}
+
+// needs names the permission a refused read needs, "" for other failures.
+func needs(err error, permission string) string {
+	if github.IsForbidden(err) {
+		return " (the job needs " + permission + ")"
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
@@ -159,31 +160,34 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 	// The diff's check run on the final head names the comment it vouches
 	// for: that one is the review, whatever else carries our header (every
 	// workflow using GITHUB_TOKEN posts as github-actions[bot]).
-	onHead, recErr := s.record(ctx, pr.HeadSHA)
+	onHead, err := s.records(ctx, pr.HeadSHA)
+	if err != nil {
+		return rv, err // not "no record": the review cannot be verified now
+	}
 	c := &ours[len(ours)-1] // without a record naming one: the newest, for the refusal's message
-	if recErr == nil && onHead != nil && onHead.CommentID != 0 {
+	if rec := vouching(onHead, ours); rec != nil && rec.CommentID != 0 {
 		c = nil
 		for i := range ours {
-			if ours[i].ID == onHead.CommentID {
+			if ours[i].ID == rec.CommentID {
 				c = &ours[i]
 			}
 		}
 		if c == nil {
-			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, onHead.Digest, onHead
-			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s", onHead.URL, onHead.CommentID, author)
+			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, rec.Digest, rec
+			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s (deleted, or another pull request's)", rec.URL, rec.CommentID, author)
 			return rv, nil
 		}
 		for _, o := range ours {
 			if o.ID != c.ID {
 				s.Warn(fmt.Sprintf("ignored comment %s: it carries cdkd-action's diff header, but the diff check run %s vouches for %s; it is not trusted as a review",
-					o.HTMLURL, onHead.URL, c.HTMLURL))
+					o.HTMLURL, rec.URL, c.HTMLURL))
 			}
 		}
 	}
 	h, _ := prcomment.ParseHeader(c.Body)
 	s.Comment, s.Header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
-	rv.KeyID = h.Extra[w.KeyIDField]
+	rv.KeyID, rv.CdkdVersion = h.Extra[w.KeyIDField], h.Cdkd
 	if h.Digest == "" {
 		return rv, nil // a failed diff: no review to verify
 	}
@@ -191,18 +195,17 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 		// Without the check runs the review cannot be verified (Decide
 		// refuses it when the gate is on), but the rest of the review —
 		// the pull request and its labels — still counts.
-		rec, err := onHead, recErr
+		rec := vouching(onHead, ours)
 		if h.SHA != pr.HeadSHA {
-			rec, err = s.record(ctx, h.SHA)
-		}
-		if err != nil {
-			rec = nil
-			s.Warn(fmt.Sprintf("cannot read the diff's check runs to verify the review (the job needs checks: read): %v", err))
+			// A stale review: its record, if any, is on the older head.
+			if rec, err = s.record(ctx, h.SHA); err != nil {
+				return rv, err
+			}
 		}
 		rv.Record = rec
 	}
-	rv.ChangeSet, rv.Tampered = s.verify(ctx, c, h, rv.Record)
-	return rv, nil
+	rv.ChangeSet, rv.Tampered, err = s.verify(ctx, c, h, rv.Record)
+	return rv, err
 }
 
 // verify reads the reviewed change set from comment c (header h) and checks
@@ -212,28 +215,47 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 // render again from it to the byte; a deploy section must be one a deploy
 // of this commit wrote. It returns the change set and, when the
 // comment was edited, how ("" when it was not).
-func (s *Finder) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
+func (s *Finder) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string, error) {
 	const edited = "the review comment was edited: "
 	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
 	switch {
 	case errors.Is(err, prcomment.ErrNoChangeSet):
-		return nil, edited + "the hidden change-set line under its header is missing"
+		return nil, edited + "the hidden change-set line under its header is missing", nil
 	case err != nil:
-		return nil, edited + err.Error()
+		return nil, edited + err.Error(), nil
 	}
 	pc, _ := prcomment.Parse(c.Body)
 	if rec != nil && rec.ReportHash != "" && prcomment.ReportHash(pc.Report) != rec.ReportHash {
-		return cs, edited + "its visible report is not the one the diff posted (the diff check run records another)"
+		return cs, edited + "its visible report is not the one the diff posted (the diff check run records another)", nil
 	}
 	if cs.Diff != nil {
 		if err := pc.VerifyReport(cs, reporters.CommentBudget, s.Redactor); err != nil {
-			return cs, err.Error()
+			return cs, err.Error(), nil
 		}
 	}
 	if pc.Deploy != "" {
-		if why := s.deploySection(ctx, c, pc.Deploy); why != "" {
-			return cs, edited + why
+		why, err := s.deploySection(ctx, c, pc.Deploy)
+		if err != nil || why != "" {
+			return cs, edited + why, err
 		}
 	}
-	return cs, ""
+	return cs, "", nil
+}
+
+// vouching is the record of recs (newest first) that speaks for this pull
+// request: the newest that names one of its comments ours, or names none
+// (a failed diff). A record naming a comment that is not on it speaks for
+// another pull request with the same head and label, or for a comment since
+// deleted: it is passed over, and only when nothing else is left does the
+// newest of them stand (a refusal names it).
+func vouching(recs []gate.Record, ours []github.Comment) *gate.Record {
+	for i, rec := range recs {
+		if rec.CommentID == 0 || slices.ContainsFunc(ours, func(c github.Comment) bool { return c.ID == rec.CommentID }) {
+			return &recs[i]
+		}
+	}
+	if len(recs) > 0 {
+		return &recs[0]
+	}
+	return nil
 }

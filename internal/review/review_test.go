@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
@@ -152,4 +153,58 @@ func TestFindPR(t *testing.T) {
 			assert.DeepEqual(t, s.ambiguous, tc.ambiguous)
 		})
 	}
+}
+
+// A deploy section is vouched for by any trusted deploy check run on the
+// commit that recorded it (a later run that recorded another section but
+// lost its write does not disown it); a failed read is an error, not an
+// edit.
+func TestDeploySection(t *testing.T) {
+	const sha = "9999999999999999999999999999999999999999"
+	section := "### cdkd deploy\n\n✅ deployed\n"
+	run := func(id int64, externalID string) github.CheckRunInfo {
+		return github.CheckRunInfo{ID: id, Name: "cdkd deploy", HeadSHA: sha, ExternalID: externalID, AppSlug: "github-actions"}
+	}
+	tests := []struct {
+		name    string
+		runs    []github.CheckRunInfo
+		err     error
+		why     string
+		wantErr string
+	}{
+		{name: "the newest records it", runs: []github.CheckRunInfo{run(1, gate.DeployMarker(5, prcomment.ReportHash(section)))}},
+		{name: "an older one records it", runs: []github.CheckRunInfo{run(1, gate.DeployMarker(5, prcomment.ReportHash(section))), run(2, gate.DeployMarker(5, "other"))}},
+		{name: "none records it", runs: []github.CheckRunInfo{run(2, gate.DeployMarker(5, "other"))}, why: "no deploy of 9999999 wrote"},
+		{name: "another comment's", runs: []github.CheckRunInfo{run(2, gate.DeployMarker(6, prcomment.ReportHash(section)))}, why: "no deploy of 9999999 wrote"},
+		{name: "GitHub fails", err: errors.New("502 Bad Gateway"), wantErr: "read the deploy check runs on 9999999 to verify the review comment's deploy section: 502 Bad Gateway"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Finder{API: &checkRunsAPI{runs: tc.runs, err: tc.err}, Warn: func(string) {},
+				Where: Where{Owner: "o", Repo: "r", SHA: sha, DeployCheck: "cdkd deploy"}}
+			why, err := f.deploySection(context.Background(), &github.Comment{ID: 5}, section)
+			if tc.wantErr != "" {
+				assert.Error(t, err, tc.wantErr)
+				return
+			}
+			assert.NilError(t, err)
+			if tc.why == "" {
+				assert.Equal(t, why, "")
+			} else {
+				assert.Assert(t, is.Contains(why, tc.why))
+			}
+		})
+	}
+}
+
+// The record that speaks for a pull request is the newest naming one of its
+// comments: one head in two pull requests with one label gives two.
+func TestVouching(t *testing.T) {
+	ours := []github.Comment{{ID: 5}}
+	recs := []gate.Record{{CommentID: 9, Digest: "b"}, {CommentID: 5, Digest: "a"}, {CommentID: 4, Digest: "old"}}
+	assert.Equal(t, vouching(recs, ours).Digest, "a")
+	failed := append([]gate.Record{{CommentID: 0}}, recs...)
+	assert.Equal(t, vouching(failed, ours).CommentID, int64(0), "a newer failed diff speaks for every pull request")
+	assert.Equal(t, vouching(recs[:1], ours).CommentID, int64(9), "nothing of ours: the newest stands, for the refusal")
+	assert.Assert(t, vouching(nil, ours) == nil)
 }
