@@ -90,6 +90,7 @@ func TestDeploySameHeadInTwoPullRequests(t *testing.T) {
 		merged  = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 	)
 	w := newWorkspace(t)
+	w.createdFromAssembly()
 	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: head, HeadRef: "rename-queue", BaseRef: "main", Merged: true, MergeCommitSHA: merged})
 	w.gh.AddPullRequest(githubtest.PR{Number: 6, HeadSHA: head, HeadRef: "rename-queue", BaseRef: "release", MergeCommitSHA: release})
 	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, "testdata/deploy/diff-safe.json")}, deployAgain(t)...)...)

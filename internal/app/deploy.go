@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -79,6 +80,7 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 		DestructiveLabel:    r.cfg.DestructiveLabel,
 		AllowDestroyTypes:   r.cfg.AllowDestroyTypes,
 		Bot:                 d.reviews.Bot(ctx),
+		TrustedApp:          r.cfg.TrustedApp,
 	}
 	dec, err := gate.Evaluate(ctx, policy, d.reviews, d.changes)
 	d.describeReview()
@@ -147,7 +149,8 @@ func (d *deployRun) describeReview() {
 func (d *deployRun) fromDecision(dec gate.Decision) {
 	d.rep.Title, d.rep.Message = dec.Title, dec.Message
 	d.rep.Reviewed = dec.Reviewed
-	d.rep.Warnings = dec.Warnings
+	// The notes are the report's, not the log's: they hold on every run.
+	d.rep.Warnings = append(slices.Clip(dec.Warnings), dec.Notes...)
 	d.rep.Comparison, d.rep.ComparisonNote = dec.Comparison, dec.ComparisonNote
 	if dec.Current != nil {
 		d.rep.Digest = dec.Current.Digest

@@ -61,7 +61,7 @@ func (d *deployRun) publish(ctx context.Context) error {
 		}
 		api = append(api, section)
 	}
-	return r.pub().Publish(ctx, p, r.targets(append(api, r.checkRun()...)...)...)
+	return r.pub().Publish(ctx, p, r.targets(api...)...)
 }
 
 func deployConclusion(o reporters.DeployOutcome) string {

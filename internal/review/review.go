@@ -15,6 +15,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -205,6 +206,9 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 		rv.Record = rec
 	}
 	rv.ChangeSet, rv.Tampered, err = s.verify(ctx, c, h, rv.Record)
+	if err == nil && rv.Tampered == "" && (rv.ChangeSet == nil || rv.ChangeSet.Diff == nil) {
+		rv.Rerender = s.rerender(c, h)
+	}
 	return rv, err
 }
 
@@ -240,6 +244,19 @@ func (s *Finder) verify(ctx context.Context, c *github.Comment, h prcomment.Head
 		}
 	}
 	return cs, "", nil
+}
+
+// rerender renders the visible report of comment c (header h) again from
+// a change set its digest covers, as the diff rendered it, and says how the
+// comment's differs ("" when it does not).
+func (s *Finder) rerender(c *github.Comment, h prcomment.Header) func(model.Diff) string {
+	pc, _ := prcomment.Parse(c.Body)
+	return func(d model.Diff) string {
+		if err := pc.VerifyReport(&prcomment.ChangeSet{Digest: h.Digest, Diff: &d}, reporters.CommentBudget, s.Redactor); err != nil {
+			return err.Error() + " (rendered again from the change set its digest covers)"
+		}
+		return ""
+	}
 }
 
 // vouching is the record of recs (newest first) that speaks for this pull
