@@ -118,7 +118,7 @@ func (r *Env) reviewFinder() *review.Finder {
 		Warn:     func(msg string) { r.runner.Warning(msg) },
 		Redactor: r.set,
 		Where: review.Where{
-			Owner: r.gh.Owner, Repo: r.gh.Repo, SHA: r.gh.SHA,
+			SHA:    r.gh.SHA,
 			Branch: r.gh.Branch(), Ref: r.gh.Ref, EventName: r.gh.EventName,
 			Label: r.cfg.Label, DiffCheck: checkName("cdkd diff", r.cfg.Label), DeployCheck: checkName("cdkd deploy", r.cfg.Label),
 			TrustedApp: r.cfg.TrustedApp, DestructiveLabel: r.cfg.DestructiveLabel,
@@ -129,7 +129,7 @@ func (r *Env) reviewFinder() *review.Finder {
 		f.Where.EventPR = r.gh.PR.Number
 	}
 	if r.api != nil {
-		f.API = r.api
+		f.API = reviewSource{api: r.api, owner: r.gh.Owner, repo: r.gh.Repo, warn: f.Warn}
 	}
 	return f
 }

@@ -10,10 +10,12 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/review"
 )
 
 // publish writes the report to every channel: the deployment's status,
@@ -46,7 +48,7 @@ func (d *deployRun) publish(ctx context.Context) error {
 	}
 	api = append(api, r.checkRun()...)
 	if rv := d.reviews; r.cfg.Comment != config.CommentOff && rv.PR != nil && rv.Err == nil {
-		section := &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.PR.Number, Review: rv.Comment,
+		section := &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.PR.Number, Review: reviewComment(rv.Comment),
 			Label: r.cfg.Label, SHA: r.gh.SHA, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL, Recorded: true}
 		// The check run, written first, records the section about to go
 		// into the review comment, so a re-run of this deploy tells it
@@ -155,4 +157,13 @@ func (d *deployRun) reportJSON() any {
 		res.Review.Digest = d.reviews.Header.Digest
 	}
 	return res
+}
+
+// reviewComment is the review comment the lookup found as the GitHub
+// client's type (nil: none).
+func reviewComment(c *review.Comment) *github.Comment {
+	if c == nil {
+		return nil
+	}
+	return &github.Comment{ID: c.ID, Body: c.Body, HTMLURL: c.HTMLURL}
 }

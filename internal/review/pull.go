@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/cdkd-action/cdkd-action/internal/github"
 )
 
 // labelsAtMerge splits pr's labels into those it carried when it merged,
@@ -14,16 +12,16 @@ import (
 // nothing: anyone with triage rights can label a merged pull request and
 // re-run the deploy. Only a pull request carrying the destructive-approval
 // label needs its history read; one not merged counts its labels as they are.
-func (s *Finder) labelsAtMerge(ctx context.Context, pr github.PullRequest) (atMerge, late []string, err error) {
+func (s *Finder) labelsAtMerge(ctx context.Context, pr PullRequest) (atMerge, late []string, err error) {
 	label := s.Where.DestructiveLabel
 	if pr.MergedAt.IsZero() || label == "" || !slices.ContainsFunc(pr.Labels, func(l string) bool { return strings.EqualFold(l, label) }) {
 		return pr.Labels, nil, nil
 	}
-	events, err := s.API.ListLabelEvents(ctx, s.Where.Owner, s.Where.Repo, pr.Number)
+	events, err := s.API.ListLabelEvents(ctx, pr.Number)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read when the labels of pull request #%d were added (the job needs issues: read or pull-requests: read): %w", pr.Number, err)
 	}
-	slices.SortStableFunc(events, func(a, b github.LabelEvent) int { return a.At.Compare(b.At) })
+	slices.SortStableFunc(events, func(a, b LabelEvent) int { return a.At.Compare(b.At) })
 	on := map[string]bool{}
 	for _, e := range events {
 		if !e.At.Before(pr.MergedAt) {
@@ -56,17 +54,17 @@ func (s *Finder) findPR(ctx context.Context) (int, string, error) {
 	if w.SHA == "" {
 		return 0, "GITHUB_SHA is not set", nil
 	}
-	prs, err := s.API.PullRequestsForCommit(ctx, w.Owner, w.Repo, w.SHA)
+	prs, err := s.API.PullRequestsForCommit(ctx, w.SHA)
 	if err != nil {
 		return 0, "", err
 	}
 	branch := w.Branch
-	into := func(p github.PullRequest) bool { return p.Merged && (branch == "" || p.BaseRef == branch) }
-	matches := []func(github.PullRequest) bool{
-		func(p github.PullRequest) bool { return into(p) && p.MergeCommitSHA == w.SHA },
+	into := func(p PullRequest) bool { return p.Merged && (branch == "" || p.BaseRef == branch) }
+	matches := []func(PullRequest) bool{
+		func(p PullRequest) bool { return into(p) && p.MergeCommitSHA == w.SHA },
 	}
 	if branch != "" {
-		matches = append(matches, func(p github.PullRequest) bool { return into(p) && p.HeadSHA == w.SHA }) // a fast-forward merge
+		matches = append(matches, func(p PullRequest) bool { return into(p) && p.HeadSHA == w.SHA }) // a fast-forward merge
 	}
 	for _, match := range matches {
 		var found []int

@@ -9,7 +9,6 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -23,7 +22,7 @@ func (s *Finder) records(ctx context.Context, sha string) ([]gate.Record, error)
 	name := s.Where.DiffCheck
 	runs, err := s.trustedRuns(ctx, sha, name)
 	if err != nil {
-		return nil, fmt.Errorf("read the diff check runs on %s to verify the review%s: %w", reporters.ShortSHA(sha), needs(err, "checks: read"), err)
+		return nil, fmt.Errorf("read the diff check runs on %s to verify the review: %w", reporters.ShortSHA(sha), err)
 	}
 	out := make([]gate.Record, 0, len(runs))
 	for _, cr := range runs {
@@ -46,11 +45,11 @@ func (s *Finder) record(ctx context.Context, sha string) (*gate.Record, error) {
 // trustedRuns are the check runs named name on commit sha created by the
 // trusted app (input trusted-app), newest first; check runs of any other
 // app, or of none, are named in the log and never count.
-func (s *Finder) trustedRuns(ctx context.Context, sha, name string) ([]github.CheckRunInfo, error) {
+func (s *Finder) trustedRuns(ctx context.Context, sha, name string) ([]CheckRun, error) {
 	if sha == "" {
 		return nil, nil
 	}
-	runs, err := s.API.ListCheckRunsForRef(ctx, s.Where.Owner, s.Where.Repo, sha, name)
+	runs, err := s.API.ListCheckRunsForRef(ctx, sha, name)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +57,7 @@ func (s *Finder) trustedRuns(ctx context.Context, sha, name string) ([]github.Ch
 	if app == "" {
 		app = config.DefaultTrustedApp
 	}
-	var out []github.CheckRunInfo
+	var out []CheckRun
 	for _, cr := range runs {
 		if cr.Name != name || cr.HeadSHA != "" && cr.HeadSHA != sha {
 			continue
@@ -74,7 +73,7 @@ func (s *Finder) trustedRuns(ctx context.Context, sha, name string) ([]github.Ch
 		}
 		out = append(out, cr)
 	}
-	slices.SortStableFunc(out, func(a, b github.CheckRunInfo) int { return cmp.Compare(b.ID, a.ID) })
+	slices.SortStableFunc(out, func(a, b CheckRun) int { return cmp.Compare(b.ID, a.ID) })
 	return out, nil
 }
 
@@ -85,11 +84,11 @@ func (s *Finder) trustedRuns(ctx context.Context, sha, name string) ([]github.Ch
 // wrote — or may have written, its answer lost — is vouched for by one of
 // them. "" when a record vouches for it, else why not; an error when the
 // deploy check runs could not be read.
-func (s *Finder) deploySection(ctx context.Context, c *github.Comment, section string) (string, error) {
+func (s *Finder) deploySection(ctx context.Context, c *Comment, section string) (string, error) {
 	sha := s.Where.SHA
 	runs, err := s.trustedRuns(ctx, sha, s.Where.DeployCheck)
 	if err != nil {
-		return "", fmt.Errorf("read the deploy check runs on %s to verify the review comment's deploy section%s: %w", reporters.ShortSHA(sha), needs(err, "checks: read"), err)
+		return "", fmt.Errorf("read the deploy check runs on %s to verify the review comment's deploy section: %w", reporters.ShortSHA(sha), err)
 	}
 	hash := prcomment.ReportHash(section)
 	for _, cr := range runs {
@@ -98,12 +97,4 @@ func (s *Finder) deploySection(ctx context.Context, c *github.Comment, section s
 		}
 	}
 	return fmt.Sprintf("it carries a deploy section that no deploy of %s wrote (no \"%s\" check run of the trusted app records it)", reporters.ShortSHA(sha), s.Where.DeployCheck), nil
-}
-
-// needs names the permission a refused read needs, "" for other failures.
-func needs(err error, permission string) string {
-	if github.IsForbidden(err) {
-		return " (the job needs " + permission + ")"
-	}
-	return ""
 }

@@ -14,20 +14,11 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
-
-// API is what the lookup reads from GitHub.
-type API interface {
-	github.CommentsAPI
-	ListCheckRunsForRef(ctx context.Context, owner, repo, ref, checkName string) ([]github.CheckRunInfo, error)
-	GetPullRequest(ctx context.Context, owner, repo string, number int) (github.PullRequest, error)
-	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]github.PullRequest, error)
-	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]github.LabelEvent, error)
-}
 
 // Identity answers the login the action's own comments are written by.
 type Identity interface {
@@ -36,7 +27,6 @@ type Identity interface {
 
 // Where says what is deployed and where its review lives.
 type Where struct {
-	Owner, Repo string
 	// SHA is the commit being deployed (GITHUB_SHA).
 	SHA string
 	// EventPR is the event's own pull request, 0 when none.
@@ -75,9 +65,9 @@ type Finder struct {
 	Redactor prcomment.Redactor
 
 	// PR, Comment and Header are what was found, for the report.
-	PR      *github.PullRequest
-	Comment *github.Comment
-	Header  prcomment.Header
+	PR      *PullRequest
+	Comment *Comment
+	Header  marker.Header
 	// Err is the error the lookup failed with (the review could not be
 	// read, which is not "no review").
 	Err error
@@ -130,7 +120,7 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 		rv.Note = note
 		return rv, nil
 	}
-	pr, err := s.API.GetPullRequest(ctx, w.Owner, w.Repo, number)
+	pr, err := s.API.GetPullRequest(ctx, number)
 	if err != nil {
 		return rv, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
@@ -147,13 +137,9 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 	if author == "" && s.Err != nil {
 		return rv, s.Err // the identity could not be read: say why
 	}
-	t := github.StickyTarget{Owner: w.Owner, Repo: w.Repo, Number: pr.Number, Kind: prcomment.KindDiff, Label: w.Label, Author: author}
-	ours, others, err := github.Ours(ctx, s.API, t)
+	ours, err := s.API.DiffComments(ctx, pr.Number, w.Label, author)
 	if err != nil {
 		return rv, err
-	}
-	for _, w := range github.Spoofs(others, t.Author) {
-		s.Warn(w + "; it is not trusted as a review")
 	}
 	if len(ours) == 0 {
 		return rv, nil
@@ -185,7 +171,7 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 			}
 		}
 	}
-	h, _ := prcomment.ParseHeader(c.Body)
+	h, _ := marker.Parse(c.Body)
 	s.Comment, s.Header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	rv.KeyID, rv.CdkdVersion = h.Extra[w.KeyIDField], h.Cdkd
@@ -219,7 +205,7 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 // render again from it to the byte; a deploy section must be one a deploy
 // of this commit wrote. It returns the change set and, when the
 // comment was edited, how ("" when it was not).
-func (s *Finder) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string, error) {
+func (s *Finder) verify(ctx context.Context, c *Comment, h marker.Header, rec *gate.Record) (*gate.ChangeSet, string, error) {
 	const edited = "the review comment was edited: "
 	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
 	switch {
@@ -249,7 +235,7 @@ func (s *Finder) verify(ctx context.Context, c *github.Comment, h prcomment.Head
 // rerender renders the visible report of comment c (header h) again from
 // a change set its digest covers, as the diff rendered it, and says how the
 // comment's differs ("" when it does not).
-func (s *Finder) rerender(c *github.Comment, h prcomment.Header) func(model.Diff) string {
+func (s *Finder) rerender(c *Comment, h marker.Header) func(model.Diff) string {
 	pc, _ := prcomment.Parse(c.Body)
 	return func(d model.Diff) string {
 		if err := pc.VerifyReport(&prcomment.ChangeSet{Digest: h.Digest, Diff: &d}, reporters.CommentBudget, s.Redactor); err != nil {
@@ -265,9 +251,9 @@ func (s *Finder) rerender(c *github.Comment, h prcomment.Header) func(model.Diff
 // another pull request with the same head and label, or for a comment since
 // deleted: it is passed over, and only when nothing else is left does the
 // newest of them stand (a refusal names it).
-func vouching(recs []gate.Record, ours []github.Comment) *gate.Record {
+func vouching(recs []gate.Record, ours []Comment) *gate.Record {
 	for i, rec := range recs {
-		if rec.CommentID == 0 || slices.ContainsFunc(ours, func(c github.Comment) bool { return c.ID == rec.CommentID }) {
+		if rec.CommentID == 0 || slices.ContainsFunc(ours, func(c Comment) bool { return c.ID == rec.CommentID }) {
 			return &recs[i]
 		}
 	}

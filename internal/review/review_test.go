@@ -11,7 +11,6 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
-	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
@@ -19,13 +18,13 @@ import (
 // checkRunsAPI lists fixed check runs; every other method is unused here.
 type checkRunsAPI struct {
 	API
-	runs []github.CheckRunInfo
+	runs []CheckRun
 	err  error
 	ref  string
 	name string
 }
 
-func (a *checkRunsAPI) ListCheckRunsForRef(_ context.Context, _, _, ref, name string) ([]github.CheckRunInfo, error) {
+func (a *checkRunsAPI) ListCheckRunsForRef(_ context.Context, ref, name string) ([]CheckRun, error) {
 	a.ref, a.name = ref, name
 	return a.runs, a.err
 }
@@ -39,36 +38,36 @@ func TestReviewRecord(t *testing.T) {
 		other  = "v1:9999999999"
 	)
 	marker := gate.DiffMarker(digest, 41, "abc")
-	checkRun := func(id int64, app, externalID string) github.CheckRunInfo {
-		return github.CheckRunInfo{ID: id, Name: "cdkd diff (prod)", HeadSHA: sha, ExternalID: externalID, AppSlug: app, HTMLURL: fmt.Sprintf("https://github.com/o/r/runs/%d", id)}
+	checkRun := func(id int64, app, externalID string) CheckRun {
+		return CheckRun{ID: id, Name: "cdkd diff (prod)", HeadSHA: sha, ExternalID: externalID, AppSlug: app, HTMLURL: fmt.Sprintf("https://github.com/o/r/runs/%d", id)}
 	}
 	tests := []struct {
 		name    string
 		app     string
 		secret  string
-		runs    []github.CheckRunInfo
+		runs    []CheckRun
 		err     error
 		want    *gate.Record
 		warning string
 		wantErr string
 	}{
 		{name: "none: check-run was false", runs: nil},
-		{name: "the newest records the review", runs: []github.CheckRunInfo{checkRun(1, "github-actions", gate.DiffMarker(other, 42, "def")), checkRun(2, "github-actions", marker)},
+		{name: "the newest records the review", runs: []CheckRun{checkRun(1, "github-actions", gate.DiffMarker(other, 42, "def")), checkRun(2, "github-actions", marker)},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}},
-		{name: "the newest records another digest", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+		{name: "the newest records another digest", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, CommentID: 42, ReportHash: "def", URL: "https://github.com/o/r/runs/3"}},
-		{name: "the newest records none: a failed diff", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", "")},
+		{name: "the newest records none: a failed diff", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", "")},
 			want: &gate.Record{Name: "cdkd diff (prod)", URL: "https://github.com/o/r/runs/3"}},
-		{name: "another app's run is no record", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other, 42, "def"))},
+		{name: "another app's run is no record", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other, 42, "def"))},
 			want:    &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"},
 			warning: "ignored check run https://github.com/o/r/runs/3: it is named \"cdkd diff (prod)\" but was created by the app mallory-app, not github-actions"},
-		{name: "the trusted app named by the input", app: "deployer", runs: []github.CheckRunInfo{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+		{name: "the trusted app named by the input", app: "deployer", runs: []CheckRun{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer (input trusted-app)"},
-		{name: "a run with no app never vouches", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "", gate.DiffMarker(other, 42, "def"))},
+		{name: "a run with no app never vouches", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "", gate.DiffMarker(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "was created by no app, not github-actions"},
-		{name: "whatever the identity", runs: []github.CheckRunInfo{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other, 42, "def"))},
+		{name: "whatever the identity", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", URL: "https://github.com/o/r/runs/2"}, warning: "created by the app some-app"},
-		{name: "an older cdkd-action's record names no comment", runs: []github.CheckRunInfo{checkRun(2, "github-actions", "cdkd-action:v1:diff:"+digest)},
+		{name: "an older cdkd-action's record names no comment", runs: []CheckRun{checkRun(2, "github-actions", "cdkd-action:v1:diff:"+digest)},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}},
 		{name: "the API fails", err: errors.New("502 Bad Gateway"), wantErr: "read the diff check runs on 8888888 to verify the review: 502 Bad Gateway"},
 	}
@@ -81,7 +80,7 @@ func TestReviewRecord(t *testing.T) {
 			}
 			api := &checkRunsAPI{runs: tc.runs, err: tc.err}
 			f := &Finder{API: api, Redactor: set, Warn: func(msg string) { out.WriteString("warning: " + msg + "\n") },
-				Where: Where{Owner: "o", Repo: "r", Label: "prod", DiffCheck: "cdkd diff (prod)", TrustedApp: tc.app}}
+				Where: Where{Label: "prod", DiffCheck: "cdkd diff (prod)", TrustedApp: tc.app}}
 			got, err := f.record(context.Background(), sha)
 			if tc.wantErr != "" {
 				assert.Error(t, err, tc.wantErr)
@@ -103,10 +102,10 @@ func TestReviewRecord(t *testing.T) {
 // prsAPI lists fixed pull requests for a commit.
 type prsAPI struct {
 	API
-	prs []github.PullRequest
+	prs []PullRequest
 }
 
-func (a prsAPI) PullRequestsForCommit(context.Context, string, string, string) ([]github.PullRequest, error) {
+func (a prsAPI) PullRequestsForCommit(context.Context, string) ([]PullRequest, error) {
 	return a.prs, nil
 }
 
@@ -114,29 +113,29 @@ func (a prsAPI) PullRequestsForCommit(context.Context, string, string, string) (
 // branch: another branch's, sharing the commit, lends nothing.
 func TestFindPR(t *testing.T) {
 	const sha = "9999999999999999999999999999999999999999"
-	release := github.PullRequest{Number: 6, HeadSHA: sha, BaseRef: "release", MergeCommitSHA: "a1", Merged: true}
-	ffMain := github.PullRequest{Number: 8, HeadSHA: sha, BaseRef: "main", MergeCommitSHA: "b2", Merged: true}
-	mergedMain := github.PullRequest{Number: 9, HeadSHA: "h9", BaseRef: "main", MergeCommitSHA: sha, Merged: true}
-	open := github.PullRequest{Number: 10, HeadSHA: sha, BaseRef: "main"}
+	release := PullRequest{Number: 6, HeadSHA: sha, BaseRef: "release", MergeCommitSHA: "a1", Merged: true}
+	ffMain := PullRequest{Number: 8, HeadSHA: sha, BaseRef: "main", MergeCommitSHA: "b2", Merged: true}
+	mergedMain := PullRequest{Number: 9, HeadSHA: "h9", BaseRef: "main", MergeCommitSHA: sha, Merged: true}
+	open := PullRequest{Number: 10, HeadSHA: sha, BaseRef: "main"}
 	tests := []struct {
 		name, ref, event string
-		prs              []github.PullRequest
+		prs              []PullRequest
 		want             int
 		note             string
 		ambiguous        []int
 	}{
-		{name: "merge commit", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{ffMain, mergedMain}, want: 9},
-		{name: "fast-forward, another branch's listed first", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{release, ffMain}, want: 8},
-		{name: "pushed to the other branch", ref: "refs/heads/release", event: "push", prs: []github.PullRequest{release, ffMain}, want: 6},
-		{name: "only another branch's", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{release, open},
+		{name: "merge commit", ref: "refs/heads/main", event: "push", prs: []PullRequest{ffMain, mergedMain}, want: 9},
+		{name: "fast-forward, another branch's listed first", ref: "refs/heads/main", event: "push", prs: []PullRequest{release, ffMain}, want: 8},
+		{name: "pushed to the other branch", ref: "refs/heads/release", event: "push", prs: []PullRequest{release, ffMain}, want: 6},
+		{name: "only another branch's", ref: "refs/heads/main", event: "push", prs: []PullRequest{release, open},
 			note: "no pull request merged into main has it as its merge commit or head: a direct push?; pull request #6 holds it but was merged into release, not main"},
-		{name: "dispatch on main", ref: "refs/heads/main", event: "workflow_dispatch", prs: []github.PullRequest{mergedMain}, want: 9},
-		{name: "dispatch, nothing merged", ref: "refs/heads/main", event: "workflow_dispatch", prs: []github.PullRequest{open},
+		{name: "dispatch on main", ref: "refs/heads/main", event: "workflow_dispatch", prs: []PullRequest{mergedMain}, want: 9},
+		{name: "dispatch, nothing merged", ref: "refs/heads/main", event: "workflow_dispatch", prs: []PullRequest{open},
 			note: "the run was started by workflow_dispatch, and no pull request merged into main has it as its merge commit or head"},
-		{name: "two merged pull requests share the head", ref: "refs/heads/main", event: "push", prs: []github.PullRequest{ffMain, {Number: 12, HeadSHA: sha, BaseRef: "main", Merged: true}},
+		{name: "two merged pull requests share the head", ref: "refs/heads/main", event: "push", prs: []PullRequest{ffMain, {Number: 12, HeadSHA: sha, BaseRef: "main", Merged: true}},
 			ambiguous: []int{8, 12}, note: "several pull requests hold it"},
-		{name: "a tag: merge commit only", ref: "refs/tags/v1", event: "push", prs: []github.PullRequest{ffMain, mergedMain}, want: 9},
-		{name: "a tag: no fast-forward guess", ref: "refs/tags/v1", event: "push", prs: []github.PullRequest{release, ffMain},
+		{name: "a tag: merge commit only", ref: "refs/tags/v1", event: "push", prs: []PullRequest{ffMain, mergedMain}, want: 9},
+		{name: "a tag: no fast-forward guess", ref: "refs/tags/v1", event: "push", prs: []PullRequest{release, ffMain},
 			note: "no merged pull request has it as its merge commit (refs/tags/v1 is no branch, so a fast-forward merge is not looked for): a direct push?"},
 	}
 	for _, tc := range tests {
@@ -145,7 +144,7 @@ func TestFindPR(t *testing.T) {
 			if branch == tc.ref {
 				branch = ""
 			}
-			s := &Finder{API: prsAPI{prs: tc.prs}, Where: Where{Owner: "o", Repo: "r", SHA: sha, Ref: tc.ref, Branch: branch, EventName: tc.event}}
+			s := &Finder{API: prsAPI{prs: tc.prs}, Where: Where{SHA: sha, Ref: tc.ref, Branch: branch, EventName: tc.event}}
 			got, note, err := s.findPR(context.Background())
 			assert.NilError(t, err)
 			assert.Equal(t, got, tc.want)
@@ -162,27 +161,27 @@ func TestFindPR(t *testing.T) {
 func TestDeploySection(t *testing.T) {
 	const sha = "9999999999999999999999999999999999999999"
 	section := "### cdkd deploy\n\n✅ deployed\n"
-	run := func(id int64, externalID string) github.CheckRunInfo {
-		return github.CheckRunInfo{ID: id, Name: "cdkd deploy", HeadSHA: sha, ExternalID: externalID, AppSlug: "github-actions"}
+	run := func(id int64, externalID string) CheckRun {
+		return CheckRun{ID: id, Name: "cdkd deploy", HeadSHA: sha, ExternalID: externalID, AppSlug: "github-actions"}
 	}
 	tests := []struct {
 		name    string
-		runs    []github.CheckRunInfo
+		runs    []CheckRun
 		err     error
 		why     string
 		wantErr string
 	}{
-		{name: "the newest records it", runs: []github.CheckRunInfo{run(1, gate.DeployMarker(5, prcomment.ReportHash(section)))}},
-		{name: "an older one records it", runs: []github.CheckRunInfo{run(1, gate.DeployMarker(5, prcomment.ReportHash(section))), run(2, gate.DeployMarker(5, "other"))}},
-		{name: "none records it", runs: []github.CheckRunInfo{run(2, gate.DeployMarker(5, "other"))}, why: "no deploy of 9999999 wrote"},
-		{name: "another comment's", runs: []github.CheckRunInfo{run(2, gate.DeployMarker(6, prcomment.ReportHash(section)))}, why: "no deploy of 9999999 wrote"},
+		{name: "the newest records it", runs: []CheckRun{run(1, gate.DeployMarker(5, prcomment.ReportHash(section)))}},
+		{name: "an older one records it", runs: []CheckRun{run(1, gate.DeployMarker(5, prcomment.ReportHash(section))), run(2, gate.DeployMarker(5, "other"))}},
+		{name: "none records it", runs: []CheckRun{run(2, gate.DeployMarker(5, "other"))}, why: "no deploy of 9999999 wrote"},
+		{name: "another comment's", runs: []CheckRun{run(2, gate.DeployMarker(6, prcomment.ReportHash(section)))}, why: "no deploy of 9999999 wrote"},
 		{name: "GitHub fails", err: errors.New("502 Bad Gateway"), wantErr: "read the deploy check runs on 9999999 to verify the review comment's deploy section: 502 Bad Gateway"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &Finder{API: &checkRunsAPI{runs: tc.runs, err: tc.err}, Warn: func(string) {},
-				Where: Where{Owner: "o", Repo: "r", SHA: sha, DeployCheck: "cdkd deploy"}}
-			why, err := f.deploySection(context.Background(), &github.Comment{ID: 5}, section)
+				Where: Where{SHA: sha, DeployCheck: "cdkd deploy"}}
+			why, err := f.deploySection(context.Background(), &Comment{ID: 5}, section)
 			if tc.wantErr != "" {
 				assert.Error(t, err, tc.wantErr)
 				return
@@ -200,7 +199,7 @@ func TestDeploySection(t *testing.T) {
 // The record that speaks for a pull request is the newest naming one of its
 // comments: one head in two pull requests with one label gives two.
 func TestVouching(t *testing.T) {
-	ours := []github.Comment{{ID: 5}}
+	ours := []Comment{{ID: 5}}
 	recs := []gate.Record{{CommentID: 9, Digest: "b"}, {CommentID: 5, Digest: "a"}, {CommentID: 4, Digest: "old"}}
 	assert.Equal(t, vouching(recs, ours).Digest, "a")
 	failed := append([]gate.Record{{CommentID: 0}}, recs...)
