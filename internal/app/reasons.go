@@ -33,6 +33,7 @@ const (
 	ReasonDestructiveRefused = FailureReason(gate.DestructiveRefused)
 	ReasonDiffUnverifiable   = FailureReason(gate.DiffUnverifiable)
 	ReasonKeyMismatch        = FailureReason(gate.FingerprintKeyMismatch)
+	ReasonReviewsContradict  = FailureReason(gate.ReviewsContradict)
 	// ReasonStateLocked: another job holds a stack's lock.
 	ReasonStateLocked FailureReason = "state-locked"
 	// ReasonDeployFailed: cdkd deploy failed.
@@ -60,7 +61,7 @@ func (f FailureReason) Code() ExitCode {
 		return ExitBadInput
 	case ReasonChanges, ReasonDrift, ReasonIncomplete,
 		ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
-		ReasonDiffUnverifiable, ReasonKeyMismatch:
+		ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict:
 		return ExitChanges
 	}
 	return ExitFailure
@@ -74,5 +75,5 @@ var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
 	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
-	ReasonDiffUnverifiable, ReasonKeyMismatch,
+	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict,
 }
