@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+)
+
+// The gate's rules as a team meets them, from review to deploy: what is
+// created is bound by its properties, and a deploy makes only reviewed
+// changes, some of which may be in place already.
+
+// diffPart writes the stacks of diff-safe.json that keep names (and, for
+// a stack, only the changes that keep) into a file of the test's own.
+func diffPart(t *testing.T, dir, name string, keep func(stack, logicalID string) bool) string {
+	t.Helper()
+	var stacks []map[string]any
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/deploy/diff-safe.json")), &stacks))
+	for _, s := range stacks {
+		var kept []any
+		for _, c := range s["changes"].([]any) {
+			if keep(s["stack"].(string), c.(map[string]any)["logicalId"].(string)) {
+				kept = append(kept, c)
+			}
+		}
+		if kept == nil {
+			kept = []any{}
+			s["outputChanges"] = []any{}
+		}
+		s["changes"] = kept
+	}
+	b, err := json.Marshal(stacks)
+	assert.NilError(t, err)
+	path := filepath.Join(dir, name)
+	writeFile(t, path, string(b))
+	return path
+}
+
+// Pull request B, updated after A merged but before A deployed, was
+// reviewed with A's changes and its own. A deploys; then B's deploy makes
+// only B's changes, which its review holds, and says A's are in place.
+func TestDeployTwoPullRequestsBackToBack(t *testing.T) {
+	const (
+		headB  = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+		mergeB = "cccccccccccccccccccccccccccccccccccccccc"
+	)
+	w := newDeployWorkspace(t, reviewedSHA) // #8 is A
+	w.gh.AddPullRequest(githubtest.PR{Number: 9, HeadSHA: headB, HeadRef: "b", BaseRef: "main", Merged: true, MergeCommitSHA: mergeB})
+	onlyA := diffPart(t, w.dir, "a.json", func(stack, _ string) bool { return stack == "StackA" })
+	onlyB := diffPart(t, w.dir, "b.json", func(stack, _ string) bool { return stack == "StackB" })
+	both := abs(t, "testdata/deploy/diff-safe.json")
+	stub := w.stub(append(append([]cdkdtest.Invocation{
+		gateDiff(t, onlyA), // A's review
+		gateDiff(t, both),  // B's review, on a base holding A
+		gateDiff(t, onlyA), // A's deploy
+		deployInvocation(t),
+	}, resultInvocations(t, "events-StackA-run.json")...), append([]cdkdtest.Invocation{
+		gateDiff(t, onlyB), // B's deploy: A's changes are in place
+		deployInvocation(t),
+	}, fileInvocation(t, "state-StackA.json", "state", "show", "StackA", "--json"),
+		fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"))...)...)
+	w.reviewPR(deployPR, "main", reviewedSHA, diffInputs())
+	w.reviewPR(9, "main", headB, diffInputs())
+
+	a := w.run(deployInputs())
+	assert.Equal(t, a.code, 0, a.stdout)
+	assert.Equal(t, a.outputs["deployed"], "true")
+
+	w.vars["GITHUB_SHA"] = mergeB
+	b := w.run(deployInputs())
+	assert.Equal(t, b.code, 0, b.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, b.outputs["deployed"], "true")
+	assert.Equal(t, b.outputs["failure-reason"], "")
+	assert.Assert(t, is.Contains(b.summary, "Every change is one reviewed in pull request"))
+	assert.Assert(t, is.Contains(b.summary, "already in place, so not deployed again"))
+	assert.Assert(t, is.Contains(b.summary, "update TopicBFC7AF6E.DisplayName in StackA"))
+
+	t.Run("a change whose old value moved is refused", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		moved := strings.Replace(readFile(t, "testdata/deploy/diff-safe.json"), `"ImportedBucketParam03535B42"`, `"ImportedBucketParam03535B42"`, 1)
+		var stacks []map[string]any
+		assert.NilError(t, json.Unmarshal([]byte(moved), &stacks))
+		stacks[0]["changes"].([]any)[0].(map[string]any)["propertyChanges"].([]any)[0].(map[string]any)["oldValue"] = "someone-else"
+		raw, err := json.Marshal(stacks)
+		assert.NilError(t, err)
+		path := filepath.Join(w.dir, "moved.json")
+		writeFile(t, path, string(raw))
+		stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, path))
+		w.review(reviewedSHA, diffInputs())
+		res := refused(t, w, "diff-changed", "starts from another value than pull request #8 reviewed")
+		_ = res
+		stub.AssertAllUsed(t)
+	})
+}
+
+// What a resource is created with is part of the review: cdkd's diff names
+// the creation only, so the gate reads its properties from the assembly it
+// compared. Another value there (a synth at deploy time, a push after
+// approval) is another change set; no assembly binds nothing, and refuses.
+func TestDeployBindsCreatedResources(t *testing.T) {
+	t.Run("reviewed with its properties", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+		w.review(reviewedSHA, diffInputs())
+		body := prComment(t, w.gh).Body
+		assert.Assert(t, is.Contains(body, "<details><summary>2 properties it is created with</summary>"))
+		assert.Assert(t, is.Contains(body, "- `QueueName`: `\"fixture-new-queue\"`"))
+	})
+	t.Run("another value at deploy time", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, "testdata/deploy/diff-safe.json"))
+		w.review(reviewedSHA, diffInputs())
+		tpl := filepath.Join(w.dir, "cdk.out", "StackA.template.json")
+		writeFile(t, tpl, strings.Replace(readFile(t, tpl), "fixture-new-queue", "attacker-queue", 1))
+		refused(t, w, "diff-changed", "create NewQueue1C62264E (AWS::SQS::Queue) in StackA differs from what pull request #8 reviewed")
+		stub.AssertAllUsed(t)
+	})
+	t.Run("no assembly", func(t *testing.T) {
+		w := newWorkspace(t)
+		w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: reviewedSHA, HeadRef: "rename-queue", BaseRef: "main", Merged: true, MergeCommitSHA: mergeSHA})
+		stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, "testdata/deploy/diff-safe.json"))
+		w.review(reviewedSHA, diffInputs())
+		assert.Assert(t, is.Contains(prComment(t, w.gh).Body, "its properties are not part of this review"))
+		refused(t, w, "diff-unverifiable", "creates StackA/NewQueue1C62264E, whose properties are not bound to the review")
+		stub.AssertAllUsed(t)
+	})
+}
