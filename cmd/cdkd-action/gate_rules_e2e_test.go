@@ -133,3 +133,51 @@ func TestDeployBindsCreatedResources(t *testing.T) {
 		stub.AssertAllUsed(t)
 	})
 }
+
+// A merge queue lands a batch of three pull requests in one push: each was
+// reviewed with its own change, and the deploy of the push makes their
+// union. The push's before..after names the commits, each commit its pull
+// request.
+func TestDeployABatchOfThree(t *testing.T) {
+	const (
+		before = "1010101010101010101010101010101010101010"
+		head9  = "2929292929292929292929292929292929292929"
+		head10 = "3030303030303030303030303030303030303030"
+		merge8 = "4848484848484848484848484848484848484848"
+		merge9 = "4949494949494949494949494949494949494949"
+	)
+	w := newWorkspace(t)
+	w.createdFromAssembly()
+	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: reviewedSHA, HeadRef: "a", BaseRef: "main", Merged: true, MergeCommitSHA: merge8})
+	w.gh.AddPullRequest(githubtest.PR{Number: 9, HeadSHA: head9, HeadRef: "b", BaseRef: "main", Merged: true, MergeCommitSHA: merge9})
+	w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: head10, HeadRef: "c", BaseRef: "main", Merged: true, MergeCommitSHA: mergeSHA})
+	w.gh.SetCommits(owner, repo, before, mergeSHA, merge8, merge9, mergeSHA)
+	topic := diffPart(t, w.dir, "topic.json", func(_, id string) bool { return id == "TopicBFC7AF6E" })
+	queue := diffPart(t, w.dir, "queue.json", func(_, id string) bool { return id == "NewQueue1C62264E" })
+	param := diffPart(t, w.dir, "param.json", func(stack, _ string) bool { return stack == "StackB" })
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, topic), gateDiff(t, queue), gateDiff(t, param),
+		gateDiff(t, "testdata/deploy/diff-safe.json"), deployInvocation(t)}, resultInvocations(t, "events-StackA-run.json")...)...)
+	w.reviewPR(deployPR, "main", reviewedSHA, diffInputs())
+	w.reviewPR(9, "main", head9, diffInputs())
+	w.reviewPR(10, "main", head10, diffInputs())
+	event := filepath.Join(w.dir, "push-batch.json")
+	writeFile(t, event, `{"ref":"refs/heads/main","before":"`+before+`","after":"`+mergeSHA+`"}`)
+	w.vars["GITHUB_EVENT_PATH"] = event
+
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	assert.Assert(t, is.Contains(res.summary, "Every change is one reviewed in pull requests"))
+
+	t.Run("without the push's before, the last pull request's review alone counts", func(t *testing.T) {
+		w2 := newWorkspace(t)
+		w2.createdFromAssembly()
+		w2.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: head10, HeadRef: "c", BaseRef: "main", Merged: true, MergeCommitSHA: mergeSHA})
+		stub := w2.stub(gateDiff(t, diffPart(t, w2.dir, "param.json", func(stack, _ string) bool { return stack == "StackB" })),
+			gateDiff(t, "testdata/deploy/diff-safe.json"))
+		w2.reviewPR(10, "main", head10, diffInputs())
+		refused(t, w2, "diff-changed", "was in no review")
+		stub.AssertAllUsed(t)
+	})
+}

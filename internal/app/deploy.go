@@ -122,7 +122,7 @@ func (r *Env) reviewFinder() *review.Finder {
 			Branch: r.gh.Branch(), Ref: r.gh.Ref, EventName: r.gh.EventName,
 			Label: r.cfg.Label, DiffCheck: checkName("cdkd diff", r.cfg.Label), DeployCheck: checkName("cdkd deploy", r.cfg.Label),
 			TrustedApp: r.cfg.TrustedApp, DestructiveLabel: r.cfg.DestructiveLabel,
-			KeyIDField: fingerprintKeyIDField, Local: r.local,
+			KeyIDField: fingerprintKeyIDField, Local: r.local, Before: r.gh.Before,
 		},
 	}
 	if r.gh.PR != nil {

@@ -33,6 +33,10 @@ func (s reviewSource) PullRequestsForCommit(ctx context.Context, sha string) ([]
 	return out, err
 }
 
+func (s reviewSource) CommitsBetween(ctx context.Context, base, head string) ([]string, error) {
+	return s.api.CommitsBetween(ctx, s.owner, s.repo, base, head)
+}
+
 func pullRequestOf(pr github.PullRequest) review.PullRequest {
 	return review.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, MergeCommitSHA: pr.MergeCommitSHA,
 		Merged: pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels}

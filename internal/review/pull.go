@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // labelsAtMerge splits pr's labels into those it carried when it merged,
@@ -103,4 +105,45 @@ func (s *Finder) findPR(ctx context.Context) (int, string, error) {
 		}
 	}
 	return 0, note, nil
+}
+
+// maxPushCommits bounds the commits of one push whose pull requests are
+// looked up, one call each.
+const maxPushCommits = 250
+
+// batch lists the other pull requests merged into the branch by the push
+// being deployed (a merge queue's batch lands several in one push): those
+// whose merge commit (or, fast-forwarded, head) is one of the commits
+// between the push's before and SHA. primary, the pull request of SHA
+// itself, is left out. None without a push's before (another event, a new
+// branch).
+func (s *Finder) batch(ctx context.Context, primary int) ([]int, error) {
+	w := s.Where
+	if w.Before == "" || strings.Trim(w.Before, "0") == "" || w.Branch == "" || w.EventPR != 0 {
+		return nil, nil
+	}
+	commits, err := s.API.CommitsBetween(ctx, w.Before, w.SHA)
+	if err != nil {
+		return nil, fmt.Errorf("list the commits the push brought (%s..%s) to find the pull requests it merged: %w", reporters.ShortSHA(w.Before), reporters.ShortSHA(w.SHA), err)
+	}
+	if len(commits) > maxPushCommits {
+		return nil, fmt.Errorf("the push brought %d commits, more than the %d whose pull requests are looked up", len(commits), maxPushCommits)
+	}
+	var out []int
+	for _, sha := range commits {
+		if sha == w.SHA {
+			continue // the primary's
+		}
+		prs, err := s.API.PullRequestsForCommit(ctx, sha)
+		if err != nil {
+			return nil, fmt.Errorf("read the pull requests of commit %s of the push: %w", reporters.ShortSHA(sha), err)
+		}
+		for _, p := range prs {
+			if p.Merged && p.BaseRef == w.Branch && (p.MergeCommitSHA == sha || p.HeadSHA == sha) && p.Number != primary && !slices.Contains(out, p.Number) {
+				out = append(out, p.Number)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

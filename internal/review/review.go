@@ -48,6 +48,9 @@ type Where struct {
 	KeyIDField string
 	// Local is a local run, which reads no pull request.
 	Local bool
+	// Before is the branch's head before the push ("" when the event is no
+	// push): the pull requests merged between it and SHA are the push's.
+	Before string
 }
 
 // Finder finds the review of the commit being deployed: the pull request
@@ -120,14 +123,46 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 		rv.Note = note
 		return rv, nil
 	}
+	rv, f, err := s.pullRequest(ctx, number, rv.Commit)
+	s.PR, s.Comment, s.Header = f.pr, f.comment, f.header
+	if err != nil {
+		return rv, err
+	}
+	others, err := s.batch(ctx, number)
+	if err != nil {
+		return rv, err
+	}
+	for _, n := range others {
+		b, _, err := s.pullRequest(ctx, n, rv.Commit)
+		if err != nil {
+			return rv, err
+		}
+		rv.Batch = append(rv.Batch, b)
+	}
+	return rv, nil
+}
+
+// found is what the lookup found of one pull request, for the report.
+type found struct {
+	pr      *PullRequest
+	comment *Comment
+	header  marker.Header
+}
+
+// pullRequest is the review of pull request number: its head, labels, the
+// diff comment its record vouches for, and whether that was altered.
+func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (gate.Review, found, error) {
+	w := s.Where
+	rv := gate.Review{Commit: commit}
+	var f found
 	pr, err := s.API.GetPullRequest(ctx, number)
 	if err != nil {
-		return rv, fmt.Errorf("read pull request #%d: %w", number, err)
+		return rv, f, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
-	s.PR = &pr
+	f.pr = &pr
 	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
 	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
-		return rv, err
+		return rv, f, err
 	}
 	if !pr.MergedAt.IsZero() {
 		rv.MergedAt = pr.MergedAt.UTC().Format(time.RFC3339)
@@ -135,21 +170,21 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 
 	author := s.Bot(ctx)
 	if author == "" && s.Err != nil {
-		return rv, s.Err // the identity could not be read: say why
+		return rv, f, s.Err // the identity could not be read: say why
 	}
 	ours, err := s.API.DiffComments(ctx, pr.Number, w.Label, author)
 	if err != nil {
-		return rv, err
+		return rv, f, err
 	}
 	if len(ours) == 0 {
-		return rv, nil
+		return rv, f, nil
 	}
 	// The diff's check run on the final head names the comment it vouches
 	// for: that one is the review, whatever else carries our header (every
 	// workflow using GITHUB_TOKEN posts as github-actions[bot]).
 	onHead, err := s.records(ctx, pr.HeadSHA)
 	if err != nil {
-		return rv, err // not "no record": the review cannot be verified now
+		return rv, f, err // not "no record": the review cannot be verified now
 	}
 	c := &ours[len(ours)-1] // without a record naming one: the newest, for the refusal's message
 	if rec := vouching(onHead, ours); rec != nil && rec.CommentID != 0 {
@@ -162,7 +197,7 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 		if c == nil {
 			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, rec.Digest, rec
 			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s (deleted, or another pull request's)", rec.URL, rec.CommentID, author)
-			return rv, nil
+			return rv, f, nil
 		}
 		for _, o := range ours {
 			if o.ID != c.ID {
@@ -172,11 +207,11 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 		}
 	}
 	h, _ := marker.Parse(c.Body)
-	s.Comment, s.Header = c, h
+	f.comment, f.header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	rv.KeyID, rv.CdkdVersion = h.Extra[w.KeyIDField], h.Cdkd
 	if h.Digest == "" {
-		return rv, nil // a failed diff: no review to verify
+		return rv, f, nil // a failed diff: no review to verify
 	}
 	if h.SHA != "" {
 		// Without the check runs the review cannot be verified (Decide
@@ -186,7 +221,7 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 		if h.SHA != pr.HeadSHA {
 			// A stale review: its record, if any, is on the older head.
 			if rec, err = s.record(ctx, h.SHA); err != nil {
-				return rv, err
+				return rv, f, err
 			}
 		}
 		rv.Record = rec
@@ -195,7 +230,7 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 	if err == nil && rv.Tampered == "" && (rv.ChangeSet == nil || rv.ChangeSet.Diff == nil) {
 		rv.Rerender = s.rerender(c, h)
 	}
-	return rv, err
+	return rv, f, err
 }
 
 // verify reads the reviewed change set from comment c (header h) and checks

@@ -49,6 +49,9 @@ type LabelEvent struct {
 type API interface {
 	GetPullRequest(ctx context.Context, number int) (PullRequest, error)
 	PullRequestsForCommit(ctx context.Context, sha string) ([]PullRequest, error)
+	// CommitsBetween lists the commits reachable from head and not from
+	// base, oldest first.
+	CommitsBetween(ctx context.Context, base, head string) ([]string, error)
 	ListLabelEvents(ctx context.Context, number int) ([]LabelEvent, error)
 	ListCheckRunsForRef(ctx context.Context, ref, checkName string) ([]CheckRun, error)
 	// DiffComments lists, oldest first, the comments on pull request
