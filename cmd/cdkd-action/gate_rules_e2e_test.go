@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +13,10 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 )
 
 // The gate's rules as a team meets them, from review to deploy: what is
@@ -180,4 +186,52 @@ func TestDeployABatchOfThree(t *testing.T) {
 		refused(t, w2, "diff-changed", "was in no review")
 		stub.AssertAllUsed(t)
 	})
+}
+
+// bigDiff writes a change set too large for the comment's change-set line
+// (its fingerprints are stored instead), and an assembly placing every
+// value, so they show: n topics renamed to values derived from seed.
+func bigDiff(t *testing.T, w *workspace, name, seed string, n int) string {
+	t.Helper()
+	var changes, resources []string
+	for i := range n {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s-%d", seed, i)))
+		changes = append(changes, fmt.Sprintf(`{"logicalId":"Topic%04d","changeType":"UPDATE","resourceType":"AWS::SNS::Topic","propertyChanges":[{"path":"DisplayName","oldValue":"old-%d","newValue":"%x","requiresReplacement":false}]}`, i, i, sum))
+		resources = append(resources, fmt.Sprintf(`"Topic%04d":{"Type":"AWS::SNS::Topic","Properties":{"DisplayName":"x"}}`, i))
+	}
+	asm := filepath.Join(w.dir, "cdk.out")
+	writeFile(t, filepath.Join(asm, "manifest.json"), `{"version":"55.0.0","artifacts":{"StackA":{"type":"aws:cloudformation:stack","environment":"aws://unknown-account/us-east-1","properties":{"templateFile":"StackA.template.json"}}}}`)
+	writeFile(t, filepath.Join(asm, "StackA.template.json"), `{"Resources":{`+strings.Join(resources, ",")+`}}`)
+	path := filepath.Join(w.dir, name)
+	writeFile(t, path, `[{"stack":"StackA","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[]}]`)
+	return path
+}
+
+// A workflow using GITHUB_TOKEN keeps change set X's visible report byte for
+// byte, swaps the hidden lines to Y's, writes a github-actions check run
+// vouching for that, and deploys Y: with only fingerprints stored, the
+// report is rendered again from Y and differs.
+func TestDeployRerendersAReportKeptOverAnotherDigest(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	x := bigDiff(t, w, "x.json", "x", 800)
+	y := bigDiff(t, w, "y.json", "y", 800)
+	stub := w.stub(gateDiff(t, x), gateDiff(t, y), gateDiff(t, y))
+	w.review(reviewedSHA, diffInputs())
+	reviewedX := prComment(t, w.gh)
+	cx, _ := prcomment.Parse(reviewedX.Body)
+	cs, err := prcomment.DecodeChangeSet(reviewedX.Body, cx.Header.Digest)
+	assert.NilError(t, err)
+	assert.Assert(t, cs.Diff == nil && len(cs.Fingerprints) == 800, "the change set line holds fingerprints only")
+	w.review(reviewedSHA, diffInputs()) // the workflow computes Y's hidden lines
+	cy, _ := prcomment.Parse(prComment(t, w.gh).Body)
+	cy.Report = cx.Report // and keeps X's report
+	w.gh.EditComment(owner, repo, reviewedX.ID, cy.String())
+	api, err := github.NewClient(token, w.gh.APIURL())
+	assert.NilError(t, err)
+	_, err = api.CreateCheckRun(context.Background(), owner, repo, github.CheckRun{Name: "cdkd diff", HeadSHA: reviewedSHA, Status: "completed", Conclusion: "neutral",
+		Title: "t", Summary: "s", ExternalID: gate.DiffMarker(cy.Header.Digest, reviewedX.ID, prcomment.ReportHash(cx.Report))})
+	assert.NilError(t, err)
+
+	refused(t, w, "no-reviewed-diff", "rendered again from the change set its digest covers")
+	stub.AssertAllUsed(t)
 }
