@@ -207,3 +207,46 @@ func TestVouching(t *testing.T) {
 	assert.Equal(t, vouching(recs[:1], ours).CommentID, int64(9), "nothing of ours: the newest stands, for the refusal")
 	assert.Assert(t, vouching(nil, ours) == nil)
 }
+
+// pushAPI answers a compare and each commit's pull requests.
+type pushAPI struct {
+	API
+	commits []string
+	prs     map[string][]PullRequest
+}
+
+func (a pushAPI) CommitsBetween(context.Context, string, string) ([]string, error) {
+	return a.commits, nil
+}
+
+func (a pushAPI) PullRequestsForCommit(_ context.Context, sha string) ([]PullRequest, error) {
+	return a.prs[sha], nil
+}
+
+// The pull requests a push merged are those merged into the pushed branch
+// at one of its commits; a new branch's push, another branch's or an open
+// pull request are not.
+func TestBatch(t *testing.T) {
+	const before, after = "1111111111111111111111111111111111111111", "9999999999999999999999999999999999999999"
+	api := pushAPI{commits: []string{"c1", "c2", after}, prs: map[string][]PullRequest{
+		"c1":  {{Number: 4, Merged: true, BaseRef: "main", MergeCommitSHA: "c1"}, {Number: 5, Merged: true, BaseRef: "release", MergeCommitSHA: "c1"}},
+		"c2":  {{Number: 6, BaseRef: "main", HeadSHA: "c2"}, {Number: 7, Merged: true, BaseRef: "main", HeadSHA: "c2", MergeCommitSHA: "x"}},
+		after: {{Number: 8, Merged: true, BaseRef: "main", MergeCommitSHA: after}},
+	}}
+	tests := []struct {
+		name, before string
+		want         []int
+	}{
+		{name: "a push of three", before: before, want: []int{4, 7}},
+		{name: "a new branch", before: "0000000000000000000000000000000000000000"},
+		{name: "no push", before: ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Finder{API: api, Where: Where{SHA: after, Branch: "main", Before: tc.before}}
+			got, err := f.batch(context.Background(), 8)
+			assert.NilError(t, err)
+			assert.DeepEqual(t, got, tc.want)
+		})
+	}
+}
