@@ -171,48 +171,9 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		}
 		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
 	}
-	covered := false
-	var by map[string][]int
-	if usable && (rv.Digest != cur.Digest || len(rv.Batch) > 0) {
-		cov, whole := coverage(rv, cur.Diff)
-		switch {
-		case whole && cov.Covered():
-			// Not the reviewed change set, but only reviewed changes: the
-			// rest is in place already.
-			covered, by = true, cov.By
-			if len(cov.AlreadyDeployed) > 0 {
-				d.Notes = append(d.Notes, "Reviewed and already in place, so not deployed again: "+strings.Join(cov.AlreadyDeployed, "; ")+".")
-			}
-		case whole && len(cov.Contradictions) > 0:
-			msg := fmt.Sprintf("The pull requests merged in this push reviewed some changes differently: %s", strings.Join(cov.Contradictions, "; "))
-			if p.RequireReviewedDiff {
-				d.Reason, d.Title, d.Message = ReviewsContradict, "Reviews contradict each other", msg+": not deploying. Review the merged result in one pull request."
-				return d
-			}
-			d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
-		case rv.Digest == cur.Digest:
-			// Exactly the pull request's own review: the batch adds nothing.
-		default:
-			d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
-			// Short digests: a message that printed the current one whole
-			// would hand anyone who can edit the comment the value to paste.
-			msg := fmt.Sprintf("The change set differs from the one reviewed in %s (reviewed digest %s, now %s)", reviewedIn(rv), shortDigest(rv.Digest), shortDigest(cur.Digest))
-			if whole && len(cov.Unreviewed) > 0 {
-				msg += "; not reviewed: " + strings.Join(cov.Unreviewed, "; ")
-			}
-			if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
-				msg += "; the digests were computed by different versions of cdkd-action"
-			}
-			msg += cdkdChange(rv.CdkdVersion, cur.CdkdVersion)
-			if extra := uncovered(rv.ChangeSet, cur.Diff); len(extra) > 0 && len(rv.Batch) == 0 {
-				msg += fmt.Sprintf("; the deploy would touch %s, which the review did not cover", strings.Join(extra, ", "))
-			}
-			if p.RequireReviewedDiff {
-				d.Reason, d.Title, d.Message = DiffChanged, "Diff changed since review", msg+": not deploying."
-				return d
-			}
-			d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
-		}
+	covered, by, stop := d.judge(p, rv, cur, usable)
+	if stop {
+		return d
 	}
 	unbound, why := cur.Diff.UnboundCreates()
 	if len(unbound) > 0 {
