@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+)
+
+// The rotation captures: real cdkd 0.284.40 against kumo, the secret
+// rotated from rotOld to rotNew behind unchanged reference text
+// (testdata/cdkd-kumo-rotation/README.md).
+const (
+	rotDir = "../../testdata/cdkd-kumo-rotation/"
+	rotOld = "rot-pw-one"
+	rotNew = "rot-pw-two"
+)
+
+// seedFingerprints records, as a deploy with value would have, the
+// fingerprint of each position of StackA that reads my-secret.
+func seedFingerprints(t *testing.T, b *fpBucket, value string, positions ...fingerprint.Position) {
+	t.Helper()
+	h, err := fingerprint.NewHasher(fingerprint.Options{Params: e2eFingerprintParams})
+	assert.NilError(t, err)
+	rec := fingerprint.NewRecord("StackA", "us-east-1")
+	for _, p := range positions {
+		f, err := h.Fingerprint(context.Background(), p, value)
+		assert.NilError(t, err)
+		rec.Positions[p.Key()] = fingerprint.Entry{Position: p, Source: "{{resolve:secretsmanager:my-secret:SecretString:password}}", Fingerprint: f}
+	}
+	body, err := rec.Encode()
+	assert.NilError(t, err)
+	b.putObject(t, b.bucket, fingerprint.ObjectKey("", "StackA", "us-east-1"), string(body))
+}
+
+// A secret rotated behind an unchanged {{resolve:...}} reference: cdkd's
+// diff says "no changes" and its deploy leaves the readers Unchanged
+// (captures 02, 03), so the report must not say "will be updated". It says
+// a deploy will NOT apply the value, and gives the remedy cdkd was seen to
+// apply: --revert for the updatable parameter (captures 05, 06), new
+// reference text for the queue's create-only name (captures 13-15; its
+// --revert says "reverted" and changes nothing).
+func TestRotatedReferenceIsNotAppliedByADeploy(t *testing.T) {
+	b := startFingerprintBucket(t)
+	b.isSecret(rotOld)
+	b.secret(t, "my-secret", `{"password":"`+rotNew+`"}`)
+	param := fingerprint.Position{Stack: "StackA", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "SecretRefParam4A819521", Path: "Value"}
+	queue := fingerprint.Position{Stack: "StackA", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "SecretNamedQueue", Path: "QueueName"}
+	seedFingerprints(t, b, rotOld, param, queue)
+
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.onPullRequest(reviewedSHA)
+	stub := w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--all", "--json"}, StdoutFile: abs(t, rotDir+"02-diff-rotated-json.stdout")})
+	res := w.run(map[string]string{"all": "true", "app": abs(t, "../../testdata/cdkd-samples/assembly-v1"), "state-bucket": b.bucket}, b.env()...)
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	var comment string
+	for _, c := range w.gh.Comments(owner, repo, deployPR) {
+		if strings.Contains(c.Body, `"kind":"diff"`) {
+			comment = c.Body
+		}
+	}
+	for _, want := range []string{
+		"> ⚠️ **2 changed secret values will NOT be applied by a deploy:**",
+		"`SecretRefParam4A819521`.`Value` · `{{resolve:secretsmanager:my-secret:SecretString:password}}` · (secret) → (secret) · **changed** — ⚠️ **a deploy will NOT apply it** (cdkd compares the reference text, which is unchanged); to apply it, run `cdkd drift StackA --revert`",
+		"`SecretNamedQueue`.`QueueName` · `{{resolve:secretsmanager:my-secret:SecretString:password}}` · (secret) → (secret) · **changed** — ⚠️ **a deploy will NOT apply it** (cdkd compares the reference text, which is unchanged); to apply it, change the reference's text",
+	} {
+		assert.Assert(t, is.Contains(comment, want), comment)
+	}
+	assert.Assert(t, !strings.Contains(comment, "will be updated"), comment)
+	assert.Assert(t, is.Contains(res.stdout, "::warning::StackA: the changed secret value at SecretRefParam4A819521.Value"))
+	assert.Equal(t, res.outputs["has-changes"], "true", "a value cdkd cannot see changed")
+	assertHidden(t, res.channels, rotOld, rotNew)
+}
