@@ -59,12 +59,12 @@ type Config struct {
 	FromJSON         string
 	// CdkdExitCode is the exit code of the cdkd drift run whose JSON
 	// from-json holds; nil when not given (unknown).
-	CdkdExitCode     *int
-	CdkdPath         string
-	CdkdVersion      string
-	ResolveSecrets   bool
-	MaskValues       []string
-	MaskEnv          []string
+	CdkdExitCode   *int
+	CdkdPath       string
+	CdkdVersion    string
+	ResolveSecrets bool
+	MaskValues     []string
+	MaskEnv        []string
 
 	// Fingerprints of secret values (see internal/secrets/fingerprint).
 	Fingerprints      bool
