@@ -602,7 +602,7 @@ func TestDriftNeverShowsSecrets(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
 	// The position reads a NoEcho parameter: real drift, never "by design".
 	assert.Assert(t, is.Contains(res.summary, "🔒 **Real drift at a NoEcho parameter's position** (values hidden): `NoEchoParam2FCCC8BD.Value`"))
-	assert.Assert(t, is.Contains(res.summary, "`cdkd drift --revert` or a re-deploy puts the parameter's value back"))
+	assert.Assert(t, is.Contains(res.summary, "`cdkd drift --revert` puts the parameter's value back; a re-deploy does not"))
 	assert.Assert(t, !strings.Contains(res.summary, "by design"), res.summary)
 	assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`))
 	assert.Assert(t, is.Contains(report, `"maskCase":"noEchoParameter"`))

@@ -67,7 +67,7 @@ func (x *driftWriter) resolution() {
 		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ".")
 		if res.Mode == "revert" {
 			// Today's cdkd reports an immutable property as reverted.
-			x.w.WriteString(" cdkd can report a property as reverted when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).")
+			x.w.WriteString(" cdkd can report a property as reverted when nothing changed: an immutable property such as an SQS queue's name cannot be updated in place, and cdkd 0.284.40 reports it reverted and leaves it (`cdkd deploy --replace` leaves it too, as it sees no change). For a value behind a secret reference, new reference text (the secret's version pinned) makes a deploy replace the resource.")
 		}
 		x.w.WriteString("\n")
 	default:

@@ -417,14 +417,19 @@ func TestDriftMarkdownMaskCases(t *testing.T) {
 		byDesign bool
 	}{
 		{model.MaskByDesign, "🔒 **Drifts on every run by design:** `NoEchoParam2FCCC8BD.Value`", true},
-		{model.MaskNoEchoParameter, "`cdkd drift --revert` or a re-deploy puts the parameter's value back", false},
+		{model.MaskNoEchoParameter, "`cdkd drift --revert` puts the parameter's value back; a re-deploy does not", false},
 		{model.MaskSecretReference, "most often the secret was rotated", false},
+		// testdata/cdkd-kumo-rotation: the drift survives a re-deploy, and
+		// --revert does not apply a create-only name.
+		{model.MaskSecretReference, "A re-deploy does not push it", false},
+		{model.MaskSecretReference, "for a create-only one (a name) cdkd 0.284.40 reports it reverted and changes nothing", false},
 		{model.MaskUndecided, "Masked drift, cause undecided", false},
 	} {
 		d := noEchoDrift(t)
 		d.Stacks[0].Drifted[0].Changes[0].MaskCase = tc.c
 		got := DriftMarkdown(driftReport(d, 1), Unlimited)
 		assert.Assert(t, strings.Contains(got, tc.want), "%s:\n%s", tc.c, got)
+		assert.Assert(t, !strings.Contains(got, "or a re-deploy"), "a re-deploy does not put a value back: %s", got)
 		assert.Equal(t, strings.Contains(got, "Drifts on every run by design"), tc.byDesign, "%s", tc.c)
 	}
 }
