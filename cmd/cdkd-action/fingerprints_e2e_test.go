@@ -222,6 +222,8 @@ func TestFingerprintsKeyMismatchIsUnknown(t *testing.T) {
 	assert.Equal(t, res.outputs["has-changes"], "false")
 	assert.Assert(t, is.Contains(comment, "(secret) · unknown (recorded without fingerprint-key, and this run has one)"), comment)
 	assert.Assert(t, is.Contains(comment, "were recorded without fingerprint-key and this run has one"), comment)
+	// Only a deploy that creates or updates their resources records them.
+	assert.Assert(t, is.Contains(comment, "unknown until a deploy that creates or updates their resources records them again (a deploy that changes nothing records nothing)"), comment)
 	assert.Assert(t, is.Contains(res.stdout, "::add-mask::rotated-fingerprint-key-2"), "the key is registered with the runner")
 	assert.Assert(t, !strings.Contains(comment+strings.Join(rawLines(res.stdout), "\n")+res.summary, "rotated-fingerprint-key-2"))
 }

@@ -102,7 +102,7 @@ func (r *diffRun) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Reco
 	if rec == nil || rec.KeyID == fp.hasher.KeyID() {
 		return
 	}
-	note := fmt.Sprintf("The fingerprints of %s were recorded %s, so they are unknown until the next deploy records them again.",
+	note := fmt.Sprintf("The fingerprints of %s were recorded %s, so they are unknown until a deploy that creates or updates their resources records them again (a deploy that changes nothing records nothing).",
 		r.set.Redact(stack), keyDescription(rec.KeyID, fp.hasher.KeyID()))
 	r.notes = append(r.notes, note)
 	r.runner.Warning(note)
