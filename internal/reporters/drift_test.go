@@ -246,7 +246,7 @@ func TestDriftHeadlines(t *testing.T) {
 		{name: "error", want: "❌ **Drift could not be checked:**", title: "cdkd drift failed", not: []string{"No drift", "Drift detected", "✅"}},
 		{name: "accept", want: "✅ **Accepted** (2)\n- `StackA/Bucket83908E77` · `AWS::S3::Bucket`\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`", title: "3 resources drifted · accepted",
 			not: []string{"Accepted 3", "Accepted** (3)"}},
-		{name: "revert-still", want: "🔴 **Still drifted after the revert:** `StackA/Queue4A7E3555 (QueueName)`", title: "3 resources drifted · 1 resource still drifted after revert"},
+		{name: "revert-still", want: "⚠️ **cdkd said reverted, still drifted** (1)", title: "3 resources drifted · 1 resource still drifted after revert"},
 		{name: "revert-partial", want: "❌ **Failed** (1): cdkd's error is shown; inspect it and retry once its cause is resolved.\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: AWS update failed — AccessDenied", title: "3 resources drifted · revert failed"},
 	}
 	for _, tc := range tests {
