@@ -1,22 +1,10 @@
 #!/bin/bash
-# Create-only property behind a rotated reference: which deploy applies the value?
-set -u
-ip link set lo up
-/tmp/truthkumo/kumo & KPID=$!
-sleep 1
-export AWS_ENDPOINT_URL=http://127.0.0.1:4566 AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1 CDKD_STATE_BUCKET=truth-state
-A="aws --endpoint-url http://127.0.0.1:4566"
-$A s3 mb s3://truth-state >/dev/null
-$A secretsmanager create-secret --name my-secret --secret-string '{"password":"rot-pw-one"}' >/dev/null
-CDKD="node /work/shared/cdkd/bin/cdkd.mjs"
-APP=/work/shared/cdkd-samples/assembly-v1
-O=/tmp/truthkumo/run4
-mkdir -p $O; cd $O
-cap() { name=$1; shift; "$@" >$O/$name.stdout 2>$O/$name.stderr; echo $? >$O/$name.exit; }
-cap 01-deploy-v1 $CDKD deploy --all -y --app $APP
-$A secretsmanager put-secret-value --secret-id my-secret --secret-string '{"password":"rot-pw-two"}' >/dev/null
-cap 13-diff-pinned-json $CDKD diff StackA --json --app /tmp/truthkumo/asm-pinned
-cap 14-deploy-pinned $CDKD deploy StackA -y --app /tmp/truthkumo/asm-pinned
+# After the rotation: the same app with the reference's version pinned
+# (`…:password:AWSCURRENT}}` in StackA's template, in $PINNED): diff, deploy,
+# drift (captures 13-15).
+. "$(dirname "$0")/rotate.sh"
+PINNED=${PINNED:-/tmp/truthkumo/asm-pinned}
+cap 13-diff-pinned-json $CDKD diff StackA --json --app $PINNED
+cap 14-deploy-pinned $CDKD deploy StackA -y --app $PINNED
 cap 15-drift-after-pinned-json $CDKD drift StackA --json
-$A sqs list-queues > $O/queues-after-pinned.txt 2>&1
-kill $KPID
+$A sqs list-queues > "$O/queues-after-pinned.txt" 2>&1
