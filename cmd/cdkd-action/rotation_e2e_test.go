@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,9 +22,23 @@ const (
 	rotNew = "rot-pw-two"
 )
 
+// rotationAssembly is the sample assembly with its secret renamed to
+// secret, so that tests running in parallel against the one emulator do
+// not share it.
+func rotationAssembly(t *testing.T, secret string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "assembly")
+	copyDir(t, "../../testdata/cdkd-samples/assembly-v1", dir)
+	for _, name := range []string{"StackA.template.json", "StackB.template.json"} {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, strings.ReplaceAll(readFile(t, p), "secretsmanager:my-secret:", "secretsmanager:"+secret+":"))
+	}
+	return dir
+}
+
 // seedFingerprints records, as a deploy with value would have, the
-// fingerprint of each position of StackA that reads my-secret.
-func seedFingerprints(t *testing.T, b *fpBucket, value string, positions ...fingerprint.Position) {
+// fingerprint of each position of StackA that reads the secret ref names.
+func seedFingerprints(t *testing.T, b *fpBucket, ref, value string, positions ...fingerprint.Position) {
 	t.Helper()
 	h, err := fingerprint.NewHasher(fingerprint.Options{Params: e2eFingerprintParams})
 	assert.NilError(t, err)
@@ -31,7 +46,7 @@ func seedFingerprints(t *testing.T, b *fpBucket, value string, positions ...fing
 	for _, p := range positions {
 		f, err := h.Fingerprint(context.Background(), p, value)
 		assert.NilError(t, err)
-		rec.Positions[p.Key()] = fingerprint.Entry{Position: p, Source: "{{resolve:secretsmanager:my-secret:SecretString:password}}", Fingerprint: f}
+		rec.Positions[p.Key()] = fingerprint.Entry{Position: p, Source: ref, Fingerprint: f}
 	}
 	body, err := rec.Encode()
 	assert.NilError(t, err)
@@ -47,16 +62,19 @@ func seedFingerprints(t *testing.T, b *fpBucket, value string, positions ...fing
 // --revert says "reverted" and changes nothing).
 func TestRotatedReferenceIsNotAppliedByADeploy(t *testing.T) {
 	b := startFingerprintBucket(t)
+	name := "rot-secret-" + unique(t)
+	ref := "{{resolve:secretsmanager:" + name + ":SecretString:password}}"
+	app := rotationAssembly(t, name)
 	b.isSecret(rotOld)
-	b.secret(t, "my-secret", `{"password":"`+rotNew+`"}`)
+	b.secret(t, name, `{"password":"`+rotNew+`"}`)
 	param := fingerprint.Position{Stack: "StackA", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "SecretRefParam4A819521", Path: "Value"}
 	queue := fingerprint.Position{Stack: "StackA", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "SecretNamedQueue", Path: "QueueName"}
-	seedFingerprints(t, b, rotOld, param, queue)
+	seedFingerprints(t, b, ref, rotOld, param, queue)
 
 	w := newDeployWorkspace(t, reviewedSHA)
 	w.onPullRequest(reviewedSHA)
 	stub := w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--all", "--json"}, StdoutFile: abs(t, rotDir+"02-diff-rotated-json.stdout")})
-	res := w.run(map[string]string{"all": "true", "app": abs(t, "../../testdata/cdkd-samples/assembly-v1"), "state-bucket": b.bucket}, b.env()...)
+	res := w.run(map[string]string{"all": "true", "app": app, "state-bucket": b.bucket}, b.env()...)
 	assert.Equal(t, res.code, 0, res.stdout)
 	stub.AssertAllUsed(t)
 	var comment string
@@ -67,8 +85,8 @@ func TestRotatedReferenceIsNotAppliedByADeploy(t *testing.T) {
 	}
 	for _, want := range []string{
 		"> ⚠️ **2 changed secret values will NOT be applied by a deploy:**",
-		"`SecretRefParam4A819521`.`Value` · `{{resolve:secretsmanager:my-secret:SecretString:password}}` · (secret) → (secret) · **changed** — ⚠️ **a deploy will NOT apply it** (cdkd compares the reference text, which is unchanged); to apply it, run `cdkd drift StackA --revert`",
-		"`SecretNamedQueue`.`QueueName` · `{{resolve:secretsmanager:my-secret:SecretString:password}}` · (secret) → (secret) · **changed** — ⚠️ **a deploy will NOT apply it** (cdkd compares the reference text, which is unchanged); to apply it, change the reference's text",
+		"`SecretRefParam4A819521`.`Value` · `" + ref + "` · (secret) → (secret) · **changed** — ⚠️ **a deploy will NOT apply it** (cdkd compares the reference text, which is unchanged); to apply it, run `cdkd drift StackA --revert`",
+		"`SecretNamedQueue`.`QueueName` · `" + ref + "` · (secret) → (secret) · **changed** — ⚠️ **a deploy will NOT apply it** (cdkd compares the reference text, which is unchanged); to apply it, change the reference's text",
 	} {
 		assert.Assert(t, is.Contains(comment, want), comment)
 	}
