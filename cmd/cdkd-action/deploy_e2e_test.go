@@ -42,7 +42,17 @@ func newDeployWorkspace(t *testing.T, head string, labels ...string) *workspace 
 	w := newWorkspace(t)
 	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: head, HeadRef: "rename-queue", BaseRef: "main",
 		Merged: true, MergeCommitSHA: mergeSHA, Labels: labels})
+	w.createdFromAssembly()
 	return w
+}
+
+// createdFromAssembly leaves, where cdkd would synthesize it, a cloud
+// assembly holding the templates of the resources the deploy fixtures
+// create (and nothing else: every other value stays at an unknown
+// position), so the diff binds what they are created with.
+func (w *workspace) createdFromAssembly() {
+	w.t.Helper()
+	copyDir(w.t, "testdata/deploy/created", filepath.Join(w.dir, "cdk.out"))
 }
 
 // onPullRequest makes the next step run on a pull_request event of #8 at head.
@@ -473,6 +483,7 @@ func TestDeployIgnoresAnotherBranchsPullRequest(t *testing.T) {
 		ours   = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 	)
 	w := newWorkspace(t)
+	w.createdFromAssembly()
 	// #6 (listed first) into release carries the destructive label; #8
 	// into main, fast-forwarded (its head is the pushed commit), does not.
 	w.gh.AddPullRequest(githubtest.PR{Number: 6, HeadSHA: ffSHA, HeadRef: "rename-queue", BaseRef: "release", Merged: true, MergeCommitSHA: otherM,
@@ -773,4 +784,32 @@ func TestDeployMasksSecretOutputs(t *testing.T) {
 	assert.Equal(t, outs["StackA"]["BucketName"], "stacka-bucket83908e77")
 	assert.Assert(t, is.Contains(res.summary, "`DbPasswordEcho`: `***` · 🔒 secret"))
 	assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
+}
+
+// A partial deploy whose events cannot be read never says "no resource
+// changed" nor deployed=false: what changed is not known, and the report
+// says how to find out.
+func TestDeployPartialWithUnreadableEvents(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	invs := resultInvocations(t, "events-StackA-run-partial.json")
+	invs[0] = cdkdtest.Invocation{Args: []string{"events", "StackA", "--json"}, Stderr: "AccessDenied: not allowed to read s3://state\n", Exit: 1}
+	invs = append(invs[:1], invs[2:]...) // the run's events are never reached
+	stub := w.stub(append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+			Stderr: "PartialFailureError: 1 resource(s) were left unaddressed; re-run cdkd deploy to finish\n", Exit: 2},
+	}, invs...)...)
+	w.review(reviewedSHA, diffInputs())
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 3, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "partial")
+	assert.Equal(t, res.outputs["deployed"], "partial", "not known: never false")
+	for _, text := range []string{res.summary, deployCheck(t, w.gh).Output.Summary} {
+		assert.Assert(t, is.Contains(text, "**Partially deployed** at `9999999` · changes not known"), text)
+		assert.Assert(t, is.Contains(text, "<b>StackA</b> · us-east-1 · changes not known"))
+		assert.Assert(t, is.Contains(text, "cdkd events StackA --stack-region us-east-1"))
+		assert.Assert(t, is.Contains(text, "cdkd state show StackA --stack-region us-east-1"))
+	}
 }
