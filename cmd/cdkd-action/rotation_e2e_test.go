@@ -95,3 +95,45 @@ func TestRotatedReferenceIsNotAppliedByADeploy(t *testing.T) {
 	assert.Equal(t, res.outputs["has-changes"], "true", "a value cdkd cannot see changed")
 	assertHidden(t, res.channels, rotOld, rotNew)
 }
+
+// The deploy after the rotation leaves the readers Unchanged (capture 16;
+// its events record a run with no resource event, capture 17): the deploy
+// report warns that it left each changed value behind, with the remedy,
+// and the old fingerprints stay, so the next diff says so again.
+func TestRotatedReferenceDeployWarns(t *testing.T) {
+	b := startFingerprintBucket(t)
+	name := "rot-secret-" + unique(t)
+	ref := "{{resolve:secretsmanager:" + name + ":SecretString:password}}"
+	app := rotationAssembly(t, name)
+	b.secret(t, name, `{"password":"`+rotNew+`"}`)
+	param := fingerprint.Position{Stack: "StackA", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "SecretRefParam4A819521", Path: "Value"}
+	queue := fingerprint.Position{Stack: "StackA", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: "SecretNamedQueue", Path: "QueueName"}
+	seedFingerprints(t, b, ref, rotOld, param, queue)
+	key := fingerprint.ObjectKey("", "StackA", "us-east-1")
+	before, _ := b.awsEmulator.object(t, b.bucket, key)
+
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.onPush()
+	inv := func(file string, args ...string) cdkdtest.Invocation {
+		return cdkdtest.Invocation{ArgsContain: args, StdoutFile: abs(t, rotDir+file)}
+	}
+	w.stub(
+		inv("02-diff-rotated-json.stdout", "diff", "--all", "--json"),
+		inv("16-deploy-rotated.stdout", "deploy", "--all", "-y"),
+		inv("17-events-StackA-json.stdout", "events", "StackA", "--json"),
+		inv("17-events-StackB-json.stdout", "events", "StackB", "--json"),
+		inv("19-state-show-StackA-json.stdout", "state", "show", "StackA", "--json"),
+		inv("19-state-show-StackB-json.stdout", "state", "show", "StackB", "--json"),
+	)
+	res := w.run(map[string]string{"command": "deploy", "all": "true", "app": app, "state-bucket": b.bucket, "require-reviewed-diff": "false"}, b.env()...)
+	assert.Equal(t, res.code, 0, res.stdout)
+	for _, want := range []string{
+		"StackA: the changed secret value at SecretRefParam4A819521.Value (" + ref + ") is NOT applied by cdkd deploy: cdkd compares the reference text, which is unchanged; to apply it, run 'cdkd drift StackA --revert'",
+		"StackA: the changed secret value at SecretNamedQueue.QueueName (" + ref + ") is NOT applied by cdkd deploy: cdkd compares the reference text, which is unchanged; to apply it, change the reference's text",
+	} {
+		assert.Assert(t, is.Contains(res.summary, want), res.summary)
+	}
+	after, _ := b.awsEmulator.object(t, b.bucket, key)
+	assert.Equal(t, after, before, "a value the deploy did not apply keeps its old fingerprint")
+	assertHidden(t, res.channels, rotNew)
+}
