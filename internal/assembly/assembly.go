@@ -62,6 +62,11 @@ type Stack struct {
 	// report names that is not here (removed or renamed since it was
 	// deployed) has positions this assembly cannot tell.
 	Resources []string `json:",omitempty"`
+	// Imports are the export names the template reads with
+	// Fn::ImportValue, sorted; ImportsUnknown is true when one of them
+	// cannot be spelled before deploying (it could be any export).
+	Imports        []string `json:",omitempty"`
+	ImportsUnknown bool     `json:",omitempty"`
 	// Unknown says why this stack's positions are unknown ("" when they
 	// are known): a nested stack whose template is not in the assembly.
 	// Such a stack is listed so that nothing takes it for one without
