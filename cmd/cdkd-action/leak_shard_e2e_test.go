@@ -64,7 +64,7 @@ func TestLeakShardCrossStackImport(t *testing.T) {
 	asm := writeCrossStackAssembly(t)
 	perStack := crossStackDiffs(t)
 	inputs := func(extra map[string]string) map[string]string {
-		in := map[string]string{"app": asm, "state-bucket": bucket, "fingerprints": "false"}
+		in := map[string]string{"app": asm, "state-bucket": bucket}
 		for k, v := range extra {
 			in[k] = v
 		}
@@ -101,8 +101,9 @@ func TestLeakShardCrossStackImport(t *testing.T) {
 		assert.NilError(t, os.MkdirAll(dir, 0o755))
 		writeFile(t, filepath.Join(dir, "diff.json"), readFile(t, res.outputs["report-json"]))
 	}
-	// The aggregate job, as README's example runs it: no assembly, no AWS.
-	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": planned.outputs["matrix"], "fingerprints": "false"})
+	// The aggregate job, as README's example runs it: no assembly, the
+	// diff role and the state bucket (for the fingerprint key).
+	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": planned.outputs["matrix"], "state-bucket": bucket})
 	assert.Equal(t, agg.code, 0, agg.stdout)
 
 	oneBody := single.gh.Comments(owner, repo, prNum)[0].Body

@@ -1,7 +1,9 @@
 package awsx
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -92,6 +94,46 @@ func (r *racingObjects) Put(ctx context.Context, key string, body []byte, ifMatc
 		if err := r.Objects.Put(ctx, key, b, ""); err != nil {
 			return err
 		}
+	}
+	return r.Objects.Put(ctx, key, body, ifMatch)
+}
+
+// The fingerprint key against the emulator, which honours If-None-Match on
+// PutObject: a run that finds no key while another creates it ends with
+// the other's key, never a second one.
+func TestFingerprintKeyCreatedOnceKumo(t *testing.T) {
+	ctx := context.Background()
+	client := NewS3(kumoConfig(t, startKumo(t)))
+	bucket := unique(t, "cdkd-state")
+	_, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)})
+	assert.NilError(t, err)
+	o := Objects{S3: client, Bucket: bucket}
+	at := fingerprint.KeyObjectKey("")
+	theirs := bytes.Repeat([]byte{1, 2, 3, 4}, 8)
+	racer := &keyRacer{Objects: o, theirs: []byte(base64.StdEncoding.EncodeToString(theirs))}
+	got, created, err := fingerprint.LoadOrCreateKey(ctx, racer, at, bytes.NewReader(bytes.Repeat([]byte{9}, 32)))
+	assert.NilError(t, err)
+	assert.Assert(t, !created)
+	assert.DeepEqual(t, got, theirs)
+	again, created, err := fingerprint.LoadOrCreateKey(ctx, o, at, bytes.NewReader(bytes.Repeat([]byte{8}, 32)))
+	assert.NilError(t, err)
+	assert.Assert(t, !created)
+	assert.DeepEqual(t, again, theirs)
+}
+
+// keyRacer creates the key with another run's value right before the
+// first Put.
+type keyRacer struct {
+	Objects
+	theirs []byte
+}
+
+func (r *keyRacer) Put(ctx context.Context, key string, body []byte, ifMatch string) error {
+	if r.theirs != nil {
+		if err := r.Objects.Put(ctx, key, r.theirs, ""); err != nil {
+			return err
+		}
+		r.theirs = nil
 	}
 	return r.Objects.Put(ctx, key, body, ifMatch)
 }

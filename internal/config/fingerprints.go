@@ -1,9 +1,14 @@
 package config
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+)
 
 // validateFingerprints checks the fingerprint inputs: the object must live
-// outside cdkd's own prefix, so cdkd never reads, lists or deletes it.
+// outside cdkd's own prefix, so cdkd never reads, lists or deletes it, and
+// a key must be at least 32 random bytes (a passphrase is refused).
 func (c Config) validateFingerprints() error {
 	p := c.FingerprintPrefix
 	if p == "" {
@@ -16,8 +21,11 @@ func (c Config) validateFingerprints() error {
 	if strings.ContainsAny(p, "\r\n") || strings.Contains("/"+p+"/", "/../") {
 		return bad("fingerprint-prefix", "expected a plain key prefix, got %q", p)
 	}
-	if strings.ContainsAny(c.FingerprintKey, "\r\n") {
-		return bad("fingerprint-key", "expected one line without a line break (a trailing newline would change every fingerprint)")
+	if c.FingerprintKey != "" {
+		// The error never quotes the key.
+		if _, err := fingerprint.ParseKey(c.FingerprintKey); err != nil {
+			return bad("fingerprint-key", "%v", err)
+		}
 	}
 	return nil
 }
