@@ -350,3 +350,18 @@ func TestObjectKey(t *testing.T) {
 	assert.Equal(t, ObjectKey("", "Api", "us-east-1"), "cdkd-action/Api/us-east-1/fingerprints.json")
 	assert.Equal(t, ObjectKey("/team/fp/", "Parent~Child", "eu-west-1"), "team/fp/Parent~Child/eu-west-1/fingerprints.json")
 }
+
+// BenchmarkFingerprintOne is one fingerprint at the default (OWASP)
+// parameters on one core: what testing one guess at one position costs
+// whoever holds the key. README's figure comes from here.
+func BenchmarkFingerprintOne(b *testing.B) {
+	h, err := NewHasher(Options{Key: testKey("bench"), Parallel: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := pos("Api", "Db", "MasterUserPassword")
+	salt := p.salt(h.key)
+	for b.Loop() {
+		h.hash(salt, "123456", DefaultParams)
+	}
+}
