@@ -1,6 +1,7 @@
 package cdkd
 
 import (
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -111,4 +112,43 @@ func TestDecodeDriftKeepsUnknownGroups(t *testing.T) {
 	assert.DeepEqual(t, d.Stacks[0].Groups, []model.DriftGroup{{Name: "masked", Entries: []model.GroupEntry{
 		{Resource: model.Resource{LogicalID: "Cr", Type: "AWS::SSM::Parameter"}, Paths: []string{"Value"}},
 	}}})
+}
+
+// cdkd prints a multi-line string raw: the value line's later lines are
+// not indented and may look like anything but the plan's own lines. They
+// are marked as the value's continuation, blank lines between them
+// skipped, up to the next line of the plan.
+func TestParseResolutionMultiLineValue(t *testing.T) {
+	stdout := strings.Join([]string{
+		"Plan (--revert): push cdkd state values back into AWS for StackA (us-east-1):",
+		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 2 property paths",
+		"    Value: -----BEGIN KEY-----",
+		"ab",
+		"",
+		"x.y = z",
+		"    Password: not a path of this resource",
+		"-----END KEY----- -> -----BEGIN KEY-----",
+		"cd",
+		"-----END KEY-----",
+		"    Description: old -> new",
+		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.",
+		"Revert summary: 1 reverted.",
+	}, "\n")
+	out := ParseResolution(strings.Split(stdout, "\n"), ResolutionRevert)
+	var kinds []string
+	for _, l := range out.Lines {
+		switch {
+		case l.Continuation:
+			kinds = append(kinds, "cont "+l.Path)
+		case l.Value:
+			kinds = append(kinds, "value "+l.Path)
+		default:
+			kinds = append(kinds, "other")
+		}
+	}
+	assert.DeepEqual(t, kinds, []string{"other", "other", "value Value", "cont Value", "cont Value",
+		"value Password", "cont Password", "cont Password", "cont Password", "value Description", "other", "other"})
+	assert.Equal(t, out.Resources[0].Outcome, model.ResolutionReverted)
+	assert.Assert(t, PlanStructure("  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted."))
+	assert.Assert(t, !PlanStructure("      ✓ indented deeper: part of a value"))
 }
