@@ -10,7 +10,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
-	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -54,7 +54,7 @@ func TestFingerprintKeyKeptInTheBucket(t *testing.T) {
 	h, err := fingerprint.NewHasher(fingerprint.Options{Key: key})
 	assert.NilError(t, err)
 	comments := w.gh.Comments(owner, repo, deployPR)
-	header, ok := github.ParseHeader(comments[len(comments)-1].Body)
+	header, ok := marker.Parse(comments[len(comments)-1].Body)
 	assert.Assert(t, ok)
 	assert.Equal(t, header.Extra["fingerprintKeyId"], h.KeyID(), "the review records the bucket key's id")
 
@@ -108,8 +108,22 @@ func TestFingerprintsOffPublishesNoToken(t *testing.T) {
 	for where, text := range map[string]string{"report JSON": readFile(t, res.outputs["report-json"]), "comment": comment, "log": res.stdout} {
 		assert.Assert(t, !strings.Contains(text, "fp1:"), "a token in the %s", where)
 	}
-	header, ok := github.ParseHeader(comment)
+	header, ok := marker.Parse(comment)
 	assert.Assert(t, ok)
 	assert.Equal(t, header.Extra["fingerprintKeyId"], "")
 	assert.Assert(t, is.Contains(comment, "(diff-unverifiable): fingerprints is false, which turns every fingerprint off"), comment)
+}
+
+// A fingerprint-key that is not 32 random bytes is bad input: one sentence
+// saying how to make one, exit 2, never the key.
+func TestFingerprintKeyPassphraseRefused(t *testing.T) {
+	for _, key := range []string{"changeme", "correct horse battery staple", "k3yk3yk3yk3yk3yk3yk3y"} {
+		w := newWorkspace(t)
+		res := w.run(map[string]string{"all": "true", "fingerprint-key": key, "cdkd-path": "/nonexistent/cdkd"})
+		assert.Equal(t, res.code, 2, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+		assert.Assert(t, is.Regexp("::error::input fingerprint-key: expected at least 32 random bytes written as hex or base64 \\(a passphrase is not a key\\), got [^;]+; make one with `openssl rand -base64 32` and store it as a repository secret", res.stdout))
+		assert.Assert(t, res.summary != "", "the job summary is written")
+		assertHidden(t, res.channels, key)
+	}
 }

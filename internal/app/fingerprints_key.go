@@ -31,6 +31,19 @@ func (r *Env) fingerprintKey(ctx context.Context) ([]byte, string) {
 	return r.fps.key, r.fps.keyWhy
 }
 
+// checkFingerprintKey refuses a fingerprint-key input that is not at
+// least 32 random bytes (fingerprint.ParseKey), in one sentence that never
+// quotes the key.
+func checkFingerprintKey(cfg config.Config) error {
+	if cfg.FingerprintKey == "" {
+		return nil
+	}
+	if _, err := fingerprint.ParseKey(cfg.FingerprintKey); err != nil {
+		return &config.InputError{Input: "fingerprint-key", Msg: err.Error()}
+	}
+	return nil
+}
+
 // keysMasks reports whether the command fingerprints the values behind
 // its masks (the digest of a diff, an aggregate of diffs, a deploy's gate).
 func (r *Env) keysMasks() bool {

@@ -1,14 +1,9 @@
 package config
 
-import (
-	"strings"
-
-	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
-)
+import "strings"
 
 // validateFingerprints checks the fingerprint inputs: the object must live
-// outside cdkd's own prefix, so cdkd never reads, lists or deletes it, and
-// a key must be at least 32 random bytes (a passphrase is refused).
+// outside cdkd's own prefix, so cdkd never reads, lists or deletes it.
 func (c Config) validateFingerprints() error {
 	p := c.FingerprintPrefix
 	if p == "" {
@@ -21,11 +16,7 @@ func (c Config) validateFingerprints() error {
 	if strings.ContainsAny(p, "\r\n") || strings.Contains("/"+p+"/", "/../") {
 		return bad("fingerprint-prefix", "expected a plain key prefix, got %q", p)
 	}
-	if c.FingerprintKey != "" {
-		// The error never quotes the key.
-		if _, err := fingerprint.ParseKey(c.FingerprintKey); err != nil {
-			return bad("fingerprint-key", "%v", err)
-		}
-	}
+	// fingerprint-key itself is checked where keys are known
+	// (app.checkFingerprintKey, fingerprint.ParseKey).
 	return nil
 }
