@@ -112,4 +112,11 @@ func TestLeakShardCrossStackImport(t *testing.T) {
 	assert.Equal(t, strings.ReplaceAll(aggComments[0].Body, w.gh.URL, single.gh.URL), oneBody)
 	assert.Equal(t, agg.outputs["digest"], one.outputs["digest"])
 	assert.Assert(t, is.Contains(oneBody, "db=***"), oneBody)
+
+	// An aggregate that cannot read the key cannot vouch for the shards'
+	// tokens: it says so, and a deploy of it is refused.
+	blind := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": planned.outputs["matrix"]})
+	assert.Equal(t, blind.code, 0, blind.stdout)
+	body := w.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Assert(t, is.Contains(body, "(diff-unverifiable): no fingerprint key: no state bucket is known to keep it in"), body)
 }

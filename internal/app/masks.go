@@ -134,15 +134,20 @@ func (r *Env) fillMasks(ctx context.Context, m *maskSet) string {
 	if m.over {
 		return r.unverifiable(m, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest. %s", maxMaskedValues, gate.AssemblyHint))
 	}
+	if len(m.tokens) == 0 && len(m.carried) == 0 {
+		return ""
+	}
+	// Without the key, tokens a shard carries cannot be vouched for either:
+	// the review would name no key for them.
+	hasher, err := r.maskHasher(ctx)
+	if err != nil {
+		return r.unverifiable(m, err.Error()) // it says why there is no key
+	}
 	if len(m.tokens) == 0 {
 		return ""
 	}
 	for i := range m.items {
 		m.items[i].Value = model.CanonicalJSON(m.values[i])
-	}
-	hasher, err := r.maskHasher(ctx)
-	if err != nil {
-		return r.unverifiable(m, err.Error()) // it says why there is no key
 	}
 	fps, err := hasher.All(ctx, m.items)
 	if err != nil {
