@@ -164,10 +164,14 @@ var planValue = regexp.MustCompile(`^    (\S+): `)
 func PlanStructure(line string) bool {
 	line = strings.TrimRight(StripANSI(line), " \t\r")
 	trim := strings.TrimSpace(line)
-	if indent := len(line) - len(strings.TrimLeft(line, " ")); indent > 2 {
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	if indent <= 4 && (strings.HasPrefix(trim, "! ") || strings.HasPrefix(trim, "⚠")) {
+		return true // a warning: cdkd prints some under a resource's values
+	}
+	if indent > 2 {
 		return false
 	}
-	for _, p := range []string{"~ ", "→ ", "✓ ", "✗ ", "⊘ ", "!", "⚠"} {
+	for _, p := range []string{"~ ", "→ ", "✓ ", "✗ ", "⊘ "} {
 		if strings.HasPrefix(trim, p) {
 			return true
 		}

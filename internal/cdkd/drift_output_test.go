@@ -131,6 +131,7 @@ func TestParseResolutionMultiLineValue(t *testing.T) {
 		"cd",
 		"-----END KEY-----",
 		"    Description: old -> new",
+		"    ! 1 AWS-authored tag(s) will be preserved",
 		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.",
 		"Revert summary: 1 reverted.",
 	}, "\n")
@@ -147,7 +148,8 @@ func TestParseResolutionMultiLineValue(t *testing.T) {
 		}
 	}
 	assert.DeepEqual(t, kinds, []string{"other", "other", "value Value", "cont Value", "cont Value",
-		"value Password", "cont Password", "cont Password", "cont Password", "value Description", "other", "other"})
+		"value Password", "cont Password", "cont Password", "cont Password", "value Description", "other", "other", "other"})
+	assert.DeepEqual(t, out.Warnings, []string{"! 1 AWS-authored tag(s) will be preserved"})
 	assert.Equal(t, out.Resources[0].Outcome, model.ResolutionReverted)
 	assert.Assert(t, PlanStructure("  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted."))
 	assert.Assert(t, !PlanStructure("      ✓ indented deeper: part of a value"))
