@@ -185,7 +185,8 @@ func (d *discovery) assembly(ctx context.Context, asm *assembly.Assembly) {
 }
 
 // markRead marks the stacks whose state is read: the selected ones and,
-// transitively, the stacks that export what a marked one imports.
+// transitively, the stacks that export what a marked one imports, with
+// their nested stacks.
 func (d *discovery) markRead(asm *assembly.Assembly, stacks []stackState) {
 	index := map[string]int{}
 	var queue []int
@@ -196,13 +197,25 @@ func (d *discovery) markRead(asm *assembly.Assembly, stacks []stackState) {
 			queue = append(queue, i)
 		}
 	}
+	mark := func(i int) {
+		if !stacks[i].read {
+			stacks[i].read = true
+			queue = append(queue, i)
+		}
+	}
 	for len(queue) > 0 {
 		s := stacks[queue[0]].st
 		queue = queue[1:]
 		for _, e := range asm.Exporters(s) {
-			if i, ok := index[e.Name+"\x00"+e.Region]; ok && !stacks[i].read {
-				stacks[i].read = true
-				queue = append(queue, i)
+			if i, ok := index[e.Name+"\x00"+e.Region]; ok {
+				mark(i)
+			}
+		}
+		// A stack's nested stacks come with it: an export can carry a
+		// value a nested stack's state holds.
+		for i := range stacks {
+			if c := stacks[i].st; c.Parent == s.Name && (c.Region == s.Region || c.Region == "" || s.Region == "") {
+				mark(i)
 			}
 		}
 	}

@@ -30,8 +30,9 @@ func writeImportAssembly(t *testing.T) *assembly.Assembly {
 		"Exporter.template.json": `{"Parameters":{
   "DbPw":{"Type":"String","NoEcho":true},
   "Other":{"Type":"String","NoEcho":true,"Default":"exporter-default-pw"}},
- "Resources":{"T":{"Type":"AWS::SNS::Topic"}},
+ "Resources":{"T":{"Type":"AWS::SNS::Topic"},"Inner":{"Type":"AWS::CloudFormation::Stack","Properties":{"TemplateURL":"x"}}},
  "Outputs":{"Pw":{"Value":{"Ref":"DbPw"},"Export":{"Name":{"Fn::Sub":"${AWS::StackName}:Pw"}}}}}`,
+		"Exporter~Inner.nested.template.json": `{"Resources":{"T":{"Type":"AWS::SNS::Topic"}}}`,
 		"Relay.template.json": `{"Resources":{"T":{"Type":"AWS::SNS::Topic"}},
  "Outputs":{"Pw":{"Value":{"Fn::ImportValue":"Exporter:Pw"},"Export":{"Name":"Relay:Pw"}}}}`,
 		"Importer.template.json": `{"Resources":{"Fn":{"Type":"AWS::Lambda::Function","Properties":{
@@ -73,9 +74,9 @@ func TestDiscoverLearnsWhatImportedStacksKnow(t *testing.T) {
 		stacks    []string
 		wantReads []string
 	}{
-		{name: "all stacks", wantReads: []string{"Exporter", "Importer", "Relay", "Unrelated"}},
-		{name: "the importer alone", stacks: []string{"Importer"}, wantReads: []string{"Exporter", "Importer", "Relay"}},
-		{name: "the relay alone", stacks: []string{"Relay"}, wantReads: []string{"Exporter", "Relay"}},
+		{name: "all stacks", wantReads: []string{"Exporter", "Exporter~Inner", "Importer", "Relay", "Unrelated"}},
+		{name: "the importer alone", stacks: []string{"Importer"}, wantReads: []string{"Exporter", "Exporter~Inner", "Importer", "Relay"}},
+		{name: "the relay alone", stacks: []string{"Relay"}, wantReads: []string{"Exporter", "Exporter~Inner", "Relay"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,5 +114,5 @@ func TestExportersOfAnUnspelledImport(t *testing.T) {
 	}
 	assert.DeepEqual(t, names(asm.Exporters(imp)), []string{"Relay"})
 	imp.Imports, imp.ImportsUnknown = nil, true
-	assert.DeepEqual(t, names(asm.Exporters(imp)), []string{"Exporter", "Relay"})
+	assert.DeepEqual(t, names(asm.Exporters(imp)), []string{"Exporter", "Relay"}) // not Exporter~Inner: it exports nothing
 }
