@@ -127,3 +127,19 @@ func TestFingerprintKeyPassphraseRefused(t *testing.T) {
 		assertHidden(t, res.channels, key)
 	}
 }
+
+// An aggregate whose key is not the shards' cannot vouch for their tokens:
+// the review would name one key for tokens made with another, so it says
+// which shard differs, and a deploy of it is refused (diff-unverifiable).
+func TestAggregateOfShardsWithAnotherKey(t *testing.T) {
+	fixture := "../../testdata/fixtures/diff-v2.json"
+	w := newWorkspace(t)
+	matrix := planSampleAssembly(t, w)
+	reports := runShards(t, w, matrix, splitDiff(t, fixture))
+	assert.Assert(t, is.Contains(readFile(t, filepath.Join(reports, "cdkd-diff-1-of-2", "diff.json")), `"fingerprintKeyId":"k2:`))
+	const other = "pEmdc0HzWLCys+DLyrZJoUkS4b0EPoyQppfSch11n5E="
+	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix, "fingerprint-key": other})
+	assert.Equal(t, agg.code, 0, agg.stdout)
+	body := w.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Assert(t, is.Regexp(`\(diff-unverifiable\): shard 1-of-2 fingerprinted the values behind its masks with key k2:\S+, and this aggregate's key is k2:`, body), body)
+}
