@@ -26,10 +26,15 @@ type fpState struct {
 	once sync.Once
 	fp   *fpRun // nil: fingerprints are off
 	// mask fingerprints the values behind the masks for the digest
-	// (masks.go), whether fingerprints are on or not.
+	// (masks.go).
 	maskOnce sync.Once
 	mask     *fingerprint.Hasher
 	maskErr  error
+	// key is the fingerprint key (fingerprints_key.go); keyWhy says why
+	// there is none.
+	keyOnce sync.Once
+	key     []byte
+	keyWhy  string
 }
 
 // fpRun fingerprints a run's secret positions and reads and writes their
@@ -87,7 +92,8 @@ func (r *Env) recordRefs(inner discover.Resolver) discover.Resolver {
 
 // fingerprints returns the run's fingerprint machinery, or nil when
 // fingerprints are off: the input says so, no state bucket is known, or
-// there is no cloud assembly to find secret positions in.
+// there is no cloud assembly to find secret positions in. Without a
+// fingerprint key, every position is unknown and says why (off).
 func (r *Env) fingerprints(ctx context.Context) *fpRun {
 	r.fps.once.Do(func() {
 		bucket := r.stateBucket()
@@ -99,14 +105,21 @@ func (r *Env) fingerprints(ctx context.Context) *fpRun {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		h, err := fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey, Params: r.fingerprintParams()})
+		fp := &fpRun{bucket: bucket, prefix: r.cfg.FingerprintPrefix, table: table}
+		key, why := r.fingerprintKey(ctx)
+		if key == nil {
+			fp.off = why
+			r.fps.fp = fp
+			return
+		}
+		h, err := fingerprint.NewHasher(fingerprint.Options{Key: key, Params: r.fingerprintParams()})
 		if err != nil {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		fp := &fpRun{hasher: h, bucket: bucket, prefix: r.cfg.FingerprintPrefix, table: table}
+		fp.hasher = h
 		switch {
-		case r.local && !r.cfg.ResolveSecrets:
+		case r.offlineAWS() != "":
 			fp.off = "resolve-secrets is off in a local run, so no fingerprint was read"
 		default:
 			store, err := r.objectStore(ctx, bucket)

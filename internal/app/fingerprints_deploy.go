@@ -82,7 +82,7 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		}
 		if reason == "" && rec != nil && rec.KeyID != updates.KeyID {
 			w := fmt.Sprintf("The fingerprints of %s were recorded %s: the positions this deploy applied are recorded again; the others stay unknown until a deploy applies them.",
-				r.set.Redact(st.Name), keyDescription(rec.KeyID, updates.KeyID))
+				r.set.Redact(st.Name), fingerprint.KeyChange(rec.KeyID, updates.KeyID))
 			d.rep.Warnings = append(d.rep.Warnings, w)
 			r.runner.Warning(w)
 		}

@@ -97,25 +97,15 @@ func (r *diffRun) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.
 }
 
 // noteKeyMismatch tells the reader, once per stack, that the record was
-// written with another fingerprint-key, so its fingerprints are unknown.
+// written with another fingerprint key, so its fingerprints are unknown.
 func (r *diffRun) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Record) {
 	if rec == nil || rec.KeyID == fp.hasher.KeyID() {
 		return
 	}
 	note := fmt.Sprintf("The fingerprints of %s were recorded %s, so they are unknown until a deploy that creates or updates their resources records them again (a deploy that changes nothing records nothing).",
-		r.set.Redact(stack), keyDescription(rec.KeyID, fp.hasher.KeyID()))
+		r.set.Redact(stack), fingerprint.KeyChange(rec.KeyID, fp.hasher.KeyID()))
 	r.notes = append(r.notes, note)
 	r.runner.Warning(note)
-}
-
-func keyDescription(recorded, current string) string {
-	switch {
-	case recorded == "":
-		return "without fingerprint-key and this run has one"
-	case current == "":
-		return fmt.Sprintf("with fingerprint-key %s and this run has none", recorded)
-	}
-	return fmt.Sprintf("with fingerprint-key %s and this run's key is %s", recorded, current)
 }
 
 // withoutListed drops from the NoEcho note ("cdkd cannot tell whether its
