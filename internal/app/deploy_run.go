@@ -113,7 +113,8 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 func (d *deployRun) runDeploy(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	stdout := secrets.NewLineWriter(d.r.out, d.r.set)
 	secret := func(stack, output string) bool { return redact.SecretOutputNamed(d.r.asm, stack, output) }
-	filter := &outputFilter{dst: stdout, log: redact.OutputLog{Secret: secret, Set: d.r.set}}
+	declared := func(stack, output string) bool { return redact.OutputDeclared(d.r.asm, stack, output) }
+	filter := &outputFilter{dst: stdout, log: redact.OutputLog{Secret: secret, Declared: declared, Set: d.r.set}}
 	runner.Stdout = filter
 	res, err := d.r.runCdkd(ctx, runner, args)
 	filter.Close()
@@ -158,12 +159,12 @@ func (f *outputFilter) Close() error {
 }
 
 func (f *outputFilter) line(line string) error {
-	out, keep := f.log.Line(line)
-	if !keep {
-		return nil
+	for _, out := range f.log.Line(line) {
+		if _, err := io.WriteString(f.dst, out); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(f.dst, out)
-	return err
+	return nil
 }
 
 func lockMessage(l cdkd.LockInfo) string {

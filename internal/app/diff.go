@@ -84,6 +84,9 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if report.Missing == "" {
 		report.Digest = d.Digest()
 	}
+	if d.Masks().Tokens > 0 {
+		report.FingerprintKeyID = r.maskKeyID(ctx)
+	}
 	if scope := r.deployScope(d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -18,27 +19,30 @@ import (
 const maxMaskedValues = 500
 
 // maskHasher is the hasher of the mask tokens: the fingerprints' own when
-// they are on (one memo for both), else one keyed alike.
+// they are on (one memo for both), else one with the same key. Without a
+// fingerprint key there is none, and the error says why.
 func (r *Env) maskHasher(ctx context.Context) (*fingerprint.Hasher, error) {
 	r.fps.maskOnce.Do(func() {
-		if fp := r.fingerprints(ctx); fp != nil {
+		if fp := r.fingerprints(ctx); fp != nil && fp.hasher != nil {
 			r.fps.mask = fp.hasher
 			return
 		}
-		r.fps.mask, r.fps.maskErr = fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey, Params: r.fingerprintParams()})
+		key, why := r.fingerprintKey(ctx)
+		if key == nil {
+			r.fps.maskErr = errors.New(why)
+			return
+		}
+		r.fps.mask, r.fps.maskErr = fingerprint.NewHasher(fingerprint.Options{Key: key, Params: r.fingerprintParams()})
 	})
 	return r.fps.mask, r.fps.maskErr
 }
 
-// maskKeyID identifies the fingerprint-key the mask tokens are keyed with,
+// maskKeyID identifies the fingerprint key the mask tokens are keyed with,
 // "" without one: the review records it, and the deploy must match it.
 func (r *Env) maskKeyID(ctx context.Context) string {
-	if r.cfg.FingerprintKey == "" {
-		return ""
-	}
 	h, err := r.maskHasher(ctx)
 	if err != nil {
-		return "unusable key"
+		return ""
 	}
 	return h.KeyID()
 }
@@ -128,17 +132,22 @@ func (m *maskSet) overflow() {
 // such a change set is refused); "" when every token carries a fingerprint.
 func (r *Env) fillMasks(ctx context.Context, m *maskSet) string {
 	if m.over {
-		return r.unverifiable(m, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest", maxMaskedValues))
+		return r.unverifiable(m, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest. %s", maxMaskedValues, gate.AssemblyHint))
+	}
+	if len(m.tokens) == 0 && len(m.carried) == 0 {
+		return ""
+	}
+	// Without the key, tokens a shard carries cannot be vouched for either:
+	// the review would name no key for them.
+	hasher, err := r.maskHasher(ctx)
+	if err != nil {
+		return r.unverifiable(m, err.Error()) // it says why there is no key
 	}
 	if len(m.tokens) == 0 {
 		return ""
 	}
 	for i := range m.items {
 		m.items[i].Value = model.CanonicalJSON(m.values[i])
-	}
-	hasher, err := r.maskHasher(ctx)
-	if err != nil {
-		return r.unverifiable(m, "the values behind the masks could not be fingerprinted: "+err.Error())
 	}
 	fps, err := hasher.All(ctx, m.items)
 	if err != nil {
@@ -157,9 +166,9 @@ func (r *Env) unverifiable(m *maskSet, why string) string {
 }
 
 // unverifiableNote is what a diff's report says when the values behind its
-// masks were not fingerprinted.
+// masks were not fingerprinted; why ends with what to do about it.
 func unverifiableNote(why string) string {
-	return fmt.Sprintf("The values behind the masks cannot be verified: %s, so a deploy of this change set is refused (%s). %s", why, ReasonDiffUnverifiable, gate.AssemblyHint)
+	return fmt.Sprintf("The values behind the masks cannot be verified, so a deploy of this change set is refused (%s): %s", ReasonDiffUnverifiable, why)
 }
 
 // placePosition salts a hidden value's fingerprint by where it was.

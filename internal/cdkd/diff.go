@@ -28,7 +28,7 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 		if errors.As(err, &syntax) {
 			// Say what was printed instead, so it can be diagnosed (a
 			// debug line on stdout, say). The caller's redactor masks it.
-			msg += fmt.Sprintf("; stdout starts with %q", firstLine(b, 200))
+			msg += "; " + stdoutStart(b, maxQuote)
 		}
 		return nil, fmt.Errorf("decode %s: %s", what, msg)
 	}
@@ -38,17 +38,23 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 	return list, nil
 }
 
-// firstLine is the first non-empty line of b, at most max bytes.
-func firstLine(b []byte, max int) string {
+// maxQuote is the longest first line of stdout an error quotes.
+const maxQuote = 200
+
+// stdoutStart describes the first non-empty line of b for an error: the
+// whole line when it has at most max bytes, else only its length. Never a
+// part of it: the error is redacted later, and a secret cut in half there
+// could no longer be recognised.
+func stdoutStart(b []byte, max int) string {
 	for _, l := range bytes.Split(b, []byte("\n")) {
 		if l = bytes.TrimSpace(l); len(l) > 0 {
 			if len(l) > max {
-				l = append(l[:max:max], "…"...)
+				return fmt.Sprintf("stdout starts with a line of %d bytes, not quoted (only whole lines of up to %d bytes are, so that no secret is shown in part)", len(l), max)
 			}
-			return string(l)
+			return fmt.Sprintf("stdout starts with %q", l)
 		}
 	}
-	return ""
+	return "stdout holds only blank lines"
 }
 
 // jsonProblem says what is wrong with a payload in the user's terms, not in
