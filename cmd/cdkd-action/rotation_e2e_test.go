@@ -40,9 +40,13 @@ func rotationAssembly(t *testing.T, secret string) string {
 // fingerprint of each position of StackA that reads the secret ref names.
 func seedFingerprints(t *testing.T, b *fpBucket, ref, value string, positions ...fingerprint.Position) {
 	t.Helper()
-	h, err := fingerprint.NewHasher(fingerprint.Options{Params: e2eFingerprintParams})
+	// The workspace's fingerprint-key: the action reads these with it.
+	key, err := fingerprint.ParseKey(testFingerprintKey)
+	assert.NilError(t, err)
+	h, err := fingerprint.NewHasher(fingerprint.Options{Key: key, Params: e2eFingerprintParams})
 	assert.NilError(t, err)
 	rec := fingerprint.NewRecord("StackA", "us-east-1")
+	rec.KeyID = h.KeyID()
 	for _, p := range positions {
 		f, err := h.Fingerprint(context.Background(), p, value)
 		assert.NilError(t, err)

@@ -325,6 +325,11 @@ func TestRunnerEnvironmentIsComplete(t *testing.T) {
 			if v != token {
 				t.Errorf("github-token = %q, want the job's token", v)
 			}
+		case w.vars["INPUT_"+strings.ToUpper(in.name)] != "":
+			// The workspace gives it (a fingerprint-key, say).
+			if want := w.vars["INPUT_"+strings.ToUpper(in.name)]; v != want {
+				t.Errorf("input %s = %q, want the workspace's %q", in.name, v, want)
+			}
 		case v != in.def:
 			t.Errorf("input %s = %q, want its default %q", in.name, v, in.def)
 		}

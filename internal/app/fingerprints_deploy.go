@@ -71,6 +71,8 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 				unrecorded.add("its value is not known to this run: "+s.why, s, rec)
 				continue
 			case noEvents != "":
+				// What no deploy can apply is said whatever the events.
+				d.warnNotApplied(ctx, fp, st.Name, s, rec, changes)
 				unrecorded.add(noEvents, s, rec)
 				continue
 			case !d.applied(fp, s, ds, changes):
