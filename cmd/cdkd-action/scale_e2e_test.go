@@ -104,6 +104,48 @@ func TestShardRunPublishesNothing(t *testing.T) {
 	assert.Equal(t, rep.Shard.Plan, "0123456789ab")
 }
 
+// A shard never publishes through the API, even with publish left at its
+// default (it posted a partial review with partial digests), and says so.
+func TestShardRunNeverPublishes(t *testing.T) {
+	w := newWorkspace(t)
+	inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
+	inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
+	w.stub(inv)
+	shard := `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`
+	res := w.run(map[string]string{"stacks": "StackA", "shard": shard})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, len(w.gh.Requests()), 0, "a shard writes nothing through the API, whatever publish says")
+	assert.Assert(t, is.Contains(res.stdout, "::warning::shard 1-of-2 publishes nothing through the API although publish is true"))
+	assert.Assert(t, res.outputs["report-json"] != "", "it still writes its report")
+}
+
+// The aggregate keys its digest's mask tokens with its own fingerprint-key:
+// a shard keyed otherwise is named, and the review carries no digest.
+func TestAggregateNamesAFingerprintKeyMismatch(t *testing.T) {
+	fixture := "../../testdata/fixtures/diff-v2.json"
+	w := newWorkspace(t)
+	matrix := planSampleAssembly(t, w)
+	reports := runShards(t, w, matrix, splitDiff(t, fixture), "fingerprint-key", "shard-key-0001")
+	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix})
+	assert.Equal(t, agg.code, 3, agg.stdout)
+	assert.Equal(t, agg.outputs["failure-reason"], "shard-failed")
+	assert.Assert(t, is.Contains(agg.stdout, "shard 1-of-2 fingerprinted its hidden values with fingerprint-key k1:"), agg.stdout)
+	assert.Assert(t, is.Contains(agg.stdout, "and the aggregate has none: give the shards and the aggregate the same fingerprint-key"), agg.stdout)
+	assert.Equal(t, agg.outputs["digest"], "", "no digest a deploy could match")
+	assert.Assert(t, !strings.Contains(agg.stdout, "shard-key-0001"), "the key itself is never printed")
+}
+
+// Asking for more shards than there are stacks gives fewer, and says so.
+func TestPlanSaysWhenItGivesFewerShards(t *testing.T) {
+	w := newWorkspace(t)
+	app := abs(t, "../../testdata/cdkd-samples/assembly-v1")
+	res := w.run(map[string]string{"command": "plan", "all": "true", "app": app, "shards": "64", "cdkd-path": "/nonexistent/cdkd"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	n := res.outputs["shard-count"]
+	assert.Assert(t, n != "64", n)
+	assert.Assert(t, is.Contains(res.stdout, "shards asks for 64, but the plan has "+n), res.stdout)
+}
+
 // A shard's stacks input must be the shard's own.
 func TestShardStacksMustMatch(t *testing.T) {
 	w := newWorkspace(t)
@@ -151,7 +193,7 @@ func planSampleAssembly(t *testing.T, w *workspace) string {
 // runShards runs every shard of matrix with publish: false and collects
 // their reports into one folder per shard, as actions/download-artifact
 // lays them out. It returns the folder.
-func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]json.RawMessage) string {
+func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]json.RawMessage, extra ...string) string {
 	t.Helper()
 	var m plan.Matrix
 	assert.NilError(t, json.Unmarshal([]byte(matrix), &m))
@@ -162,7 +204,11 @@ func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]js
 		inv.Args = append(append([]string{"diff"}, names...), "--json", "--recursive")
 		w.stub(inv)
 		b, _ := json.Marshal(sh)
-		res := w.run(map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b)})
+		in := map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b)}
+		for i := 0; i+1 < len(extra); i += 2 {
+			in[extra[i]] = extra[i+1]
+		}
+		res := w.run(in)
 		assert.Equal(t, res.code, 0, res.stdout)
 		dir := filepath.Join(reports, "cdkd-diff-"+sh.ID)
 		assert.NilError(t, os.MkdirAll(dir, 0o755))

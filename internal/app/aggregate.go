@@ -150,6 +150,7 @@ func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems
 	report.Notes = nil
 	var d model.Diff
 	seen := map[string]bool{}
+	reports, problems = r.sameKey(ctx, reports, problems)
 	results, problems := decodeShards[model.DiffResult](reports, problems)
 	for _, res := range results {
 		report.CdkdVersion = cmp.Or(report.CdkdVersion, res.CdkdVersion)
@@ -178,6 +179,33 @@ func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems
 		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
 	return r.reportDiff(ctx, report, d)
+}
+
+// sameKey keeps the diff shards that keyed their mask tokens with this
+// run's fingerprint-key; each other one is a problem, named: its tokens
+// could never match what a deploy with the aggregate's key computes.
+func (r *diffRun) sameKey(ctx context.Context, reports []shardReport, problems []string) ([]shardReport, []string) {
+	want := r.maskKeyID(ctx)
+	out := reports[:0:0]
+	for _, sr := range reports {
+		if got := sr.Shard.KeyID; got != want {
+			problems = append(problems, fmt.Sprintf("shard %s fingerprinted its hidden values %s: give the shards and the aggregate the same fingerprint-key", sr.Shard.ID, keyPair(got, want)))
+			continue
+		}
+		out = append(out, sr)
+	}
+	return out, problems
+}
+
+// keyPair says how a shard's fingerprint-key and the aggregate's differ.
+func keyPair(shard, aggregate string) string {
+	switch {
+	case shard == "":
+		return "without fingerprint-key, and the aggregate has one (" + aggregate + ")"
+	case aggregate == "":
+		return "with fingerprint-key " + shard + ", and the aggregate has none"
+	}
+	return "with fingerprint-key " + shard + ", and the aggregate's key is " + aggregate
 }
 
 // decodeShards decodes each shard's report as T; one that cannot be read

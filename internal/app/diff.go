@@ -80,6 +80,11 @@ func (r *diffRun) newDiffReport(cdkdVersion string) reporters.DiffReport {
 func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d model.Diff) Outcome {
 	d.Sort()
 	report.Diff = d
+	if report.Shard != nil {
+		shard := *report.Shard
+		shard.KeyID = r.maskKeyID(ctx)
+		report.Shard = &shard
+	}
 	if report.Missing == "" {
 		report.Digest = d.Digest()
 	}

@@ -106,6 +106,10 @@ type Origin struct {
 type ShardRef struct {
 	ID   string `json:"id"`
 	Plan string `json:"plan"`
+	// KeyID identifies the fingerprint-key a diff shard keyed its mask
+	// tokens with ("" without one): the aggregate must use the same key,
+	// or the digest would mix tokens no deploy can reproduce.
+	KeyID string `json:"fingerprintKeyId,omitempty"`
 }
 
 // DiffResult is one diff run as a typed result: the redacted, sorted diff,
