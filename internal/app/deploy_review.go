@@ -150,7 +150,11 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 		}
 		rv.Record = rec
 	}
-	rv.ChangeSet, rv.Tampered = s.verify(ctx, c, h, rv.Record)
+	var stored *gate.ChangeSet
+	if rv.Record != nil && rv.Record.Stored && rv.Record.Digest == h.Digest {
+		stored, rv.Unreadable = s.r.storedChangeSet(ctx, h.Digest)
+	}
+	rv.ChangeSet, rv.Tampered = s.verify(ctx, c, h, rv.Record, stored)
 	return rv, nil
 }
 
@@ -159,11 +163,15 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 // there and match the digest, the visible report must hash to what the
 // diff's check run recorded and, when the change set is stored whole,
 // render again from it to the byte; a deploy section must be one a deploy
-// of this commit wrote. It returns the change set and, when the
-// comment was edited, how ("" when it was not).
-func (s *prReviews) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
+// of this commit wrote. stored, when set, is the change set the diff kept
+// in the state bucket, too large for the comment. It returns the change
+// set and, when the comment was edited, how ("" when it was not).
+func (s *prReviews) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record, stored *gate.ChangeSet) (*gate.ChangeSet, string) {
 	const edited = "the review comment was edited: "
 	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
+	if stored != nil && (errors.Is(err, prcomment.ErrNoChangeSet) || err == nil && cs.Diff == nil) {
+		cs, err = stored, nil // too large for the comment: the bucket's, checked
+	}
 	switch {
 	case errors.Is(err, prcomment.ErrNoChangeSet):
 		return nil, edited + "the hidden change-set line under its header is missing"

@@ -154,6 +154,18 @@ func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 // permission (a fork PR's token cannot write: that degrades to the job
 // summary with a warning).
 func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff, outputs map[string]string) error {
+	marker := gate.DiffMarker
+	if rep.Error == "" && rep.Missing == "" && d != nil {
+		// Too large for the comment: kept in the state bucket, and the
+		// comment shows it as the gate will read it back.
+		stored, note := r.storeChangeSet(ctx, *d)
+		if note != "" {
+			rep.Notes = append(slices.Clone(rep.Notes), note)
+		}
+		if stored != nil {
+			d, marker = stored, gate.StoredDiffMarker
+		}
+	}
 	p := &publish.Publication{
 		Kind:    "diff",
 		Result:  rep.Result(),
@@ -170,7 +182,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 			if c, ok := prcomment.Parse(w.Comment.Body); ok {
 				report = c.Report
 			}
-			return gate.DiffMarker(rep.Digest, w.Comment.ID, prcomment.ReportHash(report))
+			return marker(rep.Digest, w.Comment.ID, prcomment.ReportHash(report))
 		}
 	}
 	p.CheckRun = cr

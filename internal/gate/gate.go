@@ -91,6 +91,10 @@ type Review struct {
 	// it (a stored change set that does not match its header), "" when it
 	// was not.
 	Tampered string
+	// Unreadable says why the change set the diff kept in the state bucket
+	// (too large for its comment) cannot be read and checked; "" when it
+	// was, or none was kept.
+	Unreadable string
 	// Record is what the diff command's check run on ReviewedSHA recorded:
 	// unlike the comment, which anyone with write access can edit (GitHub
 	// keeps its author), a check run cannot be edited in GitHub's UI. Nil
@@ -119,6 +123,9 @@ type Record struct {
 	ReportHash string
 	// URL links the check run, for messages.
 	URL string
+	// Stored: the whole reviewed change set is in the state bucket under
+	// its digest (reviewstore), since it did not fit in the comment.
+	Stored bool
 }
 
 // Current is the change set about to be deployed, redacted and sorted, and
@@ -350,6 +357,8 @@ func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
 	case rv.Record != nil && rv.Record.Digest != rv.Digest:
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The digest in the diff comment on pull request #%d (%s) is not the one the diff check run recorded (%s, %q on %s, %s): "+
 			"the comment may have been edited", rv.PR, shortDigest(rv.Digest), shortDigest(rv.Record.Digest), rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL), true
+	case rv.Unreadable != "":
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The reviewed change set of pull request #%d cannot be verified: %s", rv.PR, rv.Unreadable), true
 	case rv.Tampered != "":
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered), true
 	case rv.ReviewedSHA == "" || rv.ReviewedSHA != rv.HeadSHA:
