@@ -1,6 +1,7 @@
 package app
 
 import (
+	"sync"
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +41,10 @@ type deployRun struct {
 	// deployment is the GitHub deployment started before cdkd deploy ran
 	// (nil: none).
 	deployment *publish.Deployment
+
+	// maskMu serialises registering masks while stacks are read back in
+	// parallel.
+	maskMu sync.Mutex
 }
 
 // deployCommand runs `cdkd deploy`, but only when the change set is the one

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -55,6 +56,28 @@ func (r *Env) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string
 	stream.Close()
 	resume()
 	r.runner.EndGroup()
+	return res, err
+}
+
+// runCdkdBuffered is runCdkd for calls that run side by side: each call's
+// stderr is redacted into a buffer and written to the log as one group
+// when the call is over, so the groups of parallel calls do not interleave.
+func (r *Env) runCdkdBuffered(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+	var buf bytes.Buffer
+	stream := secrets.NewLineWriter(&buf, r.set)
+	runner.Stderr = stream
+	res, err := runner.Run(ctx, args...)
+	stream.Close()
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	r.runner.Group("cdkd " + strings.Join(args, " "))
+	resume := r.runner.StopCommands()
+	_, werr := r.out.Write(buf.Bytes())
+	resume()
+	r.runner.EndGroup()
+	if werr != nil {
+		r.runner.Warning(fmt.Sprintf("write the log of cdkd %s: %v", args[0], werr))
+	}
 	return res, err
 }
 
