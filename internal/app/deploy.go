@@ -1,10 +1,10 @@
 package app
 
 import (
-	"sync"
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"

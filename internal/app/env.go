@@ -1,8 +1,8 @@
 package app
 
 import (
-	"sync"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
