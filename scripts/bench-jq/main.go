@@ -5,6 +5,7 @@
 //
 //	go run ./scripts/bench-jq            # 7 interleaved rounds
 //	go run ./scripts/bench-jq -rounds 15
+//	go run ./scripts/bench-jq -rounds 1 -noecho   # + 1,000 changed NoEcho positions (target ≤ 10×)
 //
 // It writes the input (cdkdtest.DiffJSON, the shape of cdkd diff --json),
 // and its cloud assembly (cdkdtest.WriteAssembly), builds cdkd-action, then
@@ -33,8 +34,9 @@ import (
 
 func main() {
 	rounds := flag.Int("rounds", 7, "interleaved rounds of each command")
+	noEcho := flag.Bool("noecho", false, "also render the diff with 1,000 changed NoEcho positions (minutes: every hidden value is hashed with Argon2id)")
 	flag.Parse()
-	if err := run(*rounds); err != nil {
+	if err := run(*rounds, *noEcho); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-jq:", err)
 		os.Exit(1)
 	}
@@ -45,7 +47,7 @@ type sample struct {
 	maxRSS    int64 // bytes
 }
 
-func run(rounds int) error {
+func run(rounds int, noEcho bool) error {
 	jq, err := findJQ()
 	if err != nil {
 		fmt.Println("bench-jq: skipped:", err)
@@ -84,6 +86,25 @@ func run(rounds int) error {
 	}{
 		{"with the cloud assembly", []string{"--local", "--from-json", in, "--app", asm, "--working-directory", dir}},
 		{"without an assembly", []string{"--local", "--from-json", in, "--working-directory", dir}},
+	}
+	if noEcho {
+		// 20 changed NoEcho positions in each of the 50 stacks: 1,000
+		// positions, each hiding its old and its new value.
+		in2 := filepath.Join(dir, "noecho.json")
+		asm2 := filepath.Join(dir, "noecho.out")
+		if err := os.WriteFile(in2, []byte(cdkdtest.DiffJSONNoEcho(50, 200, 20)), 0o644); err != nil {
+			return err
+		}
+		if err := os.Mkdir(asm2, 0o755); err != nil {
+			return err
+		}
+		if err := cdkdtest.WriteAssemblyNoEcho(asm2, 50, 200, 20); err != nil {
+			return err
+		}
+		paths = append(paths, struct {
+			name string
+			args []string
+		}{"with 1,000 NoEcho changes", []string{"--local", "--from-json", in2, "--app", asm2, "--working-directory", dir}})
 	}
 	ours := make([][]sample, len(paths))
 	var theirs []sample

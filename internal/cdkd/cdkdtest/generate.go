@@ -45,6 +45,36 @@ func DiffJSON(stacks, perStack int) string {
 // updates (the deleted ones are gone from the code), so a benchmark can
 // render with the cloud assembly as every README workflow does.
 func WriteAssembly(dir string, stacks, perStack int) error {
+	return WriteAssemblyNoEcho(dir, stacks, perStack, 0)
+}
+
+// NoEchoChanges is the part of `cdkd diff --json` that WriteAssemblyNoEcho's
+// secret positions add to one stack's changes: noEcho database instances
+// whose password, a NoEcho parameter, changes (cdkd prints both values in
+// plaintext). It starts with a comma when there is any.
+func NoEchoChanges(stack, noEcho int) string {
+	var b strings.Builder
+	for i := 0; i < noEcho; i++ {
+		fmt.Fprintf(&b, `,{"logicalId":"Db%03d","changeType":"UPDATE","resourceType":"AWS::RDS::DBInstance","propertyChanges":[{"path":"MasterUserPassword","oldValue":"pw-old-%02d-Zq8","newValue":"pw-new-%02d-Zq8","requiresReplacement":false}]}`, i, stack, stack)
+	}
+	return b.String()
+}
+
+// DiffJSONNoEcho is DiffJSON with noEcho changed NoEcho positions per
+// stack (NoEchoChanges).
+func DiffJSONNoEcho(stacks, perStack, noEcho int) string {
+	d := DiffJSON(stacks, perStack)
+	for s := 0; s < stacks; s++ {
+		marker := fmt.Sprintf(`],"outputChanges":[{"name":"Out%02d"`, s)
+		d = strings.Replace(d, marker, NoEchoChanges(s, noEcho)+marker, 1)
+	}
+	return d
+}
+
+// WriteAssemblyNoEcho is WriteAssembly with noEcho database instances per
+// stack whose MasterUserPassword reads the stack's NoEcho parameter
+// DbPassword (its default is the new value of NoEchoChanges).
+func WriteAssemblyNoEcho(dir string, stacks, perStack, noEcho int) error {
 	var manifest strings.Builder
 	manifest.WriteString(`{"version":"55.0.0","artifacts":{`)
 	for s := 0; s < stacks; s++ {
@@ -74,7 +104,18 @@ func WriteAssembly(dir string, stacks, perStack int) error {
 			first = false
 			t.WriteString(res)
 		}
-		fmt.Fprintf(&t, `},"Outputs":{"Out%02d":{"Value":"b"}}}`, s)
+		for i := 0; i < noEcho; i++ {
+			if !first {
+				t.WriteString(",")
+			}
+			first = false
+			fmt.Fprintf(&t, `"Db%03d":{"Type":"AWS::RDS::DBInstance","Properties":{"MasterUserPassword":{"Ref":"DbPassword"}}}`, i)
+		}
+		t.WriteString("}")
+		if noEcho > 0 {
+			fmt.Fprintf(&t, `,"Parameters":{"DbPassword":{"Type":"String","NoEcho":true,"Default":"pw-new-%02d-Zq8"}}`, s)
+		}
+		fmt.Fprintf(&t, `,"Outputs":{"Out%02d":{"Value":"b"}}}`, s)
 		if err := os.WriteFile(filepath.Join(dir, name+".template.json"), []byte(t.String()), 0o644); err != nil {
 			return err
 		}
