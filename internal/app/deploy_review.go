@@ -14,6 +14,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -29,7 +30,7 @@ type prReviews struct {
 	// several do.
 	ambiguous []int
 	comment   *github.Comment
-	header    prcomment.Header
+	header    marker.Header
 	err       error
 }
 
@@ -129,7 +130,7 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 			}
 		}
 	}
-	h, _ := prcomment.ParseHeader(c.Body)
+	h, _ := marker.Parse(c.Body)
 	s.comment, s.header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	rv.KeyID = h.Extra[fingerprintKeyIDField]
@@ -166,7 +167,7 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 // of this commit wrote. stored, when set, is the change set the diff kept
 // in the state bucket, too large for the comment. It returns the change
 // set and, when the comment was edited, how ("" when it was not).
-func (s *prReviews) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record, stored *gate.ChangeSet) (*gate.ChangeSet, string) {
+func (s *prReviews) verify(ctx context.Context, c *github.Comment, h marker.Header, rec *gate.Record, stored *gate.ChangeSet) (*gate.ChangeSet, string) {
 	const edited = "the review comment was edited: "
 	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
 	if stored != nil && (errors.Is(err, prcomment.ErrNoChangeSet) || err == nil && cs.Diff == nil) {

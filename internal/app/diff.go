@@ -11,6 +11,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
@@ -154,7 +155,7 @@ func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 // permission (a fork PR's token cannot write: that degrades to the job
 // summary with a warning).
 func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff, outputs map[string]string) error {
-	marker := gate.DiffMarker
+	record := gate.DiffMarker
 	if rep.Error == "" && rep.Missing == "" && d != nil {
 		// Too large for the comment: kept in the state bucket, and the
 		// comment shows it as the gate will read it back.
@@ -163,7 +164,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 			rep.Notes = append(slices.Clone(rep.Notes), note)
 		}
 		if stored != nil {
-			d, marker = stored, gate.StoredDiffMarker
+			d, record = stored, gate.StoredDiffMarker
 		}
 	}
 	p := &publish.Publication{
@@ -182,18 +183,18 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 			if c, ok := prcomment.Parse(w.Comment.Body); ok {
 				report = c.Report
 			}
-			return marker(rep.Digest, w.Comment.ID, prcomment.ReportHash(report))
+			return record(rep.Digest, w.Comment.ID, prcomment.ReportHash(report))
 		}
 	}
 	p.CheckRun = cr
 	var comment []publish.Target
 	if r.publishesToAPI() && r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
-		header := prcomment.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
+		header := marker.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
 		if rep.Error == "" && rep.Missing == "" {
 			header.Digest = rep.Digest
 		}
 		header.Extra = r.fingerprintHeader(ctx)
-		p.Comment = &publish.CommentFields{Header: header, Render: func(h prcomment.Header, b reporters.Budget) prcomment.Comment {
+		p.Comment = &publish.CommentFields{Header: header, Render: func(h marker.Header, b reporters.Budget) prcomment.Comment {
 			return r.diffComment(h, rep, d, b)
 		}}
 		comment = append(comment, &publish.Comment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: r.gh.PR.Number, HeadSHA: r.gh.HeadSHA,
