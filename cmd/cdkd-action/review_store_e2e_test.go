@@ -32,17 +32,24 @@ func largeDiff(t *testing.T, dir string, n int) string {
 	return path
 }
 
+// largeReviewWorkspace is a deploy workspace with the AWS emulator, a
+// state bucket and a diff of 3,000 changes (largeDiff).
+func largeReviewWorkspace(t *testing.T) (w *workspace, aws *awsEmulator, bucket, diff string) {
+	t.Helper()
+	aws = startAWS(t)
+	bucket = "reviews-" + unique(t)
+	aws.createBucket(t, bucket, nil)
+	w = newDeployWorkspace(t, reviewedSHA)
+	w.useAWS(aws)
+	return w, aws, bucket, largeDiff(t, w.dir, 3000)
+}
+
 // More changes than the comment's hidden line can hold (it used to leave
 // the line out, and the gate refused every such deploy): the diff keeps
 // the change set in the state bucket under its digest, its check run says
 // so, and the gate fetches it, checks it and deploys.
 func TestDeployOfAChangeSetTooLargeForTheComment(t *testing.T) {
-	aws := startAWS(t)
-	bucket := "reviews-" + unique(t)
-	aws.createBucket(t, bucket, nil)
-	w := newDeployWorkspace(t, reviewedSHA)
-	w.useAWS(aws)
-	diff := largeDiff(t, w.dir, 3000)
+	w, aws, bucket, diff := largeReviewWorkspace(t)
 	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), gateDiff(t, diff), deployInvocation(t)},
 		resultInvocations(t, "events-StackA-run.json")...)...)
 	h := w.review(reviewedSHA, diffInputs(), "CDKD_STATE_BUCKET="+bucket)
@@ -80,12 +87,7 @@ func TestDeployRefusesAStoredChangeSetItCannotVerify(t *testing.T) {
 		{name: "no bucket at deploy", expect: "no state bucket is known here"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			aws := startAWS(t)
-			bucket := "reviews-" + unique(t)
-			aws.createBucket(t, bucket, nil)
-			w := newDeployWorkspace(t, reviewedSHA)
-			w.useAWS(aws)
-			diff := largeDiff(t, w.dir, 3000)
+			w, aws, bucket, diff := largeReviewWorkspace(t)
 			w.stub(gateDiff(t, diff))
 			h := w.review(reviewedSHA, diffInputs(), "CDKD_STATE_BUCKET="+bucket)
 			if tc.spoil != nil {

@@ -75,48 +75,44 @@ func TestPlanForDriftFromTheStateBucket(t *testing.T) {
 	assert.DeepEqual(t, got, map[string]int{"Api": 500, "Web": 420, "Retired": 90})
 }
 
-// A shard run (publish: false) writes its report, summary and outputs, and
-// nothing through the API; its report names the shard and the plan.
+// A shard run writes its report, summary and outputs, and nothing through
+// the API, whatever publish says (left at its default, it posted a partial
+// review with partial digests): it says so then. Its report names the shard
+// and the plan.
 func TestShardRunPublishesNothing(t *testing.T) {
-	w := newWorkspace(t)
-	inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
-	inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
-	w.stub(inv)
-	shard := `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`
-	res := w.run(map[string]string{"stacks": "StackA", "publish": "false", "shard": shard})
-	assert.Equal(t, res.code, 0, res.stdout)
-	assert.Equal(t, len(w.gh.Requests()), 0, "a shard writes nothing through the API")
-	assert.Assert(t, res.outputs["digest"] != "")
-	assert.Assert(t, is.Contains(res.summary, "cdkd diff"))
-	path := res.outputs["report-json"]
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(w.dir, path)
+	for _, publish := range []string{"false", ""} {
+		t.Run("publish="+publish, func(t *testing.T) {
+			w := newWorkspace(t)
+			inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
+			inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
+			w.stub(inv)
+			in := map[string]string{"stacks": "StackA", "shard": `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`}
+			if publish != "" {
+				in["publish"] = publish
+			}
+			res := w.run(in)
+			assert.Equal(t, res.code, 0, res.stdout)
+			assert.Equal(t, len(w.gh.Requests()), 0, "a shard writes nothing through the API")
+			warned := strings.Contains(res.stdout, "::warning::shard 1-of-2 publishes nothing through the API although publish is true")
+			assert.Equal(t, warned, publish == "", res.stdout)
+			assert.Assert(t, res.outputs["digest"] != "")
+			assert.Assert(t, is.Contains(res.summary, "cdkd diff"))
+			path := res.outputs["report-json"]
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(w.dir, path)
+			}
+			b, err := os.ReadFile(path)
+			assert.NilError(t, err)
+			var rep struct {
+				HeadSHA string `json:"headSha"`
+				Shard   struct{ ID, Plan string }
+			}
+			assert.NilError(t, json.Unmarshal(b, &rep))
+			assert.Equal(t, rep.HeadSHA, headSHA)
+			assert.Equal(t, rep.Shard.ID, "1-of-2")
+			assert.Equal(t, rep.Shard.Plan, "0123456789ab")
+		})
 	}
-	b, err := os.ReadFile(path)
-	assert.NilError(t, err)
-	var rep struct {
-		HeadSHA string `json:"headSha"`
-		Shard   struct{ ID, Plan string }
-	}
-	assert.NilError(t, json.Unmarshal(b, &rep))
-	assert.Equal(t, rep.HeadSHA, headSHA)
-	assert.Equal(t, rep.Shard.ID, "1-of-2")
-	assert.Equal(t, rep.Shard.Plan, "0123456789ab")
-}
-
-// A shard never publishes through the API, even with publish left at its
-// default (it posted a partial review with partial digests), and says so.
-func TestShardRunNeverPublishes(t *testing.T) {
-	w := newWorkspace(t)
-	inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
-	inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
-	w.stub(inv)
-	shard := `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`
-	res := w.run(map[string]string{"stacks": "StackA", "shard": shard})
-	assert.Equal(t, res.code, 0, res.stdout)
-	assert.Equal(t, len(w.gh.Requests()), 0, "a shard writes nothing through the API, whatever publish says")
-	assert.Assert(t, is.Contains(res.stdout, "::warning::shard 1-of-2 publishes nothing through the API although publish is true"))
-	assert.Assert(t, res.outputs["report-json"] != "", "it still writes its report")
 }
 
 // The aggregate keys its digest's mask tokens with its own fingerprint-key:
@@ -130,7 +126,7 @@ func TestAggregateNamesAFingerprintKeyMismatch(t *testing.T) {
 	assert.Equal(t, agg.code, 3, agg.stdout)
 	assert.Equal(t, agg.outputs["failure-reason"], "shard-failed")
 	assert.Assert(t, is.Contains(agg.stdout, "shard 1-of-2 fingerprinted its hidden values with fingerprint-key k1:"), agg.stdout)
-	assert.Assert(t, is.Contains(agg.stdout, "and the aggregate has none: give the shards and the aggregate the same fingerprint-key"), agg.stdout)
+	assert.Assert(t, is.Contains(agg.stdout, "and this run has none (the aggregate): give the shards and the aggregate the same fingerprint-key"), agg.stdout)
 	assert.Equal(t, agg.outputs["digest"], "", "no digest a deploy could match")
 	assert.Assert(t, !strings.Contains(agg.stdout, "shard-key-0001"), "the key itself is never printed")
 }

@@ -190,23 +190,12 @@ func (r *diffRun) sameKey(ctx context.Context, reports []shardReport, problems [
 	out := reports[:0:0]
 	for _, sr := range reports {
 		if got := sr.Shard.KeyID; got != want {
-			problems = append(problems, fmt.Sprintf("shard %s fingerprinted its hidden values %s: give the shards and the aggregate the same fingerprint-key", sr.Shard.ID, keyPair(got, want)))
+			problems = append(problems, fmt.Sprintf("shard %s fingerprinted its hidden values %s (the aggregate): give the shards and the aggregate the same fingerprint-key", sr.Shard.ID, keyDescription(got, want)))
 			continue
 		}
 		out = append(out, sr)
 	}
 	return out, problems
-}
-
-// keyPair says how a shard's fingerprint-key and the aggregate's differ.
-func keyPair(shard, aggregate string) string {
-	switch {
-	case shard == "":
-		return "without fingerprint-key, and the aggregate has one (" + aggregate + ")"
-	case aggregate == "":
-		return "with fingerprint-key " + shard + ", and the aggregate has none"
-	}
-	return "with fingerprint-key " + shard + ", and the aggregate's key is " + aggregate
 }
 
 // decodeShards decodes each shard's report as T; one that cannot be read
