@@ -417,9 +417,10 @@ func TestAggregateDriftNamesTheMissingShard(t *testing.T) {
 
 // A diff too large for the comment, spread over four shards, still gives
 // the single run's comment (shortened the same way), digest and outputs.
-// With no assembly every value is hidden, and each shard holds more hidden
-// values than the digest fingerprints (the bound), as the whole does: the
-// test stays fast, and the bound is counted the same way on both sides.
+// With no assembly every value is hidden: each shard fingerprints its own,
+// and the whole holds more than the digest fingerprints (the bound), which
+// the aggregate counts from the tokens its shards carry as the single run
+// counts the values.
 func TestAggregateOfALargeDiffEqualsTheSingleRun(t *testing.T) {
 	const resources = 120
 	fixture := filepath.Join(t.TempDir(), "large.json")
