@@ -17,7 +17,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/reviewstore"
 )
 
-// largeDiff writes a diff of StackA with n creates whose logical ids do not
+// largeDiff writes a diff of StackA with n updates whose logical ids do not
 // compress: its change-set line (whole or fingerprints) is far over what
 // the comment keeps.
 func largeDiff(t *testing.T, dir string, n int) string {
@@ -25,7 +25,9 @@ func largeDiff(t *testing.T, dir string, n int) string {
 	changes := make([]string, n)
 	for i := range changes {
 		sum := sha256.Sum256([]byte(fmt.Sprint(i)))
-		changes[i] = fmt.Sprintf(`{"logicalId":"Q%s","changeType":"CREATE","resourceType":"AWS::SQS::Queue"}`, hex.EncodeToString(sum[:8]))
+		// An update whose values cdkd does not print: nothing is hidden,
+		// and nothing is created that the assembly would have to bind.
+		changes[i] = fmt.Sprintf(`{"logicalId":"Q%s","changeType":"UPDATE","resourceType":"AWS::SQS::Queue","propertyChanges":[{"path":"Tags","requiresReplacement":false}]}`, hex.EncodeToString(sum[:8]))
 	}
 	path := filepath.Join(dir, "large.json")
 	writeFile(t, path, `[{"stack":"StackA","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[],"children":[]}]`)
