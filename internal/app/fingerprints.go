@@ -292,16 +292,16 @@ func (f *fpRun) compare(ctx context.Context, slots []*slot, rec *fingerprint.Rec
 	}
 }
 
-// prehash fingerprints in parallel every known slot the record has a
-// fingerprint for, so compare finds them memoised.
-func (f *fpRun) prehash(ctx context.Context, slots []*slot, rec *fingerprint.Record) {
+// hashable lists every known slot the record has a fingerprint for: what
+// compare will hash, so that it can be hashed beforehand, in parallel.
+func (f *fpRun) hashable(slots []*slot, rec *fingerprint.Record) []fingerprint.Item {
 	var items []fingerprint.Item
 	for _, s := range slots {
 		if s.known && rec.Lookup(s.pos) != nil {
 			items = append(items, fingerprint.Item{Position: s.pos, Value: s.value})
 		}
 	}
-	_, _ = f.hasher.All(ctx, items) // errors surface again where the result is needed
+	return items
 }
 
 // effect is what the deploy does with a changed value at s, given what
