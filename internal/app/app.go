@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -91,6 +92,11 @@ func (a *App) Run(ctx context.Context) ExitCode {
 	code := env.finish(env.run(ctx))
 	env.writeOutputs()
 	env.finishLocal()
+	if len(env.lostFiles) > 0 && code == ExitOK {
+		// The file named on the command line was the product: a run whose
+		// report is lost did not succeed (the error line said why).
+		code = ExitBadInput
+	}
 	return code
 }
 
@@ -121,6 +127,9 @@ func (r *Env) run(ctx context.Context) Outcome {
 		return failed(ReasonBadInput, err)
 	}
 	r.local = cfg.Local || !r.gh.Actions
+	if err := r.runnerFiles(); err != nil {
+		return failed(ReasonBadInput, err)
+	}
 
 	if err := r.discover(ctx); err != nil {
 		return failed(ReasonBadInput, err)
@@ -144,6 +153,29 @@ func (r *Env) run(ctx context.Context) Outcome {
 		}
 	}
 	return cmd.Run(ctx, r)
+}
+
+// runnerFiles refuses a run that says it is in a runner (GITHUB_ACTIONS
+// is true, no --local) without the files every runner gives a step: the
+// report and the outputs would go nowhere.
+func (r *Env) runnerFiles() error {
+	if r.local {
+		return nil
+	}
+	var missing []string
+	for _, name := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
+		if r.app.Getenv(name) == "" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	verb := "is"
+	if len(missing) > 1 {
+		verb = "are"
+	}
+	return &config.InputError{Input: "GITHUB_ACTIONS", Msg: fmt.Sprintf("it is true but %s %s not set, so the outputs and the job summary would go nowhere: this is not a GitHub Actions step; pass --local to print the report here", strings.Join(missing, " and "), verb)}
 }
 
 // needsCdkd: a saved diff or drift, a plan for diff and an aggregate read

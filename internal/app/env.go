@@ -64,6 +64,10 @@ type logs struct {
 type executor struct {
 	// cdkd is nil with from-json.
 	cdkd *cdkd.Choice
+	// lostFiles are the files a local user asked for (--output,
+	// --outputs-file) that could not be written: the run fails with bad
+	// input, since the path was theirs.
+	lostFiles []error
 	// cleanups run when the run ends (e.g. an npm-installed cdkd).
 	cleanups []func()
 }

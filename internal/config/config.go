@@ -159,10 +159,7 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 	for _, s := range specs {
 		v, ok := lookup(getenv, s.Name)
 		if !ok {
-			v = s.Default
-			if d, has := localDefaults[s.Name]; has && local {
-				v = d
-			}
+			v = s.DefaultIn(local)
 		}
 		set[s.Name] = ok
 		values[s.Name] = v
@@ -272,7 +269,7 @@ func (c *Config) within(dir string) {
 	if dir == "" {
 		return
 	}
-	for _, p := range []*string{&c.WorkingDirectory, &c.FromJSON, &c.CLI.Output, &c.CLI.OutputsFile} {
+	for _, p := range []*string{&c.WorkingDirectory, &c.FromJSON, &c.CLI.Output, &c.CLI.OutputsFile, &c.CLI.ReportJSON} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -283,7 +280,7 @@ func (c Config) validate() error {
 	switch c.Command {
 	case CommandDiff, CommandDeploy, CommandDrift, CommandPlan, CommandAggregate:
 	default:
-		return bad("command", "expected diff, deploy, drift, plan or aggregate, got %q", c.Command)
+		return bad("command", "expected %s, got %q", commandList(), c.Command)
 	}
 	if err := c.validateSharding(); err != nil {
 		return err
