@@ -130,6 +130,11 @@ func (r *Env) run(ctx context.Context) Outcome {
 	if err := r.runnerFiles(); err != nil {
 		return failed(ReasonBadInput, err)
 	}
+	if r.gh.WorkflowRun != nil && cfg.Command == config.CommandDiff && cfg.BaseApp == "" {
+		// A workflow_run diff reads what a pull request's run produced:
+		// its author must not decide what is secret.
+		return failed(ReasonBadInput, &config.InputError{Input: "base-app", Msg: "a diff in a workflow_run job reads an assembly the pull request's author controls; expected the base branch's synthesized cloud assembly, so that secret positions come from it (see docs/forks.md)"})
+	}
 
 	if err := r.discover(ctx); err != nil {
 		return failed(ReasonBadInput, err)

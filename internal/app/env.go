@@ -44,6 +44,9 @@ type session struct {
 	// again for an assembly found late (see lateAssembly).
 	warned map[string]bool
 	asm    *assembly.Assembly
+	// baseAsm is the base-app input's assembly: where secret positions
+	// come from when asm is one a pull request's author controls.
+	baseAsm *assembly.Assembly
 	// lateTried is set once lateAssembly has looked for cdk.out.
 	lateTried bool
 	// held is cdkd's output held back until discovery finished (hold.go).
