@@ -141,6 +141,9 @@ func (r *Env) run(ctx context.Context) Outcome {
 	}
 	if !r.local {
 		r.connectGitHub()
+		if o, ok := r.runPullRequest(ctx); !ok {
+			return o
+		}
 	}
 	r.warnInputs()
 	if cfg.FromJSON != "" {
@@ -158,6 +161,33 @@ func (r *Env) run(ctx context.Context) Outcome {
 		}
 	}
 	return cmd.Run(ctx, r)
+}
+
+// runPullRequest finds, in a workflow_run job, the pull request the
+// triggering run ran for: GitHub leaves the event's pull_requests empty
+// for a fork, so the open pull requests from the event's head repository
+// and branch are listed, and the one whose head is the event's commit and
+// whose base is this repository is kept. Nothing the triggering run
+// produced takes part. ok is false when the listing failed.
+func (r *Env) runPullRequest(ctx context.Context) (Outcome, bool) {
+	run := r.gh.WorkflowRun
+	if run == nil || r.gh.PR != nil || r.api == nil || (run.Event != "pull_request" && run.Event != "pull_request_target") {
+		return succeeded(), true
+	}
+	prs, err := r.api.OpenPullRequestsFromHead(ctx, r.gh.Owner, r.gh.Repo, run.HeadOwner, run.HeadBranch)
+	if err != nil {
+		return failed(ReasonAPIFailed, fmt.Errorf("find the pull request of the workflow run: %w", err)), false
+	}
+	pr, ok := github.PullRequestForRun(prs, run.HeadSHA, r.gh.Repository())
+	if !ok {
+		r.runner.Warning(fmt.Sprintf("no open pull request from %s:%s has head %s: the report goes to the check run and the job summary only",
+			run.HeadOwner, run.HeadBranch, run.HeadSHA))
+		return succeeded(), true
+	}
+	r.gh.PR = &ghctx.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Labels: pr.Labels,
+		Fork: !strings.EqualFold(pr.HeadRepo, pr.BaseRepo)}
+	r.runner.Info(fmt.Sprintf("workflow run for pull request #%d (head %s)", pr.Number, pr.HeadSHA))
+	return succeeded(), true
 }
 
 // runnerFiles refuses a run that says it is in a runner (GITHUB_ACTIONS
