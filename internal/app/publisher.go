@@ -54,8 +54,10 @@ func (r *Env) publishesToAPI() bool {
 // API targets.
 func (r *Env) targets(api ...publish.Target) []publish.Target {
 	if r.reportJSON == nil {
+		// A run that publishes nothing (a publish: false shard) has the
+		// file as its product: failing to write it fails the run.
 		r.reportJSON = &publish.ReportJSON{Workspace: r.gh.Workspace, RunnerTemp: r.gh.RunnerTemp, Label: r.cfg.Label,
-			Path: r.cfg.CLI.ReportJSON, Output: OutputReportJSON, Encode: encodeReport,
+			Path: r.cfg.CLI.ReportJSON, Output: OutputReportJSON, Encode: encodeReport, Required: !r.local && !r.cfg.Publish, Files: r.app.Deps.ReportFiles,
 			Lost: func(err error) { r.lostFiles = append(r.lostFiles, err) }}
 	}
 	var ts []publish.Target
