@@ -140,7 +140,7 @@ func TestDeployRefusesAnUnverifiableChangeSet(t *testing.T) {
 	// are more distinct ones than a run fingerprints.
 	assert.NilError(t, os.RemoveAll(filepath.Join(w.dir, "cdk.out")))
 	var changes []string
-	for i := range 520 {
+	for i := range 1250 {
 		changes = append(changes, fmt.Sprintf(`{"logicalId":"Topic%04d","changeType":"UPDATE","resourceType":"AWS::SNS::Topic","propertyChanges":[{"path":"DisplayName","oldValue":"name-%d-a","newValue":"name-%d-b","requiresReplacement":false}]}`, i, i, i))
 	}
 	diff := filepath.Join(w.dir, "big.json")
@@ -154,7 +154,8 @@ func TestDeployRefusesAnUnverifiableChangeSet(t *testing.T) {
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["failure-reason"], "diff-unverifiable")
 	assert.Equal(t, res.outputs["deployed"], "false")
-	assert.Assert(t, is.Contains(res.stdout, "more than 500 distinct values"))
-	assert.Assert(t, is.Contains(res.stdout, "Pass the cloud assembly"))
+	assert.Assert(t, is.Contains(res.stdout, "hides 2500 distinct values (a value at a place), more than the 2400 cdkd-action fingerprints"), "the refusal names the count and the bound")
+	assert.Assert(t, is.Contains(res.stdout, "without the cloud assembly every value is hidden"), "and the cause")
+	assert.Assert(t, !strings.Contains(res.stdout, "Pass the cloud assembly (app"), "no second, generic hint")
 	assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Change set cannot be verified")
 }

@@ -213,14 +213,17 @@ func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
 }
 
 // results reads back, per stack, what the run did (its events) and the
-// outputs now in state. A failure to read is a warning: the deploy itself
-// is already over.
+// outputs now in state, several stacks at once (readBackParallelism). Only
+// a stack that changed, or has secret positions whose fingerprints are
+// recorded, has its events read; an unchanged stack's outputs come from
+// the deploy's own log when it printed them, else from state. A failure
+// to read is a warning: the deploy itself is already over.
 func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.DeployRun, started time.Time) []reporters.DeployedStack {
-	var out []reporters.DeployedStack
-	for _, t := range targets(cur, run.Summaries) {
-		if ctx.Err() != nil {
-			break
-		}
+	ts := targets(cur, run.Summaries)
+	out := make([]reporters.DeployedStack, len(ts))
+	read := make([]bool, len(ts))
+	forEachBounded(ctx, len(ts), readBackParallelism(), func(i int) {
+		t := ts[i]
 		ds := reporters.DeployedStack{Stack: t.name, Region: t.region}
 		if s := t.summary; s != nil {
 			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
@@ -231,13 +234,20 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 				ds.ChangesUnknown = true
 				ds.Note = strings.TrimSpace(ds.Note + " What this run changed in " + t.name + " could not be read; " + findOut(t.name, t.region))
 			}
+			ds.Outputs = d.stackOutputs(ctx, t)
 		} else {
 			ds.Note = "No changes in the reviewed change set."
+			ds.Outputs = d.unchangedOutputs(ctx, t)
 		}
-		ds.Outputs = d.stackOutputs(ctx, t)
-		out = append(out, ds)
+		out[i], read[i] = ds, true
+	})
+	kept := out[:0]
+	for i := range out {
+		if read[i] { // a cancelled read leaves the rest out, as before
+			kept = append(kept, out[i])
+		}
 	}
-	return out
+	return kept
 }
 
 // events reads the run this deploy started: the newest deploy run of the
@@ -246,6 +256,8 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds *reporters.DeployedStack) bool {
 	r := d.r
 	unknown := func(why string) {
+		d.noEventsMu.Lock()
+		defer d.noEventsMu.Unlock()
 		if d.noEvents == nil {
 			d.noEvents = map[string]string{}
 		}
@@ -254,7 +266,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 	args, err := cdkd.EventsArgs(t.name, "", "", r.common())
 	var res cdkd.Result
 	if err == nil {
-		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
+		res, err = r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
 	}
 	var list cdkd.RunList
 	if err == nil {
@@ -275,7 +287,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 	}
 	args, err = cdkd.EventsArgs(t.name, "", summary.RunID, r.common())
 	if err == nil {
-		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
+		res, err = r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
 	}
 	var events []cdkd.Event
 	if err == nil {
@@ -343,7 +355,7 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 	args, err := cdkd.StateShowArgs(t.name, r.common())
 	var res cdkd.Result
 	if err == nil {
-		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
+		res, err = r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
 	}
 	var show cdkd.StateShow
 	if err == nil {
@@ -361,6 +373,23 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 		r.runner.Warning(fmt.Sprintf("read the state of %s: %v", t.name, err))
 		return nil
 	}
+	return d.outputList(t, values)
+}
+
+// unchangedOutputs are the outputs of a stack the deploy left unchanged:
+// the ones cdkd printed in its summary, without a cdkd call, or from state
+// when it printed none.
+func (d *deployRun) unchangedOutputs(ctx context.Context, t target) []reporters.StackOutput {
+	if t.summary == nil || len(t.summary.Outputs) == 0 {
+		return d.stackOutputs(ctx, t)
+	}
+	return d.outputList(t, t.summary.Outputs)
+}
+
+// outputList lists a stack's outputs by name, registering the value of
+// each secret one.
+func (d *deployRun) outputList(t target, values map[string]string) []reporters.StackOutput {
+	r := d.r
 	out := make([]reporters.StackOutput, 0, len(values))
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		v := values[name]
@@ -378,6 +407,8 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 // decides which of its lines the runner may be given).
 func (d *deployRun) registerSecret(v, source string) {
 	if d.r.set.Add(v, source) {
+		d.maskMu.Lock() // results reads stacks in parallel
+		defer d.maskMu.Unlock()
 		d.r.registerMasks()
 	}
 }

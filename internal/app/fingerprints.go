@@ -100,6 +100,12 @@ func (r *Env) fingerprints(ctx context.Context) *fpRun {
 		if !r.cfg.Fingerprints || bucket == "" || r.asm == nil {
 			return
 		}
+		if r.cfg.BaseApp != "" {
+			// The pull request's assembly decides the values at secret
+			// positions (its NoEcho defaults): none is fingerprinted.
+			r.runner.Notice("fingerprints are off for this diff: with base-app, the assembly diffed is the pull request's, and its author must not decide the values fingerprinted; a change to a masked value shows as unknown")
+			return
+		}
 		table, err := cfnschema.Load()
 		if err != nil {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
@@ -292,16 +298,16 @@ func (f *fpRun) compare(ctx context.Context, slots []*slot, rec *fingerprint.Rec
 	}
 }
 
-// prehash fingerprints in parallel every known slot the record has a
-// fingerprint for, so compare finds them memoised.
-func (f *fpRun) prehash(ctx context.Context, slots []*slot, rec *fingerprint.Record) {
+// hashable lists every known slot the record has a fingerprint for: what
+// compare will hash, so that it can be hashed beforehand, in parallel.
+func (f *fpRun) hashable(slots []*slot, rec *fingerprint.Record) []fingerprint.Item {
 	var items []fingerprint.Item
 	for _, s := range slots {
 		if s.known && rec.Lookup(s.pos) != nil {
 			items = append(items, fingerprint.Item{Position: s.pos, Value: s.value})
 		}
 	}
-	_, _ = f.hasher.All(ctx, items) // errors surface again where the result is needed
+	return items
 }
 
 // effect is what the deploy does with a changed value at s, given what

@@ -65,6 +65,8 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		updates.KeyID = fp.hasher.KeyID()
 		var unrecorded unrecordedPositions
 		noEvents := d.noEvents[ds.Stack+"\x00"+ds.Region]
+		var applied []*slot
+		var items []fingerprint.Item
 		for _, s := range slots {
 			switch {
 			case !s.known:
@@ -80,6 +82,13 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 				unrecorded.add("this deploy did not create or update its resource", s, rec)
 				continue
 			}
+			applied = append(applied, s)
+			items = append(items, fingerprint.Item{Position: s.pos, Value: s.value})
+		}
+		// Hash on every core at once; Fingerprint below finds them memoised
+		// and reports a failure per position.
+		_, _ = fp.hasher.All(ctx, items)
+		for _, s := range applied {
 			f, err := fp.hasher.Fingerprint(ctx, s.pos, s.value)
 			if err != nil {
 				r.runner.Warning(fmt.Sprintf("fingerprint %s: %v", r.set.Redact(s.pos.String()), err))

@@ -2,21 +2,23 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
 // maxMaskedValues bounds the distinct hidden values (a value at a place) a
-// run fingerprints into the digest's mask tokens. One Argon2id hash takes
-// tens of milliseconds, so 500 is under a minute on a small runner; a diff
-// with no cloud assembly hides every value and can hold thousands.
-const maxMaskedValues = 500
+// run fingerprints into the digest's mask tokens. One Argon2id hash (the
+// default parameters) takes about 50 ms of one core, and a run hashes on
+// every core, so 2,400 is about a minute on a 2-core runner: room for 1,200
+// changed NoEcho positions (each hides its old and its new value). A diff
+// with no cloud assembly hides every value and can hold many more.
+const maxMaskedValues = 2400
 
 // maskHasher is the hasher of the mask tokens: the fingerprints' own when
 // they are on (one memo for both), else one with the same key. Without a
@@ -61,6 +63,11 @@ type maskSet struct {
 	carried []*model.MaskToken // set already
 	index   map[string]int
 	over    bool
+	// past the bound: a digest of each distinct value seen, only to say
+	// how many there were; atLeast when a shard past the bound hides how
+	// many it saw.
+	counted map[[sha256.Size]byte]struct{}
+	atLeast bool
 }
 
 // addAll adds what the redaction stage hid, in its order.
@@ -72,31 +79,25 @@ func (m *maskSet) addAll(hidden []redact.Hidden) {
 
 // add adds one hidden value.
 func (m *maskSet) add(h redact.Hidden) {
-	switch {
-	case m.over:
-		*h.Token = model.MaskUnverifiable
-		return
-	case *h.Token == model.MaskUnverifiable:
+	if *h.Token == model.MaskUnverifiable {
 		m.overflow() // a shard was past the bound: so is the whole
+		m.atLeast = true
+		return
+	}
+	key, carried := maskKey(h)
+	if m.over {
+		m.counted[sha256.Sum256([]byte(key))] = struct{}{}
+		*h.Token = model.MaskUnverifiable
 		return
 	}
 	if m.index == nil {
 		m.index = map[string]int{}
 	}
-	carried := *h.Token != ""
-	// A value is keyed as cdkd spelled it (canonical JSON, which the hash
-	// reads, costs; cdkd spells one value one way), a carried token by
-	// itself: distinct tokens at a place are distinct values.
-	var key string
-	if carried {
-		key = "t\x00" + placeKey(h.Place) + "\x00" + string(*h.Token)
-	} else {
-		key = "v\x00" + placeKey(h.Place) + "\x00" + string(h.Original.Raw)
-	}
 	n, ok := m.index[key]
 	if !ok {
 		if len(m.index) == maxMaskedValues {
 			m.overflow()
+			m.counted[sha256.Sum256([]byte(key))] = struct{}{}
 			*h.Token = model.MaskUnverifiable
 			return
 		}
@@ -115,8 +116,26 @@ func (m *maskSet) add(h redact.Hidden) {
 	m.at = append(m.at, n)
 }
 
-// overflow makes every token unverifiable and keeps nothing more.
+// maskKey identifies a hidden value at its place. A value is keyed as cdkd
+// spelled it (canonical JSON, which the hash reads, costs; cdkd spells one
+// value one way), a carried token by itself: distinct tokens at a place are
+// distinct values.
+func maskKey(h redact.Hidden) (key string, carried bool) {
+	if *h.Token != "" {
+		return "t\x00" + placeKey(h.Place) + "\x00" + string(*h.Token), true
+	}
+	return "v\x00" + placeKey(h.Place) + "\x00" + string(h.Original.Raw), false
+}
+
+// overflow makes every token unverifiable and keeps nothing more than the
+// count of distinct values.
 func (m *maskSet) overflow() {
+	if !m.over {
+		m.counted = make(map[[sha256.Size]byte]struct{}, len(m.index))
+		for k := range m.index {
+			m.counted[sha256.Sum256([]byte(k))] = struct{}{}
+		}
+	}
 	m.over = true
 	for _, toks := range [][]*model.MaskToken{m.tokens, m.carried} {
 		for _, tok := range toks {
@@ -126,13 +145,27 @@ func (m *maskSet) overflow() {
 	m.tokens, m.carried, m.items, m.values, m.index, m.at = nil, nil, nil, nil, nil, nil
 }
 
+// overBound says how many distinct values the change set hides, past the
+// bound, and why so many.
+func (m *maskSet) overBound(haveAssembly bool) string {
+	n := fmt.Sprintf("%d", len(m.counted))
+	if m.atLeast {
+		n = "at least " + n
+	}
+	why := fmt.Sprintf("the change set hides %s distinct values (a value at a place), more than the %d cdkd-action fingerprints into the digest (about a minute of hashing on a 2-core runner)", n, maxMaskedValues)
+	if !haveAssembly {
+		return why + "; without the cloud assembly every value is hidden, its position unknown"
+	}
+	return why + "; with the cloud assembly only secret positions are hidden, so this many are secret values that change: deploy them in smaller change sets (the stacks input, or several pull requests)"
+}
+
 // fillMasks fingerprints every hidden value into its mask token. Past
 // maxMaskedValues distinct values, or when hashing fails, every token is
 // model.MaskUnverifiable and the sentence returned says why (a deploy of
 // such a change set is refused); "" when every token carries a fingerprint.
 func (r *Env) fillMasks(ctx context.Context, m *maskSet) string {
 	if m.over {
-		return r.unverifiable(m, fmt.Sprintf("the change set hides more than %d distinct values (a diff without the cloud assembly hides every value, its position unknown), more than cdkd-action fingerprints into the digest. %s", maxMaskedValues, gate.AssemblyHint))
+		return r.unverifiable(m, m.overBound(r.asm != nil))
 	}
 	if len(m.tokens) == 0 && len(m.carried) == 0 {
 		return ""

@@ -18,11 +18,13 @@ func maskIssue(rv Review, cur Current, usable bool) (reason Reason, title, msg, 
 	masks := cur.Diff.Masks()
 	switch {
 	case cur.Unverifiable != "" || masks.Unverifiable > 0:
-		why := cur.Unverifiable
+		// The run's own reason names the cause and what to do; only
+		// tokens a report carried leave the cause to guess.
+		why, hint := cur.Unverifiable, ""
 		if why == "" {
-			why = fmt.Sprintf("%s not fingerprinted", count(masks.Unverifiable, "hidden value"))
+			why, hint = fmt.Sprintf("%s not fingerprinted", count(masks.Unverifiable, "hidden value")), AssemblyHint
 		}
-		return DiffUnverifiable, "Change set cannot be verified", "The values behind the masks of the change set cannot be compared with the review: " + why, AssemblyHint, true
+		return DiffUnverifiable, "Change set cannot be verified", "The values behind the masks of the change set cannot be compared with the review: " + why, hint, true
 	case !usable:
 		return "", "", "", "", false
 	case digestVersion(rv.Digest) != digestVersion(cur.Digest):
