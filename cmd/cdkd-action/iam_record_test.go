@@ -81,6 +81,14 @@ func tagStep(dir string, getenv func(string) string, args []string) string {
 	return stepAppID + strconv.Itoa(len(iamRecord.steps)-1)
 }
 
+// processEnv is the environment of step s run as a process of the
+// binary (with args), tagged: the SDK's default configuration, which the
+// binary loads, takes AWS_SDK_UA_APP_ID as its app id.
+func (s *step) processEnv(dir string, args []string) []string {
+	tag := tagStep(dir, func(k string) string { return s.env[k] }, args)
+	return append(s.environ(), "AWS_SDK_UA_APP_ID="+tag)
+}
+
 // stepRole reads the step's inputs as the action does and names its role.
 func stepRole(dir string, getenv func(string) string, args []string) iamStep {
 	cfg, err := config.LoadIn(dir, getenv, args)
