@@ -187,3 +187,12 @@ func TestAWSDocJSONBlocksParse(t *testing.T) {
 	}
 	assert.Assert(t, trust >= 2)
 }
+
+// Placeholders stand for the step's values, in one pass; a step without a
+// state bucket matches none.
+func TestIAMSubstitute(t *testing.T) {
+	vars := map[string]string{"STATE_BUCKET": "b", "STATE_PREFIX": "SECRETS", "FINGERPRINT_PREFIX": "fp"}
+	assert.Equal(t, substitute("arn:aws:s3:::STATE_BUCKET/STATE_PREFIX/*/FINGERPRINT_PREFIX", vars), "arn:aws:s3:::b/SECRETS/*/fp")
+	assert.Equal(t, substitute("arn:aws:secretsmanager:*:ACCOUNT_ID:secret:SECRETS", vars), "arn:aws:secretsmanager:*:"+emulatorAccount+":secret:*")
+	assert.Equal(t, substitute("arn:aws:s3:::STATE_BUCKET", map[string]string{"STATE_BUCKET": ""}), "arn:aws:s3:::(no STATE_BUCKET)")
+}

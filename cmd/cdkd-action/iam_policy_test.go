@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -162,26 +163,27 @@ func (p policy) allows(c iamCall) (bool, []int) {
 	return len(by) > 0, by
 }
 
-// substitute fills a resource pattern's placeholders: the step's own
-// values first (a step without a state bucket leaves STATE_BUCKET
-// unmatched), then the document's.
+// substitute fills a pattern's placeholders, the step's own and the
+// document's, in one pass (a value is never read as a placeholder). A step
+// without a state bucket leaves STATE_BUCKET matching no bucket.
 func substitute(pattern string, vars map[string]string) string {
+	var names []string
 	for _, m := range []map[string]string{vars, docPlaceholders} {
-		// Longest first: FINGERPRINT_PREFIX before a shorter name inside it.
-		keys := make([]string, 0, len(m))
 		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, func(a, b string) int { return len(b) - len(a) })
-		for _, k := range keys {
-			v := m[k]
-			if v == "" {
-				v = "(no " + k + ")"
-			}
-			pattern = strings.ReplaceAll(pattern, k, v)
+			names = append(names, k)
 		}
 	}
-	return pattern
+	// Longest first, so that no name is taken for a shorter one inside it.
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	var pairs []string
+	for _, k := range names {
+		v, ok := vars[k]
+		if !ok {
+			v = docPlaceholders[k]
+		}
+		pairs = append(pairs, k, cmp.Or(v, "(no "+k+")"))
+	}
+	return strings.NewReplacer(pairs...).Replace(pattern)
 }
 
 // wildcard matches IAM's * (any run of characters, / included) and ?.
