@@ -122,7 +122,7 @@ func (s statement) matches(c iamCall) bool {
 	if s.viaService() {
 		return false
 	}
-	if !slices.ContainsFunc(s.Action, func(a string) bool { return wildcard(strings.ToLower(a), strings.ToLower(c.action)) }) {
+	if !slices.ContainsFunc(s.Action, func(a string) bool { return actionMatches(a, c.action) }) {
 		return false
 	}
 	if !slices.ContainsFunc(s.Resource, func(r string) bool { return wildcard(substitute(r, c.step.vars), c.resource) }) {
@@ -186,6 +186,11 @@ func substitute(pattern string, vars map[string]string) string {
 	return strings.NewReplacer(pairs...).Replace(pattern)
 }
 
+// actionMatches matches an action as IAM does: wildcards, any case.
+func actionMatches(pattern, action string) bool {
+	return wildcard(strings.ToLower(pattern), strings.ToLower(action))
+}
+
 // wildcard matches IAM's * (any run of characters, / included) and ?.
 func wildcard(pattern, s string) bool {
 	// path.Match's * stops at /; IAM's does not, so / is swapped for a
@@ -216,7 +221,7 @@ func checkCalls(policies map[string]policy, calls []iamCall) iamCheck {
 		}
 		for _, i := range by {
 			for j, a := range p.Statement[i].Action {
-				if wildcard(strings.ToLower(a), strings.ToLower(c.action)) {
+				if actionMatches(a, c.action) {
 					if used[c.step.role] == nil {
 						used[c.step.role] = map[[2]int]bool{}
 					}
