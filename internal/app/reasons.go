@@ -38,6 +38,7 @@ const (
 	ReasonDestructiveRefused = FailureReason(gate.DestructiveRefused)
 	ReasonDiffUnverifiable   = FailureReason(gate.DiffUnverifiable)
 	ReasonKeyMismatch        = FailureReason(gate.FingerprintKeyMismatch)
+	ReasonReviewsContradict  = FailureReason(gate.ReviewsContradict)
 	// ReasonStateLocked: another job holds a stack's lock.
 	ReasonStateLocked FailureReason = "state-locked"
 	// ReasonDeployFailed: cdkd deploy failed.
@@ -77,7 +78,7 @@ func (f FailureReason) Code() ExitCode {
 		return ExitBadInput
 	case ReasonChanges, ReasonDrift, ReasonIncomplete,
 		ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
-		ReasonDiffUnverifiable, ReasonKeyMismatch:
+		ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict:
 		return ExitChanges
 	}
 	return ExitFailure
@@ -91,5 +92,5 @@ var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
 	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
-	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReportNotWritten,
+	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict, ReasonReportNotWritten,
 }
