@@ -119,7 +119,7 @@ func portsCover(w, n Rule) tri {
 	wf, wt, ok1 := portRange(w)
 	nf, nt, ok2 := portRange(n)
 	if !ok1 || !ok2 {
-		if symbolic(w.FromPort+w.ToPort+n.FromPort+n.ToPort) {
+		if symbolic(w.FromPort + w.ToPort + n.FromPort + n.ToPort) {
 			return maybe
 		}
 		return no

@@ -31,12 +31,12 @@ const (
 	kindSsoAssignment          = "SsoAssignmentResource"
 	kindSsoACAConfig           = "SsoInstanceACAConfigResource"
 
-	propPolicyDocument       = "PolicyDocument" // a policy resource's document (the subset's own name)
-	propInlineResourcePolicy = "InlineResourcePolicy"
+	propPolicyDocument         = "PolicyDocument" // a policy resource's document (the subset's own name)
+	propInlineResourcePolicy   = "InlineResourcePolicy"
 	propInlineIdentityPolicies = "InlineIdentityPolicies"
-	propManagedPolicies      = "ManagedPolicies"
-	propIngressRules         = "IngressRules"
-	propEgressRules          = "EgressRules"
+	propManagedPolicies        = "ManagedPolicies"
+	propIngressRules           = "IngressRules"
+	propEgressRules            = "EgressRules"
 )
 
 // watched are properties CDK's diff does not look at and this package
