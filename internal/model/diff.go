@@ -3,6 +3,8 @@ package model
 import (
 	"cmp"
 	"slices"
+
+	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // ChangeType is cdkd diff's resource change type. There is no REPLACE: a
@@ -81,6 +83,10 @@ type StackDiff struct {
 	// SecretValues are the positions a NoEcho value or a secret reference
 	// fills, with what their fingerprints say (see secret_values.go).
 	SecretValues []SecretValue `json:"secretValues,omitempty"`
+	// Security are this stack's security changes (package security):
+	// derived from the changes, the created resources' template and the
+	// deleted ones' state, redacted, and part of the digest.
+	Security []security.Change `json:"security,omitempty"`
 }
 
 // ResourceChange is one changed resource.
@@ -169,6 +175,14 @@ func (c ResourceChange) ReplacingPaths() []string {
 			out = append(out, p.Path)
 		}
 	}
+	return out
+}
+
+// SecurityChanges is every security change of the run, nested stacks
+// included.
+func (d Diff) SecurityChanges() []security.Change {
+	var out []security.Change
+	d.Walk(func(_ string, s StackDiff) { out = append(out, s.Security...) })
 	return out
 }
 
@@ -295,6 +309,7 @@ func sortStacks(stacks []StackDiff) {
 		}
 		slices.SortStableFunc(s.OutputChanges, func(a, b OutputChange) int { return cmp.Compare(a.Name, b.Name) })
 		slices.Sort(s.NoEchoReaders)
+		security.Sort(s.Security)
 		sortStacks(s.Children)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+
+	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // DigestVersion names the canonical form below; it changes whenever that form
@@ -97,6 +99,15 @@ func (w *digestWriter) stacks(stacks []StackDiff) {
 			w.bool(oc.OldValueRedacted)
 			w.bool(oc.Export)
 			w.str(string(oc.Secret))
+		}
+		if len(s.Security) > 0 {
+			// Only when there are any: a change set without security
+			// changes keeps the digest it always had.
+			w.tag('X')
+			w.count(len(s.Security))
+			for _, k := range security.Keys(s.Security) {
+				w.str(k)
+			}
 		}
 		w.stacks(s.Children)
 	}

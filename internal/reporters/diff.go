@@ -185,6 +185,7 @@ func (x *diffWriter) diff() {
 	}
 	x.callout()
 	x.secretCallout()
+	x.securitySection()
 	switch x.rung.body {
 	case bodyHeadline:
 	case bodyStackCounts:

@@ -1,7 +1,9 @@
 package security
 
 import (
+	"cmp"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -166,4 +168,32 @@ func FindingText(f Finding) string {
 		return "S3 public access block loosened"
 	}
 	return strings.ReplaceAll(string(f), "-", " ")
+}
+
+// Sort puts rows in their stable order: by stack, resource, property,
+// removed before added, then by content.
+func Sort(cs []Change) {
+	slices.SortStableFunc(cs, func(a, b Change) int {
+		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region), cmp.Compare(a.LogicalID, b.LogicalID),
+			cmp.Compare(a.Property, b.Property), cmp.Compare(opOrder(a.Op), opOrder(b.Op)), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.key(), b.key()))
+	})
+}
+
+func opOrder(o Op) int {
+	if o == OpRemove {
+		return 0
+	}
+	return 1
+}
+
+// Keys are the rows in their canonical form (every field, JSON with a
+// fixed field order), sorted: what a digest covers.
+func Keys(cs []Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		b, _ := json.Marshal(c)
+		out[i] = string(b)
+	}
+	slices.Sort(out)
+	return out
 }
