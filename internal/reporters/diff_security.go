@@ -87,7 +87,7 @@ func (x *diffWriter) securitySection() {
 				if x.w.Over() {
 					return
 				}
-				x.w.Write("| ", opCell(c.Op), " | ", statusCell(c), " | ", whereCell(c), " | ", strings.Join(g.cells(c, cell), " | "), " |\n")
+				x.w.Write("| ", opCell(c.Op), " | ", statusCell(c), " | ", whereCell(c), " | ", strings.Join(g.row(c, cell), " | "), " |\n")
 			}
 			if g.name == "IAM statement changes" {
 				notes(x.w, rows)
@@ -108,6 +108,17 @@ func securityHeadline(n, broad int) string {
 type securityGroup struct {
 	name, header, rule string
 	cells              func(c security.Change, max int) []string
+}
+
+// row is a row's cells after the first three. A row without its element
+// (values that could not be read at all) says so in the first cell.
+func (g securityGroup) row(c security.Change, max int) []string {
+	if c.Kind == security.KindStatement && c.Statement == nil || c.Kind == security.KindRule && c.Rule == nil {
+		out := make([]string, strings.Count(g.header, "|")-4)
+		out[0] = Text(cut(strings.TrimSuffix(c.Item+": "+c.Note, ": "), max))
+		return out
+	}
+	return g.cells(c, max)
 }
 
 var securityGroups = []securityGroup{

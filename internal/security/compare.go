@@ -55,7 +55,9 @@ func ResourceChanges(r Resource) []Change {
 	}
 	switch {
 	case r.Old == nil && r.NewUnknown != "":
-		unknownSide(OpAdd, r.NewUnknown)
+		if grants(entry) {
+			unknownSide(OpAdd, r.NewUnknown)
+		}
 		return out
 	case r.New == nil && r.OldUnknown != "":
 		if entry.Kind == kindIdentityPolicyResource || entry.Kind == kindResourcePolicyResource {
@@ -82,6 +84,24 @@ func ResourceChanges(r Resource) []Change {
 		}
 	}
 	return out
+}
+
+// grants reports a type that exists to grant access (a policy, a
+// permission, a rule, an SSO item, a principal with policies, a security
+// group), whose creation is a security change whatever its values. A
+// type that may carry a policy (a queue's redrive policy, a key's policy)
+// is one only through the values.
+func grants(e typeEntry) bool {
+	if e.Kind != "" {
+		return true
+	}
+	for _, c := range e.Properties {
+		switch c {
+		case propManagedPolicies, propInlineIdentityPolicies, propIngressRules, propEgressRules:
+			return true
+		}
+	}
+	return false
 }
 
 func unknownKind(kind string) Kind {

@@ -215,6 +215,9 @@ func TestUnknownSides(t *testing.T) {
 	if got := ResourceChanges(Resource{Stack: "App", LogicalID: "Sg", Type: "AWS::EC2::SecurityGroup", OldUnknown: "no state"}); len(got) != 0 {
 		t.Errorf("a deleted security group without state: %+v, want nothing (removing rules never broadens)", got)
 	}
+	if got := ResourceChanges(Resource{Stack: "App", LogicalID: "Q", Type: "AWS::SQS::Queue", NewUnknown: "no cloud assembly"}); len(got) != 0 {
+		t.Errorf("a created queue without its properties: %+v, want nothing (a queue grants nothing by being created)", got)
+	}
 	cr := ResourceChanges(Resource{Stack: "App", LogicalID: "In", Type: "AWS::EC2::SecurityGroupIngress", NewUnknown: "no cloud assembly"})
 	if len(cr) != 1 || !cr[0].Broadening() || cr[0].Kind != KindRule {
 		t.Errorf("a created rule without its properties: %+v, want one unknown rule", cr)
