@@ -16,6 +16,7 @@ type API interface {
 	GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error)
 	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error)
 	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]LabelEvent, error)
+	ListReviews(ctx context.Context, owner, repo string, number int) ([]Review, error)
 
 	ListIssues(ctx context.Context, owner, repo string, opts ListIssuesOptions) ([]Issue, error)
 	CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (Issue, error)

@@ -21,6 +21,8 @@ type PullRequest struct {
 	// MergedAt is when it was merged; zero when it was not.
 	MergedAt time.Time
 	Labels   []string
+	// Author is who opened it: their own approval never counts.
+	Author string
 }
 
 func pullRequestFrom(p *gh.PullRequest) PullRequest {
@@ -34,6 +36,7 @@ func pullRequestFrom(p *gh.PullRequest) PullRequest {
 		// Listings omit "merged"; a merge time says the same thing.
 		Merged:   p.GetMerged() || p.MergedAt != nil,
 		MergedAt: p.GetMergedAt().Time,
+		Author:   p.GetUser().GetLogin(),
 	}
 	for _, l := range p.Labels {
 		pr.Labels = append(pr.Labels, l.GetName())

@@ -57,6 +57,7 @@ var operations = map[string][]string{
 	"/repos/{owner}/{repo}/check-runs/{check_run_id}":            {"patch"},
 	"/repos/{owner}/{repo}/commits/{ref}/check-runs":             {"get"},
 	"/repos/{owner}/{repo}/pulls/{pull_number}":                  {"get"},
+	"/repos/{owner}/{repo}/pulls/{pull_number}/reviews":          {"get"},
 	"/repos/{owner}/{repo}/commits/{commit_sha}/pulls":           {"get"},
 	"/repos/{owner}/{repo}/issues":                               {"get", "post"},
 	"/repos/{owner}/{repo}/issues/{issue_number}":                {"patch"},

@@ -37,6 +37,7 @@ const (
 	OpUpdateCheckRun            = "checks/update"
 	OpListCheckRunsForRef       = "checks/list-for-ref"
 	OpGetPullRequest            = "pulls/get"
+	OpListReviews               = "pulls/list-reviews"
 	OpListPullRequestsForCommit = "repos/list-pull-requests-associated-with-commit"
 	OpListIssues                = "issues/list-for-repo"
 	OpCreateIssue               = "issues/create"

@@ -178,6 +178,8 @@ type prData struct {
 	mergeCommitSHA   string
 	merged, draft    bool
 	mergedAt         time.Time
+	// reviews are its reviews, oldest first (reviews.go).
+	reviews []Review
 }
 
 // repo returns the state of owner/repo, creating it. Owner and repository
