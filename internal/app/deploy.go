@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -73,11 +74,14 @@ func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
 func (d *deployRun) decideAndDeploy(ctx context.Context) {
 	r := d.r
 	policy := gate.Policy{
-		RequireReviewedDiff: r.cfg.RequireReviewedDiff,
-		AllowDestructive:    r.cfg.AllowDestructive,
-		DestructiveLabel:    r.cfg.DestructiveLabel,
-		AllowDestroyTypes:   r.cfg.AllowDestroyTypes,
-		Bot:                 d.reviews.bot(ctx),
+		RequireReviewedDiff:   r.cfg.RequireReviewedDiff,
+		RequireApproval:       string(r.cfg.RequireApproval),
+		SecurityApprovalLabel: r.cfg.SecurityApprovalLabel,
+		RequiredApprovals:     r.cfg.RequiredApprovals,
+		AllowDestructive:      r.cfg.AllowDestructive,
+		DestructiveLabel:      r.cfg.DestructiveLabel,
+		AllowDestroyTypes:     r.cfg.AllowDestroyTypes,
+		Bot:                   d.reviews.bot(ctx),
 	}
 	dec, err := gate.Evaluate(ctx, policy, d.reviews, d.changes)
 	d.reviews.describe(&d.rep)
@@ -110,8 +114,15 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 // fromDecision copies what the gate found into the report.
 func (d *deployRun) fromDecision(dec gate.Decision) {
 	d.rep.Title, d.rep.Message = dec.Title, dec.Message
+	if dec.Deploy && dec.Approval != "" {
+		d.rep.Message += " " + dec.Approval
+	}
 	d.rep.Reviewed = dec.Reviewed
 	d.rep.Warnings = dec.Warnings
+	if dec.Unapproved != "" {
+		dec.Warnings = append(slices.Clone(dec.Warnings), dec.Unapproved)
+		d.rep.Warnings = dec.Warnings
+	}
 	d.rep.Comparison, d.rep.ComparisonNote = dec.Comparison, dec.ComparisonNote
 	if dec.Current != nil {
 		d.rep.Digest = dec.Current.Digest

@@ -89,6 +89,9 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 	if !pr.MergedAt.IsZero() {
 		rv.MergedAt = pr.MergedAt.UTC().Format(time.RFC3339)
 	}
+	if rv.Approvals, err = s.approvals(ctx, pr); err != nil {
+		return rv, err
+	}
 
 	author := s.bot(ctx)
 	if author == "" && s.err != nil {

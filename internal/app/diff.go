@@ -221,11 +221,11 @@ func diffOutputs(totals model.Counts, hasChanges bool, sec []security.Change) ma
 	return map[string]string{
 		OutputSecurityChanges: strconv.Itoa(len(sec)),
 		OutputBroadening:      strconv.FormatBool(broadening),
-		OutputHasChanges:     strconv.FormatBool(hasChanges),
-		OutputToCreate:       strconv.Itoa(totals.Create),
-		OutputToUpdate:       strconv.Itoa(totals.Update),
-		OutputToReplace:      strconv.Itoa(totals.Replace),
-		OutputToDelete:       strconv.Itoa(totals.Delete),
-		OutputOutputsChanged: strconv.Itoa(totals.Outputs()),
+		OutputHasChanges:      strconv.FormatBool(hasChanges),
+		OutputToCreate:        strconv.Itoa(totals.Create),
+		OutputToUpdate:        strconv.Itoa(totals.Update),
+		OutputToReplace:       strconv.Itoa(totals.Replace),
+		OutputToDelete:        strconv.Itoa(totals.Delete),
+		OutputOutputsChanged:  strconv.Itoa(totals.Outputs()),
 	}
 }

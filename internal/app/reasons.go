@@ -33,6 +33,8 @@ const (
 	ReasonDestructiveRefused = FailureReason(gate.DestructiveRefused)
 	ReasonDiffUnverifiable   = FailureReason(gate.DiffUnverifiable)
 	ReasonKeyMismatch        = FailureReason(gate.FingerprintKeyMismatch)
+	ReasonApprovalsMissing   = FailureReason(gate.ApprovalsMissing)
+	ReasonBroadeningRefused  = FailureReason(gate.BroadeningRefused)
 	// ReasonStateLocked: another job holds a stack's lock.
 	ReasonStateLocked FailureReason = "state-locked"
 	// ReasonDeployFailed: cdkd deploy failed.
@@ -60,7 +62,7 @@ func (f FailureReason) Code() ExitCode {
 		return ExitBadInput
 	case ReasonChanges, ReasonDrift, ReasonIncomplete,
 		ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
-		ReasonDiffUnverifiable, ReasonKeyMismatch:
+		ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonApprovalsMissing, ReasonBroadeningRefused:
 		return ExitChanges
 	}
 	return ExitFailure
@@ -74,5 +76,5 @@ var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
 	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
-	ReasonDiffUnverifiable, ReasonKeyMismatch,
+	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonApprovalsMissing, ReasonBroadeningRefused,
 }

@@ -96,7 +96,7 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 				if top != p.Path {
 					// Only part of the property is known: its value
 					// cannot be read whole on either side.
-					res.Old[top], res.New[top] = json.RawMessage(`"` + model.Masked + `"`), json.RawMessage(`"`+model.Masked+`"`)
+					res.Old[top], res.New[top] = json.RawMessage(`"`+model.Masked+`"`), json.RawMessage(`"`+model.Masked+`"`)
 					continue
 				}
 				setSide(res.Old, top, p.Old)

@@ -52,6 +52,12 @@ type Policy struct {
 	AllowDestroyTypes []string
 	// Bot is the login trusted diff comments are written by, for messages.
 	Bot string
+	// RequireApproval is which security changes need an approval
+	// (RequireApprovalNever, ...); SecurityApprovalLabel approves them.
+	RequireApproval       string
+	SecurityApprovalLabel string
+	// RequiredApprovals is how many approving reviews a deploy needs.
+	RequiredApprovals int
 }
 
 // Review is what the pull request says reviewers saw.
@@ -100,6 +106,8 @@ type Review struct {
 	// Note says why no review could be found when that is not obvious
 	// (no token, a direct push), for the message.
 	Note string
+	// Approvals is who approved the pull request (see CountApprovals).
+	Approvals Approvals
 }
 
 // Record is the newest diff check run on the reviewed commit.
@@ -171,6 +179,9 @@ type Decision struct {
 	// Current is the change set the decision was about; nil when the gate
 	// refused before computing it.
 	Current *Current
+	// Approval names who approved, "" when nobody did; Unapproved is
+	// then the warning a deploy that needed no approval gets.
+	Approval, Unapproved string
 }
 
 // Destructive is one delete or replacement.
@@ -289,6 +300,16 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 				p.DestructiveLabel, rv.PR, rv.MergedAt)
 		}
 		return d
+	}
+	refusal, blocked, approval := approvalProblem(p, rv, cur)
+	if blocked {
+		refusal.Current, refusal.Destructive = d.Current, d.Destructive
+		refusal.Warnings = d.Warnings
+		return refusal
+	}
+	d.Approval = approval
+	if approval == "" && rv.PR != 0 {
+		d.Unapproved = fmt.Sprintf("no approval on the reviewed head %s of pull request #%d", short(rv.HeadSHA), rv.PR)
 	}
 	d.Deploy = true
 	switch {

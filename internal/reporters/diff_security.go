@@ -132,7 +132,9 @@ var securityGroups = []securityGroup{
 				valuesCell(notWord(s.NotPrincipal), s.Principals, max), valuesCell("", nonEmpty(s.Condition), max)}
 		}},
 	{"Managed policy changes", "| ± | | where | managed policy |", "|---|---|---|---|",
-		func(c security.Change, max int) []string { return []string{valuesCell("", nonEmpty(c.ManagedPolicy), max)} }},
+		func(c security.Change, max int) []string {
+			return []string{valuesCell("", nonEmpty(c.ManagedPolicy), max)}
+		}},
 	{"Security group changes", "| ± | | where | group | direction | protocol | ports | peer |", "|---|---|---|---|---|---|---|---|",
 		func(c security.Change, max int) []string {
 			r := c.Rule
