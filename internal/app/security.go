@@ -93,10 +93,10 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 			}
 			for _, p := range ch.PropertyChanges {
 				top := topProperty(p.Path)
-				if top != p.Path {
-					// Only part of the property is known: its value
-					// cannot be read whole on either side.
-					res.Old[top], res.New[top] = json.RawMessage(`"`+model.Masked+`"`), json.RawMessage(`"`+model.Masked+`"`)
+				if top != p.Path || hiddenSide(p) {
+					// Only part of the property is known, or redaction
+					// hid a side: what changed cannot be read.
+					res.Hidden = append(res.Hidden, top)
 					continue
 				}
 				setSide(res.Old, top, p.Old)
@@ -108,6 +108,13 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 		out = append(out, res)
 	}
 	return out
+}
+
+// hiddenSide reports a property change whose value redaction hid on
+// either side (a secret position, a value no assembly places).
+func hiddenSide(p model.PropertyChange) bool {
+	masked := func(v model.Value) bool { return v.Present() && !v.IsNull() && v.Text() == model.Masked }
+	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || masked(p.Old) || masked(p.New)
 }
 
 func setSide(m map[string]json.RawMessage, k string, v model.Value) {

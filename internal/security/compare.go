@@ -27,6 +27,9 @@ type Resource struct {
 	// Partial says why the elements may be incomplete (an update of a
 	// whole-resource type without the template's unchanged values).
 	Partial string
+	// Hidden are changed properties whose value redaction hid on a side:
+	// what changed cannot be read, and each is one unknown row.
+	Hidden []string
 }
 
 // Changes is every security change of the given resources, in their
@@ -66,8 +69,40 @@ func ResourceChanges(r Resource) []Change {
 		}
 		return out
 	}
-	olds := elements(r, entry, r.Old)
-	news := elements(r, entry, r.New)
+	hidden := map[string]bool{}
+	for _, p := range r.Hidden {
+		if _, read := entry.Properties[p]; read || wholeResource(entry.Kind) || watched[r.Type][p] {
+			hidden[p] = true
+		}
+	}
+	for _, p := range sortedKeys(hidden) {
+		c := base
+		c.Property, c.Op, c.Kind, c.Status = p, OpAdd, unknownKind(entry.Kind), Unknown
+		if entry.Properties[p] == propManagedPolicies {
+			c.Kind = KindManagedPolicy
+		} else if entry.Properties[p] == propIngressRules || entry.Properties[p] == propEgressRules {
+			c.Kind = KindRule
+		}
+		c.Item, c.Note = "value hidden ("+maskedText+")", "redaction hides this value, so what changed cannot be read"
+		out = append(out, c)
+		if wholeResource(entry.Kind) {
+			return out // the one element is unreadable
+		}
+	}
+	strip := func(m map[string]json.RawMessage) map[string]json.RawMessage {
+		if m == nil || len(hidden) == 0 {
+			return m
+		}
+		o := map[string]json.RawMessage{}
+		for k, v := range m {
+			if !hidden[k] {
+				o[k] = v
+			}
+		}
+		return o
+	}
+	olds := elements(r, entry, strip(r.Old))
+	news := elements(r, entry, strip(r.New))
 	props := map[string]bool{}
 	for _, e := range append(slices.Clone(olds), news...) {
 		props[e.Property] = true
@@ -75,7 +110,9 @@ func ResourceChanges(r Resource) []Change {
 	for _, p := range sortedKeys(props) {
 		out = append(out, diffElements(filter(olds, p), filter(news, p))...)
 	}
-	out = append(out, watchedFindings(r)...)
+	if len(hidden) == 0 {
+		out = append(out, watchedFindings(r)...)
+	}
 	for i := range out {
 		c := &out[i]
 		c.Stack, c.Region, c.LogicalID, c.ResourceType = r.Stack, r.Region, r.LogicalID, r.Type
@@ -85,6 +122,9 @@ func ResourceChanges(r Resource) []Change {
 	}
 	return out
 }
+
+// maskedText is what a hidden value shows as.
+const maskedText = "***"
 
 // grants reports a type that exists to grant access (a policy, a
 // permission, a rule, an SSO item, a principal with policies, a security

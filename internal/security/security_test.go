@@ -224,6 +224,18 @@ func TestUnknownSides(t *testing.T) {
 	}
 }
 
+// A change whose value redaction hid on a side cannot be compared: both
+// sides read "***", yet something changed.
+func TestHiddenValueIsUnknown(t *testing.T) {
+	r := update("Sg", "AWS::EC2::SecurityGroup", props(), props())
+	r.Hidden = []string{"SecurityGroupIngress", "GroupDescription"}
+	got := rows(ResourceChanges(r))
+	want := []row{{OpAdd, KindRule, "value hidden (***)", Unknown, nil}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+}
+
 func TestGlobIsContainment(t *testing.T) {
 	for _, c := range []struct {
 		p, v string
