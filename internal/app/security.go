@@ -68,6 +68,11 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 				res.NewUnknown = firstOf(why, "the cloud assembly has no resource "+ch.LogicalID)
 			}
 		case model.ChangeDelete:
+			if !security.NeedsOldValues(ch.ResourceType) {
+				// Deleting it only takes away: its rows would show what the
+				// resource list already says, at the cost of a state read.
+				continue
+			}
 			if !stateRead {
 				stateRead = true
 				state, stateWhy = r.stackState(ctx, name)

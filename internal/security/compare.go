@@ -47,7 +47,7 @@ func ResourceChanges(r Resource) []Change {
 	if !Scrutinized(r.Type) {
 		return nil
 	}
-	entry := scrutinized.Types[r.Type]
+	entry := scrutinized().Types[r.Type]
 	base := Change{Stack: r.Stack, Region: r.Region, LogicalID: r.LogicalID, ResourceType: r.Type}
 	var out []Change
 	unknownSide := func(op Op, why string) {

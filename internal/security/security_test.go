@@ -21,10 +21,10 @@ func TestTableFromServiceSpec(t *testing.T) {
 			t.Errorf("%s is scrutinized; it should not be", typ)
 		}
 	}
-	if got := scrutinized.Types["AWS::S3::BucketPolicy"].Properties["PolicyDocument"]; got != propPolicyDocument {
+	if got := scrutinized().Types["AWS::S3::BucketPolicy"].Properties["PolicyDocument"]; got != propPolicyDocument {
 		t.Errorf("BucketPolicy's PolicyDocument is %q, want the policy document", got)
 	}
-	if _, ok := scrutinized.Types["AWS::SecretsManager::ResourcePolicy"].Properties["BlockPublicPolicy"]; ok {
+	if _, ok := scrutinized().Types["AWS::SecretsManager::ResourcePolicy"].Properties["BlockPublicPolicy"]; ok {
 		t.Error("a boolean named *Policy* is read as a policy document")
 	}
 }
@@ -204,6 +204,18 @@ func TestFindings(t *testing.T) {
 				t.Errorf("rows (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestDeletedPolicyLosesItsDeny(t *testing.T) {
+	got := rows(ResourceChanges(Resource{Stack: "App", LogicalID: "BP", Type: "AWS::S3::BucketPolicy",
+		Old: props("PolicyDocument", `{"Statement":[{"Effect":"Deny","Principal":{"AWS":"*"},"Action":"s3:*","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}`)}))
+	want := []row{{OpRemove, KindStatement, `Deny s3:* on * to AWS:* when {"Bool":{"aws:SecureTransport":"false"}}`, Broadening, nil}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("a deleted bucket policy's enforceSSL Deny (-want +got):\n%s", diff)
+	}
+	if !NeedsOldValues("AWS::S3::BucketPolicy") || NeedsOldValues("AWS::EC2::SecurityGroup") {
+		t.Error("only a policy resource's deletion needs its state read")
 	}
 }
 

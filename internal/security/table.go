@@ -15,6 +15,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sync"
 )
 
 //go:embed scrutinized.json
@@ -58,18 +59,20 @@ type table struct {
 	Types   map[string]typeEntry `json:"types"`
 }
 
-var scrutinized = func() table {
+// scrutinized decodes the table when first asked: the action compiles and
+// decodes nothing at start-up (a test reads the init trace).
+var scrutinized = sync.OnceValue(func() table {
 	var t table
 	if err := json.Unmarshal(scrutinizedJSON, &t); err != nil {
 		panic(fmt.Sprintf("security: the embedded scrutinized.json does not decode: %v", err))
 	}
 	return t
-}()
+})
 
 // Scrutinized reports whether a change to a resource of type typ can be a
 // security change, so that the caller gathers its values.
 func Scrutinized(typ string) bool {
-	_, ok := scrutinized.Types[typ]
+	_, ok := scrutinized().Types[typ]
 	return ok || watched[typ] != nil
 }
 
@@ -77,7 +80,7 @@ func Scrutinized(typ string) bool {
 // nil for a type whose every property counts (a Lambda permission, a
 // security group rule, an SSO item).
 func Properties(typ string) []string {
-	e, ok := scrutinized.Types[typ]
+	e, ok := scrutinized().Types[typ]
 	if ok && wholeResource(e.Kind) {
 		return nil
 	}
@@ -91,10 +94,18 @@ func Properties(typ string) []string {
 	return out
 }
 
+// NeedsOldValues reports a type whose deletion can broaden access (a
+// policy resource may hold a Deny), so that a deleted one's values are
+// worth reading from the state; deleting anything else only takes away.
+func NeedsOldValues(typ string) bool {
+	k := scrutinized().Types[typ].Kind
+	return k == kindIdentityPolicyResource || k == kindResourcePolicyResource
+}
+
 // WholeResource reports a type whose elements are built from all of its
 // properties: an update needs the unchanged ones too (from the template).
 func WholeResource(typ string) bool {
-	return wholeResource(scrutinized.Types[typ].Kind)
+	return wholeResource(scrutinized().Types[typ].Kind)
 }
 
 func wholeResource(kind string) bool {
@@ -106,4 +117,4 @@ func wholeResource(kind string) bool {
 }
 
 // DataSource says where the classification came from, for docs and tests.
-func DataSource() (source, version string) { return scrutinized.Source, scrutinized.Version }
+func DataSource() (source, version string) { return scrutinized().Source, scrutinized().Version }
