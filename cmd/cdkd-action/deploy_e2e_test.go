@@ -14,8 +14,8 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
-	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // The deploy tests replay a pull request's life: the diff command runs on a
@@ -110,21 +110,21 @@ func resultInvocations(t *testing.T, runFile string) []cdkdtest.Invocation {
 }
 
 // review runs the diff command on #8 at head: the reviewed comment.
-func (w *workspace) review(head string, inputs map[string]string) github.Header {
+func (w *workspace) review(head string, inputs map[string]string) marker.Header {
 	w.t.Helper()
 	return w.reviewPR(deployPR, "main", head, inputs)
 }
 
 // reviewPR runs the diff command on pull request number (into base) at
 // head, then makes the next step run on the push.
-func (w *workspace) reviewPR(number int, base, head string, inputs map[string]string) github.Header {
+func (w *workspace) reviewPR(number int, base, head string, inputs map[string]string) marker.Header {
 	w.t.Helper()
 	w.onPullRequestInto(number, head, base)
 	res := w.run(inputs)
 	assert.Equal(w.t, res.code, 0, res.stdout)
 	comments := w.gh.Comments(owner, repo, number)
 	assert.Assert(w.t, len(comments) > 0)
-	h, ok := github.ParseHeader(comments[len(comments)-1].Body)
+	h, ok := marker.Parse(comments[len(comments)-1].Body)
 	assert.Assert(w.t, ok)
 	assert.Assert(w.t, h.Digest != "")
 	w.onPush()
@@ -197,7 +197,7 @@ func TestDeployReviewedChangeSet(t *testing.T) {
 
 	// The reviewed comment gains the outcome and is still the review.
 	c := prComment(t, w.gh)
-	h, ok := github.ParseHeader(c.Body)
+	h, ok := marker.Parse(c.Body)
 	assert.Assert(t, ok, "the header still parses")
 	assert.DeepEqual(t, h, reviewed)
 	assert.Assert(t, is.Contains(c.Body, "### cdkd diff"))
@@ -347,7 +347,7 @@ func TestDeployIgnoresSpoofedHeader(t *testing.T) {
 		assert.Assert(t, is.Contains(res.stdout, "::error::Deploy refused: No reviewed diff: Pull request #8 has no diff comment written by github-actions[bot]"))
 		// The refusal is posted in a comment of its own kind: not a review.
 		c := prComment(t, w.gh)
-		h, ok := github.ParseHeader(c.Body)
+		h, ok := marker.Parse(c.Body)
 		assert.Assert(t, ok)
 		assert.Equal(t, h.Kind, "deploy")
 		assert.Equal(t, h.Digest, "")
@@ -395,7 +395,7 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 		lines := strings.SplitN(c.Body, "\n", 3)
 		assert.Assert(t, is.Len(lines, 3))
 		assert.Assert(t, strings.HasPrefix(lines[1], "<!-- cdkd-action-changeset:v1 "))
-		h, ok := github.ParseHeader(lines[0])
+		h, ok := marker.Parse(lines[0])
 		assert.Assert(t, ok)
 		h.Digest = changed
 		body := h.String() + "\n"

@@ -13,7 +13,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
-	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 var sampleSecrets = []string{"hunter2-noecho-v1", "hunter2-noecho-v2", "s3cr3t-pw-from-sm", "securepw1"}
@@ -45,7 +45,7 @@ func TestDiffStickyCommentLifecycle(t *testing.T) {
 	comments := w.gh.Comments(owner, repo, prNum)
 	assert.Assert(t, is.Len(comments, 1))
 	assert.Assert(t, is.Contains(comments[0].Body, "No changes"))
-	h, ok := github.ParseHeader(comments[0].Body)
+	h, ok := marker.Parse(comments[0].Body)
 	assert.Assert(t, ok, "the comment starts with our hidden header")
 	assert.Equal(t, h.Kind, "diff")
 	assert.Equal(t, h.SHA, headSHA)
@@ -67,7 +67,7 @@ func TestDiffStickyCommentLifecycle(t *testing.T) {
 	assert.Equal(t, second.outputs["to-replace"], "1")
 	assert.Equal(t, second.outputs["to-delete"], "1")
 	assert.Equal(t, second.outputs["outputs-changed"], "2")
-	h2, _ := github.ParseHeader(comments[0].Body)
+	h2, _ := marker.Parse(comments[0].Body)
 	assert.Assert(t, h2.Digest != h.Digest, "a different change set has a different digest")
 
 	// A new run (its own run link) with the same diff writes nothing.
@@ -152,7 +152,7 @@ func TestDiffCdkdCrashIsAnError(t *testing.T) {
 	assert.Assert(t, is.Contains(run.Output.Summary, "Region is missing"))
 	comments := w.gh.Comments(owner, repo, prNum)
 	assert.Assert(t, is.Len(comments, 1))
-	h, _ := github.ParseHeader(comments[0].Body)
+	h, _ := marker.Parse(comments[0].Body)
 	assert.Equal(t, h.Digest, "", "a failed diff carries no digest a deploy could trust")
 }
 
@@ -205,7 +205,7 @@ func TestDiffHeaderSurvivesAHexLikeSecret(t *testing.T) {
 	res := w.run(map[string]string{"all": "true", "mask-values": "1111\nfixture-topic-v2"})
 	assert.Equal(t, res.code, 0, res.stdout)
 	body := w.gh.Comments(owner, repo, prNum)[0].Body
-	h, ok := github.ParseHeader(body)
+	h, ok := marker.Parse(body)
 	assert.Assert(t, ok)
 	assert.Equal(t, h.SHA, headSHA)
 	assert.Assert(t, strings.HasPrefix(h.Digest, "v2:"))

@@ -11,8 +11,8 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
-	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // The commit a scheduled run checks (GITHUB_SHA in the harness).
@@ -485,7 +485,7 @@ func TestDriftIssueLifecycle(t *testing.T) {
 	// Noise: someone else's issue carrying our header (a spoof), and an
 	// unrelated one.
 	spoof := w.gh.AddIssue(githubtest.Issue{Title: "spoof", Login: "mallory",
-		Body: github.Header{Kind: "drift"}.String() + "\nfake"})
+		Body: marker.Header{Kind: "drift"}.String() + "\nfake"})
 	w.gh.AddIssue(githubtest.Issue{Title: "bug", Body: "unrelated"})
 	inputs := withAssembly(t, withInputs(all, "issue", "true", "issue-labels", "drift, infra", "fail-on-drift", "false"))
 
@@ -507,7 +507,7 @@ func TestDriftIssueLifecycle(t *testing.T) {
 	assert.Equal(t, issue.State, "open")
 	assert.Equal(t, issue.Title, "cdkd drift: 3 resources drifted")
 	assert.DeepEqual(t, issue.Labels, []string{"drift", "infra"})
-	h, ok := github.ParseHeader(issue.Body)
+	h, ok := marker.Parse(issue.Body)
 	assert.Assert(t, ok)
 	assert.Equal(t, h.Kind, "drift")
 	assert.Equal(t, h.Label, "")

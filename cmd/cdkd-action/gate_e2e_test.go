@@ -12,6 +12,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 )
 
@@ -154,13 +155,13 @@ func TestDiffConvergesOnOneComment(t *testing.T) {
 	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
 	w.onPullRequest(reviewedSHA)
 	// Two comments of ours left by racing runs for an older head.
-	stale := prcomment.Comment{Header: prcomment.Header{V: 1, Kind: prcomment.KindDiff, SHA: laterSHA, Digest: "v1:00"}, Report: "### cdkd diff\n\nold\n"}.String()
+	stale := prcomment.Comment{Header: marker.Header{V: 1, Kind: prcomment.KindDiff, SHA: laterSHA, Digest: "v1:00"}, Report: "### cdkd diff\n\nold\n"}.String()
 	left := w.gh.SeedComments(owner, repo, deployPR, githubtest.DefaultLogin, stale, stale)
 	res := w.run(diffInputs())
 	assert.Equal(t, res.code, 0, res.stdout)
 	c := prComment(t, w.gh) // exactly one of ours
 	assert.Equal(t, c.ID, left[0].ID, "the lowest ID survives")
-	h, ok := prcomment.ParseHeader(c.Body)
+	h, ok := marker.Parse(c.Body)
 	assert.Assert(t, ok)
 	assert.Equal(t, h.SHA, reviewedSHA, "holding the report for the current head")
 	rec, ok := gate.ParseDiffMarker(diffCheck(t, w.gh).ExternalID)

@@ -12,7 +12,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
-	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
 )
 
@@ -252,7 +252,7 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 			assert.Assert(t, is.Len(comments, 1))
 			assert.Assert(t, is.Contains(comments[0].Body, "Incomplete:"))
 			assert.Assert(t, is.Contains(comments[0].Body, tc.want))
-			h, ok := github.ParseHeader(comments[0].Body)
+			h, ok := marker.Parse(comments[0].Body)
 			assert.Assert(t, ok)
 			assert.Equal(t, h.Digest, "", "an incomplete review vouches for no digest")
 			runs := w.gh.CheckRuns()

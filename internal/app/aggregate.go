@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
@@ -227,7 +228,7 @@ func (r *driftRun) aggregate(ctx context.Context, reports []shardReport, problem
 	redact.Drift(&d, redact.Input{Set: r.set, Placed: true})
 	rep.Drift = d
 	rep.CauseNote = strings.Join(causes, " ")
-	rep.Verdict = model.ClassifyRun(&d, exit)
+	rep.Verdict = model.ClassifyRun(&d, exit, cdkd.ReadsCurrentState)
 	if len(problems) > 0 {
 		rep.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}

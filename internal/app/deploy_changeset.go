@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -17,7 +18,7 @@ const maxChangeSetChars = 20000
 // (prcomment.DiffReport), exactly as the deploy gate renders it again to
 // verify it; a failed diff (d nil), or one missing part of its change set
 // (a shard that did not report), records nothing.
-func (r *Env) diffComment(h prcomment.Header, rep reporters.DiffReport, d *model.Diff, b reporters.Budget) prcomment.Comment {
+func (r *Env) diffComment(h marker.Header, rep reporters.DiffReport, d *model.Diff, b reporters.Budget) prcomment.Comment {
 	if d == nil || rep.Error != "" || rep.Missing != "" {
 		return prcomment.Body(h, "", b, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -29,7 +30,7 @@ type prReviews struct {
 	// several do.
 	ambiguous []int
 	comment   *github.Comment
-	header    prcomment.Header
+	header    marker.Header
 	err       error
 }
 
@@ -132,7 +133,7 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 			}
 		}
 	}
-	h, _ := prcomment.ParseHeader(c.Body)
+	h, _ := marker.Parse(c.Body)
 	s.comment, s.header = c, h
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	rv.KeyID = h.Extra[fingerprintKeyIDField]
@@ -164,7 +165,7 @@ func (s *prReviews) review(ctx context.Context) (gate.Review, error) {
 // render again from it to the byte; a deploy section must be one a deploy
 // of this commit wrote. It returns the change set and, when the
 // comment was edited, how ("" when it was not).
-func (s *prReviews) verify(ctx context.Context, c *github.Comment, h prcomment.Header, rec *gate.Record) (*gate.ChangeSet, string) {
+func (s *prReviews) verify(ctx context.Context, c *github.Comment, h marker.Header, rec *gate.Record) (*gate.ChangeSet, string) {
 	const edited = "the review comment was edited: "
 	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
 	switch {

@@ -11,6 +11,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
@@ -173,12 +174,12 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 	p.CheckRun = cr
 	var comment []publish.Target
 	if r.publishesToAPI() && r.cfg.Comment != config.CommentOff && r.gh.PR != nil {
-		header := prcomment.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
+		header := marker.Header{V: 1, Kind: prcomment.KindDiff, Label: r.cfg.Label, SHA: r.gh.HeadSHA, Cdkd: rep.CdkdVersion}
 		if rep.Error == "" && rep.Missing == "" {
 			header.Digest = rep.Digest
 		}
 		header.Extra = r.fingerprintHeader(ctx)
-		p.Comment = &publish.CommentFields{Header: header, Render: func(h prcomment.Header, b reporters.Budget) prcomment.Comment {
+		p.Comment = &publish.CommentFields{Header: header, Render: func(h marker.Header, b reporters.Budget) prcomment.Comment {
 			return r.diffComment(h, rep, d, b)
 		}}
 		comment = append(comment, &publish.Comment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: r.gh.PR.Number, HeadSHA: r.gh.HeadSHA,

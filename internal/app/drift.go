@@ -131,7 +131,7 @@ func (r *driftRun) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *dr
 	cdkd.ApplyLogCauses(&dr.Drift, evidence, r.set.Redact)
 	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
 	unplaced := r.redactDrift(ctx, aws, &dr.Drift)
-	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode), causeNote: note}
+	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode, cdkd.ReadsCurrentState), causeNote: note}
 	for _, e := range evidence {
 		if e.TokenOverwrite {
 			det.tokenOverwrite = append(det.tokenOverwrite, e)

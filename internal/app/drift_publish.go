@@ -5,18 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/driftissue"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
-
-// driftHeaderKind marks the tracking issue in its hidden header.
-const driftHeaderKind = "drift"
-
-// issueBudget: an issue body takes 65,536 characters, like a comment; the
-// header and the footer line are added after rendering.
-var issueBudget = reporters.Budget{MaxChars: 65536 - 2048, Channel: "the tracking issue"}
 
 // publishDrift writes the report to every channel: the check run, then
 // the tracking issue. It returns an error only for an API failure that is
@@ -34,7 +28,7 @@ func (r *driftRun) publishDrift(ctx context.Context, rep reporters.DriftReport) 
 	api := r.checkRun()
 	if r.cfg.Issue {
 		p.Issue = &publish.IssueFields{
-			Kind: driftHeaderKind, Label: r.cfg.Label, What: "drift tracking issue",
+			Kind: driftissue.Kind, Label: r.cfg.Label, What: "drift tracking issue",
 			Content: func(found *github.Issue) github.IssueContent { return r.issueContent(rep, found) },
 			Notices: map[string]string{
 				github.ActionCreated:  "opened drift tracking issue",
@@ -73,27 +67,26 @@ func driftConclusion(rep reporters.DriftReport, runURL string) (conclusion, titl
 	return "failure", title
 }
 
-// issueContent is what the one tracking issue of this label is to be:
-// opened (or reopened) on drift, kept while it lasts, closed with a short
-// comment when a check finds none, and told plainly when a check could not
-// complete, without claiming drift (see issueBody). A clean check that
-// compared nothing does not close it: it did not look at the drift.
+// issueStates carries driftissue's decision over to the sticky issue.
+var issueStates = map[driftissue.State]github.IssueState{
+	driftissue.Keep:  github.IssueKeep,
+	driftissue.Open:  github.IssueOpen,
+	driftissue.Close: github.IssueClose,
+}
+
+// issueContent is what the one tracking issue of this label is to be
+// (driftissue decides its state, header and body), with a short closing
+// comment when a check finds no drift.
 func (r *driftRun) issueContent(rep reporters.DriftReport, found *github.Issue) github.IssueContent {
-	status := rep.FinalStatus()
-	state := github.IssueKeep
-	switch {
-	case status == model.DriftDrifted:
-		state = github.IssueOpen
-	case status == model.DriftClean && !comparedNothing(rep):
-		state = github.IssueClose
+	previous := ""
+	if found != nil {
+		previous = found.Body
 	}
 	return github.IssueContent{
-		State: state,
-		Title: checkName("cdkd drift", r.cfg.Label) + ": " + reporters.DriftTitle(rep),
-		// The status is in the header, so a change of status alone is a
-		// change of content.
-		Header:  github.Header{V: github.HeaderVersion, Kind: driftHeaderKind, Label: r.cfg.Label, Cdkd: rep.CdkdVersion, Extra: map[string]string{"status": string(status)}},
-		Content: issueBody(rep, found),
+		State:   issueStates[driftissue.StateFor(rep)],
+		Title:   checkName("cdkd drift", r.cfg.Label) + ": " + reporters.DriftTitle(rep),
+		Header:  driftissue.Header(r.cfg.Label, rep),
+		Content: driftissue.Body(rep, previous).String(),
 		Footer:  r.issueFooter(),
 		Closing: r.closingComment(),
 	}

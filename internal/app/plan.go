@@ -78,9 +78,19 @@ func (r *Env) planStacks(ctx context.Context) ([]plan.Stack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list the stacks in the state bucket: %w", err)
 	}
-	stacks, err := plan.FromState(rows, r.cfg.StackRegion, r.cfg.Stacks, r.cfg.All)
+	stacks, err := plan.FromState(deployed(rows), r.cfg.StackRegion, r.cfg.Stacks, r.cfg.All)
 	if err != nil {
 		return nil, &config.InputError{Input: "stacks", Msg: err.Error()}
 	}
 	return stacks, nil
+}
+
+// deployed converts cdkd's state rows at the edge, so planning (and the
+// reporters that show a plan) knows nothing of cdkd.
+func deployed(rows []cdkd.StateListEntry) []plan.Deployed {
+	out := make([]plan.Deployed, len(rows))
+	for i, r := range rows {
+		out[i] = plan.Deployed{Stack: r.StackName, Region: r.Region, Resources: r.ResourceCount}
+	}
+	return out
 }

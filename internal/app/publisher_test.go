@@ -8,6 +8,7 @@ import (
 
 	"gotest.tools/v3/assert"
 
+	"github.com/cdkd-action/cdkd-action/internal/driftissue"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
@@ -77,7 +78,7 @@ func TestIssueContentState(t *testing.T) {
 			r.cfg.Label = "prod"
 			c := r.issueContent(tc.rep, nil)
 			assert.Equal(t, c.State, tc.want)
-			assert.Equal(t, c.Header.Kind, driftHeaderKind)
+			assert.Equal(t, c.Header.Kind, driftissue.Kind)
 			assert.Equal(t, c.Header.Label, "prod")
 			assert.Equal(t, c.Header.Extra["status"], string(tc.rep.FinalStatus()))
 		})

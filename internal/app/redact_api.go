@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
-	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
@@ -64,9 +64,10 @@ func (r redactingAPI) ListReviews(ctx context.Context, owner, repo string, numbe
 func (r redactingAPI) checkRun(cr github.CheckRun) github.CheckRun {
 	cr.Name, cr.Title = r.set.Redact(cr.Name), r.set.Redact(cr.Title)
 	cr.Summary, cr.Text = r.set.Redact(cr.Summary), r.set.Redact(cr.Text)
-	// Our review marker holds a digest, not a secret: redacting a hex-like
-	// short secret inside it would make the deploy refuse its own review.
-	if !strings.HasPrefix(cr.ExternalID, "cdkd-action:") {
+	// Our review marker holds digits and hex, not a secret: redacting a
+	// hex-like short secret inside it would make the deploy refuse its own
+	// review. Anything not exactly of its format is redacted.
+	if !gate.IsOwnMarker(cr.ExternalID) {
 		cr.ExternalID = r.set.Redact(cr.ExternalID)
 	}
 	anns := make([]github.Annotation, len(cr.Annotations))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -42,7 +43,7 @@ func TestRedactBodyRescansTheChangeSetLine(t *testing.T) {
 			line := gate.EncodeChangeSet(tc.diff, 1<<20, nil)
 			assert.Assert(t, strings.HasPrefix(line, "<!-- cdkd-action-changeset:v1 "))
 			assert.Assert(t, !set.Contains(line), "the encoded line hides the secret from a plain search")
-			h := github.Header{Kind: "diff", Label: "pr", SHA: "abc", Digest: tc.diff.Digest()}
+			h := marker.Header{Kind: "diff", Label: "pr", SHA: "abc", Digest: tc.diff.Digest()}
 			body := h.String() + "\n" + line + "\nvisible report\n"
 			got := redactBody(set, body)
 			assert.Equal(t, strings.Contains(got, line), tc.kept, got)
@@ -65,11 +66,29 @@ func TestChangeSetLineFallsBackToFingerprints(t *testing.T) {
 	r := &Env{}
 	r.set = set
 	d := diffHolding(secret)
-	h := prcomment.Header{Kind: prcomment.KindDiff, SHA: "abc", Digest: d.Digest()}
+	h := marker.Header{Kind: prcomment.KindDiff, SHA: "abc", Digest: d.Digest()}
 	line := r.diffComment(h, reporters.DiffReport{Diff: d, Digest: d.Digest()}, &d, reporters.CommentBudget).ChangeSet
 	assert.Assert(t, line != "")
 	assert.Assert(t, !prcomment.ChangeSetLeaks(set, d.Digest(), line))
 	cs, err := gate.DecodeChangeSet("\n"+line, d.Digest())
 	assert.NilError(t, err)
 	assert.Assert(t, cs.Diff == nil && len(cs.Fingerprints) > 0, "the whole change set was stored")
+}
+
+// A check run's external id skips the redactor only when it is exactly our
+// review marker: a look-alike that starts the same way is redacted.
+func TestCheckRunExternalIDRedactedUnlessOurMarker(t *testing.T) {
+	digest := model.DigestVersion + ":941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
+	hash := prcomment.ReportHash("report")
+	set := secrets.NewSet()
+	set.Add("hunter2-secret", "test")
+	set.Add("941e3995", "test") // a short hex-like secret inside our own digest
+	r := redactingAPI{set: set}
+
+	own := gate.DiffMarker(digest, 42, hash)
+	assert.Equal(t, r.checkRun(github.CheckRun{ExternalID: own}).ExternalID, own, "the deploy must read its own review back")
+	for _, look := range []string{"cdkd-action:hunter2-secret", gate.DiffMarker(digest+"hunter2-secret", 42, hash)} {
+		got := r.checkRun(github.CheckRun{ExternalID: look}).ExternalID
+		assert.Assert(t, !strings.Contains(got, "hunter2-secret"), got)
+	}
 }

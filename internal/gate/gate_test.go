@@ -10,6 +10,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 )
 
 const (
@@ -446,5 +447,31 @@ func TestDeployMarker(t *testing.T) {
 	for _, bad := range []string{"", "cdkd-action:v2:deploy:", "cdkd-action:v2:deploy:0:ab", "cdkd-action:v2:deploy:x:ab", "cdkd-action:v2:deploy:5:", DiffMarker("v1:00", 5, "ab")} {
 		_, _, ok := ParseDeployMarker(bad)
 		assert.Assert(t, !ok, bad)
+	}
+}
+
+// Only a marker exactly as this code writes it may skip the redactor at the
+// sink; anything that merely starts like one is text.
+func TestIsOwnMarker(t *testing.T) {
+	digest := model.DigestVersion + ":941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
+	hash := prcomment.ReportHash("report")
+	for _, own := range []string{DiffMarker(digest, 42, hash), DiffMarker(digest, 0, hash), DeployMarker(7, hash)} {
+		assert.Assert(t, IsOwnMarker(own), own)
+	}
+	for _, look := range []string{
+		"cdkd-action:my-secret-value",                                   // the old prefix rule let this through
+		DiffMarker(digest+"hunter2", 42, hash),                          // a tail after the digest
+		DiffMarker(digest, 42, hash+"x"),                                // a longer hash
+		DiffMarker(strings.ToUpper(digest), 42, hash),                   // not our digest's spelling
+		DiffMarker("v1:"+digest[len(model.DigestVersion)+1:], 42, hash), // another digest version
+		DiffMarker(digest, 42, "secret-secret-secret-sec"),              // right length, not hex
+		"cdkd-action:v2:diff:+42:" + hash + ":" + digest,                // a number spelled otherwise
+		"cdkd-action:v2:diff:042:" + hash + ":" + digest,
+		"cdkd-action:v1:diff:" + digest, // the older form: we no longer write it
+		DeployMarker(7, hash) + ":hunter2",
+		DeployMarker(7, "hunter2"),
+		"",
+	} {
+		assert.Assert(t, !IsOwnMarker(look), look)
 	}
 }

@@ -1,9 +1,13 @@
 package gate
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 )
 
 // The records the diff and deploy commands leave in their check runs'
@@ -70,4 +74,36 @@ func ParseDiffMarker(externalID string) (Record, bool) {
 		return Record{}, false
 	}
 	return Record{Digest: parts[2], CommentID: id, ReportHash: parts[1]}, true
+}
+
+// IsOwnMarker reports whether externalID is exactly a record this code
+// writes: DiffMarker or DeployMarker with a decimal comment id, a
+// prcomment.ReportHash and (for a diff) a model digest, so nothing but
+// digits and lowercase hex. Only such an ID may pass the redactor at the
+// sink untouched (redacting a hex-like short secret inside it would make
+// the deploy refuse its own review); a look-alike that merely starts like
+// one is redacted like any other text.
+func IsOwnMarker(externalID string) bool {
+	hashLen := len(prcomment.ReportHash(""))
+	if strings.HasPrefix(externalID, diffMarkerPrefix) {
+		r, ok := ParseDiffMarker(externalID)
+		digest, ok2 := strings.CutPrefix(r.Digest, model.DigestVersion+":")
+		return ok && ok2 && isHex(r.ReportHash, hashLen) && isHex(digest, 2*sha256.Size) &&
+			externalID == DiffMarker(r.Digest, r.CommentID, r.ReportHash)
+	}
+	id, hash, ok := ParseDeployMarker(externalID)
+	return ok && isHex(hash, hashLen) && externalID == DeployMarker(id, hash)
+}
+
+// isHex reports whether s is n lowercase hexadecimal digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

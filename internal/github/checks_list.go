@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // CheckRunInfo is an existing check run as a deploy reads it back: the
@@ -29,7 +29,7 @@ type CheckRunInfo struct {
 // It asks for all runs, not GitHub's default of the latest per name, so
 // that the caller decides which one counts.
 func (c *Client) ListCheckRunsForRef(ctx context.Context, owner, repo, ref, checkName string) ([]CheckRunInfo, error) {
-	opts := gh.ListCheckRunsOptions{CheckName: optional(checkName), Filter: gh.String("all"), ListOptions: listOptions()}
+	opts := gh.ListCheckRunsOptions{CheckName: optional(checkName), Filter: gh.Ptr("all"), ListOptions: listOptions()}
 	runs, err := allPages(func(page int) ([]*gh.CheckRun, *gh.Response, error) {
 		opts.Page = page
 		res, resp, err := c.gh.Checks.ListCheckRunsForRef(ctx, owner, repo, ref, &opts)

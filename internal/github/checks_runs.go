@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // MaxAnnotationsPerRequest is GitHub's limit on annotations in one create or
@@ -202,19 +202,19 @@ func output(cr CheckRun, batch []Annotation) *gh.CheckRunOutput {
 		return nil
 	}
 	out := &gh.CheckRunOutput{
-		Title:   gh.String(cr.Title),
-		Summary: gh.String(cr.Summary),
+		Title:   gh.Ptr(cr.Title),
+		Summary: gh.Ptr(cr.Summary),
 		Text:    optional(cr.Text),
 	}
 	for _, a := range batch {
 		out.Annotations = append(out.Annotations, &gh.CheckRunAnnotation{
-			Path:            gh.String(a.Path),
-			StartLine:       gh.Int(a.StartLine),
-			EndLine:         gh.Int(a.EndLine),
+			Path:            gh.Ptr(a.Path),
+			StartLine:       gh.Ptr(a.StartLine),
+			EndLine:         gh.Ptr(a.EndLine),
 			StartColumn:     optionalInt(a.StartColumn),
 			EndColumn:       optionalInt(a.EndColumn),
-			AnnotationLevel: gh.String(a.Level),
-			Message:         gh.String(a.Message),
+			AnnotationLevel: gh.Ptr(a.Level),
+			Message:         gh.Ptr(a.Message),
 			Title:           optional(a.Title),
 			RawDetails:      optional(a.RawDetails),
 		})

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // DefaultAPIURL is used when GITHUB_API_URL is empty (github.com).

@@ -6,7 +6,7 @@ import (
 	"net"
 	"net/url"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // createOnce sends a create (a POST) at most until one is known to have

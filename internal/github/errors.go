@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // ErrNoIdentity reports that the token cannot tell who it is: GET /user

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // Issue is a tracking issue, such as the one the drift check keeps open.
@@ -66,7 +66,8 @@ func (c *Client) ListIssues(ctx context.Context, owner, repo string, o ListIssue
 		ListOptions: listOptions(),
 	}
 	issues, err := allPages(func(page int) ([]*gh.Issue, *gh.Response, error) {
-		opts.Page = page
+		// v84 embeds both offset and cursor options; issues page by offset.
+		opts.ListOptions.Page = page
 		return c.gh.Issues.ListByRepo(ctx, owner, repo, opts)
 	})
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // PullRequest is what the action needs to know about a pull request: whether

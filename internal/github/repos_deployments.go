@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // DeploymentRequest describes a deployment to record. AutoMerge is normally
@@ -29,8 +29,8 @@ func (c *Client) CreateDeployment(ctx context.Context, owner, repo string, d Dep
 		contexts = []string{}
 	}
 	req := &gh.DeploymentRequest{
-		Ref:              gh.String(d.Ref),
-		AutoMerge:        gh.Bool(d.AutoMerge),
+		Ref:              gh.Ptr(d.Ref),
+		AutoMerge:        gh.Ptr(d.AutoMerge),
 		RequiredContexts: &contexts,
 		Environment:      optional(d.Environment),
 		Description:      optional(d.Description),
@@ -48,7 +48,7 @@ func (c *Client) CreateDeployment(ctx context.Context, owner, repo string, d Dep
 // one is shortened rather than rejected.
 func (c *Client) CreateDeploymentStatus(ctx context.Context, owner, repo string, id int64, state, environmentURL, logURL, description string) error {
 	req := &gh.DeploymentStatusRequest{
-		State:          gh.String(state),
+		State:          gh.Ptr(state),
 		EnvironmentURL: optional(environmentURL),
 		LogURL:         optional(logURL),
 		Description:    optional(truncate(description, maxStatusDescription)),

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // MaxCommentChars is GitHub's limit on a comment body. Reporters render
@@ -84,7 +86,7 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 		return StickyResult{}, err
 	}
 	what := fmt.Sprintf("upsert %s comment %q on %s/%s#%d", t.Kind, t.Label, t.Owner, t.Repo, t.Number)
-	if h, ok := ParseHeader(body); !ok || h.Kind != t.Kind || h.Label != t.Label {
+	if h, ok := marker.Parse(body); !ok || h.Kind != t.Kind || h.Label != t.Label {
 		return StickyResult{}, fmt.Errorf("%s: body does not start with its cdkd-action header", what)
 	}
 	if n := utf8.RuneCountInString(body); n > MaxCommentChars {
@@ -215,19 +217,19 @@ func Ours(ctx context.Context, api CommentsAPI, t StickyTarget) (ours, others []
 // Find returns our newest comment for t's kind and label and its header (nil
 // when there is none), plus the look-alikes by other authors. Deploy uses it
 // to read which SHA and digest were reviewed.
-func Find(ctx context.Context, api CommentsAPI, t StickyTarget) (*Comment, Header, []Comment, error) {
+func Find(ctx context.Context, api CommentsAPI, t StickyTarget) (*Comment, marker.Header, []Comment, error) {
 	if err := checkTarget(t); err != nil {
-		return nil, Header{}, nil, err
+		return nil, marker.Header{}, nil, err
 	}
 	ours, ignored, err := match(ctx, api, t)
 	if err != nil {
-		return nil, Header{}, nil, fmt.Errorf("find %s comment %q on %s/%s#%d: %w", t.Kind, t.Label, t.Owner, t.Repo, t.Number, err)
+		return nil, marker.Header{}, nil, fmt.Errorf("find %s comment %q on %s/%s#%d: %w", t.Kind, t.Label, t.Owner, t.Repo, t.Number, err)
 	}
 	if len(ours) == 0 {
-		return nil, Header{}, ignored, nil
+		return nil, marker.Header{}, ignored, nil
 	}
 	c := ours[len(ours)-1]
-	h, _ := ParseHeader(c.Body)
+	h, _ := marker.Parse(c.Body)
 	return &c, h, ignored, nil
 }
 
@@ -265,7 +267,7 @@ func match(ctx context.Context, api CommentsAPI, t StickyTarget) (ours, others [
 func Split[T any](items []T, kind, label, author string, of func(T) (body, login string)) (ours, others []T) {
 	for _, it := range items {
 		body, login := of(it)
-		h, ok := ParseHeader(body)
+		h, ok := marker.Parse(body)
 		if !ok || h.Kind != kind || h.Label != label {
 			continue
 		}

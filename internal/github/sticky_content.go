@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // A sticky object (our PR comment, our tracking issue) records a hash of
@@ -17,7 +19,7 @@ const contentField = "content"
 
 // Stamp returns h recording the hash of content, the text that decides
 // whether an object needs a write (the run link left out by the caller).
-func Stamp(h Header, content string) Header {
+func Stamp(h marker.Header, content string) marker.Header {
 	sum := sha256.Sum256([]byte(content))
 	extra := make(map[string]string, len(h.Extra)+1)
 	for k, v := range h.Extra {
@@ -36,8 +38,8 @@ func Unchanged(old, new string) bool {
 	if old == new {
 		return true
 	}
-	o, ok1 := ParseHeader(old)
-	n, ok2 := ParseHeader(new)
+	o, ok1 := marker.Parse(old)
+	n, ok2 := marker.Parse(new)
 	if !ok1 || !ok2 || o.Extra[contentField] == "" || n.Extra[contentField] == "" {
 		return false
 	}

@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 func TestUnchanged(t *testing.T) {
-	h := Header{V: 1, Kind: "diff", Label: "prod", SHA: "abc", Run: "https://run/1"}
-	stamped := func(h Header, content, run string) string {
+	h := marker.Header{V: 1, Kind: "diff", Label: "prod", SHA: "abc", Run: "https://run/1"}
+	stamped := func(h marker.Header, content, run string) string {
 		h.Run = run
 		return Stamp(h, content).String() + "\n" + content + "\n[run](" + run + ")"
 	}
@@ -21,7 +23,7 @@ func TestUnchanged(t *testing.T) {
 		{"equal bytes", "x", "x", true},
 		{"same content, another run link", stamped(h, "report", "https://run/1"), stamped(h, "report", "https://run/2"), true},
 		{"other content", stamped(h, "report", "https://run/1"), stamped(h, "report 2", "https://run/1"), false},
-		{"other header field", stamped(h, "report", "r"), stamped(Header{V: 1, Kind: "diff", Label: "prod", SHA: "def"}, "report", "r"), false},
+		{"other header field", stamped(h, "report", "r"), stamped(marker.Header{V: 1, Kind: "diff", Label: "prod", SHA: "def"}, "report", "r"), false},
 		// Without a hash on both sides, a header says nothing of the body.
 		{"no hash: the bytes decide", h.String() + "\nold", h.String() + "\nnew", false},
 		{"hash on one side only", h.String() + "\nreport", stamped(h, "report", "https://run/1"), false},
@@ -35,7 +37,7 @@ func TestUnchanged(t *testing.T) {
 }
 
 func TestStampKeepsTheCallersHeader(t *testing.T) {
-	h := Header{Kind: "drift", Extra: map[string]string{"status": "drifted"}}
+	h := marker.Header{Kind: "drift", Extra: map[string]string{"status": "drifted"}}
 	s := Stamp(h, "content")
 	assert.Equal(t, len(h.Extra), 1, "the caller's map is not written to")
 	assert.Equal(t, s.Extra["status"], "drifted")
@@ -53,7 +55,7 @@ func TestSpoofsHaveOneWording(t *testing.T) {
 // A diff comment whose report is the same as the one posted is not edited
 // although the run link in its header differs: Upsert's default rule.
 func TestUpsertSkipsSameContentFromAnotherRun(t *testing.T) {
-	h := Header{V: 1, Kind: "diff", Label: "prod", SHA: "abc"}
+	h := marker.Header{V: 1, Kind: "diff", Label: "prod", SHA: "abc"}
 	body := func(run string) string {
 		h := h
 		h.Run = run

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // IssuesAPI is the part of the GitHub API a tracking issue needs; *Client
@@ -50,7 +52,7 @@ type IssueContent struct {
 	Title string
 	// Header is the issue's hidden header; SyncIssue stamps it with the
 	// hash of Content.
-	Header Header
+	Header marker.Header
 	// Content is the body under the header (redacted by the caller): what
 	// decides whether the issue needs a write.
 	Content string

@@ -10,6 +10,8 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // fakeIssues is an in-memory repository's issues that records every write.
@@ -74,7 +76,7 @@ func (f *fakeIssues) CreateIssueComment(_ context.Context, _, _ string, number i
 func TestSyncIssue(t *testing.T) {
 	tgt := IssueTarget{Owner: "o", Repo: "r", Kind: "drift", Label: "prod", Author: bot, Labels: []string{"drift"}, What: "drift tracking issue"}
 	content := func(state IssueState, text string) IssueContent {
-		return IssueContent{State: state, Title: "cdkd drift: " + text, Header: Header{V: 1, Kind: "drift", Label: "prod"},
+		return IssueContent{State: state, Title: "cdkd drift: " + text, Header: marker.Header{V: 1, Kind: "drift", Label: "prod"},
 			Content: text + "\n", Footer: "\nLast updated by [run](https://run/" + text + ")\n", Closing: "no drift; closing"}
 	}
 	// existing is an issue of ours as a previous run left it.
@@ -83,7 +85,7 @@ func TestSyncIssue(t *testing.T) {
 		body := Stamp(c.Header, c.Content).String() + "\n" + c.Content + "\nLast updated by an earlier run\n"
 		return Issue{Number: number, State: state, Body: body, HTMLURL: fmt.Sprintf("i%d", number), AuthorLogin: bot, Labels: labels}
 	}
-	spoof := Issue{Number: 9, State: "open", Body: Header{Kind: "drift", Label: "prod"}.String() + "\nfake", HTMLURL: "i9", AuthorLogin: "mallory"}
+	spoof := Issue{Number: 9, State: "open", Body: marker.Header{Kind: "drift", Label: "prod"}.String() + "\nfake", HTMLURL: "i9", AuthorLogin: "mallory"}
 	otherLabel := existing(8, "open", "other")
 	otherLabel.Body = strings.Replace(otherLabel.Body, `"label":"prod"`, `"label":"staging"`, 1)
 
@@ -155,7 +157,7 @@ func TestSyncIssue(t *testing.T) {
 			// What was written holds the stamped header and the footer.
 			if tc.err == "" && len(tc.writes) > 0 {
 				i := slices.IndexFunc(f.issues, func(x Issue) bool { return x.HTMLURL == res.URL })
-				h, ok := ParseHeader(f.issues[i].Body)
+				h, ok := marker.Parse(f.issues[i].Body)
 				assert.Assert(t, ok)
 				assert.Assert(t, h.Extra[contentField] != "")
 				assert.Assert(t, strings.HasSuffix(f.issues[i].Body, tc.want.Footer))
@@ -165,7 +167,7 @@ func TestSyncIssue(t *testing.T) {
 }
 
 func TestSyncIssueSpoofsAreReturned(t *testing.T) {
-	spoof := Issue{Number: 9, State: "open", Body: Header{Kind: "drift"}.String() + "\nfake", HTMLURL: "i9", AuthorLogin: "mallory"}
+	spoof := Issue{Number: 9, State: "open", Body: marker.Header{Kind: "drift"}.String() + "\nfake", HTMLURL: "i9", AuthorLogin: "mallory"}
 	f := &fakeIssues{issues: []Issue{spoof}}
 	res, err := SyncIssue(context.Background(), f, IssueTarget{Owner: "o", Repo: "r", Kind: "drift", Author: bot},
 		func(*Issue) IssueContent { return IssueContent{State: IssueKeep} })

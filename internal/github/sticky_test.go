@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 	"gotest.tools/v3/assert"
+
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 const bot = "github-actions[bot]"
@@ -89,7 +91,7 @@ func apiError(code int) error {
 }
 
 func reportBody(kind, label, text string) string {
-	return Header{Kind: kind, Label: label, SHA: "abc"}.String() + "\n\n" + text
+	return marker.Header{Kind: kind, Label: label, SHA: "abc"}.String() + "\n\n" + text
 }
 
 var target = StickyTarget{Owner: "o", Repo: "r", Number: 7, Kind: "diff", Label: "prod", Author: bot}
@@ -334,16 +336,16 @@ func TestUpsertListFails(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
-	spoof := Comment{ID: 9, Body: Header{Kind: "diff", Label: "prod", SHA: "evil", Digest: "v1:evil"}.String(), AuthorLogin: "mallory"}
-	reviewed := Comment{ID: 8, Body: Header{Kind: "diff", Label: "prod", SHA: "h2", Digest: "v1:new"}.String() + "\nreport", AuthorLogin: bot}
-	older := Comment{ID: 3, Body: Header{Kind: "diff", Label: "prod", SHA: "h1", Digest: "v1:old"}.String(), AuthorLogin: bot}
+	spoof := Comment{ID: 9, Body: marker.Header{Kind: "diff", Label: "prod", SHA: "evil", Digest: "v1:evil"}.String(), AuthorLogin: "mallory"}
+	reviewed := Comment{ID: 8, Body: marker.Header{Kind: "diff", Label: "prod", SHA: "h2", Digest: "v1:new"}.String() + "\nreport", AuthorLogin: bot}
+	older := Comment{ID: 3, Body: marker.Header{Kind: "diff", Label: "prod", SHA: "h1", Digest: "v1:old"}.String(), AuthorLogin: bot}
 	f := &fakeComments{comments: []Comment{reviewed, spoof, older,
-		{ID: 4, Body: Header{Kind: "diff", Label: "dev", SHA: "h3"}.String(), AuthorLogin: bot}}}
+		{ID: 4, Body: marker.Header{Kind: "diff", Label: "dev", SHA: "h3"}.String(), AuthorLogin: bot}}}
 
 	c, h, ignored, err := Find(context.Background(), f, target)
 	assert.NilError(t, err)
 	assert.DeepEqual(t, c, &reviewed)
-	assert.DeepEqual(t, h, Header{V: 1, Kind: "diff", Label: "prod", SHA: "h2", Digest: "v1:new"})
+	assert.DeepEqual(t, h, marker.Header{V: 1, Kind: "diff", Label: "prod", SHA: "h2", Digest: "v1:new"})
 	assert.DeepEqual(t, ignored, []Comment{spoof})
 	assert.Check(t, len(f.writes) == 0)
 
@@ -351,7 +353,7 @@ func TestFind(t *testing.T) {
 	c, h, ignored, err = Find(context.Background(), f, target)
 	assert.NilError(t, err)
 	assert.Check(t, c == nil)
-	assert.DeepEqual(t, h, Header{})
+	assert.DeepEqual(t, h, marker.Header{})
 	assert.DeepEqual(t, ignored, []Comment{spoof})
 
 	_, _, _, err = Find(context.Background(), f, withAuthor(target, ""))

@@ -54,43 +54,12 @@ const (
 // there, permanently.
 const SSMSecurePrefix = "{{resolve:ssm-secure:"
 
-// readsCurrentState lists the resource types whose cdkd SDK provider reads
-// current state itself (the seeds' list for cdkd drift). Such a type
-// reported as unsupported was not read as expected: most likely the
-// resource was deleted out of band, which cdkd 0.284 reports this way.
-var readsCurrentState = typeSet(`
-AWS::Lambda::Function AWS::S3::Bucket AWS::DynamoDB::Table AWS::IAM::Role AWS::SQS::Queue
-AWS::SNS::Topic AWS::Logs::LogGroup
-AWS::CloudFront::CloudFrontOriginAccessIdentity AWS::Events::EventBus AWS::Events::Rule
-AWS::SSM::Parameter AWS::SecretsManager::Secret AWS::ECR::Repository
-AWS::StepFunctions::StateMachine AWS::ECS::Cluster AWS::ECS::Service AWS::ECS::TaskDefinition
-AWS::RDS::DBInstance AWS::RDS::DBCluster AWS::RDS::DBSubnetGroup AWS::KMS::Key AWS::KMS::Alias
-AWS::ApiGateway::Account AWS::ApiGateway::Method AWS::ApiGatewayV2::Api AWS::Cognito::UserPool
-AWS::AppSync::GraphQLApi AWS::AppSync::DataSource AWS::AppSync::Resolver AWS::AppSync::ApiKey
-AWS::EFS::FileSystem AWS::EFS::AccessPoint AWS::EFS::MountTarget AWS::ElastiCache::CacheCluster
-AWS::ElastiCache::SubnetGroup AWS::ElasticLoadBalancingV2::LoadBalancer
-AWS::ElasticLoadBalancingV2::TargetGroup AWS::ElasticLoadBalancingV2::Listener
-AWS::Route53::HostedZone AWS::Route53::RecordSet AWS::WAFv2::WebACL
-AWS::KinesisFirehose::DeliveryStream AWS::Kinesis::Stream AWS::Glue::Database AWS::Glue::Table
-AWS::CloudTrail::Trail AWS::CloudWatch::Alarm AWS::CodeBuild::Project
-AWS::ServiceDiscovery::PrivateDnsNamespace AWS::ServiceDiscovery::Service AWS::SNS::Subscription
-AWS::IAM::Policy AWS::Lambda::Permission AWS::ApiGateway::Authorizer AWS::ApiGateway::Resource
-AWS::ApiGateway::Deployment AWS::ApiGateway::Stage AWS::ApiGatewayV2::Stage
-AWS::ApiGatewayV2::Integration AWS::ApiGatewayV2::Route AWS::ApiGatewayV2::Authorizer
-AWS::ServiceDiscovery::HttpNamespace AWS::ServiceDiscovery::PublicDnsNamespace
-AWS::CloudFront::OriginAccessControl`)
-
-func typeSet(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, t := range strings.Fields(list) {
-		m[t] = true
-	}
-	return m
-}
-
-// ReadsCurrentState reports whether cdkd reads the type's current state with
-// its own SDK provider, so "unsupported" for it means "not read as expected".
-func ReadsCurrentState(resourceType string) bool { return readsCurrentState[resourceType] }
+// ReadsState reports whether the cdkd in use reads a resource type's
+// current state with its own SDK provider, so that "unsupported" for it
+// means "not read as expected" (most likely deleted out of band). The list
+// is cdkd's, per version: the cdkd edge supplies it (cdkd.ReadsCurrentState);
+// nil knows no such type.
+type ReadsState func(resourceType string) bool
 
 // Coverage counts what a comparison covered, in the seeds' words:
 // "X of Y resources fully checked (Z only partially compared), N unsupported".
@@ -176,8 +145,9 @@ type StackVerdict struct {
 
 // ClassifyStack classifies one stack of a detection run (no --accept or
 // --revert). exitCode is cdkd's: a cause cdkd did not report counts as a
-// reason to be incomplete only when cdkd exited 2.
-func ClassifyStack(s StackDrift, exitCode int) StackVerdict {
+// reason to be incomplete only when cdkd exited 2. An unsupported resource
+// of a type reads says cdkd reads is counted as possibly deleted.
+func ClassifyStack(s StackDrift, exitCode int, reads ReadsState) StackVerdict {
 	v := StackVerdict{Stack: s.Stack, Region: s.Region, Drifted: len(s.Drifted)}
 	partial := map[string]bool{}
 	attempted := map[string]bool{}
@@ -197,7 +167,7 @@ func ClassifyStack(s StackDrift, exitCode int) StackVerdict {
 		counts[nc.Cause]++
 	}
 	for _, u := range s.NotSupported {
-		if ReadsCurrentState(u.Type) {
+		if reads != nil && reads(u.Type) {
 			v.PossiblyDeleted = append(v.PossiblyDeleted, u)
 		}
 	}
@@ -314,7 +284,7 @@ type RunVerdict struct {
 // only unchecked resources are ones cdkd never checks by design is clean,
 // whatever it compared (the coverage line counts them). Where
 // the report and the exit code disagree, the more cautious reading wins.
-func ClassifyRun(d *Drift, exitCode int) RunVerdict {
+func ClassifyRun(d *Drift, exitCode int, reads ReadsState) RunVerdict {
 	v := RunVerdict{ExitCode: exitCode, Stacks: []StackVerdict{}}
 	if d == nil {
 		v.Status = DriftError
@@ -323,7 +293,7 @@ func ClassifyRun(d *Drift, exitCode int) RunVerdict {
 	}
 	incomplete := false
 	for _, s := range d.Stacks {
-		sv := ClassifyStack(s, exitCode)
+		sv := ClassifyStack(s, exitCode, reads)
 		v.Drifted += sv.Drifted
 		v.NotCompared += sv.NotCompared + len(sv.PossiblyDeleted)
 		v.Unchecked += sv.Unchecked

@@ -37,10 +37,10 @@ func sampleDriftResult() DriftResult {
 		Clean:       []Resource{{LogicalID: "Bucket", Type: "AWS::S3::Bucket"}},
 		NotCompared: []NotCompared{{Resource: Resource{LogicalID: "Fn", Type: "AWS::Lambda::Function"}, Cause: CauseRefused, CauseInferred: true, CauseBasis: BasisReported}},
 	}}}
-	after := ClassifyRun(&Drift{Stacks: []StackDrift{{Stack: "StackA", Region: "us-east-1", Clean: []Resource{{LogicalID: "Topic", Type: "AWS::SNS::Topic"}}}}}, 0)
+	after := ClassifyRun(&Drift{Stacks: []StackDrift{{Stack: "StackA", Region: "us-east-1", Clean: []Resource{{LogicalID: "Topic", Type: "AWS::SNS::Topic"}}}}}, 0, nil)
 	return DriftResult{
 		Header: Header{SchemaVersion, KindDrift}, Origin: Origin{Label: "nightly", CdkdVersion: "0.284.40"}, SHA: "2222222",
-		Verdict: ClassifyRun(&drift, 1), CauseNote: "decided from the state record", Notes: []string{"a note"},
+		Verdict: ClassifyRun(&drift, 1, nil), CauseNote: "decided from the state record", Notes: []string{"a note"},
 		HiddenStacks: []string{"StackA"}, Stacks: drift.Stacks,
 		Resolution: &DriftResolution{Mode: "revert", Resources: []string{"StackA/Topic"}, Summary: []string{"1 reverted"}, After: &after,
 			AfterDrift: Drift{Stacks: []StackDrift{{Stack: "StackA", Region: "us-east-1"}}}},

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 )
 
 // writeAssembly writes a cloud assembly of n stacks: stack i has 1+i%37
@@ -204,11 +203,11 @@ func TestFromAssemblySelects(t *testing.T) {
 }
 
 func TestFromState(t *testing.T) {
-	rows := []cdkd.StateListEntry{
-		{StackName: "Api", Region: "us-east-1", ResourceCount: 10},
-		{StackName: "Api~Db", Region: "us-east-1", ResourceCount: 4},
-		{StackName: "Old", Region: "us-east-1", ResourceCount: 2},
-		{StackName: "Api", Region: "eu-west-1", ResourceCount: 7},
+	rows := []Deployed{
+		{Stack: "Api", Region: "us-east-1", Resources: 10},
+		{Stack: "Api~Db", Region: "us-east-1", Resources: 4},
+		{Stack: "Old", Region: "us-east-1", Resources: 2},
+		{Stack: "Api", Region: "eu-west-1", Resources: 7},
 	}
 	got, err := FromState(rows, "us-east-1", nil, true)
 	if err != nil {

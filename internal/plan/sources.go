@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 )
 
 // FromAssembly lists the stacks a diff with these selectors (or all) covers,
@@ -23,18 +22,27 @@ func FromAssembly(asm *assembly.Assembly, selectors []string, all bool) ([]Stack
 	return fromSizes(size), nil
 }
 
+// Deployed is one stack record in the state bucket, as the caller read it
+// (from cdkd's state list): planning needs only its name, region and size,
+// not the tool that listed it.
+type Deployed struct {
+	Stack     string
+	Region    string
+	Resources int
+}
+
 // FromState lists the stacks a drift with these selectors (or all) checks:
 // what the state bucket says is deployed, in region when one is given.
 // Nested stacks' records ("Parent~Child") are counted with their parent, as
 // cdkd checks them together.
-func FromState(rows []cdkd.StateListEntry, region string, selectors []string, all bool) ([]Stack, error) {
+func FromState(rows []Deployed, region string, selectors []string, all bool) ([]Stack, error) {
 	size := map[string]int{}
 	for _, r := range rows {
 		if region != "" && r.Region != region {
 			continue
 		}
-		top, _, _ := strings.Cut(r.StackName, "~")
-		size[top] += r.ResourceCount
+		top, _, _ := strings.Cut(r.Stack, "~")
+		size[top] += r.Resources
 	}
 	if !all {
 		for name := range size {

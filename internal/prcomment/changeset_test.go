@@ -12,6 +12,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
@@ -40,7 +41,7 @@ func sampleDiff(t *testing.T) model.Diff {
 }
 
 func comment(digest, line string) string {
-	h := Header{V: 1, Kind: "diff", SHA: "1111111111111111111111111111111111111111", Digest: digest}
+	h := marker.Header{V: 1, Kind: "diff", SHA: "1111111111111111111111111111111111111111", Digest: digest}
 	if line != "" {
 		line += "\n"
 	}
@@ -110,7 +111,7 @@ func TestDecodeChangeSetRefuses(t *testing.T) {
 		mismatch        bool // the comment was edited: the deploy refuses it
 	}{
 		{name: "no block", body: comment(digest, ""), err: ErrNoChangeSet.Error()},
-		{name: "header only", body: Header{V: 1, Kind: "diff"}.String(), err: ErrNoChangeSet.Error()},
+		{name: "header only", body: marker.Header{V: 1, Kind: "diff"}.String(), err: ErrNoChangeSet.Error()},
 		{name: "block further down is not read", body: comment(digest, "") + line + "\n", err: ErrNoChangeSet.Error()},
 		{name: "redacted on the way", body: comment(digest, strings.Replace(line, data[10:20], "***", 1)), err: "illegal base64"},
 		{name: "not closed", body: comment(digest, strings.TrimSuffix(line, " -->")), err: "not closed"},
@@ -145,7 +146,7 @@ func envelopeLine(t *testing.T, v map[string]any) string {
 func TestHeaderStillParses(t *testing.T) {
 	d := sampleDiff(t)
 	body := comment(d.Digest(), EncodeChangeSet(d, 20000, nil))
-	h, ok := ParseHeader(body)
+	h, ok := marker.Parse(body)
 	assert.Assert(t, ok)
 	assert.Equal(t, h.Digest, d.Digest())
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -19,7 +20,6 @@ import (
 const (
 	KindDiff   = "diff"
 	KindDeploy = "deploy"
-	KindDrift  = "drift"
 )
 
 // DeployMarker starts the deploy section appended to a diff comment; a later
@@ -40,7 +40,7 @@ const slack = 2048
 // Comment is one comment of ours split into its parts. String joins them
 // back; Parse(c.String()) gives c again.
 type Comment struct {
-	Header Header
+	Header marker.Header
 	// ChangeSet is the hidden change-set line (see EncodeChangeSet), "" when
 	// the comment carries none.
 	ChangeSet string
@@ -56,7 +56,7 @@ type Comment struct {
 // of ours. The change-set line is only read right under the header, and the
 // deploy section starts at the first deploy marker on a line of its own.
 func Parse(body string) (Comment, bool) {
-	h, ok := ParseHeader(body)
+	h, ok := marker.Parse(body)
 	if !ok {
 		return Comment{}, false
 	}
@@ -113,7 +113,7 @@ func ReportBudget(budget reporters.Budget, changeSetLine string) reporters.Budge
 
 // Body is a new comment: header h, the change-set line (may be "") and the
 // report rendered within what is left of budget.
-func Body(h Header, changeSetLine string, budget reporters.Budget, render func(reporters.Budget) string) Comment {
+func Body(h marker.Header, changeSetLine string, budget reporters.Budget, render func(reporters.Budget) string) Comment {
 	return Comment{Header: h, ChangeSet: changeSetLine, Report: render(ReportBudget(budget, changeSetLine))}
 }
 
@@ -149,7 +149,7 @@ type Redactor interface {
 // deploy).
 func Redact(r Redactor, body string) string {
 	first, rest, found := strings.Cut(body, "\n")
-	h, ok := ParseHeader(first)
+	h, ok := marker.Parse(first)
 	if !ok || h.String() != first {
 		return r.Redact(body)
 	}

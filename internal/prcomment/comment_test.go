@@ -10,6 +10,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -17,7 +18,7 @@ import (
 func reviewed(t *testing.T) Comment {
 	t.Helper()
 	d := sampleDiff(t)
-	h := Header{V: 1, Kind: KindDiff, Label: "prod", SHA: "8888888888888888888888888888888888888888", Digest: d.Digest(), Cdkd: "0.284.40",
+	h := marker.Header{V: 1, Kind: KindDiff, Label: "prod", SHA: "8888888888888888888888888888888888888888", Digest: d.Digest(), Cdkd: "0.284.40",
 		Run: "https://github.com/octo-org/octo-repo/actions/runs/42", Notes: []string{"No cloud assembly was found."}}
 	line := EncodeChangeSet(d, 20000, nil)
 	return Body(h, line, reporters.CommentBudget, func(b reporters.Budget) string { return reporters.DiffMarkdown(DiffReport(h, d), b) })
@@ -33,10 +34,10 @@ func TestCommentRoundTrip(t *testing.T) {
 	assert.DeepEqual(t, got, c)
 
 	for _, tc := range []Comment{
-		{Header: Header{V: 1, Kind: KindDiff, Label: "x"}, Report: "### cdkd diff\n\nfailed\n"},
-		{Header: Header{V: 1, Kind: KindDeploy}, Deploy: "### cdkd deploy\n"},
-		{Header: Header{V: 1, Kind: KindDiff}, ChangeSet: c.ChangeSet, Report: "no final newline"},
-		{Header: Header{V: 1, Kind: KindDiff}, ChangeSet: c.ChangeSet, Report: "no final newline", Deploy: "x"},
+		{Header: marker.Header{V: 1, Kind: KindDiff, Label: "x"}, Report: "### cdkd diff\n\nfailed\n"},
+		{Header: marker.Header{V: 1, Kind: KindDeploy}, Deploy: "### cdkd deploy\n"},
+		{Header: marker.Header{V: 1, Kind: KindDiff}, ChangeSet: c.ChangeSet, Report: "no final newline"},
+		{Header: marker.Header{V: 1, Kind: KindDiff}, ChangeSet: c.ChangeSet, Report: "no final newline", Deploy: "x"},
 	} {
 		got, ok := Parse(tc.String())
 		assert.Assert(t, ok, tc.String())

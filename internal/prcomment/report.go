@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -23,7 +24,7 @@ func FullReportHint(runURL string) string {
 // DiffReport is the report a diff comment shows, built from its header and
 // its change set alone: the diff command renders the comment from it, and
 // the deploy gate renders it again to verify what reviewers read.
-func DiffReport(h Header, d model.Diff) reporters.DiffReport {
+func DiffReport(h marker.Header, d model.Diff) reporters.DiffReport {
 	return reporters.DiffReport{Diff: d, Label: h.Label, HeadSHA: h.SHA, RunURL: h.Run, CdkdVersion: h.Cdkd, Digest: h.Digest,
 		FullReportHint: FullReportHint(h.Run), Notes: h.Notes}
 }

@@ -10,6 +10,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // driftIssue is a tracking issue publication whose state the test decides.
@@ -17,7 +18,7 @@ func driftIssue(state github.IssueState, text string) *Publication {
 	return &Publication{Kind: "drift", Issue: &IssueFields{Kind: "drift", What: "drift tracking issue",
 		Notices: map[string]string{github.ActionCreated: "opened drift tracking issue", github.ActionClosed: "no drift: closed"},
 		Content: func(found *github.Issue) github.IssueContent {
-			return github.IssueContent{State: state, Title: "cdkd drift: " + text, Header: github.Header{V: 1, Kind: "drift"},
+			return github.IssueContent{State: state, Title: "cdkd drift: " + text, Header: marker.Header{V: 1, Kind: "drift"},
 				Content: text + " " + secret + "\n", Footer: "\n<sub>run</sub>\n", Closing: "closing"}
 		}}}
 }
@@ -25,7 +26,7 @@ func driftIssue(state github.IssueState, text string) *Publication {
 func TestIssueTarget(t *testing.T) {
 	h := newHarness(t)
 	api := &fakeAPI{}
-	api.issues = []github.Issue{{Number: 1, State: "open", Body: github.Header{V: 1, Kind: "drift"}.String() + "\nfake", HTMLURL: "i1", AuthorLogin: "mallory"}}
+	api.issues = []github.Issue{{Number: 1, State: "open", Body: marker.Header{V: 1, Kind: "drift"}.String() + "\nfake", HTMLURL: "i1", AuthorLogin: "mallory"}}
 	target := &Issue{API: api, Owner: owner, Repo: repo, Labels: []string{"drift"}, Identity: github.NewIdentity(nil, ""), Output: "issue-url"}
 	ctx := context.Background()
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -146,7 +147,7 @@ func (t *DeploySection) write(ctx context.Context, pub *Publisher, section strin
 	}
 	// A comment of its own kind: a diff-kind comment without a digest
 	// could shadow a review that the identity in use did write.
-	h := prcomment.Header{V: prcomment.HeaderVersion, Kind: prcomment.KindDeploy, Label: t.Label, SHA: t.SHA}
+	h := marker.Header{V: marker.Version, Kind: prcomment.KindDeploy, Label: t.Label, SHA: t.SHA}
 	body := prcomment.Redact(pub.Secrets, prcomment.Comment{Header: h}.WithDeploy(section).String())
 	return upsert(ctx, pub, t.API, t.Identity, github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: h.Kind, Label: h.Label}, body, t.Mode)
 }

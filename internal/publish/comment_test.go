@@ -10,12 +10,13 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // commentRender is a diff comment whose visible report links the run.
-func commentRender(h prcomment.Header, b reporters.Budget) prcomment.Comment {
+func commentRender(h marker.Header, b reporters.Budget) prcomment.Comment {
 	return prcomment.Comment{Header: h, Report: "### cdkd diff\n\nchanged " + secret + " (" + b.Channel + ")\n\n[run](" + h.Run + ")\n"}
 }
 
@@ -26,14 +27,14 @@ func commentTarget(api *fakeAPI) *Comment {
 
 func diffPublication(run string) *Publication {
 	return &Publication{Kind: "diff", Comment: &CommentFields{
-		Header: prcomment.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA, Run: run}, Render: commentRender}}
+		Header: marker.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA, Run: run}, Render: commentRender}}
 }
 
 func TestCommentIsSticky(t *testing.T) {
 	h := newHarness(t)
 	api := &fakeAPI{prHead: headSHA}
 	// Someone else's comment carrying our header: never edited, warned of.
-	spoof := github.Comment{ID: 1, Body: prcomment.Header{V: 1, Kind: prcomment.KindDiff}.String() + "\ntrust me", AuthorLogin: "mallory", HTMLURL: "u1"}
+	spoof := github.Comment{ID: 1, Body: marker.Header{V: 1, Kind: prcomment.KindDiff}.String() + "\ntrust me", AuthorLogin: "mallory", HTMLURL: "u1"}
 	api.comments = []github.Comment{spoof}
 	ctx := context.Background()
 
@@ -84,7 +85,7 @@ func (failingLogin) AuthenticatedLogin(context.Context) (string, error) {
 
 func TestDeploySection(t *testing.T) {
 	review := func(api *fakeAPI) *github.Comment {
-		body := prcomment.Comment{Header: prcomment.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA, Digest: "v1:abc"}, Report: "### reviewed\n"}.String()
+		body := prcomment.Comment{Header: marker.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA, Digest: "v1:abc"}, Report: "### reviewed\n"}.String()
 		c, err := api.CreateIssueComment(context.Background(), owner, repo, 7, body)
 		assert.NilError(t, err)
 		api.writes = nil

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
@@ -55,8 +56,8 @@ type CheckRunFields struct {
 // comment rendered within a budget. Render gets the header without the
 // content hash, which the target adds.
 type CommentFields struct {
-	Header prcomment.Header
-	Render func(prcomment.Header, reporters.Budget) prcomment.Comment
+	Header marker.Header
+	Render func(marker.Header, reporters.Budget) prcomment.Comment
 }
 
 // IssueFields are the tracking issue's. Content decides the issue's state

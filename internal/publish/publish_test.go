@@ -14,6 +14,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -133,7 +134,7 @@ func TestCheckRunSeesTheCommentWritten(t *testing.T) {
 	h := newHarness(t)
 	api := &fakeAPI{prHead: headSHA}
 	p := &Publication{Kind: "diff", Render: render,
-		Comment: &CommentFields{Header: prcomment.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA}, Render: commentRender},
+		Comment: &CommentFields{Header: marker.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA}, Render: commentRender},
 		CheckRun: &CheckRunFields{Name: "cdkd diff", HeadSHA: headSHA, Conclusion: "neutral", Title: "1 to update " + secret,
 			ExternalID: func(w *Written) string { return "cdkd-action:diff:" + itoa(w.Comment.ID) }}}
 	err := h.pub.Publish(context.Background(), p, commentTarget(api), &CheckRun{API: api, Owner: owner, Repo: repo, DetailsURL: "https://run/1", Output: "check-run-url"})

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -20,40 +21,26 @@ func placeDrift(d *model.Drift, pos Positions, state StateLookup) []Unplaced {
 	var out []Unplaced
 	for i := range d.Stacks {
 		s := &d.Stacks[i]
-		why := stackUnplaced(pos, s.Stack, s.Region, "")
 		var rec *awsx.State
 		if state != nil {
 			rec = state(s.Stack, s.Region)
 		}
 		st, _ := lookup(pos, s.Stack, s.Region)
-		stackHidden := false
+		p := placing{stack: s.Stack, why: stackUnplaced(pos, s.Stack, s.Region, ""), st: st, out: out}
 		for r := range s.Drifted {
 			dr := &s.Drifted[r]
-			resWhy := why
-			if resWhy == "" && !st.Placed(dr.LogicalID) {
-				resWhy = WhyNotInTemplate
-			}
+			why := p.resourceWhy(dr.LogicalID)
 			some := false
 			for c := range dr.Changes {
 				ch := &dr.Changes[c]
 				if storedMask(rec, dr.LogicalID, ch.Path) || isMask(ch.State) || isMask(ch.AWS) {
 					ch.Secret = model.SecretNoEcho
 				}
-				if resWhy != "" && ch.Secret == model.SecretNone && (hideable(ch.State) || hideable(ch.AWS)) {
-					ch.Secret = model.SecretUnknown
-					some = true
-				}
+				some = hideUnplaced(&ch.Secret, why, ch.State, ch.AWS) || some
 			}
-			switch {
-			case some && why != "":
-				stackHidden = true
-			case some:
-				out = append(out, Unplaced{Stack: s.Stack, LogicalID: dr.LogicalID, Why: resWhy})
-			}
+			p.resource(dr.LogicalID, why, some)
 		}
-		if stackHidden {
-			out = append(out, Unplaced{Stack: s.Stack, Why: why})
-		}
+		out = p.done()
 	}
 	return out
 }
@@ -65,48 +52,76 @@ func placeDrift(d *model.Drift, pos Positions, state StateLookup) []Unplaced {
 func placeDiff(stacks []model.StackDiff, parent string, pos Positions, out []Unplaced) []Unplaced {
 	for i := range stacks {
 		s := &stacks[i]
-		why := stackUnplaced(pos, s.Stack, s.Region, parent)
 		st, _ := lookupNested(pos, s.Stack, s.Region, parent)
-		stackHidden := false
+		p := placing{stack: s.Stack, why: stackUnplaced(pos, s.Stack, s.Region, parent), st: st, out: out}
 		for c := range s.Changes {
 			ch := &s.Changes[c]
-			resWhy := why
-			if resWhy == "" && !st.Placed(ch.LogicalID) {
-				resWhy = WhyNotInTemplate
-			}
-			if resWhy == "" {
-				continue
-			}
+			why := p.resourceWhy(ch.LogicalID)
 			some := false
-			for p := range ch.PropertyChanges {
-				pc := &ch.PropertyChanges[p]
-				if pc.Secret == model.SecretNone && (hideable(pc.Old) || hideable(pc.New)) {
-					pc.Secret = model.SecretUnknown
-					some = true
-				}
+			for k := range ch.PropertyChanges {
+				pc := &ch.PropertyChanges[k]
+				some = hideUnplaced(&pc.Secret, why, pc.Old, pc.New) || some
 			}
-			switch {
-			case some && why != "":
-				stackHidden = true
-			case some:
-				out = append(out, Unplaced{Stack: s.Stack, LogicalID: ch.LogicalID, Why: resWhy})
-			}
+			p.resource(ch.LogicalID, why, some)
 		}
-		if why != "" {
-			for o := range s.OutputChanges {
-				oc := &s.OutputChanges[o]
-				if oc.Secret == model.SecretNone && (hideable(oc.Old) || hideable(oc.New)) {
-					oc.Secret = model.SecretUnknown
-					stackHidden = true
-				}
-			}
+		for o := range s.OutputChanges {
+			oc := &s.OutputChanges[o]
+			p.hidden = hideUnplaced(&oc.Secret, p.why, oc.Old, oc.New) || p.hidden
 		}
-		if stackHidden {
-			out = append(out, Unplaced{Stack: s.Stack, Why: why})
-		}
-		out = placeDiff(s.Children, nestedName(parent, s.Stack), pos, out)
+		out = placeDiff(s.Children, nestedName(parent, s.Stack), pos, p.done())
 	}
 	return out
+}
+
+// placing is the fail-closed "unplaced" rule for one stack, written once
+// for diffs and drifts: a value whose position cannot be decided is hidden
+// (hideUnplaced), and what was hidden is reported once for the stack when
+// the whole stack is unplaced, else once per resource the template lacks.
+type placing struct {
+	stack string
+	why   string // why the stack's positions are unknown, "" when known
+	st    assembly.Stack
+	// hidden: a value was hidden because the whole stack is unplaced.
+	hidden bool
+	out    []Unplaced
+}
+
+// resourceWhy says why a resource's positions are unknown, "" when known.
+func (p *placing) resourceWhy(logicalID string) string {
+	if p.why == "" && !p.st.Placed(logicalID) {
+		return WhyNotInTemplate
+	}
+	return p.why
+}
+
+// resource records a resource some of whose values were hidden for why.
+func (p *placing) resource(logicalID, why string, some bool) {
+	switch {
+	case !some:
+	case p.why != "":
+		p.hidden = true
+	default:
+		p.out = append(p.out, Unplaced{Stack: p.stack, LogicalID: logicalID, Why: why})
+	}
+}
+
+// done returns what is unplaced so far, the stack included.
+func (p *placing) done() []Unplaced {
+	if p.hidden {
+		p.out = append(p.out, Unplaced{Stack: p.stack, Why: p.why})
+	}
+	return p.out
+}
+
+// hideUnplaced marks a value pair SecretUnknown when its position is
+// unknown (why != ""), nothing else decided its kind, and either side holds
+// something to hide; it reports whether it did.
+func hideUnplaced(secret *model.SecretKind, why string, a, b model.Value) bool {
+	if why == "" || *secret != model.SecretNone || !(hideable(a) || hideable(b)) {
+		return false
+	}
+	*secret = model.SecretUnknown
+	return true
 }
 
 // stackUnplaced says why a stack's positions are unknown, "" when the

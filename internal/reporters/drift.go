@@ -176,13 +176,6 @@ func pastTense(mode string) string {
 	return mode
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // driftData is what every level renders from.
 type driftData struct {
 	r       *DriftReport
@@ -193,10 +186,18 @@ type driftData struct {
 	note    string
 }
 
-// verdict classifies a stack as the run did: ClassifyStack is pure, so
-// this equals the verdict the caller computed.
+// verdict is the stack's verdict as the run classified it (Verdict.Stacks,
+// which also travels in the report JSON): which unsupported resources are
+// possibly deleted depends on the cdkd that ran, which reporters do not
+// know. A stack the verdict does not list is classified here without that
+// knowledge: its unsupported resources show as drift unknown.
 func (d *driftData) verdict(s *model.StackDrift) model.StackVerdict {
-	return model.ClassifyStack(*s, d.r.Verdict.ExitCode)
+	for _, v := range d.r.Verdict.Stacks {
+		if v.Stack == s.Stack && v.Region == s.Region {
+			return v
+		}
+	}
+	return model.ClassifyStack(*s, d.r.Verdict.ExitCode, nil)
 }
 
 type driftWriter struct {
@@ -366,7 +367,7 @@ func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
 	x.drifted(s)
 	x.notCompared(s, v)
 	x.possiblyDeleted(v.PossiblyDeleted)
-	x.typeCounts("❔ **Drift unknown:**", "unsupported", unsupportedOnly(s.NotSupported),
+	x.typeCounts("❔ **Drift unknown:**", "unsupported", unsupportedOnly(s.NotSupported, v.PossiblyDeleted),
 		"cdkd cannot read these types' current state yet, so their drift is unknown (they are not counted as checked; a resource deleted out of band is reported this way too).")
 	x.typeCounts("⏭️ **Skipped:**", "custom", s.Skipped, "cdkd never drift-checks custom resources.")
 	x.groups(s.Groups)
@@ -374,10 +375,11 @@ func (x *driftWriter) stack(s *model.StackDrift, v model.StackVerdict) {
 	x.w.WriteString("</details>\n")
 }
 
-func unsupportedOnly(rs []model.Resource) []model.Resource {
+// unsupportedOnly leaves out the resources shown as possibly deleted.
+func unsupportedOnly(rs, possiblyDeleted []model.Resource) []model.Resource {
 	var out []model.Resource
 	for _, r := range rs {
-		if !model.ReadsCurrentState(r.Type) {
+		if !slices.Contains(possiblyDeleted, r) {
 			out = append(out, r)
 		}
 	}

@@ -9,8 +9,10 @@ import (
 	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
@@ -30,7 +32,7 @@ func decodeDrift(t testing.TB, name string) model.Drift {
 func driftReport(d model.Drift, exit int) DriftReport {
 	return DriftReport{
 		Drift:          d,
-		Verdict:        model.ClassifyRun(&d, exit),
+		Verdict:        model.ClassifyRun(&d, exit, cdkd.ReadsCurrentState),
 		Label:          "prod",
 		SHA:            "0123456789abcdef0123456789abcdef01234567",
 		RunURL:         "https://github.com/o/r/actions/runs/123",
@@ -104,9 +106,9 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 	after := decodeDrift(t, "drift_oob1.json")
 	after.Stacks[0].Drifted = after.Stacks[0].Drifted[1:2]
 	after.Stacks[0].Drifted[0].Changes[0] = model.DriftChange{Path: "QueueName", State: model.StringValue("fixture-queue-v1"), AWS: model.StringValue("fixture-queue-renamed")}
-	afterVerdict := model.ClassifyRun(&after, 1)
+	afterVerdict := model.ClassifyRun(&after, 1, cdkd.ReadsCurrentState)
 	clean := decodeDrift(t, "drift_clean.json")
-	cleanVerdict := model.ClassifyRun(&clean, 0)
+	cleanVerdict := model.ClassifyRun(&clean, 0, cdkd.ReadsCurrentState)
 
 	accepted := driftReport(oob, 1)
 	accepted.Resolution = &ResolutionReport{
@@ -197,7 +199,7 @@ func driftGoldenCases(t *testing.T) map[string]DriftReport {
 		"revert-partial":   revertPartial,
 		"injection":        hostileReport,
 		"injection-error":  hostileError,
-		"bare":             {Drift: oob, Verdict: model.ClassifyRun(&oob, 1)},
+		"bare":             {Drift: oob, Verdict: model.ClassifyRun(&oob, 1, cdkd.ReadsCurrentState)},
 	}
 }
 
@@ -323,7 +325,7 @@ func TestDriftMarkdownLevels(t *testing.T) {
 	noEcho := noEchoDrift(t).Stacks[0]
 	noEcho.Stack = "StackN"
 	r.Drift.Stacks = append(r.Drift.Stacks, noEcho)
-	r.Verdict = model.ClassifyRun(&r.Drift, 1)
+	r.Verdict = model.ClassifyRun(&r.Drift, 1, cdkd.ReadsCurrentState)
 	levels, render, note := driftRenderer(r, CommentBudget, false)
 	assert.Equal(t, levels, driftLevels)
 	assertLevels(t, levels, render, note, "drift_level-%d.golden", driftFull, driftCollapsed)
@@ -425,4 +427,21 @@ func TestDriftMarkdownMaskCases(t *testing.T) {
 		assert.Assert(t, strings.Contains(got, tc.want), "%s:\n%s", tc.c, got)
 		assert.Equal(t, strings.Contains(got, "Drifts on every run by design"), tc.byDesign, "%s", tc.c)
 	}
+}
+
+// Which unsupported resources are possibly deleted is the run's verdict (it
+// depends on the cdkd that ran, which reporters do not know): the report
+// follows the verdict it is given, also for a type no cdkd list names.
+func TestDriftPossiblyDeletedFollowsTheVerdict(t *testing.T) {
+	d := model.Drift{Stacks: []model.StackDrift{{Stack: "A", Region: "us-east-1",
+		Clean:        []model.Resource{{LogicalID: "Q", Type: "AWS::SQS::Queue"}},
+		NotSupported: []model.Resource{{LogicalID: "Fn", Type: "AWS::Lambda::Function"}, {LogicalID: "Odd", Type: "AWS::Foo::Bar"}}}}}
+	readsFoo := func(typ string) bool { return typ == "AWS::Foo::Bar" }
+	md := DriftMarkdown(DriftReport{Drift: d, Verdict: model.ClassifyRun(&d, 2, readsFoo)}, CommentBudget)
+	deleted, unknown, ok := strings.Cut(md, "❔ **Drift unknown:**")
+	assert.Assert(t, ok, md)
+	assert.Assert(t, is.Contains(deleted, "Not checked (possibly deleted) (1)"))
+	assert.Assert(t, is.Contains(deleted, "`Odd`"))
+	assert.Assert(t, is.Contains(unknown, "`AWS::Lambda::Function`"))
+	assert.Assert(t, !strings.Contains(unknown, "AWS::Foo::Bar"), "a possibly deleted resource is not also drift unknown")
 }

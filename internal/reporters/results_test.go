@@ -7,6 +7,7 @@ import (
 
 	"gotest.tools/v3/assert"
 
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
@@ -67,8 +68,8 @@ func TestReportsSurviveTheirJSON(t *testing.T) {
 		drift := model.Drift{Stacks: []model.StackDrift{{Stack: "A", Region: "us-east-1",
 			Drifted: []model.DriftedResource{{Resource: model.Resource{LogicalID: "T", Type: "AWS::SNS::Topic"},
 				Changes: []model.DriftChange{{Path: "DisplayName", State: model.StringValue("a"), AWS: model.StringValue("b")}}}}}}}
-		after := model.ClassifyRun(&model.Drift{Stacks: []model.StackDrift{}}, 0)
-		rep := DriftReport{Drift: drift, Verdict: model.ClassifyRun(&drift, 1), Label: "nightly", SHA: "2222222", RunURL: "https://x/run",
+		after := model.ClassifyRun(&model.Drift{Stacks: []model.StackDrift{}}, 0, cdkd.ReadsCurrentState)
+		rep := DriftReport{Drift: drift, Verdict: model.ClassifyRun(&drift, 1, cdkd.ReadsCurrentState), Label: "nightly", SHA: "2222222", RunURL: "https://x/run",
 			CdkdVersion: "1.0", CdkdSource: "bundled", Shard: &model.ShardRef{ID: "1-of-2", Plan: "0123456789ab"}, Missing: "shard 2-of-2 has no report", FullReportHint: hint, Error: "partly failed", StderrTail: []string{"line"}, CauseNote: "from state",
 			Notes: []string{"a note"}, HiddenStacks: []string{"A"},
 			Resolution: &ResolutionReport{Mode: "accept", Resources: []string{"A/T"}, After: &after}}

@@ -1,4 +1,4 @@
-package prcomment
+package marker
 
 import (
 	"strings"
@@ -39,14 +39,14 @@ func TestHeaderRoundTrip(t *testing.T) {
 			assert.Check(t, !strings.Contains(inner, ">"), "only the closer may contain '>': %s", line)
 			assert.Check(t, !strings.Contains(inner, "<"), "no nested comment opener: %s", line)
 
-			got, ok := ParseHeader(line + "\n\n## cdkd diff\nbody --> with <!-- markup -->\n")
+			got, ok := Parse(line + "\n\n## cdkd diff\nbody --> with <!-- markup -->\n")
 			assert.Assert(t, ok)
 			assert.DeepEqual(t, got, tc.h)
 		})
 	}
 }
 
-func TestParseHeader(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		name string
 		body string
@@ -70,7 +70,7 @@ func TestParseHeader(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := ParseHeader(tc.body)
+			got, ok := Parse(tc.body)
 			assert.Equal(t, ok, tc.ok)
 			assert.DeepEqual(t, got, tc.want)
 		})

@@ -1,4 +1,9 @@
-package prcomment
+// Package marker is the hidden, versioned header on the first line of every
+// comment and issue the action writes: its format, its parse and its
+// version. It is its own package so that the GitHub client (which finds its
+// own comments by it) and the renderers (which write it) share it without
+// either depending on the other.
+package marker
 
 import (
 	"bytes"
@@ -6,10 +11,10 @@ import (
 	"strings"
 )
 
-// HeaderVersion is the newest header format this code writes and reads.
+// Version is the newest header format this code writes and reads.
 // Bump it only for changes older readers must not misread; adding an
 // optional field is not one (unknown fields are ignored).
-const HeaderVersion = 1
+const Version = 1
 
 const (
 	headerPrefix = "<!-- cdkd-action:"
@@ -40,7 +45,7 @@ type Header struct {
 // comment early or break the line.
 func (h Header) String() string {
 	if h.V == 0 {
-		h.V = HeaderVersion
+		h.V = Version
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -50,10 +55,10 @@ func (h Header) String() string {
 	return headerPrefix + strings.TrimSuffix(buf.String(), "\n") + headerSuffix
 }
 
-// ParseHeader reads the header from the first line of body. It ignores
+// Parse reads the header from the first line of body. It ignores
 // unknown fields, and refuses headers without a kind or from a newer,
 // unknown version: misreading one could edit or trust the wrong comment.
-func ParseHeader(body string) (Header, bool) {
+func Parse(body string) (Header, bool) {
 	line, _, _ := strings.Cut(body, "\n")
 	line = strings.TrimSpace(strings.TrimPrefix(line, "\ufeff"))
 	rest, ok := strings.CutPrefix(line, headerPrefix)
@@ -68,7 +73,7 @@ func ParseHeader(body string) (Header, bool) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(rest)), &h); err != nil {
 		return Header{}, false
 	}
-	if h.V < 1 || h.V > HeaderVersion || h.Kind == "" {
+	if h.V < 1 || h.V > Version || h.Kind == "" {
 		return Header{}, false
 	}
 	return h, true
