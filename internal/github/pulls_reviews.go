@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	gh "github.com/google/go-github/v62/github"
+	gh "github.com/google/go-github/v84/github"
 )
 
 // Review is a pull request review: who, in what state (APPROVED,

@@ -3,8 +3,6 @@ package model
 import (
 	"cmp"
 	"slices"
-
-	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // ChangeType is cdkd diff's resource change type. There is no REPLACE: a
@@ -86,7 +84,7 @@ type StackDiff struct {
 	// Security are this stack's security changes (package security):
 	// derived from the changes, the created resources' template and the
 	// deleted ones' state, redacted, and part of the digest.
-	Security []security.Change `json:"security,omitempty"`
+	Security []SecurityChange `json:"security,omitempty"`
 }
 
 // ResourceChange is one changed resource.
@@ -180,8 +178,8 @@ func (c ResourceChange) ReplacingPaths() []string {
 
 // SecurityChanges is every security change of the run, nested stacks
 // included.
-func (d Diff) SecurityChanges() []security.Change {
-	var out []security.Change
+func (d Diff) SecurityChanges() []SecurityChange {
+	var out []SecurityChange
 	d.Walk(func(_ string, s StackDiff) { out = append(out, s.Security...) })
 	return out
 }
@@ -309,7 +307,7 @@ func sortStacks(stacks []StackDiff) {
 		}
 		slices.SortStableFunc(s.OutputChanges, func(a, b OutputChange) int { return cmp.Compare(a.Name, b.Name) })
 		slices.Sort(s.NoEchoReaders)
-		security.Sort(s.Security)
+		SortSecurity(s.Security)
 		sortStacks(s.Children)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
-
-	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // DigestVersion names the canonical form below; it changes whenever that form
@@ -105,7 +103,7 @@ func (w *digestWriter) stacks(stacks []StackDiff) {
 			// changes keeps the digest it always had.
 			w.tag('X')
 			w.count(len(s.Security))
-			for _, k := range security.Keys(s.Security) {
+			for _, k := range SecurityKeys(s.Security) {
 				w.str(k)
 			}
 		}

@@ -291,11 +291,11 @@ func crossAccountNote(accts []string, own string) string {
 func diffElements(olds, news []Change) []Change {
 	left := map[string]int{}
 	for _, o := range olds {
-		left[o.key()]++
+		left[o.Key()]++
 	}
 	var added []Change
 	for _, n := range news {
-		if k := n.key(); left[k] > 0 {
+		if k := n.Key(); left[k] > 0 {
 			left[k]--
 			continue
 		}
@@ -303,11 +303,11 @@ func diffElements(olds, news []Change) []Change {
 	}
 	right := map[string]int{}
 	for _, n := range news {
-		right[n.key()]++
+		right[n.Key()]++
 	}
 	var out []Change
 	for _, o := range olds {
-		if k := o.key(); right[k] > 0 {
+		if k := o.Key(); right[k] > 0 {
 			right[k]--
 			continue
 		}

@@ -81,21 +81,6 @@ func openIngress(r Rule) bool {
 	return r.Direction == "ingress" && (r.Peer == "0.0.0.0/0" || r.Peer == "::/0")
 }
 
-// Ports renders a rule's ports for the table.
-func (r Rule) Ports() string {
-	switch {
-	case r.Protocol == "all":
-		return "all"
-	case r.FromPort == "" && r.ToPort == "":
-		return ""
-	case r.FromPort == r.ToPort:
-		return r.FromPort
-	case r.FromPort == "-1" || r.ToPort == "-1":
-		return "all"
-	}
-	return r.FromPort + "-" + r.ToPort
-}
-
 // ruleCovers says whether rule w allows everything rule n allows.
 func ruleCovers(w, n Rule) tri {
 	if w.Raw != "" || n.Raw != "" || w.Direction != n.Direction || w.PeerKind != n.PeerKind {
