@@ -167,21 +167,26 @@ func (r *Env) stackState(ctx context.Context, name string) (*cdkd.StackState, st
 	if r.cfg.FromJSON != "" || r.cdkd == nil {
 		return nil, "cdkd's state was not read (the diff came from from-json)"
 	}
-	args, err := cdkd.StateShowArgs(name, r.common())
-	var res cdkd.Result
-	if err == nil {
-		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
-	}
-	var show cdkd.StateShow
-	if err == nil {
-		show, err = cdkd.ClassifyStateShow(res)
-	}
+	show, err := r.stateShow(ctx, name)
 	if err != nil {
 		why := fmt.Sprintf("cdkd's state of %s could not be read: %v", name, err)
 		r.runner.Warning("security changes: " + why)
 		return nil, why
 	}
 	return &show.State, ""
+}
+
+// stateShow runs cdkd state show for a stack.
+func (r *Env) stateShow(ctx context.Context, name string) (cdkd.StateShow, error) {
+	args, err := cdkd.StateShowArgs(name, r.common())
+	if err != nil {
+		return cdkd.StateShow{}, err
+	}
+	res, err := r.runCdkd(ctx, r.cdkdRunner(), args)
+	if err != nil {
+		return cdkd.StateShow{}, err
+	}
+	return cdkd.ClassifyStateShow(res)
 }
 
 func stateResource(s *cdkd.StackState, id string) (map[string]json.RawMessage, bool) {

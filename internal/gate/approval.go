@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -99,7 +100,7 @@ func CountApprovals(in ApprovalInput) Approvals {
 			latest[key] = r
 		}
 	}
-	for _, k := range sortedLogins(latest) {
+	for _, k := range slices.Sorted(maps.Keys(latest)) {
 		r := latest[k]
 		switch {
 		case r.State != "APPROVED":
@@ -150,14 +151,6 @@ func labelApproval(in ApprovalInput, before func(time.Time) bool, allowed func(s
 	return by, ignored
 }
 
-func sortedLogins(m map[string]ReviewRecord) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
 
 // approvalProblem refuses a deploy that required-approvals or
 // require-approval asks approval for and nobody gave it; ok is false when

@@ -3,6 +3,7 @@ package security
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -289,34 +290,32 @@ func crossAccountNote(accts []string, own string) string {
 // no change; each other new one is added, each other old one removed, with
 // what that does to access.
 func diffElements(olds, news []Change) []Change {
-	left := map[string]int{}
-	for _, o := range olds {
-		left[o.Key()]++
-	}
-	var added []Change
-	for _, n := range news {
-		if k := n.Key(); left[k] > 0 {
-			left[k]--
-			continue
-		}
-		added = append(added, n)
-	}
-	right := map[string]int{}
-	for _, n := range news {
-		right[n.Key()]++
-	}
 	var out []Change
-	for _, o := range olds {
-		if k := o.Key(); right[k] > 0 {
-			right[k]--
-			continue
-		}
+	for _, o := range without(olds, news) {
 		o.Op, o.Status = OpRemove, removedStatus(o, news)
 		out = append(out, o)
 	}
-	for _, n := range added {
+	for _, n := range without(news, olds) {
 		n.Op, n.Status = OpAdd, addedStatus(n, olds)
 		out = append(out, n)
+	}
+	return out
+}
+
+// without is cs less one equal element of other for each of its own
+// (a multiset difference, in cs's order).
+func without(cs, other []Change) []Change {
+	left := map[string]int{}
+	for _, o := range other {
+		left[o.Key()]++
+	}
+	var out []Change
+	for _, c := range cs {
+		if k := c.Key(); left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -398,11 +397,4 @@ func filter(cs []Change, prop string) []Change {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
