@@ -151,7 +151,6 @@ func labelApproval(in ApprovalInput, before func(time.Time) bool, allowed func(s
 	return by, ignored
 }
 
-
 // approvalProblem refuses a deploy that required-approvals or
 // require-approval asks approval for and nobody gave it; ok is false when
 // nothing is missing. It also says who approved, for the report.
