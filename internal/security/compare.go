@@ -212,11 +212,18 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 		rl := rule(vals, dir, group)
 		return []Change{ruleChange("", rl)}
 	case kindSsoAssignment, kindSsoACAConfig:
-		item := compact(vals)
-		if r, err := resolveTree(any(vals)); err == nil {
-			item = compact(r)
+		return []Change{ssoItem(vals)}
+	}
+	if entry.Kind == kindSsoPermissionSet && r.Old == nil && props != nil {
+		// A permission set created is an SSO item in itself (its name,
+		// instance, boundary); its policies are rows of their own.
+		rest := map[string]any{}
+		for k, v := range vals {
+			if _, own := entry.Properties[k]; !own {
+				rest[k] = v
+			}
 		}
-		return []Change{{Kind: KindSSO, Item: item}}
+		out = append(out, ssoItem(rest))
 	}
 	for _, prop := range sortedKeys(entry.Properties) {
 		v, ok := vals[prop]
@@ -269,6 +276,15 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 		}
 	}
 	return out
+}
+
+// ssoItem is an SSO resource's values as one element.
+func ssoItem(vals map[string]any) Change {
+	item := compact(vals)
+	if r, err := resolveTree(any(vals)); err == nil {
+		item = compact(r)
+	}
+	return Change{Kind: KindSSO, Item: item}
 }
 
 func ruleChange(prop string, rl Rule) Change {

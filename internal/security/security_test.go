@@ -180,6 +180,15 @@ func TestFindings(t *testing.T) {
 			props("SecurityGroupIngress", `[{"CidrIpv6":"::/0","IpProtocol":"tcp","FromPort":443,"ToPort":443}]`)), []row{
 			{OpAdd, KindRule, "${Sg} ingress tcp:443 from ::/0", Broadening, []Finding{FindingOpenIngress}},
 		}},
+		{"an SSO assignment created is broadening", Resource{Stack: "App", LogicalID: "A", Type: "AWS::SSO::Assignment",
+			New: props("InstanceArn", `"arn:aws:sso:::instance/i"`, "PermissionSetArn", `{"Fn::GetAtt":["PS","PermissionSetArn"]}`, "PrincipalId", `"u-1"`, "PrincipalType", `"USER"`, "TargetId", `"111122223333"`, "TargetType", `"AWS_ACCOUNT"`)}, []row{
+			{OpAdd, KindSSO, `{"InstanceArn":"arn:aws:sso:::instance/i","PermissionSetArn":"${PS.PermissionSetArn}","PrincipalId":"u-1","PrincipalType":"USER","TargetId":"111122223333","TargetType":"AWS_ACCOUNT"}`, Broadening, nil},
+		}},
+		{"an SSO permission set created: the item and its managed policy", Resource{Stack: "App", LogicalID: "PS", Type: "AWS::SSO::PermissionSet",
+			New: props("InstanceArn", `"arn:aws:sso:::instance/i"`, "Name", `"Admins"`, "ManagedPolicies", `["arn:aws:iam::aws:policy/AdministratorAccess"]`)}, []row{
+			{OpAdd, KindSSO, `{"InstanceArn":"arn:aws:sso:::instance/i","Name":"Admins"}`, Broadening, nil},
+			{OpAdd, KindManagedPolicy, "managed policy arn:aws:iam::aws:policy/AdministratorAccess", Broadening, nil},
+		}},
 		{"trust to the stack's own account is no finding", Resource{Stack: "App", Account: "123456789012", LogicalID: "R", Type: "AWS::IAM::Role",
 			New: props("AssumeRolePolicyDocument", `{"Statement":[{"Effect":"Allow","Action":"sts:AssumeRole","Principal":{"AWS":"arn:aws:iam::123456789012:root"}}]}`)}, []row{
 			{OpAdd, KindStatement, "Allow sts:AssumeRole to AWS:arn:aws:iam::123456789012:root", Broadening, nil},
