@@ -163,6 +163,10 @@ func approvalProblem(p Policy, rv Review, cur Current) (d Decision, refused bool
 	if len(a.Ignored) > 0 {
 		why = " Not counted: " + strings.Join(a.Ignored, "; ") + "."
 	}
+	if p.RequiredApprovals > 0 && rv.PR == 0 {
+		return Decision{Reason: ApprovalsMissing, Title: "Not enough approvals",
+			Message: fmt.Sprintf("required-approvals is %d, but no pull request was found for %s, so no review approves it. Not deploying.", p.RequiredApprovals, firstNonEmpty(rv.Commit, "this commit"))}, true, approval
+	}
 	if p.RequiredApprovals > 0 && len(a.Reviewers) < p.RequiredApprovals {
 		who := "none"
 		if len(a.Reviewers) > 0 {
@@ -207,6 +211,13 @@ func approvalProblem(p Policy, rv Review, cur Current) (d Decision, refused bool
 	return Decision{Reason: BroadeningRefused, Title: "Security changes not approved",
 		Message: fmt.Sprintf("%s would %s (require-approval: %s) and nobody but the author approved %s before the merge: %s. Approve with the label %q or an APPROVED review of the reviewed head, by someone other than the author, before merging.%s Not deploying.",
 			count(len(rows), "security change"), what, p.RequireApproval, pr, strings.Join(names, "; "), p.SecurityApprovalLabel, why)}, true, approval
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func plural(n int) string {

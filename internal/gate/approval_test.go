@@ -130,6 +130,8 @@ func TestDecideApprovals(t *testing.T) {
 		{"required-approvals counts reviews", pol(RequireApprovalNever, 2), approved(reviewOf(safeDiff()), "alice"), safeDiff(), ApprovalsMissing,
 			"required-approvals is 2, but pull request #7 has 1 approving review of its reviewed head 1111111"},
 		{"required-approvals met", pol(RequireApprovalNever, 2), approved(reviewOf(safeDiff()), "alice", "bob"), safeDiff(), "", "Approved by alice, bob"},
+		{"required-approvals without a pull request", func() Policy { p := pol(RequireApprovalNever, 1); p.RequireReviewedDiff = false; return p }(),
+			Review{Commit: "commit 9999999", Note: "a direct push"}, safeDiff(), ApprovalsMissing, "no pull request was found for commit 9999999"},
 		{"a label does not count as a review for required-approvals", pol(RequireApprovalBroadening, 1), labelled(reviewOf(safeDiff()), "carol"), safeDiff(), ApprovalsMissing, ""},
 	}
 	for _, tt := range tests {
