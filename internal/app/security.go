@@ -25,7 +25,12 @@ func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
 			s := &stacks[i]
 			name, path := s.Stack, s.Stack
 			if parent != "" {
-				name, path = parent+"~"+s.Stack, shown+"/"+s.Stack
+				// A nested stack is named after its parent in the assembly
+				// and the state, unless cdkd already names it so.
+				path = shown + "/" + s.Stack
+				if _, known := r.asmStack(s.Stack, s.Region); !known {
+					name = parent + "~" + s.Stack
+				}
 			}
 			s.Security = security.Changes(r.securityResources(ctx, s, name, path))
 			walk(s.Children, name, path)
@@ -147,7 +152,7 @@ func (r *Env) templateResources(name, region string) (map[string]assembly.Resour
 	if r.asm == nil {
 		return nil, "no cloud assembly was given (set app to a synthesized cdk.out)", ""
 	}
-	st, ok := r.asm.StackIn(name, region)
+	st, ok := r.asmStack(name, region)
 	if !ok {
 		return nil, "the cloud assembly has no stack " + name, ""
 	}
@@ -159,6 +164,14 @@ func (r *Env) templateResources(name, region string) (map[string]assembly.Resour
 		return nil, err.Error(), st.Account
 	}
 	return res, "", st.Account
+}
+
+// asmStack finds a stack in the cloud assembly, if there is one.
+func (r *Env) asmStack(name, region string) (assembly.Stack, bool) {
+	if r.asm == nil {
+		return assembly.Stack{}, false
+	}
+	return r.asm.StackIn(name, region)
 }
 
 // stackState reads a stack's state with cdkd state show, for the values of
