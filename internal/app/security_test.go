@@ -20,7 +20,9 @@ import (
 func securityAssembly(t *testing.T) *assembly.Assembly {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(name, body string) { assert.NilError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)) }
+	write := func(name, body string) {
+		assert.NilError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+	}
 	write("manifest.json", `{"version":"36.0.0","artifacts":{"App":{"type":"aws:cloudformation:stack","environment":"aws://123456789012/us-east-1","properties":{"templateFile":"App.template.json"}}}}`)
 	write("App.template.json", `{"Resources":{
 		"Invoke":{"Type":"AWS::Lambda::Permission","Properties":{"Action":"lambda:InvokeFunction","FunctionName":{"Fn::GetAtt":["Fn","Arn"]},"Principal":"*","SourceArn":"arn:aws:s3:::bucket-s3cr3t-v4lue"}},
