@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/golden"
@@ -119,4 +121,21 @@ func TestSecuritySectionOnTheLadder(t *testing.T) {
 			assert.Assert(t, !strings.Contains(got, s), "level %d has %q:\n%s", tt.level, s, got)
 		}
 	}
+}
+
+// Thousands of rules fit the comment: the tables give way to the
+// broadening rows, then to the counts, never to nothing.
+func TestSecuritySectionFitsTheComment(t *testing.T) {
+	var cs []security.Change
+	for i := range 3000 {
+		cs = append(cs, security.Change{Stack: "App", Region: "us-east-1", LogicalID: "Sg" + strconv.Itoa(i), ResourceType: "AWS::EC2::SecurityGroup",
+			Property: "SecurityGroupIngress", Op: security.OpAdd, Kind: security.KindRule, Status: security.Broadening,
+			Rule: &security.Rule{Direction: "ingress", Group: "${Sg" + strconv.Itoa(i) + "}", Protocol: "tcp", FromPort: "22", ToPort: "22", Peer: "0.0.0.0/0", PeerKind: "cidr"}})
+	}
+	d := model.Diff{Stacks: []model.StackDiff{{Stack: "App", Region: "us-east-1", Security: cs}}}
+	got := DiffMarkdown(report(d), CommentBudget)
+	assert.Assert(t, utf8.RuneCountInString(got) <= CommentBudget.MaxChars)
+	assert.Assert(t, strings.Contains(got, "⚠️ **3000 broadening** of 3000 security changes"))
+	assert.Assert(t, strings.Contains(got, "- ⚠️ **broadening**"), "the broadening rows are listed")
+	assert.Assert(t, strings.Contains(got, "… and 2980 more"), "and the rest counted")
 }
