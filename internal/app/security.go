@@ -66,6 +66,13 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 		res := security.Resource{Stack: path, Region: s.Region, Account: account, LogicalID: ch.LogicalID, Type: ch.ResourceType}
 		switch ch.ChangeType {
 		case model.ChangeCreate:
+			if len(ch.PropertyChanges) > 0 {
+				// The change set binds its properties (redacted, masked
+				// values hidden): read them from there, as for an update.
+				res.New = map[string]json.RawMessage{}
+				fromChanges(&res, ch.PropertyChanges)
+				break
+			}
 			t, why := template()
 			if tr, ok := t[ch.LogicalID]; ok && why == "" {
 				res.New = r.redactProps(tr.Properties)
@@ -101,23 +108,30 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 					res.Partial = "its unchanged properties are not known (" + firstOf(why, "not in the cloud assembly") + ")"
 				}
 			}
-			for _, p := range ch.PropertyChanges {
-				top := topProperty(p.Path)
-				if top != p.Path || hiddenSide(p) {
-					// Only part of the property is known, or redaction
-					// hid a side: what changed cannot be read.
-					res.Hidden = append(res.Hidden, top)
-					continue
-				}
-				setSide(res.Old, top, p.Old)
-				setSide(res.New, top, p.New)
-			}
+			fromChanges(&res, ch.PropertyChanges)
 		default:
 			res.NewUnknown = "cdkd's change type " + string(ch.ChangeType) + " is not one cdkd-action knows"
 		}
 		out = append(out, res)
 	}
 	return out
+}
+
+// fromChanges takes a resource's values from its property changes: each
+// side's value of each changed top-level property, or, where only part of
+// the property is known or redaction hid a side, a hidden property.
+func fromChanges(res *security.Resource, changes []model.PropertyChange) {
+	for _, p := range changes {
+		top := topProperty(p.Path)
+		if top != p.Path || hiddenSide(p) {
+			res.Hidden = append(res.Hidden, top)
+			continue
+		}
+		if res.Old != nil {
+			setSide(res.Old, top, p.Old)
+		}
+		setSide(res.New, top, p.New)
+	}
 }
 
 // hiddenSide reports a property change whose value redaction hid on

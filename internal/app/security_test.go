@@ -46,6 +46,9 @@ func TestSecurityChangesGatherEachSide(t *testing.T) {
 		{LogicalID: "Role", ChangeType: model.ChangeUpdate, ResourceType: "AWS::IAM::Role", PropertyChanges: []model.PropertyChange{
 			{Path: "AssumeRolePolicyDocument", Old: model.MaskedValue(), New: model.MaskedValue(), Secret: model.SecretNoEcho}}},
 		{LogicalID: "Topic", ChangeType: model.ChangeDelete, ResourceType: "AWS::SNS::Topic"},
+		// A creation the change set binds: its values are read from there.
+		{LogicalID: "Bound", ChangeType: model.ChangeCreate, ResourceType: "AWS::IAM::ManagedPolicy", PropertyChanges: []model.PropertyChange{
+			{Path: "PolicyDocument", New: model.JSONValue(`{"Statement":[{"Effect":"Allow","Action":"iam:PassRole","Resource":"*"}]}`)}}},
 	}}}}
 	r.securityChanges(context.Background(), &d)
 	var got []string
@@ -62,6 +65,7 @@ func TestSecurityChangesGatherEachSide(t *testing.T) {
 		"remove Policy values not known unknown",
 		// hidden by redaction on both sides: something changed
 		"add Role value hidden (***) unknown",
+		"add Bound Allow iam:PassRole on * broadening",
 	})
 	assert.Assert(t, strings.Contains(d.Stacks[0].Security[3].Note, "from-json"))
 	assert.Equal(t, d.Stacks[0].Security[0].Findings[0], security.FindingWildcardPrincipal)
