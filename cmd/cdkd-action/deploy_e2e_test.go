@@ -774,3 +774,31 @@ func TestDeployMasksSecretOutputs(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "`DbPasswordEcho`: `***` · 🔒 secret"))
 	assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 }
+
+// A partial deploy whose events cannot be read never says "no resource
+// changed" nor deployed=false: what changed is not known, and the report
+// says how to find out.
+func TestDeployPartialWithUnreadableEvents(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	invs := resultInvocations(t, "events-StackA-run-partial.json")
+	invs[0] = cdkdtest.Invocation{Args: []string{"events", "StackA", "--json"}, Stderr: "AccessDenied: not allowed to read s3://state\n", Exit: 1}
+	invs = append(invs[:1], invs[2:]...) // the run's events are never reached
+	stub := w.stub(append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		gateDiff(t, "testdata/deploy/diff-safe.json"),
+		{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+			Stderr: "PartialFailureError: 1 resource(s) were left unaddressed; re-run cdkd deploy to finish\n", Exit: 2},
+	}, invs...)...)
+	w.review(reviewedSHA, diffInputs())
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 3, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["failure-reason"], "partial")
+	assert.Equal(t, res.outputs["deployed"], "partial", "not known: never false")
+	for _, text := range []string{res.summary, deployCheck(t, w.gh).Output.Summary} {
+		assert.Assert(t, is.Contains(text, "**Partially deployed** at `9999999` · changes not known"), text)
+		assert.Assert(t, is.Contains(text, "<b>StackA</b> · us-east-1 · changes not known"))
+		assert.Assert(t, is.Contains(text, "cdkd events StackA --stack-region us-east-1"))
+		assert.Assert(t, is.Contains(text, "cdkd state show StackA --stack-region us-east-1"))
+	}
+}

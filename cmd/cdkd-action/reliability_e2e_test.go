@@ -219,7 +219,7 @@ func TestCancelledDeployReportRunsOutLoudly(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stdout, "::warning::the cdkd deploy check run was not posted (no answer)"))
 	assert.Assert(t, is.Contains(res.stdout, "the 4s given to the report after the cancellation ran out"))
 	assert.Assert(t, is.Contains(res.summary, "Deploy cancelled"), "the summary is written whatever GitHub does")
-	assert.Assert(t, is.Contains(res.summary, "without saying it released its state lock"))
+	assert.Assert(t, is.Contains(res.summary, "did not say it released the lock of StackA"))
 }
 
 // A change type a later cdkd adds is shown as it is and counted as a
@@ -260,6 +260,7 @@ func TestAppliedCreateIsNotDuplicated(t *testing.T) {
 	}{
 		{"answered 502", githubtest.Fault{Times: 1, Status: 502, Apply: true}},
 		{"connection reset", githubtest.Fault{Times: 1, Reset: true, Apply: true}},
+		{"answer cut off part-way", githubtest.Fault{Times: 1, Cut: true}},
 	}
 	for _, tc := range lost {
 		t.Run("diff/"+tc.name, func(t *testing.T) {
@@ -308,4 +309,68 @@ func TestDriftRevertTimeout(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "may still be held"))
 	assert.Assert(t, is.Contains(res.summary, "cdkd force-unlock StackA --stack-region"))
 	assert.Assert(t, !strings.Contains(res.summary, "released its lock"))
+}
+
+// A deploy stopped after cdkd printed a resource as created tells the
+// truth: deployed is partial, the stack lists what the log shows and how
+// to find out the rest, the lock is what cdkd said of it (a negation is
+// not a release), and a timeout is not called a cancellation.
+func TestDeployLastWordsAreTrue(t *testing.T) {
+	progress := "Deploying stack: StackA\nDeploying 2 resource(s) (DAG: 1 levels, max parallel: 10)\n[1/2] ✓ NewQueue1C62264E (AWS::SQS::Queue) created\n"
+	tests := []struct {
+		name   string
+		sigint *cdkdtest.Sigint
+		want   []string
+	}{
+		{
+			name: "timed out, cdkd says the lock may not be released",
+			sigint: &cdkdtest.Sigint{Exit: 130, Stderr: "Interrupted — waiting for in-progress operations to complete...\n" +
+				"Force-quit: stack lock may not be released. If the next run reports a lock, run: cdkd force-unlock StackA --stack-region us-east-1\n"},
+			want: []string{"Deploy timed out", "ran longer than timeout-minutes", "cdkd said the lock of StackA may not be released"},
+		},
+		{
+			name:   "timed out, cdkd ignores SIGINT and is killed",
+			sigint: &cdkdtest.Sigint{Ignore: true},
+			want:   []string{"Deploy timed out", "did not exit within its 4s grace period after SIGINT and was killed (SIGKILL)"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			w.onPush()
+			w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
+				cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: progress, DelayMs: 10 * 60 * 1000, OnSigint: tc.sigint})
+			res := w.run(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false", "timeout-minutes": "0.01"})
+			assert.Equal(t, res.code, 3, res.stdout)
+			assert.Equal(t, res.outputs["failure-reason"], "timeout")
+			assert.Equal(t, res.outputs["deployed"], "partial", "cdkd printed a resource as created")
+			for _, text := range []string{res.summary, deployCheck(t, w.gh).Output.Summary} {
+				for _, want := range tc.want {
+					assert.Assert(t, is.Contains(text, want))
+				}
+				assert.Assert(t, is.Contains(text, "1 created known, more may have changed"))
+				assert.Assert(t, is.Contains(text, "cdkd events StackA --stack-region us-east-1"))
+				assert.Assert(t, is.Contains(text, "cdkd force-unlock StackA --stack-region us-east-1"))
+				for _, never := range []string{"said it released", "no resource changed", "cancelled", "was stopped"} {
+					assert.Assert(t, !strings.Contains(text, never), "%q in: %s", never, text)
+				}
+			}
+		})
+	}
+}
+
+// A hung diff that ignores SIGINT is killed after the grace period, and
+// the report names the kill: a killed diff is not merely "stopped".
+func TestHungDiffIgnoringSigintIsKilledAndNamed(t *testing.T) {
+	w := newWorkspace(t)
+	inv := hung("diff", "--all", "--json", "--recursive")
+	inv.OnSigint = &cdkdtest.Sigint{Ignore: true}
+	w.stub(inv)
+	res := w.run(map[string]string{"all": "true", "timeout-minutes": "0.01"})
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "timeout")
+	for _, text := range []string{res.summary, w.gh.CheckRuns()[0].Output.Summary} {
+		assert.Assert(t, is.Contains(text, "did not exit within its 8s grace period after SIGINT and was killed (SIGKILL)"))
+		assert.Assert(t, !strings.Contains(text, "was stopped"), text)
+	}
 }

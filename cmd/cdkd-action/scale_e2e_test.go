@@ -408,3 +408,33 @@ func TestAggregateOfALargeDiffEqualsTheSingleRun(t *testing.T) {
 		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
 	}
 }
+
+// A shard whose report file cannot be written fails, with a reason of its
+// own: the file is all it produces, and the aggregate would otherwise say
+// the shard's job "failed before writing one". The summary is still
+// written, and the log says what failed.
+func TestShardFailsWhenItsReportCannotBeWritten(t *testing.T) {
+	w := newWorkspace(t)
+	w.vars["GITHUB_WORKSPACE"] = w.dir
+	// .cdkd-action is a file: the report's folder cannot be made (as a
+	// full disk, a write failure even root cannot get past).
+	writeFile(t, filepath.Join(w.dir, ".cdkd-action"), "not a folder")
+	inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
+	inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
+	w.stub(inv)
+	res := w.run(map[string]string{"stacks": "StackA", "publish": "false", "shard": `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`})
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "report-not-written")
+	assert.Equal(t, res.outputs["report-json"], "")
+	assert.Assert(t, is.Contains(res.stdout, "::warning::the report JSON was not posted"))
+	assert.Assert(t, is.Contains(res.summary, "cdkd diff"), "the summary is written")
+
+	// Publishing to GitHub, the report file is not the product: a warning.
+	w2 := newWorkspace(t)
+	w2.vars["GITHUB_WORKSPACE"] = w2.dir
+	writeFile(t, filepath.Join(w2.dir, ".cdkd-action"), "not a folder")
+	w2.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	res = w2.run(map[string]string{"all": "true"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "::warning::write report JSON: "))
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -47,6 +48,9 @@ type Deps struct {
 	// zero means fingerprint.DefaultParams. In-process end-to-end tests
 	// make them cheap here instead of through a global.
 	FingerprintParams fingerprint.Params
+	// ReportFiles is where the report JSON is written; nil is the OS's
+	// file system. Tests inject a failing one (a full disk).
+	ReportFiles publish.Files
 }
 
 // App is one invocation of the action.

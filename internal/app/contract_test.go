@@ -55,6 +55,7 @@ func TestFailureReasonCodes(t *testing.T) {
 		ReasonDiffUnverifiable: ExitChanges, ReasonKeyMismatch: ExitChanges, ReasonApprovalsMissing: ExitChanges, ReasonBroadeningRefused: ExitChanges,
 		ReasonCdkdFailed: ExitFailure, ReasonAPIFailed: ExitFailure, ReasonResolutionFailed: ExitFailure,
 		ReasonStateLocked: ExitFailure, ReasonDeployFailed: ExitFailure, ReasonPartial: ExitFailure, ReasonCancelled: ExitFailure, ReasonTimeout: ExitFailure, ReasonShardFailed: ExitFailure,
+		ReasonReportNotWritten: ExitFailure,
 	}
 	assert.Equal(t, len(want), len(failureReasons)+1, "a reason is missing from this table or from failureReasons")
 	readme, err := os.ReadFile("../../README.md")

@@ -149,18 +149,15 @@ func (d *deployRun) failed(reason FailureReason, title, msg string, tail []strin
 // vouch for: a release only when cdkd said so.
 func (d *deployRun) stopped(res cdkd.Result, targets []cdkd.Target) {
 	reason, title := ReasonCancelled, "Deploy cancelled"
-	var msg string
-	switch {
-	case res.TimedOut:
+	if res.TimedOut {
 		reason, title = ReasonTimeout, "Deploy timed out"
-		msg = fmt.Sprintf("cdkd deploy ran longer than timeout-minutes (%s) and was stopped; its log shows what it finished.", res.Limit)
-	case len(res.Args) > 0:
-		msg = "The job was cancelled while cdkd deploy ran; its log shows what it finished."
-	default:
-		msg = "The job was cancelled before cdkd deploy started; nothing was deployed."
 	}
-	if len(res.Args) > 0 {
-		msg += " " + cdkd.LockState(res, targets)
+	// LockState says why cdkd stopped (timeout-minutes, the job's
+	// cancellation, a kill after the grace period) and, per stack, what
+	// cdkd said of its lock.
+	msg := cdkd.LockState(res, targets)
+	if len(res.Args) == 0 {
+		msg = "The job was cancelled before cdkd deploy started; nothing was deployed."
 	}
 	d.rep.Outcome, d.rep.Reason, d.rep.Title, d.rep.Message = reporters.OutcomeCancelled, reason.String(), title, msg
 	d.reason = reason
@@ -223,15 +220,19 @@ func (d *deployRun) finish(ctx context.Context) Outcome {
 }
 
 // deployedOutput is the deployed output: true, false, or partial when cdkd
-// changed some resources before it stopped (exit 2): saying false then
-// would hide that the stacks are no longer what they were.
+// changed some resources before it stopped (exit 2, a timeout, a
+// cancellation, a kill, a failure), or may have and it is not known:
+// saying false then would hide that the stacks are no longer what they
+// were.
 func deployedOutput(rep reporters.DeployReport) string {
 	switch rep.Outcome {
 	case reporters.OutcomeDeployed:
 		return "true"
-	case reporters.OutcomePartial:
+	case reporters.OutcomePartial, reporters.OutcomeCancelled, reporters.OutcomeFailed:
+		// Stopped, killed or failed midway: false only when nothing is
+		// known to have changed, and nothing could have unseen.
 		for _, s := range rep.Stacks {
-			if s.Created+s.Updated+s.Deleted > 0 {
+			if s.Created+s.Updated+s.Deleted > 0 || s.ChangesUnknown {
 				return "partial"
 			}
 		}

@@ -57,6 +57,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	d.startDeployment(ctx)
 	runner := r.cdkdRunner()
 	runner.KillGrace = deployKillGrace
+	runner.StdoutTail = cdkd.DeployStdoutTail
 	started := time.Now()
 	res, runErr := d.runDeploy(ctx, runner, args) // bounded by timeout-minutes
 	run := cdkd.ClassifyDeploy(res)
@@ -66,12 +67,14 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		// the report.
 		d.stopped(res, deployTargets(dec.Current))
 		d.rep.StderrTail = res.StderrTail
+		d.rep.Stacks = inFlight(res, dec.Current)
 		return
 	case res.Signal != "":
 		// Killed (OOM, a crash): the lock was left as it was.
 		d.rep.Outcome, d.rep.Reason, d.rep.Title = reporters.OutcomeFailed, ReasonDeployFailed.String(), "cdkd deploy was killed"
 		d.rep.Message = run.Reason + ". " + cdkd.LockState(res, deployTargets(dec.Current))
 		d.rep.StderrTail = res.StderrTail
+		d.rep.Stacks = inFlight(res, dec.Current)
 		d.reason = ReasonDeployFailed
 		return
 	case runErr != nil:
@@ -222,7 +225,11 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
 		}
 		if t.changed || d.r.hasSecretPositions(ctx, t.name, t.region) {
-			d.events(ctx, t, started, &ds)
+			if !d.events(ctx, t, started, &ds) {
+				// Never "no resource changed" for a fact not known.
+				ds.ChangesUnknown = true
+				ds.Note = strings.TrimSpace(ds.Note + " What this run changed in " + t.name + " could not be read; " + findOut(t.name, t.region))
+			}
 		} else {
 			ds.Note = "No changes in the reviewed change set."
 		}
@@ -233,28 +240,29 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 }
 
 // events reads the run this deploy started: the newest deploy run of the
-// stack that started after the deploy did.
-func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds *reporters.DeployedStack) {
+// stack that started after the deploy did. It reports whether what the run
+// did is known (false: the events could not be read).
+func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds *reporters.DeployedStack) bool {
 	r := d.r
 	args, err := cdkd.EventsArgs(t.name, "", "", r.common())
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
-		return
+		return false
 	}
 	res, err := r.runCdkd(ctx, r.cdkdRunner(), args)
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
-		return
+		return false
 	}
 	list, err := cdkd.ClassifyRuns(res)
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
-		return
+		return false
 	}
 	summary, ok := list.Since("deploy", started.Add(-runSlack))
 	if !ok {
 		ds.Note = "cdkd recorded no run of this deploy for this stack."
-		return
+		return true
 	}
 	args, err = cdkd.EventsArgs(t.name, "", summary.RunID, r.common())
 	if err == nil {
@@ -266,7 +274,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 	}
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the events of run %s of %s: %v", summary.RunID, t.name, err))
-		return
+		return false
 	}
 	o := cdkd.SummarizeRun(events)
 	ds.Result = o.Result
@@ -294,6 +302,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 	if o.RolledBack {
 		ds.Note = "The run rolled back."
 	}
+	return true
 }
 
 // stackOutputs reads the stack's outputs from state, as they are: the
@@ -337,6 +346,43 @@ func (d *deployRun) registerSecret(v, source string) {
 	if d.r.set.Add(v, source) {
 		d.r.registerMasks()
 	}
+}
+
+// inFlight is what a deploy stopped or killed midway did, per stack, as
+// far as its log tells: the resources it printed as done. What was in
+// flight is not in the log, so every stack it began changing is marked
+// ChangesUnknown, with the commands that tell.
+func inFlight(res cdkd.Result, cur *gate.Current) []reporters.DeployedStack {
+	regions := map[string]string{}
+	if cur != nil {
+		for _, s := range cur.Diff.Stacks {
+			regions[s.Stack] = s.Region
+		}
+	}
+	var out []reporters.DeployedStack
+	for _, p := range cdkd.DeployProgress(res.Stdout) {
+		if !p.Started {
+			continue
+		}
+		region := regions[p.Stack]
+		out = append(out, reporters.DeployedStack{
+			Stack: p.Stack, Region: region,
+			Created: p.Created, Updated: p.Updated, Deleted: p.Deleted, Failed: p.Failed,
+			ChangesUnknown: true,
+			Note: "cdkd did not finish deploying " + p.Stack + ": the counts are the resources its log shows done, and what was in flight is not known; " +
+				findOut(p.Stack, region),
+		})
+	}
+	return out
+}
+
+// findOut is the one wording of how to learn what a run did to a stack.
+func findOut(stack, region string) string {
+	flag := ""
+	if region != "" {
+		flag = " --stack-region " + region
+	}
+	return "`cdkd events " + stack + flag + "` shows what the run did and `cdkd state show " + stack + flag + "` what the stack holds now."
 }
 
 func humanDuration(v time.Duration) string {

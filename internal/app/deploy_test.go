@@ -112,7 +112,7 @@ func TestDeployTimeout(t *testing.T) {
 	assert.Equal(t, code, ExitFailure, out.String())
 	assert.Equal(t, r.outputs["failure-reason"], "timeout")
 	assert.Equal(t, r.outputs["deployed"], "false")
-	assert.Assert(t, is.Contains(out.String(), "ran longer than timeout-minutes (300ms) and was stopped"))
+	assert.Assert(t, is.Contains(out.String(), "ran longer than timeout-minutes (300ms) and was interrupted (SIGINT)"))
 	assert.Assert(t, is.Contains(out.String(), "said it released its lock"), "cdkd said so, and only then is it claimed")
 	stub.AssertAllUsed(t)
 }

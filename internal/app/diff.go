@@ -97,7 +97,7 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 		return failed(ReasonShardFailed, errors.New(report.Missing))
 	}
 	if apiErr != nil {
-		return failed(ReasonAPIFailed, apiErr)
+		return failed(publishFailure(apiErr), apiErr)
 	}
 	if d.AnyChange() && r.cfg.FailOnChanges {
 		return failedOn(ReasonChanges, fmt.Sprintf("cdkd diff found changes (%s) and fail-on-changes is true", reporters.ChangeTitle(d)))
@@ -163,12 +163,14 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 	if rep.Error == "" && rep.Missing == "" && d != nil {
 		// The review, where no one can edit it, written after the comments
 		// converged: deploy reads the comment it names, and only that one.
+		// It is written from what the comment holds: after racing runs, the
+		// survivor's digest and report, which may be another run's.
 		cr.ExternalID = func(w *publish.Written) string {
-			var report string
+			digest, report := rep.Digest, ""
 			if c, ok := prcomment.Parse(w.Comment.Body); ok {
-				report = c.Report
+				digest, report = c.Header.Digest, c.Report
 			}
-			return gate.DiffMarker(rep.Digest, w.Comment.ID, prcomment.ReportHash(report))
+			return gate.DiffMarker(digest, w.Comment.ID, prcomment.ReportHash(report))
 		}
 	}
 	p.CheckRun = cr

@@ -181,7 +181,7 @@ func (r *driftRun) driftExit(rep reporters.DriftReport, apiErr error) Outcome {
 		return failed(failure, fmt.Errorf("cdkd drift --%s: %s", res.Mode, reason))
 	}
 	if apiErr != nil {
-		return failed(ReasonAPIFailed, apiErr)
+		return failed(publishFailure(apiErr), apiErr)
 	}
 	switch final {
 	case model.DriftError:

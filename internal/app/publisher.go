@@ -54,8 +54,10 @@ func (r *Env) publishesToAPI() bool {
 // API targets.
 func (r *Env) targets(api ...publish.Target) []publish.Target {
 	if r.reportJSON == nil {
+		// A run that publishes nothing (a publish: false shard) has the
+		// file as its product: failing to write it fails the run.
 		r.reportJSON = &publish.ReportJSON{Workspace: r.gh.Workspace, RunnerTemp: r.gh.RunnerTemp, Label: r.cfg.Label,
-			Output: OutputReportJSON, Encode: encodeReport}
+			Output: OutputReportJSON, Encode: encodeReport, Required: !r.local && !r.cfg.Publish, Files: r.app.Deps.ReportFiles}
 	}
 	ts := []publish.Target{r.reportJSON}
 	if r.local && r.app.Getenv("GITHUB_STEP_SUMMARY") == "" {

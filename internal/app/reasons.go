@@ -1,6 +1,11 @@
 package app
 
-import "github.com/cdkd-action/cdkd-action/internal/gate"
+import (
+	"errors"
+
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/publish"
+)
 
 // FailureReason is the failure-reason output: why the step failed, in a
 // word a workflow can branch on. Each reason has one exit code (Code), so
@@ -49,7 +54,19 @@ const (
 	// ReasonShardFailed: an aggregate's shard is missing, failed, or belongs
 	// to another plan or commit.
 	ReasonShardFailed FailureReason = "shard-failed"
+	// ReasonReportNotWritten: the report JSON of a run whose product it is
+	// (a publish: false shard) could not be written (a full disk).
+	ReasonReportNotWritten FailureReason = "report-not-written"
 )
+
+// publishFailure is the reason a failed publication fails the run with:
+// a report file that was the run's product, or a GitHub write.
+func publishFailure(err error) FailureReason {
+	if errors.Is(err, publish.ErrReportNotWritten) {
+		return ReasonReportNotWritten
+	}
+	return ReasonAPIFailed
+}
 
 // Code is the exit code the reason ends the step with: 1 for a result the
 // workflow asked to fail on or a deploy the gate refused, 2 for bad input,
@@ -76,5 +93,5 @@ var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
 	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
-	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonApprovalsMissing, ReasonBroadeningRefused,
+	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReportNotWritten, ReasonApprovalsMissing, ReasonBroadeningRefused,
 }

@@ -65,10 +65,14 @@ func newError(res Result, reason string, err error) *Error {
 // crashReason explains a run that printed no usable payload.
 func crashReason(res Result) string {
 	switch {
+	case res.Cancelled && res.Killed:
+		return "the job was cancelled; cdkd " + killedWords(res)
 	case res.Cancelled:
 		return "the run was cancelled before cdkd finished"
+	case res.TimedOut && res.Killed:
+		return fmt.Sprintf("cdkd ran longer than %s; it %s", res.Limit, killedWords(res))
 	case res.TimedOut:
-		return fmt.Sprintf("cdkd ran longer than %s and was stopped", res.Limit)
+		return fmt.Sprintf("cdkd ran longer than %s and was interrupted (SIGINT); it ended (%s)", res.Limit, res.ExitText())
 	}
 	last := LastErrorLine(res.StderrTail)
 	if res.Signal != "" {
@@ -78,4 +82,10 @@ func crashReason(res Result) string {
 		return "cdkd was killed by " + res.Signal + " after printing: " + last
 	}
 	return last
+}
+
+// killedWords is the one wording of a kill after the grace period: "did not
+// exit within its 8s grace period after SIGINT and was killed (SIGKILL)".
+func killedWords(res Result) string {
+	return fmt.Sprintf("did not exit within its %s grace period after SIGINT and was killed (SIGKILL)", res.Grace)
 }

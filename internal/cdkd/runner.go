@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -52,12 +51,18 @@ type Runner struct {
 	// Stdout, when set, receives a live copy of stdout the same way (deploy's
 	// human text). Stdout is always captured in Result as well.
 	Stdout io.Writer
+	// StdoutTail, when positive, bounds what Result.Stdout keeps of a text
+	// stdout (deploy's): the lines its report reads (summaries, outputs,
+	// progress, lock and error lines) and the last StdoutTail bytes of the
+	// rest. Zero keeps all of it, as JSON needs.
+	StdoutTail int
 	// KeepANSI passes escape sequences through to Stderr and Stdout. By
 	// default they are stripped: a colour code in the middle of a value would
 	// hide it from a masker matching the plain text.
 	KeepANSI bool
-	// KillGrace is how long cdkd gets after SIGINT (sent as soon as the
-	// context is done) to release its lock and exit, before SIGKILL.
+	// KillGrace is how long cdkd gets after SIGINT (sent to its process
+	// group as soon as the context is done) to release its lock and exit,
+	// before SIGKILL to the group (see stopper).
 	KillGrace time.Duration
 	// TailLines is how many non-empty stderr lines Result keeps.
 	TailLines int
@@ -74,7 +79,8 @@ type Runner struct {
 type Result struct {
 	// Args are the arguments cdkd was given (without the binary).
 	Args []string
-	// Stdout is everything cdkd printed on stdout, as printed.
+	// Stdout is everything cdkd printed on stdout, as printed (with
+	// Runner.StdoutTail: what the report needs of it, and its end).
 	Stdout []byte
 	// StderrTail holds the last non-empty stderr lines, ANSI-stripped.
 	StderrTail []string
@@ -95,6 +101,8 @@ type Result struct {
 	Killed      bool
 	// Limit is the Timeout that applied, for messages.
 	Limit time.Duration
+	// Grace is the grace period cdkd had between SIGINT and SIGKILL.
+	Grace time.Duration
 }
 
 // ExitText says how cdkd ended, for messages: "exit 2", or "killed by
@@ -142,15 +150,12 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = r.Dir
 	cmd.Env = r.environ()
-	var interrupted atomic.Bool
-	cmd.Cancel = func() error {
-		interrupted.Store(true)
-		return cmd.Process.Signal(os.Interrupt)
+	stop := &stopper{grace: r.KillGrace}
+	if stop.grace <= 0 {
+		stop.grace = DefaultKillGrace
 	}
-	cmd.WaitDelay = r.KillGrace
-	if cmd.WaitDelay <= 0 {
-		cmd.WaitDelay = DefaultKillGrace
-	}
+	res.Grace = stop.grace
+	stop.attach(cmd)
 
 	var mu sync.Mutex // one live writer may serve both streams
 	forward := func(w io.Writer, line string) {
@@ -166,10 +171,21 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	}
 
 	var stdout bytes.Buffer
-	outLines := &lineWriter{emit: func(line string) { forward(r.Stdout, line) }}
-	if r.Stdout != nil {
+	var keep *stdoutKeeper
+	outLines := &lineWriter{emit: func(line string) {
+		if keep != nil {
+			keep.add(line)
+		}
+		forward(r.Stdout, line)
+	}}
+	switch {
+	case r.StdoutTail > 0:
+		// Text, not JSON: kept line by line, bounded.
+		keep = &stdoutKeeper{tail: r.StdoutTail}
+		cmd.Stdout = outLines
+	case r.Stdout != nil:
 		cmd.Stdout = io.MultiWriter(&stdout, outLines)
-	} else {
+	default:
 		cmd.Stdout = &stdout
 	}
 	tail := tailBuffer{max: r.TailLines}
@@ -191,18 +207,23 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 		return res, fmt.Errorf("start cdkd %s: %w", name, err)
 	}
 	waitErr := cmd.Wait()
+	stop.exited()
 	res.Duration = time.Since(start)
 	outLines.flush()
 	errLines.flush()
 	res.Stdout = stdout.Bytes()
+	if keep != nil {
+		res.Stdout = keep.bytes()
+	}
 	res.StderrTail = tail.lines()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 		res.Signal = signalOf(cmd.ProcessState)
 	}
-	// exec kills (SIGKILL) a process still running WaitDelay after Cancel.
-	res.Interrupted = interrupted.Load()
-	res.Killed = res.Interrupted && res.Signal == "SIGKILL"
+	// The stopper (or exec, as a backstop) kills a process still running
+	// the grace period after SIGINT.
+	res.Interrupted = stop.interrupted.Load()
+	res.Killed = stop.killed.Load() || (res.Interrupted && res.Signal == "SIGKILL")
 	switch {
 	case parent.Err() != nil:
 		res.Cancelled = true

@@ -428,10 +428,14 @@ func TestLockState(t *testing.T) {
 			want: []string{"SIGKILL", "may still be held", unlock}, wantNot: []string{"released its lock", "exit -1"}},
 		{name: "crashed", res: Result{Args: deploy, Signal: "SIGSEGV", ExitCode: -1},
 			want: []string{"killed by SIGSEGV", "may still be held", unlock}},
-		{name: "interrupted, said released", res: Result{Args: deploy, Cancelled: true, Interrupted: true, ExitCode: 130, StderrTail: []string{"Released lock for StackA"}},
-			want: []string{"said it released its lock"}, wantNot: []string{"force-unlock"}},
+		{name: "interrupted, said released", res: Result{Args: deploy, Cancelled: true, Interrupted: true, ExitCode: 130, StderrTail: []string{"Lock released for stack: StackA (us-east-1)"}},
+			want: []string{"The job was cancelled", "cdkd said it released the lock of StackA."}, wantNot: []string{"force-unlock", "timeout"}},
 		{name: "interrupted, silent", res: Result{Args: deploy, Cancelled: true, Interrupted: true, ExitCode: 130, StderrTail: []string{"Use --force-unlock to manually release the lock."}},
-			want: []string{"without saying it released", "may still be held", unlock}},
+			want: []string{"did not say it released the lock of StackA", "may still be held", unlock}, wantNot: []string{"said it released"}},
+		{name: "timed out, said it may not be released", res: Result{Args: deploy, TimedOut: true, Interrupted: true, ExitCode: 130, Limit: time.Minute,
+			StderrTail: []string{"Force-quit: stack lock may not be released. If the next run reports a lock, run: cdkd force-unlock StackA --stack-region us-east-1"}},
+			want:    []string{"ran longer than timeout-minutes (1m0s)", "cdkd said the lock of StackA may not be released", "may still be held", unlock},
+			wantNot: []string{"said it released", "cancelled"}},
 		{name: "drift revert takes the lock", res: Result{Args: []string{"drift", "--revert", "-y"}, TimedOut: true, Interrupted: true, Killed: true, Signal: "SIGKILL"},
 			want: []string{"may still be held"}},
 	}
@@ -454,6 +458,31 @@ func TestLockState(t *testing.T) {
 
 // A line that never ends holds at most maxLine bytes; it is emitted with a
 // note saying how much was hidden, and its end, without the cut word.
+// With two stacks, what cdkd said of each is said of each: one released,
+// the other denied by a plural negation that names no stack.
+func TestLockStatePerStack(t *testing.T) {
+	targets := []Target{{Stack: "StackA", Region: "us-east-1"}, {Stack: "StackB", Region: "eu-west-1"}}
+	res := Result{Args: []string{"deploy", "--all", "-y"}, Cancelled: true, Interrupted: true, ExitCode: 130,
+		StderrTail: []string{"Lock released for stack: StackA (us-east-1)"}}
+	got := LockState(res, targets)
+	assert.Check(t, is.Contains(got, "cdkd said it released the lock of StackA."))
+	assert.Check(t, is.Contains(got, "cdkd did not say it released the lock of StackB."))
+	assert.Check(t, is.Contains(got, "The lock of StackB may still be held"))
+	assert.Check(t, is.Contains(got, "`cdkd force-unlock StackB --stack-region eu-west-1`"))
+	assert.Check(t, !strings.Contains(got, "force-unlock StackA"), got)
+
+	res.StderrTail = append(res.StderrTail, "Force-quit: stack locks may not be released. If the next run reports a lock, run this for EACH stack it names: cdkd force-unlock <stackName> --stack-region <region>")
+	got = LockState(res, targets)
+	assert.Check(t, is.Contains(got, "cdkd said the lock of StackA may not be released."), "a later denial wins")
+	assert.Check(t, is.Contains(got, "cdkd said the lock of StackB may not be released."))
+	assert.Check(t, is.Contains(got, "Those locks may still be held"))
+
+	// A statement naming no stack claims nothing when several ran.
+	res.StderrTail = []string{"released the lock"}
+	got = LockState(res, targets)
+	assert.Check(t, !strings.Contains(got, "said it released"), got)
+}
+
 func TestLineWriterCapsALineWithoutNewline(t *testing.T) {
 	var got []string
 	w := &lineWriter{emit: func(l string) { got = append(got, l) }}

@@ -76,17 +76,21 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			send = send.WithContext(actx)
 		}
 		resp, err := t.next.RoundTrip(send)
+		if err == nil {
+			// The answer is read within the attempt: a body cut off
+			// part-way is a transport failure like a reset before it.
+			err = readAnswer(resp)
+		}
 		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %s: %w", t.attemptTimeout, err)
 		}
+		if err != nil {
+			resp = nil
+		}
 		wait, reason, retry := t.classify(req, resp, err, attempt)
+		cancel()
 		if !retry {
 			hideExhaustedQuota(resp)
-			if resp != nil && resp.Body != nil {
-				resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
-			} else {
-				cancel()
-			}
 			return resp, err
 		}
 		attrs := []any{
@@ -98,16 +102,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if attempt >= t.maxAttempts || waited+wait > t.maxWait {
 			t.log.Warn("GitHub API request failed; giving up", append(attrs, "waited", waited)...)
-			if resp != nil && resp.Body != nil {
-				resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
-			} else {
-				cancel()
-			}
 			return resp, err
 		}
 		t.log.Warn("GitHub API request failed; retrying", attrs...)
-		discard(resp)
-		cancel()
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, err
 		}
@@ -115,17 +112,22 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// cancelOnClose ends an attempt's context once its answer has been read:
-// the body is read after RoundTrip returns, under the same time limit.
-type cancelOnClose struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-}
-
-func (b *cancelOnClose) Close() error {
-	err := b.ReadCloser.Close()
-	b.cancel()
-	return err
+// readAnswer reads resp's whole body into memory, under the attempt's time
+// limit, and puts it back for go-github. GitHub's answers are at most a
+// page of a listing (a few MB), so holding one costs little, and a body
+// cut off part-way (a reset, a closed connection) becomes this attempt's
+// error instead of a decode error after the retry policy had its say.
+func readAnswer(resp *http.Response) error {
+	if resp.Body == nil || resp.Body == http.NoBody {
+		return nil
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return fmt.Errorf("read the answer (%d) part-way: %w", resp.StatusCode, err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	return nil
 }
 
 // hideExhaustedQuota drops X-RateLimit-Reset from a successful response that
@@ -267,19 +269,8 @@ func peekBody(resp *http.Response) []byte {
 		return nil
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(b))
 	return b
-}
-
-// discard drains and closes a response we are about to retry, so the
-// connection can be reused.
-func discard(resp *http.Response) {
-	if resp == nil || resp.Body == nil {
-		return
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
 }
 
 func statusOf(resp *http.Response) int {

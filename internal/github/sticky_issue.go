@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -100,10 +101,7 @@ func SyncIssue(ctx context.Context, api IssuesAPI, t IssueTarget, content func(f
 	}
 	ours, others := Split(issues, t.Kind, t.Label, t.Author, func(is Issue) (string, string) { return is.Body, is.AuthorLogin })
 	res := IssueResult{Ignored: others, Action: ActionNone}
-	var found *Issue
-	if len(ours) > 0 {
-		found = &ours[0] // GitHub lists the newest first: that one is ours
-	}
+	found := current(ours)
 	c := content(found)
 	body := Stamp(c.Header, c.Content).String() + "\n" + c.Content + c.Footer
 
@@ -116,6 +114,9 @@ func SyncIssue(ctx context.Context, api IssuesAPI, t IssueTarget, content func(f
 			return res, fmt.Errorf("open the %s: %w", what, err)
 		}
 		res.URL, res.Number, res.Action = is.HTMLURL, is.Number, ActionCreated
+		if err := convergeIssues(ctx, api, t, c.Title, body, &res); err != nil {
+			return res, fmt.Errorf("open the %s: %w", what, err)
+		}
 		return res, nil
 	}
 
@@ -146,6 +147,55 @@ func SyncIssue(ctx context.Context, api IssuesAPI, t IssueTarget, content func(f
 		}
 	}
 	return res, nil
+}
+
+// current picks our tracking issue among ours (listed newest first): the
+// lowest-numbered open one, the one racing runs converge on (see
+// convergeIssues), else the newest closed one.
+func current(ours []Issue) *Issue {
+	var found *Issue
+	for i := range ours {
+		if ours[i].State == "open" && (found == nil || ours[i].Number < found.Number) {
+			found = &ours[i]
+		}
+	}
+	if found == nil && len(ours) > 0 {
+		found = &ours[0]
+	}
+	return found
+}
+
+// convergeIssues lists our open issues again after opening one: a racing
+// run, or a create GitHub applied after its answer was given up on, may
+// have opened another. The lowest-numbered one is kept (every run agrees
+// on it) and made to hold title and body; the others are closed. res is
+// updated to name the one kept.
+func convergeIssues(ctx context.Context, api IssuesAPI, t IssueTarget, title, body string, res *IssueResult) error {
+	open, err := api.ListIssues(ctx, t.Owner, t.Repo, ListIssuesOptions{State: "open", Creator: t.Author})
+	if err != nil {
+		return fmt.Errorf("re-read the issues after opening #%d: %w", res.Number, err)
+	}
+	ours, _ := Split(open, t.Kind, t.Label, t.Author, func(is Issue) (string, string) { return is.Body, is.AuthorLogin })
+	ours = slices.DeleteFunc(ours, func(is Issue) bool { return is.State != "open" })
+	if len(ours) <= 1 {
+		return nil
+	}
+	slices.SortFunc(ours, func(a, b Issue) int { return a.Number - b.Number })
+	keep := ours[0]
+	var errs []error
+	if keep.Number != res.Number && !Unchanged(keep.Body, body) {
+		if _, err := api.EditIssue(ctx, t.Owner, t.Repo, keep.Number, IssueEdit{Title: &title, Body: &body}); err != nil {
+			errs = append(errs, fmt.Errorf("write the report into #%d: %w", keep.Number, err))
+		}
+	}
+	res.URL, res.Number = keep.HTMLURL, keep.Number
+	for _, dup := range ours[1:] {
+		e := IssueEdit{Title: &dup.Title, Body: &dup.Body, State: ptr("closed")}
+		if _, err := api.EditIssue(ctx, t.Owner, t.Repo, dup.Number, e); err != nil {
+			errs = append(errs, fmt.Errorf("close duplicate #%d: %w", dup.Number, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // missingLabels returns the issue's labels plus those of want it lacks, or

@@ -22,10 +22,19 @@ type fakeIssues struct {
 	listErr  error
 	fail     map[string]error
 	listed   ListIssuesOptions
+	// beforeList runs once, before the next listing: a racing run.
+	beforeList func(*fakeIssues)
 }
 
 func (f *fakeIssues) ListIssues(_ context.Context, _, _ string, opts ListIssuesOptions) ([]Issue, error) {
-	f.listed = opts
+	if f.listed.State == "" {
+		f.listed = opts // the first listing, which finds the issue
+	}
+	if f.beforeList != nil {
+		hook := f.beforeList
+		f.beforeList = nil
+		hook(f)
+	}
 	return slices.Clone(f.issues), f.listErr
 }
 
@@ -164,6 +173,30 @@ func TestSyncIssue(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Two runs (or a create GitHub applied after its answer was given up on)
+// open one issue each: the run lists again after opening, keeps the
+// lowest-numbered one holding its report, and closes the other. A later
+// run finds the one kept.
+func TestSyncIssueConvergesAfterEveryCreate(t *testing.T) {
+	tgt := IssueTarget{Owner: "o", Repo: "r", Kind: "drift", Label: "prod", Author: bot}
+	want := IssueContent{State: IssueOpen, Title: "cdkd drift: drifted", Header: marker.Header{V: 1, Kind: "drift", Label: "prod"}, Content: "drifted\n"}
+	other := Issue{Number: 50, State: "open", Title: "cdkd drift: other run", Body: marker.Header{V: 1, Kind: "drift", Label: "prod"}.String() + "\nother run",
+		HTMLURL: "i50", AuthorLogin: bot}
+	f := &fakeIssues{}
+	f.beforeList = func(f *fakeIssues) { f.beforeList = func(f *fakeIssues) { f.issues = append(f.issues, other) } }
+	res, err := SyncIssue(context.Background(), f, tgt, func(*Issue) IssueContent { return want })
+	assert.NilError(t, err)
+	assert.Equal(t, res.Action, ActionCreated)
+	assert.Equal(t, res.URL, "i50", "the lowest number survives")
+	assert.DeepEqual(t, f.writes, []string{"create", "edit 50", "edit 100 closed"})
+	assert.Assert(t, strings.Contains(f.issues[1].Body, "drifted"), "the survivor holds this run's report")
+
+	var seen *Issue
+	_, err = SyncIssue(context.Background(), f, tgt, func(found *Issue) IssueContent { seen = found; return want })
+	assert.NilError(t, err)
+	assert.Equal(t, seen.Number, 50, "the next run finds the open issue kept, not the newer closed one")
 }
 
 func TestSyncIssueSpoofsAreReturned(t *testing.T) {

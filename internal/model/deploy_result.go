@@ -98,6 +98,10 @@ type DeployedStack struct {
 	Outputs   []StackOutput      `json:"outputs,omitempty"`
 	// Note says what is not known, e.g. that no run was recorded.
 	Note string `json:"note,omitempty"`
+	// ChangesUnknown: what the run changed in the stack is not known for
+	// sure (its events could not be read, or cdkd was stopped or killed
+	// while it deployed the stack); the counts are what is known.
+	ChangesUnknown bool `json:"changesUnknown,omitempty"`
 }
 
 // DeployedResource is one resource's outcome in the run.

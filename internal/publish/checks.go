@@ -11,6 +11,7 @@ import (
 // CheckRunAPI is what the check-run target calls.
 type CheckRunAPI interface {
 	CreateCheckRun(ctx context.Context, owner, repo string, cr github.CheckRun) (github.CheckRunRef, error)
+	UpdateCheckRun(ctx context.Context, owner, repo string, id int64, cr github.CheckRun) (github.CheckRunRef, error)
 }
 
 // CheckRun creates a completed check run on the publication's commit,
@@ -44,6 +45,18 @@ func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, p *Publication, 
 		Title:      pub.Secrets.Redact(f.Title),
 		Summary:    pub.Secrets.Redact(p.Render(reporters.CheckRunBudget)),
 	}
+	vouches := f.ExternalID != nil && w.Reread != nil
+	if vouches {
+		// Written from the comment's final content, re-read after the
+		// comments converged: a racing run may have written its report
+		// into it since, and then that run's check run is the record.
+		if c, lost := reread(ctx, pub, w); lost {
+			pub.Log.Info(fmt.Sprintf("the pull request comment %s now holds another run's report for this commit; that run records it in the %s check run, this one writes none",
+				c.HTMLURL, cr.Name))
+			pub.output(t.Output, "")
+			return nil
+		}
+	}
 	if f.ExternalID != nil {
 		// Our review marker holds a digest and ids, no secret: redacting a
 		// hex-like short secret inside it would make the deploy refuse its
@@ -55,6 +68,51 @@ func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, p *Publication, 
 		return err
 	}
 	pub.output(t.Output, ref.HTMLURL)
+	if vouches {
+		return t.superseded(ctx, pub, f, w, ref)
+	}
+	return nil
+}
+
+// reread reads the sticky comment again into w.Comment and reports
+// whether it holds another run's report than this one's. When it cannot be
+// read, w.Comment stays what the write left.
+func reread(ctx context.Context, pub *Publisher, w *Written) (github.Comment, bool) {
+	c, err := w.Reread(ctx)
+	if err != nil {
+		pub.warn(fmt.Sprintf("could not read the pull request comment again before recording it in the check run: %v", err))
+		return w.Comment, false
+	}
+	if c.ID == 0 {
+		return w.Comment, false
+	}
+	w.Comment = c
+	return c, !github.Unchanged(c.Body, w.Wrote)
+}
+
+// superseded reads the comment once more after the check run was created:
+// a racing run that wrote the comment after this run's first re-read may
+// have created its check run before this one, which would leave the newest
+// check run vouching for a report the comment no longer holds. The check
+// run is then rewritten to name what the comment holds, the survivor's
+// report, and says so.
+func (t *CheckRun) superseded(ctx context.Context, pub *Publisher, f *CheckRunFields, w *Written, ref github.CheckRunRef) error {
+	c, lost := reread(ctx, pub, w)
+	if !lost {
+		return nil
+	}
+	note := fmt.Sprintf("Another cdkd diff run for this commit wrote its report into [the pull request comment](%s) after this run did: "+
+		"that report is the review this check run records, not this run's.", c.HTMLURL)
+	_, err := t.API.UpdateCheckRun(ctx, t.Owner, t.Repo, ref.ID, github.CheckRun{
+		ExternalID: f.ExternalID(w),
+		Conclusion: "neutral",
+		Title:      "Superseded by another run's report",
+		Summary:    note,
+	})
+	if err != nil {
+		return fmt.Errorf("record the surviving report in check run %d: %w", ref.ID, err)
+	}
+	pub.Log.Info(fmt.Sprintf("the pull request comment %s now holds another run's report; the %s check run records that one", c.HTMLURL, f.Name))
 	return nil
 }
 

@@ -62,24 +62,33 @@ func (t *Comment) Publish(ctx context.Context, pub *Publisher, p *Publication, w
 		pub.output(t.Output, "")
 		return nil
 	}
-	res, err := upsert(ctx, pub, t.API, t.Identity, github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: c.Header.Kind, Label: c.Header.Label}, body, t.Mode)
+	target := github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: c.Header.Kind, Label: c.Header.Label}
+	res, err := upsert(ctx, pub, t.API, t.Identity, &target, body, t.Mode)
 	if err != nil {
 		return fmt.Errorf("write pull request comment: %w", err)
 	}
-	w.Comment = res
+	w.Comment, w.Wrote = res, body
+	w.Reread = func(ctx context.Context) (github.Comment, error) {
+		ours, _, err := github.Ours(ctx, t.API, target)
+		if err != nil || len(ours) == 0 {
+			return github.Comment{}, err
+		}
+		return ours[0], nil
+	}
 	pub.output(t.Output, res.HTMLURL)
 	return nil
 }
 
 // upsert makes body the one comment of ours for t, written by our
-// identity, and warns of the look-alikes by anyone else.
-func upsert(ctx context.Context, pub *Publisher, api github.CommentsAPI, id *github.Identity, t github.StickyTarget, body string, mode github.Mode) (github.Comment, error) {
+// identity (t.Author is set to it), and warns of the look-alikes by
+// anyone else.
+func upsert(ctx context.Context, pub *Publisher, api github.CommentsAPI, id *github.Identity, t *github.StickyTarget, body string, mode github.Mode) (github.Comment, error) {
 	author, err := id.Login(ctx)
 	if err != nil {
 		return github.Comment{}, err
 	}
 	t.Author = author
-	res, err := github.Upsert(ctx, api, t, body, mode)
+	res, err := github.Upsert(ctx, api, *t, body, mode)
 	for _, s := range github.Spoofs(res.Ignored, author) {
 		pub.warn(s)
 	}
@@ -149,5 +158,5 @@ func (t *DeploySection) write(ctx context.Context, pub *Publisher, section strin
 	// could shadow a review that the identity in use did write.
 	h := marker.Header{V: marker.Version, Kind: prcomment.KindDeploy, Label: t.Label, SHA: t.SHA}
 	body := prcomment.Redact(pub.Secrets, prcomment.Comment{Header: h}.WithDeploy(section).String())
-	return upsert(ctx, pub, t.API, t.Identity, github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: h.Kind, Label: h.Label}, body, t.Mode)
+	return upsert(ctx, pub, t.API, t.Identity, &github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: h.Kind, Label: h.Label}, body, t.Mode)
 }

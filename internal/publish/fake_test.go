@@ -91,6 +91,15 @@ func (f *fakeAPI) CreateCheckRun(_ context.Context, _, _ string, cr github.Check
 	return github.CheckRunRef{ID: int64(len(f.checkRuns)), HTMLURL: fmt.Sprintf("https://github.com/o/r/runs/%d", len(f.checkRuns))}, nil
 }
 
+func (f *fakeAPI) UpdateCheckRun(_ context.Context, _, _ string, id int64, cr github.CheckRun) (github.CheckRunRef, error) {
+	if err := f.err(fmt.Sprintf("update check run %d", id)); err != nil {
+		return github.CheckRunRef{}, err
+	}
+	old := &f.checkRuns[id-1]
+	old.ExternalID, old.Conclusion, old.Title, old.Summary = cr.ExternalID, cr.Conclusion, cr.Title, cr.Summary
+	return github.CheckRunRef{ID: id, HTMLURL: fmt.Sprintf("https://github.com/o/r/runs/%d", id)}, nil
+}
+
 func (f *fakeAPI) ListIssues(context.Context, string, string, github.ListIssuesOptions) ([]github.Issue, error) {
 	return slices.Clone(f.issues), f.fail["list issues"]
 }

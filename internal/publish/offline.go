@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,12 +34,59 @@ type ReportJSON struct {
 	// Encode writes v as JSON and a newline, every byte through redact;
 	// nil is json.Marshal of the whole.
 	Encode func(w io.Writer, v any, redact func([]byte) []byte) error
+	// Required: the file is the run's product (a publish: false shard,
+	// whose report only the aggregate reads), so failing to write it fails
+	// the run (ErrReportNotWritten). Otherwise it is a warning.
+	Required bool
+	// Files is where the file is written; nil is the OS's file system.
+	Files Files
 
 	folder string // the run's own folder outside a workspace
 }
 
+// ErrReportNotWritten is wrapped by the error of a Required report JSON
+// that could not be written.
+var ErrReportNotWritten = errors.New("the report JSON, this run's product, could not be written")
+
+// Files is the little of a file system the report JSON needs: a temporary
+// file beside the report, renamed over it once complete, so a reader never
+// sees half a report.
+type Files interface {
+	CreateTemp(dir, pattern string) (File, error)
+	Rename(oldpath, newpath string) error
+	Remove(name string) error
+}
+
+// File is a temporary file being written (*os.File is one).
+type File interface {
+	io.Writer
+	Close() error
+	Name() string
+}
+
+// osFiles is the OS's file system.
+type osFiles struct{}
+
+func (osFiles) CreateTemp(dir, pattern string) (File, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	// Readable by later steps: the action's container runs as root, the
+	// job's other steps do not. The content is redacted.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
+
+func (osFiles) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+func (osFiles) Remove(name string) error             { return os.Remove(name) }
+
 func (t *ReportJSON) Policy(*Publication) Policy {
-	return Policy{What: "the report JSON", Optional: true}
+	return Policy{What: "the report JSON", Optional: !t.Required}
 }
 
 func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, p *Publication, w *Written) error {
@@ -47,7 +95,10 @@ func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, p *Publication, 
 	}
 	path, err := t.write(p.Kind, p.Result, pub.Secrets.RedactBytes)
 	if err != nil {
-		pub.warn(fmt.Sprintf("write report JSON: %v", err))
+		if t.Required {
+			return fmt.Errorf("%w: %w", ErrReportNotWritten, err)
+		}
+		pub.warn(fmt.Sprintf("write report JSON: %v; no report file is left behind", err))
 		return nil
 	}
 	w.ReportJSON = path
@@ -60,8 +111,8 @@ func (t *ReportJSON) write(kind string, v any, redact func([]byte) []byte) (stri
 	if err != nil {
 		return "", err
 	}
-	// Readable by later steps: the action's container runs as root, the
-	// job's other steps do not. The content is redacted.
+	// The folder is readable by later steps, as the file is (see
+	// osFiles.CreateTemp).
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
@@ -96,9 +147,17 @@ func (t *ReportJSON) dir() (dir, shown string, err error) {
 	return t.folder, t.folder, nil
 }
 
+// writeFile writes the report to a temporary file in path's folder and
+// renames it over path once complete: a full disk or a failed write never
+// leaves half a report (nor an older run's whole one) at path.
 func (t *ReportJSON) writeFile(path string, v any, redact func([]byte) []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	fs := t.Files
+	if fs == nil {
+		fs = osFiles{}
+	}
+	f, err := fs.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
+		_ = fs.Remove(path) // an earlier run's report is not this run's
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 64<<10)
@@ -112,6 +171,13 @@ func (t *ReportJSON) writeFile(path string, v any, redact func([]byte) []byte) e
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = fs.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = fs.Remove(f.Name())
+		_ = fs.Remove(path)
 	}
 	return err
 }

@@ -87,6 +87,12 @@ type Written struct {
 	// Comment is the PR comment now holding the report or the deploy
 	// section (ID 0 when none was written).
 	Comment github.Comment
+	// Wrote is the body this run made the sticky comment hold, and Reread
+	// reads that comment again (the lowest id of ours, ID 0 when there is
+	// none): a racing run may have written its own report into it since.
+	// Reread is nil when no sticky comment was written.
+	Wrote  string
+	Reread func(ctx context.Context) (github.Comment, error)
 }
 
 // Target is one place a publication goes.

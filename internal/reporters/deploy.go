@@ -100,6 +100,10 @@ func DeployHeadline(r DeployReport) string {
 	case OutcomeLocked:
 		return "Deploy not started: state locked"
 	case OutcomeCancelled:
+		// One wording per cause: "Deploy timed out" is not "cancelled".
+		if r.Title != "" {
+			return r.Title
+		}
 		return "Deploy cancelled"
 	}
 	if r.Title != "" {
@@ -147,6 +151,9 @@ func (x *deployWriter) headline() {
 		icon, words = "🔒", "Deploy not started: state locked"
 	case OutcomeCancelled:
 		icon, words = "🛑", "Deploy cancelled"
+		if x.r.Title != "" {
+			words = x.r.Title // "Deploy timed out"
+		}
 	default:
 		icon, words = "❌", "Deploy failed"
 	}
@@ -159,7 +166,7 @@ func (x *deployWriter) headline() {
 	if x.r.SHA != "" && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial) {
 		x.w.Write(" at ", Code(ShortSHA(x.r.SHA)))
 	}
-	if len(x.r.Stacks) > 0 && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial || x.r.Outcome == OutcomeFailed) {
+	if len(x.r.Stacks) > 0 && (x.r.Outcome == OutcomeDeployed || x.r.Outcome == OutcomePartial || x.r.Outcome == OutcomeFailed || x.r.Outcome == OutcomeCancelled) {
 		x.w.Write(" · ", totalDeployed(x.r.Stacks))
 	}
 	x.w.WriteString("\n")
@@ -390,6 +397,7 @@ func totalDeployed(stacks []DeployedStack) string {
 		t.Updated += s.Updated
 		t.Deleted += s.Deleted
 		t.Failed += s.Failed
+		t.ChangesUnknown = t.ChangesUnknown || s.ChangesUnknown
 	}
 	return deployedPhrase(t)
 }
@@ -399,7 +407,12 @@ func deployedPhrase(s DeployedStack) string {
 	parts = appendCount(parts, s.Updated, "updated", false)
 	parts = appendCount(parts, s.Deleted, "deleted", false)
 	parts = appendCount(parts, s.Failed, "failed", false)
-	if len(parts) == 0 {
+	switch {
+	case s.ChangesUnknown && len(parts) == 0:
+		return "changes not known"
+	case s.ChangesUnknown:
+		return strings.Join(parts, ", ") + " known, more may have changed"
+	case len(parts) == 0:
 		return "no resource changed"
 	}
 	return strings.Join(parts, ", ")

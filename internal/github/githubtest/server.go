@@ -206,6 +206,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if resp.gone {
+		return
+	}
+	if resp.cut && cutAnswer(w, resp) {
+		return
+	}
 	if resp.reset {
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
@@ -225,9 +231,12 @@ type response struct {
 	status  int
 	headers map[string]string
 	body    []byte
-	// reset and delay come from a Fault (see there).
+	// reset, cut and delay come from a Fault (see there).
 	reset bool
+	cut   bool
 	delay time.Duration
+	// gone: the client left while the request was held; nothing is sent.
+	gone bool
 }
 
 func (r response) write(w http.ResponseWriter) {
@@ -243,6 +252,34 @@ func (r response) write(w http.ResponseWriter) {
 	}
 	w.WriteHeader(r.status)
 	_, _ = w.Write(r.body)
+}
+
+// cutAnswer sends resp's status line, headers (with the full
+// Content-Length) and the first half of its body, then closes the
+// connection: the client's read of the body fails part-way. It reports
+// false when the connection cannot be taken over.
+func cutAnswer(w http.ResponseWriter, resp response) bool {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return false
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	h := http.Header{}
+	for k, v := range resp.headers {
+		h.Set(k, v)
+	}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", fmt.Sprint(len(resp.body)))
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", resp.status, http.StatusText(resp.status))
+	_ = h.Write(buf)
+	buf.WriteString("\r\n")
+	buf.Write(resp.body[:len(resp.body)/2])
+	_ = buf.Flush()
+	return true
 }
 
 func jsonResponse(status int, v any) response {
@@ -302,30 +339,36 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 }
 
 // dispatch applies faults, validation, authentication and permissions, then
-// runs the handler, all under the server's lock.
+// runs the handler under the server's lock. A fault that holds or delays
+// the request waits outside the lock, so other requests go on meanwhile.
 func (s *Server) dispatch(c *call, h handler, invalid string) response {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	f := s.takeFault(c.rec)
+	s.mu.Unlock()
+	if f != nil && f.Hold != nil && !f.Hold.wait(c.r) {
+		return response{status: http.StatusServiceUnavailable, gone: true}
+	}
+	if f != nil && f.Late && f.Delay > 0 {
+		// Not cut short when the client gives up: the write lands anyway.
+		time.Sleep(f.Delay)
+	}
 
-	if f := s.takeFault(c.rec); f != nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f != nil && !f.passes() {
 		if f.Apply {
 			_ = s.authorizedApply(c, h, invalid)
 		}
 		return faultResponse(f)
 	}
+	resp := s.authorizedApply(c, h, invalid)
 	if invalid != "" {
-		return apiError(http.StatusUnprocessableEntity, "Invalid request.\n\n"+invalid)
+		resp = apiError(http.StatusUnprocessableEntity, "Invalid request.\n\n"+invalid)
 	}
-	login, resp, ok := s.authenticate(c.r, c.rec.Operation)
-	if !ok {
-		return resp
+	if f != nil && f.Cut {
+		resp.cut = true
 	}
-	c.login = login
-	c.rec.Login = login
-	if resp, denied := s.deny(c.r.Method, c.rec.Operation); denied {
-		return resp
-	}
-	return h(c)
+	return resp
 }
 
 func (s *Server) stripBase(p string) (string, bool) {

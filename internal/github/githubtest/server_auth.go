@@ -27,8 +27,9 @@ func (s *Server) Deny(operationIDs ...string) {
 	}
 }
 
-// authorizedApply runs the handler as dispatch would have, for a fault that
-// applies the request before failing it. Called with s.mu held.
+// authorizedApply runs the handler as GitHub would: authentication and
+// permissions first. For an invalid request it does nothing (the caller
+// answers 422). Called with s.mu held.
 func (s *Server) authorizedApply(c *call, h handler, invalid string) response {
 	if invalid != "" {
 		return response{}

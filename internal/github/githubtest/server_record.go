@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -90,6 +91,57 @@ type Fault struct {
 	// Delay holds the answer this long (or until the client gives up): a
 	// stalled reply.
 	Delay time.Duration
+	// Late serves the request for real only after Delay, whether or not the
+	// client is still waiting, and answers if it is: GitHub applying a write
+	// after the client's per-attempt timeout gave up on it.
+	Late bool
+	// Cut serves the request for real and sends its status, headers and
+	// the first half of its body, then closes the connection: an answer
+	// cut off while its body is read (GitHub applied the write).
+	Cut bool
+	// Hold pauses the request before it is served until the test releases
+	// it (see NewHold): two runs interleaved in a controlled order. Without
+	// Status, Reset or Cut the request is then served as usual.
+	Hold *Hold
+	// Match, when set, restricts the fault further, e.g. to page 2 of a
+	// listing (r.Query.Get("page") == "2").
+	Match func(r Request) bool
+}
+
+// Hold is a point where a request waits for the test: Reached is closed
+// when a request arrives at it, Release lets it go on.
+type Hold struct {
+	reached, release chan struct{}
+	once, rel        sync.Once
+}
+
+// NewHold returns a hold for Fault.Hold.
+func NewHold() *Hold {
+	return &Hold{reached: make(chan struct{}), release: make(chan struct{})}
+}
+
+// Reached is closed once a request waits at the hold.
+func (h *Hold) Reached() <-chan struct{} { return h.reached }
+
+// Release lets the held request (and any later one) go on.
+func (h *Hold) Release() { h.rel.Do(func() { close(h.release) }) }
+
+// wait blocks until the test releases the hold or the client gives up,
+// and reports whether the request is to be served.
+func (h *Hold) wait(r *http.Request) bool {
+	h.once.Do(func() { close(h.reached) })
+	select {
+	case <-h.release:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// passes reports whether the fault only delays or pauses the request,
+// which is then served for real.
+func (f *Fault) passes() bool {
+	return f.Late || f.Cut || (f.Hold != nil && f.Status == 0 && !f.Reset)
 }
 
 // FailNext answers the next n requests with status, headers and body
@@ -141,6 +193,9 @@ func (s *Server) takeFault(rec *Request) *Fault {
 			continue
 		}
 		if f.Operation != "" && f.Operation != rec.Operation {
+			continue
+		}
+		if f.Match != nil && !f.Match(*rec) {
 			continue
 		}
 		f.Times--
