@@ -42,7 +42,17 @@ func newDeployWorkspace(t *testing.T, head string, labels ...string) *workspace 
 	w := newWorkspace(t)
 	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: head, HeadRef: "rename-queue", BaseRef: "main",
 		Merged: true, MergeCommitSHA: mergeSHA, Labels: labels})
+	w.createdFromAssembly()
 	return w
+}
+
+// createdFromAssembly leaves, where cdkd would synthesize it, a cloud
+// assembly holding the templates of the resources the deploy fixtures
+// create (and nothing else: every other value stays at an unknown
+// position), so the diff binds what they are created with.
+func (w *workspace) createdFromAssembly() {
+	w.t.Helper()
+	copyDir(w.t, "testdata/deploy/created", filepath.Join(w.dir, "cdk.out"))
 }
 
 // onPullRequest makes the next step run on a pull_request event of #8 at head.
@@ -473,6 +483,7 @@ func TestDeployIgnoresAnotherBranchsPullRequest(t *testing.T) {
 		ours   = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 	)
 	w := newWorkspace(t)
+	w.createdFromAssembly()
 	// #6 (listed first) into release carries the destructive label; #8
 	// into main, fast-forwarded (its head is the pushed commit), does not.
 	w.gh.AddPullRequest(githubtest.PR{Number: 6, HeadSHA: ffSHA, HeadRef: "rename-queue", BaseRef: "release", Merged: true, MergeCommitSHA: otherM,

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,6 +137,7 @@ func TestDeployRefusesAnUnverifiableChangeSet(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
 	// No assembly: every value is hidden, its position unknown, and there
 	// are more distinct ones than a run fingerprints.
+	assert.NilError(t, os.RemoveAll(filepath.Join(w.dir, "cdk.out")))
 	var changes []string
 	for i := range 520 {
 		changes = append(changes, fmt.Sprintf(`{"logicalId":"Topic%04d","changeType":"UPDATE","resourceType":"AWS::SNS::Topic","propertyChanges":[{"path":"DisplayName","oldValue":"name-%d-a","newValue":"name-%d-b","requiresReplacement":false}]}`, i, i, i))

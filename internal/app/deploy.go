@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/review"
 )
 
 const (
@@ -27,7 +29,7 @@ const (
 // deployRun is one deploy command: the gate, cdkd deploy, and the report.
 type deployRun struct {
 	r       *Env
-	reviews *prReviews
+	reviews *review.Finder
 	changes *currentChangeSet
 
 	rep     reporters.DeployReport
@@ -51,7 +53,7 @@ type deployCommand struct{}
 func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
 	d := &deployRun{
 		r:       r,
-		reviews: &prReviews{r: r},
+		reviews: r.reviewFinder(),
 		changes: &currentChangeSet{r: r},
 		rep: reporters.DeployReport{
 			Label:          r.cfg.Label,
@@ -81,16 +83,17 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 		AllowDestructive:      r.cfg.AllowDestructive,
 		DestructiveLabel:      r.cfg.DestructiveLabel,
 		AllowDestroyTypes:     r.cfg.AllowDestroyTypes,
-		Bot:                   d.reviews.bot(ctx),
+		Bot:                   d.reviews.Bot(ctx),
+		TrustedApp:            r.cfg.TrustedApp,
 	}
 	dec, err := gate.Evaluate(ctx, policy, d.reviews, d.changes)
-	d.reviews.describe(&d.rep)
+	d.describeReview()
 	d.rep.CdkdVersion, d.rep.CdkdSource = d.changes.version, r.cdkdSource()
 	switch {
 	case ctx.Err() != nil:
 		d.stopped(cdkd.Result{Cancelled: true}, nil)
 		return
-	case err != nil && d.reviews.err != nil && !isCdkdError(err):
+	case err != nil && d.reviews.Err != nil && !isCdkdError(err):
 		d.failed(ReasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
 		return
 	case err != nil:
@@ -111,6 +114,46 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 	d.apply(ctx, dec)
 }
 
+// reviewFinder is the review lookup, wired to this run's GitHub client,
+// identity and inputs.
+func (r *Env) reviewFinder() *review.Finder {
+	f := &review.Finder{
+		Identity: r.ident(),
+		Warn:     func(msg string) { r.runner.Warning(msg) },
+		Redactor: r.set,
+		Where: review.Where{
+			SHA:    r.gh.SHA,
+			Branch: r.gh.Branch(), Ref: r.gh.Ref, EventName: r.gh.EventName,
+			Label: r.cfg.Label, DiffCheck: checkName("cdkd diff", r.cfg.Label), DeployCheck: checkName("cdkd deploy", r.cfg.Label),
+			TrustedApp: r.cfg.TrustedApp, DestructiveLabel: r.cfg.DestructiveLabel,
+			KeyIDField: fingerprintKeyIDField, Local: r.local, Before: r.gh.Before,
+			Approval: review.Approval{Needed: r.cfg.RequiredApprovals > 0 || r.cfg.RequireApproval != config.ApprovalNever,
+				Approvers: r.cfg.Approvers},
+		},
+	}
+	if r.cfg.RequireApproval != config.ApprovalNever {
+		f.Where.Approval.Label = r.cfg.SecurityApprovalLabel
+	}
+	if r.gh.PR != nil {
+		f.Where.EventPR = r.gh.PR.Number
+	}
+	if r.api != nil {
+		f.API = reviewSource{api: r.api, owner: r.gh.Owner, repo: r.gh.Repo, warn: f.Warn}
+	}
+	return f
+}
+
+// describeReview adds what the review lookup found to the report.
+func (d *deployRun) describeReview() {
+	if f := d.reviews; f.PR != nil {
+		d.rep.PR = f.PR.Number
+	}
+	if f := d.reviews; f.Comment != nil {
+		d.rep.ReviewedSHA = f.Header.SHA
+		d.rep.ReviewURL = f.Comment.HTMLURL
+	}
+}
+
 // fromDecision copies what the gate found into the report.
 func (d *deployRun) fromDecision(dec gate.Decision) {
 	d.rep.Title, d.rep.Message = dec.Title, dec.Message
@@ -118,10 +161,12 @@ func (d *deployRun) fromDecision(dec gate.Decision) {
 		d.rep.Message += " " + dec.Approval
 	}
 	d.rep.Reviewed = dec.Reviewed
-	d.rep.Warnings = dec.Warnings
+	// The notes are the report's, not the log's: they hold on every run.
+	d.rep.Warnings = append(slices.Clip(dec.Warnings), dec.Notes...)
 	if dec.Unapproved != "" {
-		dec.Warnings = append(slices.Clone(dec.Warnings), dec.Unapproved)
-		d.rep.Warnings = dec.Warnings
+		// A warning in the log and the report: nobody approved.
+		dec.Warnings = append(slices.Clip(dec.Warnings), dec.Unapproved)
+		d.rep.Warnings = append(d.rep.Warnings, dec.Unapproved)
 	}
 	d.rep.Comparison, d.rep.ComparisonNote = dec.Comparison, dec.ComparisonNote
 	if dec.Current != nil {

@@ -10,10 +10,12 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/review"
 )
 
 // publish writes the report to every channel: the deployment's status,
@@ -37,28 +39,31 @@ func (d *deployRun) publish(ctx context.Context) error {
 			OutputDigest:         d.rep.Digest, // the change set the gate compared, "" when it computed none
 		},
 		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA,
-			Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle(),
-			ExternalID: func(w *publish.Written) string {
-				c, ok := prcomment.Parse(w.Comment.Body)
-				if !ok || c.Header.Kind != prcomment.KindDiff || c.Deploy == "" {
-					return ""
-				}
-				// Vouches for the section written into the review comment,
-				// so a re-run of this deploy tells it from one planted
-				// before the merge.
-				return gate.DeployMarker(w.Comment.ID, prcomment.ReportHash(c.Deploy))
-			}},
+			Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()},
 		Deployment: d.deploymentStatus(),
 	}
 	var api []publish.Target
 	if d.deployment != nil {
 		api = append(api, d.deployment)
 	}
-	if rv := d.reviews; r.cfg.Comment != config.CommentOff && rv.pr != nil && rv.err == nil {
-		api = append(api, &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.pr.Number, Review: rv.comment,
-			Label: r.cfg.Label, SHA: r.gh.SHA, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})
+	api = append(api, r.checkRun()...)
+	if rv := d.reviews; r.cfg.Comment != config.CommentOff && rv.PR != nil && rv.Err == nil {
+		section := &publish.DeploySection{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: rv.PR.Number, Review: reviewComment(rv.Comment),
+			Label: r.cfg.Label, SHA: r.gh.SHA, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL, Recorded: true}
+		// The check run, written first, records the section about to go
+		// into the review comment, so a re-run of this deploy tells it
+		// from one planted before the merge, even when this run's write
+		// of it lost its answer.
+		p.CheckRun.ExternalID = func(*publish.Written) string {
+			id, sec, ok := section.Planned(r.set, p)
+			if !ok || sec == "" {
+				return ""
+			}
+			return gate.DeployMarker(id, prcomment.ReportHash(sec))
+		}
+		api = append(api, section)
 	}
-	return r.pub().Publish(ctx, p, r.targets(append(api, r.checkRun()...)...)...)
+	return r.pub().Publish(ctx, p, r.targets(api...)...)
 }
 
 func deployConclusion(o reporters.DeployOutcome) string {
@@ -145,11 +150,20 @@ func (d *deployRun) reportJSON() any {
 	res := d.rep.Result()
 	res.Reason = d.reason.String()
 	res.StackOutputs = d.outputs
-	if rv := d.reviews; rv.pr != nil {
-		res.Review.HeadSHA = rv.pr.HeadSHA
+	if rv := d.reviews; rv.PR != nil {
+		res.Review.HeadSHA = rv.PR.HeadSHA
 	}
-	if d.reviews.comment != nil {
-		res.Review.Digest = d.reviews.header.Digest
+	if d.reviews.Comment != nil {
+		res.Review.Digest = d.reviews.Header.Digest
 	}
 	return res
+}
+
+// reviewComment is the review comment the lookup found as the GitHub
+// client's type (nil: none).
+func reviewComment(c *review.Comment) *github.Comment {
+	if c == nil {
+		return nil
+	}
+	return &github.Comment{ID: c.ID, Body: c.Body, HTMLURL: c.HTMLURL}
 }

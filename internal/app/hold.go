@@ -87,13 +87,22 @@ func (r *Env) flushHeld() {
 // because it could not be placed. unverifiable, when set, says why the
 // values behind the masks were not fingerprinted (it is among the notes).
 func (r *Env) redactDiff(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
+	// Created resources' properties first: they are redacted with the rest.
+	if r.asm.BindCreates(d) > 0 {
+		// No count: an aggregate merges its shards' notes by their words.
+		_, why := d.UnboundCreates()
+		note := "Created resources are shown without their properties: " + why + ". A gated deploy refuses to create what its review did not bind (diff-unverifiable)."
+		r.runner.Warning(note)
+		notes = append(notes, note)
+	}
 	red := redact.Diff(d, redact.Input{Set: r.set, Positions: r.positions()})
 	var masks maskSet
 	masks.addAll(red.Hidden)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 	r.flushHeld()
-	_, notes = r.unplacedNotes(red.Unplaced, "", "changed values")
+	_, unplaced := r.unplacedNotes(red.Unplaced, "", "changed values")
+	notes = append(notes, unplaced...)
 	if unverifiable = r.fillMasks(ctx, &masks); unverifiable != "" {
 		note := unverifiableNote(unverifiable)
 		r.runner.Warning(note)

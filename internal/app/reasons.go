@@ -38,6 +38,7 @@ const (
 	ReasonDestructiveRefused = FailureReason(gate.DestructiveRefused)
 	ReasonDiffUnverifiable   = FailureReason(gate.DiffUnverifiable)
 	ReasonKeyMismatch        = FailureReason(gate.FingerprintKeyMismatch)
+	ReasonReviewsContradict  = FailureReason(gate.ReviewsContradict)
 	ReasonApprovalsMissing   = FailureReason(gate.ApprovalsMissing)
 	ReasonBroadeningRefused  = FailureReason(gate.BroadeningRefused)
 	// ReasonStateLocked: another job holds a stack's lock.
@@ -79,7 +80,7 @@ func (f FailureReason) Code() ExitCode {
 		return ExitBadInput
 	case ReasonChanges, ReasonDrift, ReasonIncomplete,
 		ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
-		ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonApprovalsMissing, ReasonBroadeningRefused:
+		ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict, ReasonApprovalsMissing, ReasonBroadeningRefused:
 		return ExitChanges
 	}
 	return ExitFailure
@@ -93,5 +94,5 @@ var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
 	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
-	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReportNotWritten, ReasonApprovalsMissing, ReasonBroadeningRefused,
+	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict, ReasonReportNotWritten, ReasonApprovalsMissing, ReasonBroadeningRefused,
 }

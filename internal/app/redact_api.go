@@ -87,6 +87,10 @@ func (r redactingAPI) PullRequestsForCommit(ctx context.Context, owner, repo, sh
 	return r.api.PullRequestsForCommit(ctx, owner, repo, sha)
 }
 
+func (r redactingAPI) CommitsBetween(ctx context.Context, owner, repo, base, head string) ([]string, error) {
+	return r.api.CommitsBetween(ctx, owner, repo, base, head)
+}
+
 func (r redactingAPI) ListIssues(ctx context.Context, owner, repo string, opts github.ListIssuesOptions) ([]github.Issue, error) {
 	return r.api.ListIssues(ctx, owner, repo, opts)
 }

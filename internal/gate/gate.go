@@ -37,110 +37,10 @@ const (
 	// FingerprintKeyMismatch: the review fingerprinted the values behind
 	// its masks with another fingerprint-key than the deploy's.
 	FingerprintKeyMismatch Reason = "fingerprint-key-mismatch"
+	// ReviewsContradict: two pull requests merged in one push reviewed one
+	// change with different outcomes.
+	ReviewsContradict Reason = "reviews-contradict"
 )
-
-// Policy is the deploy inputs the decision depends on.
-type Policy struct {
-	// RequireReviewedDiff refuses anything but the reviewed change set.
-	RequireReviewedDiff bool
-	// AllowDestructive allows every delete and replacement.
-	AllowDestructive bool
-	// DestructiveLabel, on the pull request, allows them too.
-	DestructiveLabel string
-	// AllowDestroyTypes are resource types whose delete or replacement
-	// needs no approval.
-	AllowDestroyTypes []string
-	// Bot is the login trusted diff comments are written by, for messages.
-	Bot string
-	// RequireApproval is which security changes need an approval
-	// (RequireApprovalNever, ...); SecurityApprovalLabel approves them.
-	RequireApproval       string
-	SecurityApprovalLabel string
-	// RequiredApprovals is how many approving reviews a deploy needs.
-	RequiredApprovals int
-}
-
-// Review is what the pull request says reviewers saw.
-type Review struct {
-	// PR is the pull request the deployed commit came from; 0 when none.
-	PR int
-	// HeadSHA is the pull request's final head commit.
-	HeadSHA string
-	// Labels are the pull request's labels when it merged (at deploy time
-	// for one not merged): only these approve anything.
-	Labels []string
-	// LateLabels are labels added after the pull request merged: they
-	// approve nothing, and a refusal says so.
-	LateLabels []string
-	// MergedAt is when the pull request merged, for messages ("" if not).
-	MergedAt string
-	// Ambiguous lists the pull requests the deployed commit belongs to
-	// when there are several: whose review and labels count is unclear.
-	Ambiguous []int
-	// Commit names what was deployed, for messages ("commit abc1234").
-	Commit string
-	// Comment is set when a diff comment written by the trusted identity
-	// exists on the pull request.
-	Comment bool
-	// ReviewedSHA and Digest are that comment's hidden header: the head the
-	// diff was computed at, and its digest ("" for a failed diff, which is
-	// not a review).
-	ReviewedSHA string
-	Digest      string
-	// KeyID identifies the fingerprint-key the review's mask tokens were
-	// keyed with ("" without one).
-	KeyID string
-	// ChangeSet is the reviewed change set as stored in the comment, nil
-	// when the comment does not carry a usable one.
-	ChangeSet *ChangeSet
-	// Tampered says how the comment was found altered since the diff wrote
-	// it (a stored change set that does not match its header), "" when it
-	// was not.
-	Tampered string
-	// Record is what the diff command's check run on ReviewedSHA recorded:
-	// unlike the comment, which anyone with write access can edit (GitHub
-	// keeps its author), a check run cannot be edited in GitHub's UI. Nil
-	// when no such check run exists (the diff ran with check-run: false, or
-	// could not create one): the comment then cannot be cross-checked.
-	Record *Record
-	// Note says why no review could be found when that is not obvious
-	// (no token, a direct push), for the message.
-	Note string
-	// Approvals is who approved the pull request (see CountApprovals).
-	Approvals Approvals
-}
-
-// Record is the newest diff check run on the reviewed commit.
-type Record struct {
-	// Name is the check run's name ("cdkd diff", plus the label).
-	Name string
-	// Digest is the digest its external ID records (see DiffMarker); ""
-	// when it records none: a failed diff, or a diff run by a cdkd-action
-	// older than the marker.
-	Digest string
-	// CommentID is the diff comment the check run vouches for: the gate
-	// reads that comment only. 0 when it names none (a diff run by an older
-	// cdkd-action, or one that could not write its comment).
-	CommentID int64
-	// ReportHash is prcomment.ReportHash of that comment's visible report
-	// as the diff posted it.
-	ReportHash string
-	// URL links the check run, for messages.
-	URL string
-}
-
-// Current is the change set about to be deployed, redacted and sorted, and
-// its digest, computed exactly as the diff command computes it.
-type Current struct {
-	Diff   model.Diff
-	Digest string
-	// Unverifiable says why the values behind the masks were not
-	// fingerprinted ("" when they were).
-	Unverifiable string
-	// KeyID identifies the fingerprint-key of the mask tokens ("" without
-	// one).
-	KeyID string
-}
 
 // Reviews finds the review of the commit being deployed.
 type Reviews interface {
@@ -167,6 +67,9 @@ type Decision struct {
 	// Warnings are problems that did not stop the deploy because
 	// require-reviewed-diff is false.
 	Warnings []string
+	// Notes are what the report says of the setup the decision rests on
+	// (a review record any workflow could write), whatever the outcome.
+	Notes []string
 	// Comparison lists what differs from the reviewed change set, when the
 	// digests differ and the comment carried the reviewed one.
 	Comparison *model.Comparison
@@ -216,6 +119,7 @@ func Evaluate(ctx context.Context, p Policy, reviews Reviews, changes ChangeSets
 	}
 	if p.RequireReviewedDiff {
 		if d, refused := reviewProblem(p, rv); refused {
+			d.Notes = setupNotes(p)
 			return d, nil
 		}
 	}
@@ -232,18 +136,24 @@ func Evaluate(ctx context.Context, p Policy, reviews Reviews, changes ChangeSets
 
 // Decide is the whole decision, given the review and the current change set.
 func Decide(p Policy, rv Review, cur Current) Decision {
-	d := Decision{Current: &cur}
+	d := Decision{Current: &cur, Notes: setupNotes(p)}
+	if rv.Rerender != nil && rv.Tampered == "" && rv.Digest != "" && rv.Digest == cur.Digest {
+		rv.Tampered = rv.Rerender(cur.Diff)
+	}
 	problem, flawed := reviewProblem(p, rv)
 	if flawed {
 		if p.RequireReviewedDiff {
-			problem.Current = &cur
+			problem.Current, problem.Notes = &cur, d.Notes
 			return problem
 		}
-		_, _, msg, _ := reviewIssue(p, rv)
-		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
+		d.Warnings = append(d.Warnings, strings.TrimSuffix(problem.Message, ": not deploying.")+"; deploying anyway because require-reviewed-diff is false")
 	}
 	usable := rv.PR != 0 && rv.Comment && rv.Digest != ""
-	if usable && rv.ReviewedSHA != "" && rv.Record == nil {
+	for _, one := range rv.all() {
+		if one.PR == 0 || !one.Comment || one.Digest == "" || one.ReviewedSHA == "" || one.Record != nil {
+			continue
+		}
+		rv := one
 		// The comment alone is not a review: anyone with write access can
 		// edit it and keep its author. Without the check run the diff
 		// recorded, nothing vouches for the digest in it.
@@ -255,6 +165,7 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 			return d
 		}
 		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
+		break
 	}
 	if r, title, msg, hint, ok := maskIssue(rv, cur, usable); ok {
 		if p.RequireReviewedDiff {
@@ -263,28 +174,28 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		}
 		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
 	}
-	if usable && rv.Digest != cur.Digest {
-		d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
-		// Short digests: a message that printed the current one whole
-		// would hand anyone who can edit the comment the value to paste.
-		msg := fmt.Sprintf("The change set differs from the one reviewed in pull request #%d (reviewed digest %s, now %s)", rv.PR, shortDigest(rv.Digest), shortDigest(cur.Digest))
-		if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
-			msg += "; the digests were computed by different versions of cdkd-action"
-		}
-		if extra := uncovered(rv.ChangeSet, cur.Diff); len(extra) > 0 {
-			msg += fmt.Sprintf("; the deploy would touch %s, which the review did not cover", strings.Join(extra, ", "))
-		}
+	covered, by, stop := d.judge(p, rv, cur, usable)
+	if stop {
+		return d
+	}
+	unbound, why := cur.Diff.UnboundCreates()
+	if len(unbound) > 0 {
+		// Created with what? Nothing in the review says, so any synth at
+		// deploy time would pass under the same digest.
+		msg := fmt.Sprintf("The change set creates %s, whose properties are not bound to the review (%s)", strings.Join(unbound, ", "), why)
 		if p.RequireReviewedDiff {
-			d.Reason, d.Title, d.Message = DiffChanged, "Diff changed since review", msg+": not deploying."
+			d.Reason, d.Title = DiffUnverifiable, "Change set cannot be verified"
+			d.Message = msg + ": not deploying. " + AssemblyHint
 			return d
 		}
 		d.Warnings = append(d.Warnings, msg+"; deploying anyway because require-reviewed-diff is false")
 	}
-	// Reviewed: a trusted, fresh, unaltered review of exactly this change
-	// set (reviewProblem checks all but the last).
-	d.Reviewed = !flawed && rv.Digest == cur.Digest && rv.Record != nil
+	// Reviewed: trusted, fresh, unaltered reviews of exactly this change
+	// set, or of every change in it (reviewProblem checks all but the
+	// last).
+	d.Reviewed = !flawed && (rv.Digest == cur.Digest || covered) && rv.Record != nil && len(unbound) == 0
 
-	d.Destructive = destructive(p, rv, cur.Diff)
+	d.Destructive = destructive(p, rv, cur.Diff, by)
 	var refused []string
 	for _, x := range d.Destructive {
 		if x.AllowedBy == "" {
@@ -313,6 +224,9 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 	}
 	d.Deploy = true
 	switch {
+	case d.Reviewed && covered:
+		d.Title = "Deploying reviewed changes"
+		d.Message = fmt.Sprintf("Every change is one reviewed in %s.", reviewedIn(rv))
 	case d.Reviewed:
 		d.Title = "Deploying the reviewed change set"
 		d.Message = fmt.Sprintf("The change set is the one reviewed in pull request #%d at %s.", rv.PR, short(rv.ReviewedSHA))
@@ -323,14 +237,30 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 	return d
 }
 
+// GitHubActionsApp is the app of check runs written with GITHUB_TOKEN.
+const GitHubActionsApp = "github-actions"
+
+// SharedRecordNote says what trusting github-actions' check runs means.
+const SharedRecordNote = "trusted-app is github-actions: any workflow of this repository that uses GITHUB_TOKEN can write the diff check run that vouches for a review. " +
+	"Run the diff with a dedicated GitHub App's token and set trusted-app to its slug, so only that app's check runs vouch for a review."
+
+// setupNotes are the notes on the policy itself.
+func setupNotes(p Policy) []string {
+	if p.RequireReviewedDiff && (p.TrustedApp == "" || strings.EqualFold(p.TrustedApp, GitHubActionsApp)) {
+		return []string{SharedRecordNote}
+	}
+	return nil
+}
+
 // reviewProblem is the refusal a missing, failed or stale review gets. It
 // needs no change set. Its message ends with ": not deploying."
 func reviewProblem(p Policy, rv Review) (Decision, bool) {
-	r, title, msg, ok := reviewIssue(p, rv)
-	if !ok {
-		return Decision{}, false
+	for _, one := range rv.all() {
+		if r, title, msg, ok := reviewIssue(p, one); ok {
+			return Decision{Reason: r, Title: title, Message: msg + ": not deploying."}, true
+		}
 	}
-	return Decision{Reason: r, Title: title, Message: msg + ": not deploying."}, true
+	return Decision{}, false
 }
 
 // reviewIssue names what is wrong with the review, if anything, as the
@@ -415,16 +345,26 @@ func uncovered(cs *ChangeSet, cur model.Diff) []string {
 }
 
 // destructive lists every delete and replacement in d with what allows it.
-func destructive(p Policy, rv Review, d model.Diff) []Destructive {
-	label := ""
-	if p.DestructiveLabel != "" && rv.PR != 0 && hasLabel(rv.Labels, p.DestructiveLabel) {
-		label = "the pull request label " + p.DestructiveLabel
+func destructive(p Policy, rv Review, d model.Diff, by map[string][]int) []Destructive {
+	labelled := func(prs ...int) string {
+		for _, one := range rv.all() {
+			if p.DestructiveLabel != "" && one.PR != 0 && slices.Contains(prs, one.PR) && hasLabel(one.Labels, p.DestructiveLabel) {
+				return "the pull request label " + p.DestructiveLabel
+			}
+		}
+		return ""
 	}
 	var out []Destructive
 	d.Walk(func(path string, s model.StackDiff) {
 		for _, ch := range s.Changes {
 			if !ch.Destructive() {
 				continue
+			}
+			// The label of a pull request whose review holds the change
+			// approves it; with the reviewed change set whole, its own.
+			label := labelled(rv.PR)
+			if by != nil {
+				label = labelled(by[changeKey(path, s.Region, ch.LogicalID)]...)
 			}
 			x := Destructive{Stack: path, Region: s.Region, LogicalID: ch.LogicalID, Type: ch.ResourceType, Action: ch.Action(), ForcedBy: ch.ReplacingPaths(),
 				UnknownType: !ch.ChangeType.Known()}
@@ -443,6 +383,26 @@ func destructive(p Policy, rv Review, d model.Diff) []Destructive {
 		}
 	})
 	return out
+}
+
+// cdkdChange says, when the reviewed diff and this deploy ran different cdkd
+// releases, that the difference may be cdkd's: a new release can print the
+// same change another way. "" when they ran the same one, or one is unknown.
+func cdkdChange(reviewed, current string) string {
+	if reviewed == "" || current == "" || reviewed == current {
+		return ""
+	}
+	return fmt.Sprintf("; the reviewed diff ran cdkd %s and this deploy runs cdkd %s, which may print the same change differently: re-run the pull request's diff with cdkd %s (or pin cdkd-version)",
+		reviewed, current, current)
+}
+
+// reviewedIn names the pull requests whose reviews count.
+func reviewedIn(rv Review) string {
+	prs := make([]int, 0, 1+len(rv.Batch))
+	for _, one := range rv.all() {
+		prs = append(prs, one.PR)
+	}
+	return prList(prs)
 }
 
 // hasLabel: label names are case-insensitive on GitHub.

@@ -61,6 +61,14 @@ func destructiveDiff() model.Diff {
 	return d
 }
 
+// unboundDiff creates a role whose properties no assembly bound.
+func unboundDiff() model.Diff {
+	d := safeDiff()
+	d.Stacks[0].Changes = append(d.Stacks[0].Changes, model.ResourceChange{LogicalID: "Role", ChangeType: model.ChangeCreate, ResourceType: "AWS::IAM::Role", Unbound: "no cloud assembly"})
+	d.Sort()
+	return d
+}
+
 // importDiff imports a bucket: a change type a later cdkd may add.
 func importDiff() model.Diff {
 	d := safeDiff()
@@ -90,6 +98,10 @@ func reviewOf(d model.Diff, labels ...string) Review {
 func record(digest string) *Record {
 	return &Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 1, URL: "https://github.com/o/r/runs/1"}
 }
+
+func withCdkd(rv Review, v string) Review { rv.CdkdVersion = v; return rv }
+
+func withCdkdNow(cur Current, v string) Current { cur.CdkdVersion = v; return cur }
 
 func policy(require bool) Policy {
 	return Policy{RequireReviewedDiff: require, DestructiveLabel: "cdkd:allow-destructive", Bot: "github-actions[bot]"}
@@ -181,6 +193,19 @@ func TestEvaluate(t *testing.T) {
 		{
 			name: "diff changed, whole change set", policy: policy(true), review: reviewOf(safeDiff()), current: current(changedDiff()),
 			reason: DiffChanged, message: []string{"differs from the one reviewed in pull request #7", "(reviewed digest " + safeDiff().Digest()[:15] + ", now " + changedDiff().Digest()[:15] + ")"},
+			compared: 1, detailed: true,
+		},
+		{
+			name: "an unbound creation", policy: policy(true), review: reviewOf(unboundDiff()), current: current(unboundDiff()),
+			reason: DiffUnverifiable, message: []string{"creates StackA/Role, whose properties are not bound to the review (no cloud assembly)", "Pass the cloud assembly"}, compared: -1,
+		},
+		{
+			name: "an unbound creation, gate off", policy: policy(false), review: reviewOf(unboundDiff()), current: current(unboundDiff()),
+			deploy: true, compared: -1, warnings: []string{"creates StackA/Role, whose properties are not bound; deploying anyway"},
+		},
+		{
+			name: "diff changed after a cdkd upgrade", policy: policy(true), review: withCdkd(reviewOf(safeDiff()), "0.284.40"), current: withCdkdNow(current(changedDiff()), "0.285.0"),
+			reason: DiffChanged, message: []string{"the reviewed diff ran cdkd 0.284.40 and this deploy runs cdkd 0.285.0", "re-run the pull request's diff with cdkd 0.285.0"},
 			compared: 1, detailed: true,
 		},
 		{

@@ -31,6 +31,9 @@ type Context struct {
 	// container and the job's other steps.
 	Workspace string
 	Actor     string
+	// Before is a push event's "before": the branch's head before the
+	// push ("" for other events, or a new branch's all-zero SHA as given).
+	Before string
 }
 
 // PullRequest is the part of a pull_request event payload the action uses.
@@ -45,7 +48,8 @@ type PullRequest struct {
 }
 
 type eventPayload struct {
-	Number      int `json:"number"`
+	Number      int    `json:"number"`
+	Before      string `json:"before"`
 	PullRequest *struct {
 		Number int `json:"number"`
 		Head   struct {
@@ -108,6 +112,7 @@ func (c *Context) readEvent(path string) error {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return fmt.Errorf("decode event payload %s: %w", path, err)
 	}
+	c.Before = p.Before
 	if p.PullRequest == nil {
 		return nil
 	}

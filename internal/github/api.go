@@ -15,6 +15,7 @@ type API interface {
 
 	GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error)
 	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error)
+	CommitsBetween(ctx context.Context, owner, repo, base, head string) ([]string, error)
 	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]LabelEvent, error)
 	ListReviews(ctx context.Context, owner, repo string, number int) ([]Review, error)
 

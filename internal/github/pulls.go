@@ -70,3 +70,26 @@ func (c *Client) PullRequestsForCommit(ctx context.Context, owner, repo, sha str
 	}
 	return out, nil
 }
+
+// CommitsBetween lists the SHAs of the commits reachable from head and not
+// from base (GitHub's compare of base...head), oldest first: the commits a
+// push brought, or a merge group adds to its base.
+func (c *Client) CommitsBetween(ctx context.Context, owner, repo, base, head string) ([]string, error) {
+	opts := listOptions()
+	commits, err := allPages(func(page int) ([]*gh.RepositoryCommit, *gh.Response, error) {
+		opts.Page = page
+		cmp, resp, err := c.gh.Repositories.CompareCommits(ctx, owner, repo, base, head, &opts)
+		if err != nil {
+			return nil, resp, err
+		}
+		return cmp.Commits, resp, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compare %s...%s in %s/%s: %w", base, head, owner, repo, err)
+	}
+	out := make([]string, 0, len(commits))
+	for _, c := range commits {
+		out = append(out, c.GetSHA())
+	}
+	return out, nil
+}

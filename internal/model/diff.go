@@ -95,6 +95,12 @@ type ResourceChange struct {
 	PropertyChanges  []PropertyChange  `json:"propertyChanges,omitempty"`
 	AttributeChanges []AttributeChange `json:"attributeChanges,omitempty"`
 	CCAPI            []string          `json:"ccApi,omitempty"`
+	// Unbound says why a CREATE's properties are not in the change set
+	// ("" when they are): cdkd's diff names a created resource and its
+	// type only, and its properties are read from the cloud assembly
+	// (assembly.BindCreates). A creation the review could not bind is
+	// refused at deploy (diff-unverifiable).
+	Unbound string `json:"unbound,omitempty"`
 }
 
 // PropertyChange is one changed property path. Old or New is absent (not null)
@@ -182,6 +188,22 @@ func (d Diff) SecurityChanges() []SecurityChange {
 	var out []SecurityChange
 	d.Walk(func(_ string, s StackDiff) { out = append(out, s.Security...) })
 	return out
+}
+
+// UnboundCreates lists the creations whose properties are not bound
+// ("Stack/LogicalID"), each with why.
+func (d Diff) UnboundCreates() (ids []string, why string) {
+	d.Walk(func(path string, s StackDiff) {
+		for _, ch := range s.Changes {
+			if ch.Unbound != "" {
+				ids = append(ids, path+"/"+ch.LogicalID)
+				if why == "" {
+					why = ch.Unbound
+				}
+			}
+		}
+	})
+	return ids, why
 }
 
 // Destructive reports a change that loses the existing resource, or may:

@@ -116,6 +116,12 @@ func (w *digestWriter) change(c *ResourceChange) {
 	w.str(c.LogicalID)
 	w.str(string(c.ChangeType))
 	w.str(c.ResourceType)
+	if c.Unbound != "" {
+		// Only when set, so the digests of change sets without an
+		// unbound creation stay what they were.
+		w.tag('U')
+		w.str(c.Unbound)
+	}
 	props := c.PropertyChanges
 	w.count(len(props))
 	for _, i := range sortedIndex(len(props), func(a, b int) bool { return props[a].Path < props[b].Path }) {
@@ -234,7 +240,7 @@ func canonicalStacks(in []StackDiff) []StackDiff {
 	for i, s := range in {
 		cs := StackDiff{Stack: s.Stack, Region: s.Region, Children: canonicalStacks(s.Children)}
 		for _, ch := range s.Changes {
-			cc := ResourceChange{LogicalID: ch.LogicalID, ChangeType: ch.ChangeType, ResourceType: ch.ResourceType,
+			cc := ResourceChange{LogicalID: ch.LogicalID, ChangeType: ch.ChangeType, ResourceType: ch.ResourceType, Unbound: ch.Unbound,
 				CCAPI: append([]string(nil), ch.CCAPI...)}
 			for _, p := range ch.PropertyChanges {
 				p.Old, p.New = canonicalValue(p.Old), canonicalValue(p.New)

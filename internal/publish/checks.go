@@ -67,6 +67,7 @@ func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, p *Publication, 
 	if err != nil {
 		return err
 	}
+	w.Recorded = true
 	pub.output(t.Output, ref.HTMLURL)
 	if vouches {
 		return t.superseded(ctx, pub, f, w, ref)

@@ -118,6 +118,39 @@ type DeploySection struct {
 	Identity *github.Identity
 	Mode     github.Mode
 	Output   string
+	// Recorded, when set, edits the review comment only after the check
+	// run recorded the section about to be written (Written.Recorded);
+	// otherwise the outcome gets a comment of its own. A later deploy of
+	// the commit trusts a section in the review only when a record
+	// vouches for it, so a section is never written before its record:
+	// a write whose answer was lost, or a run that failed before its
+	// check run, leaves no section the gate cannot account for.
+	Recorded bool
+}
+
+// Planned is what Publish would write into the review comment: its id and
+// the deploy section as the edited body holds it (redacted with red, cut
+// to fit). ok is false when the section would not go into the review.
+func (t *DeploySection) Planned(red prcomment.Redactor, p *Publication) (id int64, section string, ok bool) {
+	if t.PR == 0 || p.Render == nil || t.Review == nil {
+		return 0, "", false
+	}
+	body, ok := t.reviewBody(red, p.Render(DeploySectionBudget))
+	if !ok {
+		return 0, "", false
+	}
+	c, _ := prcomment.Parse(body)
+	return t.Review.ID, c.Deploy, true
+}
+
+// reviewBody is the review comment's body with section as its deploy
+// section, redacted; false when the review comment carries no header.
+func (t *DeploySection) reviewBody(red prcomment.Redactor, section string) (string, bool) {
+	c, ok := prcomment.Parse(t.Review.Body)
+	if !ok {
+		return "", false
+	}
+	return prcomment.Redact(red, c.WithDeploy(section).String()), true
 }
 
 func (t *DeploySection) Policy(*Publication) Policy {
@@ -130,7 +163,7 @@ func (t *DeploySection) Publish(ctx context.Context, pub *Publisher, p *Publicat
 		return nil
 	}
 	section := p.Render(DeploySectionBudget)
-	written, err := t.write(ctx, pub, section)
+	written, err := t.write(ctx, pub, section, !t.Recorded || w.Recorded)
 	if err != nil {
 		return fmt.Errorf("write the deploy outcome to pull request #%d: %w", t.PR, err)
 	}
@@ -141,12 +174,12 @@ func (t *DeploySection) Publish(ctx context.Context, pub *Publisher, p *Publicat
 	return nil
 }
 
-func (t *DeploySection) write(ctx context.Context, pub *Publisher, section string) (github.Comment, error) {
-	if t.Review != nil {
-		if c, ok := prcomment.Parse(t.Review.Body); ok {
+func (t *DeploySection) write(ctx context.Context, pub *Publisher, section string, intoReview bool) (github.Comment, error) {
+	if t.Review != nil && intoReview {
+		if body, ok := t.reviewBody(pub.Secrets, section); ok {
 			// The review comment itself, edited in place whatever the
 			// comment mode: the diff's check run names it by its id.
-			written, err := t.API.EditIssueComment(ctx, t.Owner, t.Repo, t.Review.ID, prcomment.Redact(pub.Secrets, c.WithDeploy(section).String()))
+			written, err := t.API.EditIssueComment(ctx, t.Owner, t.Repo, t.Review.ID, body)
 			if err == nil || !github.IsNotFound(err) {
 				return written, err
 			}

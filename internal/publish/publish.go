@@ -87,6 +87,9 @@ type Written struct {
 	// Comment is the PR comment now holding the report or the deploy
 	// section (ID 0 when none was written).
 	Comment github.Comment
+	// Recorded is set once the check run was created (see
+	// DeploySection.Recorded).
+	Recorded bool
 	// Wrote is the body this run made the sticky comment hold, and Reread
 	// reads that comment again (the lowest id of ours, ID 0 when there is
 	// none): a racing run may have written its own report into it since.

@@ -295,6 +295,10 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 		ch := &changes[i]
 		x.w.Block()
 		x.w.Write(resourceHead(ch, false), "\n")
+		if ch.ChangeType == model.ChangeCreate {
+			x.created(ch)
+			continue
+		}
 		for _, p := range ch.PropertyChanges {
 			x.property(p)
 		}
@@ -319,6 +323,28 @@ func resourceHead(ch *model.ResourceChange, withForcing bool) string {
 		head += " · via Cloud Control: " + codeList(ch.CCAPI, -1)
 	}
 	return head
+}
+
+// created lists what a resource is created with, collapsed: the review
+// binds those values (see assembly.BindCreates), but they are long and
+// rarely what a reviewer looks for first. An unbound creation says why.
+func (x *diffWriter) created(ch *model.ResourceChange) {
+	if ch.Unbound != "" {
+		x.w.Write("- ⚠️ its properties are not part of this review: ", Text(ch.Unbound), "\n")
+		return
+	}
+	if len(ch.PropertyChanges) == 0 {
+		return
+	}
+	x.w.Block()
+	x.w.WriteString(detailsOpen(countOf(len(ch.PropertyChanges), "property", "properties")+" it is created with", false))
+	x.w.Block()
+	for _, p := range ch.PropertyChanges {
+		masked := p.Secret != model.SecretNone
+		x.item(nameCode(p.Path), []side{{name: "Value", v: p.New, absent: "(absent)", masked: masked}}, secretMarker(p.Secret))
+	}
+	x.w.Block()
+	x.w.WriteString("</details>\n")
 }
 
 func (x *diffWriter) property(p model.PropertyChange) {

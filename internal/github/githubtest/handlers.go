@@ -44,6 +44,7 @@ var handlers = map[string]handler{
 	OpGetPullRequest:            (*call).getPullRequest,
 	OpListReviews:               (*call).listReviews,
 	OpListPullRequestsForCommit: (*call).listPullRequestsForCommit,
+	OpCompareCommits:            (*call).compareCommits,
 	OpListIssues:                (*call).listIssues,
 	OpCreateIssue:               (*call).createIssue,
 	OpUpdateIssue:               (*call).updateIssue,
@@ -282,6 +283,26 @@ func (c *call) listPullRequestsForCommit() response {
 		out = append(out, c.s.renderPR(r, it))
 	}
 	resp := jsonResponse(http.StatusOK, out)
+	resp.headers = headers
+	return resp
+}
+
+// compareCommits answers a compare of base...head with the commits a test
+// seeded for it (SetCommits), oldest first; an unknown pair is 404, as for
+// a commit GitHub does not have.
+func (c *call) compareCommits() response {
+	r := c.repo()
+	base, head, ok := strings.Cut(c.params["basehead"], "...")
+	shas, known := r.commits[base+"..."+head]
+	if !ok || !known {
+		return notFound()
+	}
+	lo, hi, headers := c.paginate(len(shas))
+	commits := make([]map[string]any, 0, hi-lo)
+	for _, sha := range shas[lo:hi] {
+		commits = append(commits, c.s.renderCommit(r, sha))
+	}
+	resp := jsonResponse(http.StatusOK, c.s.renderComparison(r, base, head, len(shas), commits))
 	resp.headers = headers
 	return resp
 }

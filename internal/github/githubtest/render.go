@@ -282,3 +282,32 @@ func (s *Server) renderDeploymentStatus(r *repoState, d *Deployment, st *Deploym
 		"repository_url":  s.repoAPIURL(r),
 	}
 }
+
+// renderCommit is a commit as a compare lists it, with the fields GitHub's
+// description requires.
+func (s *Server) renderCommit(r *repoState, sha string) map[string]any {
+	api := s.repoAPIURL(r)
+	return map[string]any{
+		"url": api + "/commits/" + sha, "sha": sha, "node_id": "C_" + sha[:min(len(sha), 12)],
+		"html_url":     fmt.Sprintf("%s/%s/%s/commit/%s", s.URL, r.owner, r.name, sha),
+		"comments_url": api + "/commits/" + sha + "/comments",
+		"commit": map[string]any{
+			"author": nil, "committer": nil, "comment_count": 0, "message": "commit " + sha,
+			"tree": map[string]any{"sha": sha, "url": api + "/git/trees/" + sha}, "url": api + "/git/commits/" + sha,
+		},
+		"author": nil, "committer": nil, "parents": []any{},
+	}
+}
+
+// renderComparison is a compare of base...head listing commits.
+func (s *Server) renderComparison(r *repoState, base, head string, total int, commits []map[string]any) map[string]any {
+	api := s.repoAPIURL(r)
+	html := fmt.Sprintf("%s/%s/%s/compare/%s...%s", s.URL, r.owner, r.name, base, head)
+	baseCommit := s.renderCommit(r, base)
+	return map[string]any{
+		"url": api + "/compare/" + base + "..." + head, "html_url": html, "permalink_url": html,
+		"diff_url": html + ".diff", "patch_url": html + ".patch",
+		"base_commit": baseCommit, "merge_base_commit": baseCommit,
+		"status": "ahead", "ahead_by": total, "behind_by": 0, "total_commits": total, "commits": commits,
+	}
+}

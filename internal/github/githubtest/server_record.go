@@ -151,6 +151,13 @@ func (s *Server) FailNext(n int, status int, headers map[string]string, body str
 	s.Inject(Fault{Times: n, Status: status, Headers: headers, Body: body})
 }
 
+// ClearFaults drops the faults not yet used up: GitHub is back.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
 // Inject queues a fault. Faults are consulted in the order injected.
 func (s *Server) Inject(f Fault) {
 	s.mu.Lock()

@@ -39,6 +39,7 @@ const (
 	OpGetPullRequest            = "pulls/get"
 	OpListReviews               = "pulls/list-reviews"
 	OpListPullRequestsForCommit = "repos/list-pull-requests-associated-with-commit"
+	OpCompareCommits            = "repos/compare-commits-with-basehead"
 	OpListIssues                = "issues/list-for-repo"
 	OpCreateIssue               = "issues/create"
 	OpUpdateIssue               = "issues/update"

@@ -152,6 +152,8 @@ type repoState struct {
 	items       map[int]*item // issues and pull requests share numbers
 	comments    []*Comment
 	deployments []*Deployment
+	// commits are what a compare of "base...head" lists (SetCommits).
+	commits map[string][]string
 }
 
 // item is an issue or, when pr is set, a pull request.
@@ -332,6 +334,19 @@ func (s *Server) PushToPullRequest(owner, repo string, number int, sha string) {
 	}
 	it.pr.headSHA = sha
 	it.updated = s.now()
+}
+
+// SetCommits seeds what GitHub's compare of base...head lists: shas, oldest
+// first (the commits a push from base to head brought).
+func (s *Server) SetCommits(owner, repo, base, head string, shas ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	owner, repo = s.defaults(owner, repo)
+	r := s.repo(owner, repo)
+	if r.commits == nil {
+		r.commits = map[string][]string{}
+	}
+	r.commits[base+"..."+head] = append([]string(nil), shas...)
 }
 
 // AddIssue seeds an issue and returns it with defaults filled in.

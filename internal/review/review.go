@@ -1,0 +1,304 @@
+// Package review finds the review of a commit being deployed: the pull
+// request it came from, the diff comment on it that counts as the review
+// (the one the trusted app's diff check run vouches for, written by the
+// action's own identity), and whether that comment was altered since the
+// diff wrote it. It reads GitHub through a small interface and hands the
+// gate a typed gate.Review; it decides nothing about the deploy.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// Identity answers the login the action's own comments are written by.
+type Identity interface {
+	Login(ctx context.Context) (string, error)
+}
+
+// Where says what is deployed and where its review lives.
+type Where struct {
+	// SHA is the commit being deployed (GITHUB_SHA).
+	SHA string
+	// EventPR is the event's own pull request, 0 when none.
+	EventPR int
+	// Branch is the branch pushed ("" for a tag), Ref GITHUB_REF and
+	// EventName the event, for finding the pull request and for messages.
+	Branch, Ref, EventName string
+	// Label tells several diffs on one pull request apart.
+	Label string
+	// DiffCheck and DeployCheck are the names of the diff's and the
+	// deploy's check runs for Label.
+	DiffCheck, DeployCheck string
+	// TrustedApp is the app whose check runs vouch for a review.
+	TrustedApp string
+	// DestructiveLabel is the label whose history is read (see
+	// labelsAtMerge).
+	DestructiveLabel string
+	// KeyIDField is the header field naming the review's fingerprint-key.
+	KeyIDField string
+	// Local is a local run, which reads no pull request.
+	Local bool
+	// Before is the branch's head before the push ("" when the event is no
+	// push): the pull requests merged between it and SHA are the push's.
+	Before string
+	// Approval is what the approval rules read (approvals.go).
+	Approval Approval
+}
+
+// Finder finds the review of the commit being deployed: the pull request
+// it came from, and on it the diff comment written by our own identity. It
+// implements gate.Reviews and keeps what it found for the report.
+type Finder struct {
+	// API is nil without a token.
+	API      API
+	Identity Identity
+	Where    Where
+	// Warn logs a warning (a spoofed comment, another app's check run).
+	Warn func(string)
+	// Redactor masks both sides alike before the visible report is
+	// compared with its re-rendering.
+	Redactor prcomment.Redactor
+
+	// PR, Comment and Header are what was found, for the report.
+	PR      *PullRequest
+	Comment *Comment
+	Header  marker.Header
+	// Err is the error the lookup failed with (the review could not be
+	// read, which is not "no review").
+	Err error
+	// ambiguous lists the pull requests the commit belongs to, when
+	// several do.
+	ambiguous []int
+}
+
+var _ gate.Reviews = (*Finder)(nil)
+
+// Bot is the login trusted diff comments are written by; "" (and Err set)
+// when it cannot be read.
+func (s *Finder) Bot(ctx context.Context) string {
+	login, err := s.Identity.Login(ctx)
+	if err != nil {
+		// No author: the review lookup fails with this error recorded,
+		// and the deploy stops with api-failed instead of trusting a guess.
+		s.Err = err
+		return ""
+	}
+	return login
+}
+
+func (s *Finder) Review(ctx context.Context) (gate.Review, error) {
+	rv, err := s.review(ctx)
+	s.Err = err
+	return rv, err
+}
+
+func (s *Finder) review(ctx context.Context) (gate.Review, error) {
+	w := s.Where
+	rv := gate.Review{Commit: "commit " + reporters.ShortSHA(w.SHA)}
+	switch {
+	case w.Local:
+		rv.Note = "a local run reads no pull request"
+		return rv, nil
+	case s.API == nil:
+		rv.Note = "no GitHub token to read pull requests with"
+		return rv, nil
+	}
+	number, note, err := s.findPR(ctx)
+	if err != nil {
+		return rv, err
+	}
+	if len(s.ambiguous) > 1 {
+		rv.Ambiguous = s.ambiguous
+		return rv, nil
+	}
+	if number == 0 {
+		rv.Note = note
+		return rv, nil
+	}
+	rv, f, err := s.pullRequest(ctx, number, rv.Commit)
+	s.PR, s.Comment, s.Header = f.pr, f.comment, f.header
+	if err != nil {
+		return rv, err
+	}
+	others, err := s.batch(ctx, number)
+	if err != nil {
+		return rv, err
+	}
+	for _, n := range others {
+		b, _, err := s.pullRequest(ctx, n, rv.Commit)
+		if err != nil {
+			return rv, err
+		}
+		rv.Batch = append(rv.Batch, b)
+	}
+	return rv, nil
+}
+
+// found is what the lookup found of one pull request, for the report.
+type found struct {
+	pr      *PullRequest
+	comment *Comment
+	header  marker.Header
+}
+
+// pullRequest is the review of pull request number: its head, labels, the
+// diff comment its record vouches for, and whether that was altered.
+func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (gate.Review, found, error) {
+	w := s.Where
+	rv := gate.Review{Commit: commit}
+	var f found
+	pr, err := s.API.GetPullRequest(ctx, number)
+	if err != nil {
+		return rv, f, fmt.Errorf("read pull request #%d: %w", number, err)
+	}
+	f.pr = &pr
+	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
+	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
+		return rv, f, err
+	}
+	if rv.Approvals, err = s.approvals(ctx, pr); err != nil {
+		return rv, f, err
+	}
+	if !pr.MergedAt.IsZero() {
+		rv.MergedAt = pr.MergedAt.UTC().Format(time.RFC3339)
+	}
+
+	author := s.Bot(ctx)
+	if author == "" && s.Err != nil {
+		return rv, f, s.Err // the identity could not be read: say why
+	}
+	ours, err := s.API.DiffComments(ctx, pr.Number, w.Label, author)
+	if err != nil {
+		return rv, f, err
+	}
+	if len(ours) == 0 {
+		return rv, f, nil
+	}
+	// The diff's check run on the final head names the comment it vouches
+	// for: that one is the review, whatever else carries our header (every
+	// workflow using GITHUB_TOKEN posts as github-actions[bot]).
+	onHead, err := s.records(ctx, pr.HeadSHA)
+	if err != nil {
+		return rv, f, err // not "no record": the review cannot be verified now
+	}
+	c := &ours[len(ours)-1] // without a record naming one: the newest, for the refusal's message
+	if rec := vouching(onHead, ours); rec != nil && rec.CommentID != 0 {
+		c = nil
+		for i := range ours {
+			if ours[i].ID == rec.CommentID {
+				c = &ours[i]
+			}
+		}
+		if c == nil {
+			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, rec.Digest, rec
+			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s (deleted, or another pull request's)", rec.URL, rec.CommentID, author)
+			return rv, f, nil
+		}
+		for _, o := range ours {
+			if o.ID != c.ID {
+				s.Warn(fmt.Sprintf("ignored comment %s: it carries cdkd-action's diff header, but the diff check run %s vouches for %s; it is not trusted as a review",
+					o.HTMLURL, rec.URL, c.HTMLURL))
+			}
+		}
+	}
+	h, _ := marker.Parse(c.Body)
+	f.comment, f.header = c, h
+	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
+	rv.KeyID, rv.CdkdVersion = h.Extra[w.KeyIDField], h.Cdkd
+	if h.Digest == "" {
+		return rv, f, nil // a failed diff: no review to verify
+	}
+	if h.SHA != "" {
+		// Without the check runs the review cannot be verified (Decide
+		// refuses it when the gate is on), but the rest of the review —
+		// the pull request and its labels — still counts.
+		rec := vouching(onHead, ours)
+		if h.SHA != pr.HeadSHA {
+			// A stale review: its record, if any, is on the older head.
+			if rec, err = s.record(ctx, h.SHA); err != nil {
+				return rv, f, err
+			}
+		}
+		rv.Record = rec
+	}
+	rv.ChangeSet, rv.Tampered, err = s.verify(ctx, c, h, rv.Record)
+	if err == nil && rv.Tampered == "" && (rv.ChangeSet == nil || rv.ChangeSet.Diff == nil) {
+		rv.Rerender = s.rerender(c, h)
+	}
+	return rv, f, err
+}
+
+// verify reads the reviewed change set from comment c (header h) and checks
+// that what reviewers read is what it records: the change-set line must be
+// there and match the digest, the visible report must hash to what the
+// diff's check run recorded and, when the change set is stored whole,
+// render again from it to the byte; a deploy section must be one a deploy
+// of this commit wrote. It returns the change set and, when the
+// comment was edited, how ("" when it was not).
+func (s *Finder) verify(ctx context.Context, c *Comment, h marker.Header, rec *gate.Record) (*gate.ChangeSet, string, error) {
+	const edited = "the review comment was edited: "
+	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
+	switch {
+	case errors.Is(err, prcomment.ErrNoChangeSet):
+		return nil, edited + "the hidden change-set line under its header is missing", nil
+	case err != nil:
+		return nil, edited + err.Error(), nil
+	}
+	pc, _ := prcomment.Parse(c.Body)
+	if rec != nil && rec.ReportHash != "" && prcomment.ReportHash(pc.Report) != rec.ReportHash {
+		return cs, edited + "its visible report is not the one the diff posted (the diff check run records another)", nil
+	}
+	if cs.Diff != nil {
+		if err := pc.VerifyReport(cs, reporters.CommentBudget, s.Redactor); err != nil {
+			return cs, err.Error(), nil
+		}
+	}
+	if pc.Deploy != "" {
+		why, err := s.deploySection(ctx, c, pc.Deploy)
+		if err != nil || why != "" {
+			return cs, edited + why, err
+		}
+	}
+	return cs, "", nil
+}
+
+// rerender renders the visible report of comment c (header h) again from
+// a change set its digest covers, as the diff rendered it, and says how the
+// comment's differs ("" when it does not).
+func (s *Finder) rerender(c *Comment, h marker.Header) func(model.Diff) string {
+	pc, _ := prcomment.Parse(c.Body)
+	return func(d model.Diff) string {
+		if err := pc.VerifyReport(&prcomment.ChangeSet{Digest: h.Digest, Diff: &d}, reporters.CommentBudget, s.Redactor); err != nil {
+			return err.Error() + " (rendered again from the change set its digest covers)"
+		}
+		return ""
+	}
+}
+
+// vouching is the record of recs (newest first) that speaks for this pull
+// request: the newest that names one of its comments ours, or names none
+// (a failed diff). A record naming a comment that is not on it speaks for
+// another pull request with the same head and label, or for a comment since
+// deleted: it is passed over, and only when nothing else is left does the
+// newest of them stand (a refusal names it).
+func vouching(recs []gate.Record, ours []Comment) *gate.Record {
+	for i, rec := range recs {
+		if rec.CommentID == 0 || slices.ContainsFunc(ours, func(c Comment) bool { return c.ID == rec.CommentID }) {
+			return &recs[i]
+		}
+	}
+	if len(recs) > 0 {
+		return &recs[0]
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package review
+
+import (
+	"context"
+	"time"
+)
+
+// What the lookup reads, as the caller's GitHub client gives it: the
+// package decides which comment is the review and reads no API itself.
+
+// PullRequest is a pull request as the lookup needs it.
+type PullRequest struct {
+	Number         int
+	HeadSHA        string
+	BaseRef        string
+	MergeCommitSHA string
+	Merged         bool
+	// MergedAt is zero when it was not merged.
+	MergedAt time.Time
+	Labels   []string
+	// Author opened it: their own approval never counts.
+	Author string
+}
+
+// Comment is a diff comment written by the action's identity.
+type Comment struct {
+	ID      int64
+	Body    string
+	HTMLURL string
+}
+
+// CheckRun is a check run on a commit, with the app that created it.
+type CheckRun struct {
+	ID         int64
+	Name       string
+	HeadSHA    string
+	ExternalID string
+	// AppSlug is "" when no app created it.
+	AppSlug string
+	HTMLURL string
+}
+
+// LabelEvent is a label added to ("labeled") or removed from a pull request.
+type LabelEvent struct {
+	Event string
+	Label string
+	At    time.Time
+	// Actor added or removed it.
+	Actor string
+}
+
+// PullReview is a pull request review: who, in what state (APPROVED,
+// CHANGES_REQUESTED, COMMENTED, DISMISSED), of which commit, and when.
+type PullReview struct {
+	Login, State, CommitID string
+	SubmittedAt            time.Time
+}
+
+// API is what the lookup reads, in the repository being deployed.
+type API interface {
+	GetPullRequest(ctx context.Context, number int) (PullRequest, error)
+	PullRequestsForCommit(ctx context.Context, sha string) ([]PullRequest, error)
+	// CommitsBetween lists the commits reachable from head and not from
+	// base, oldest first.
+	CommitsBetween(ctx context.Context, base, head string) ([]string, error)
+	ListLabelEvents(ctx context.Context, number int) ([]LabelEvent, error)
+	ListReviews(ctx context.Context, number int) ([]PullReview, error)
+	ListCheckRunsForRef(ctx context.Context, ref, checkName string) ([]CheckRun, error)
+	// DiffComments lists, oldest first, the comments on pull request
+	// number that carry the diff header for label and were written by
+	// author; the source names the look-alikes by anyone else.
+	DiffComments(ctx context.Context, number int, label, author string) ([]Comment, error)
+}
