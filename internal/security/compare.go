@@ -344,17 +344,7 @@ func addedStatus(n Change, olds []Change) Status {
 	case n.Statement != nil && n.Statement.Effect == "Deny":
 		return Narrowed // a new Deny takes away
 	}
-	best := no
-	for _, o := range olds {
-		best = max(best, covers(o, n))
-	}
-	switch best {
-	case yes:
-		return Narrowed
-	case maybe:
-		return Unresolved
-	}
-	return Broadening
+	return coverage(olds, n, Narrowed)
 }
 
 // removedStatus: a removed Deny broadens unless a new Deny covers it;
@@ -372,13 +362,20 @@ func removedStatus(o Change, news []Change) Status {
 	if o.Statement.Effect != "Deny" {
 		return Removed
 	}
+	return coverage(news, o, Removed)
+}
+
+// coverage is what c's change does given the elements of the other side
+// (the old ones for an added element, the new ones for a removed Deny):
+// covered if one of them covers c, unresolved if one may, else broadening.
+func coverage(xs []Change, c Change, covered Status) Status {
 	best := no
-	for _, n := range news {
-		best = max(best, covers(n, o))
+	for _, x := range xs {
+		best = max(best, covers(x, c))
 	}
 	switch best {
 	case yes:
-		return Removed
+		return covered
 	case maybe:
 		return Unresolved
 	}

@@ -26,10 +26,8 @@ func (s *Server) ReviewPullRequest(owner, repo string, number int, rv Review) Re
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	owner, repo = s.defaults(owner, repo)
-	it := s.repo(owner, repo).items[number]
-	if it == nil || it.pr == nil {
-		s.t.Fatalf("githubtest: ReviewPullRequest: %s/%s#%d is no pull request", owner, repo, number)
+	it := s.pullItem("ReviewPullRequest", owner, repo, number)
+	if it == nil {
 		return Review{}
 	}
 	if rv.SubmittedAt.IsZero() {
@@ -50,17 +48,22 @@ func (s *Server) AddLabelEvent(owner, repo string, number int, label, login stri
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if it := s.pullItem("AddLabelEvent", owner, repo, number); it != nil {
+		s.labelAt(it, label, login, at.UTC())
+		slices.SortStableFunc(it.labelEvents, func(a, b labelEvent) int { return a.at.Compare(b.at) })
+	}
+}
+
+// pullItem is pull request number, or nil after failing the test. Called
+// with s.mu held.
+func (s *Server) pullItem(caller, owner, repo string, number int) *item {
 	owner, repo = s.defaults(owner, repo)
 	it := s.repo(owner, repo).items[number]
-	if it == nil {
-		s.t.Fatalf("githubtest: AddLabelEvent: no %s/%s#%d", owner, repo, number)
-		return
+	if it == nil || it.pr == nil {
+		s.t.Fatalf("githubtest: %s: %s/%s#%d is no pull request", caller, owner, repo, number)
+		return nil
 	}
-	if !slices.Contains(it.labels, label) {
-		it.labels = append(it.labels, label)
-	}
-	it.labelEvents = append(it.labelEvents, labelEvent{id: s.id("event"), event: "labeled", label: label, login: login, at: at.UTC()})
-	slices.SortStableFunc(it.labelEvents, func(a, b labelEvent) int { return a.at.Compare(b.at) })
+	return it
 }
 
 // listReviews serves a pull request's reviews, oldest first, as GitHub
