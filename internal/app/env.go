@@ -2,6 +2,7 @@ package app
 
 import (
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
@@ -20,6 +21,9 @@ import (
 // publisher. A command is a Run(ctx, *Env) Outcome (see command); what it
 // keeps for itself lives in its own type (diffRun, driftRun, deployRun).
 type Env struct {
+	// logMu keeps the log groups of cdkd calls run side by side whole.
+	logMu sync.Mutex
+
 	app   *App
 	cfg   config.Config
 	gh    ghctx.Context
@@ -44,6 +48,9 @@ type session struct {
 	// again for an assembly found late (see lateAssembly).
 	warned map[string]bool
 	asm    *assembly.Assembly
+	// baseAsm is the base-app input's assembly: where secret positions
+	// come from when asm is one a pull request's author controls.
+	baseAsm *assembly.Assembly
 	// lateTried is set once lateAssembly has looked for cdk.out.
 	lateTried bool
 	// held is cdkd's output held back until discovery finished (hold.go).
@@ -64,6 +71,10 @@ type logs struct {
 type executor struct {
 	// cdkd is nil with from-json.
 	cdkd *cdkd.Choice
+	// lostFiles are the files a local user asked for (--output,
+	// --outputs-file) that could not be written: the run fails with bad
+	// input, since the path was theirs.
+	lostFiles []error
 	// cleanups run when the run ends (e.g. an npm-installed cdkd).
 	cleanups []func()
 }

@@ -3,9 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cfnschema"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secreteffect"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -27,10 +26,15 @@ type fpState struct {
 	once sync.Once
 	fp   *fpRun // nil: fingerprints are off
 	// mask fingerprints the values behind the masks for the digest
-	// (masks.go), whether fingerprints are on or not.
+	// (masks.go).
 	maskOnce sync.Once
 	mask     *fingerprint.Hasher
 	maskErr  error
+	// key is the fingerprint key (fingerprints_key.go); keyWhy says why
+	// there is none.
+	keyOnce sync.Once
+	key     []byte
+	keyWhy  string
 }
 
 // fpRun fingerprints a run's secret positions and reads and writes their
@@ -88,11 +92,18 @@ func (r *Env) recordRefs(inner discover.Resolver) discover.Resolver {
 
 // fingerprints returns the run's fingerprint machinery, or nil when
 // fingerprints are off: the input says so, no state bucket is known, or
-// there is no cloud assembly to find secret positions in.
+// there is no cloud assembly to find secret positions in. Without a
+// fingerprint key, every position is unknown and says why (off).
 func (r *Env) fingerprints(ctx context.Context) *fpRun {
 	r.fps.once.Do(func() {
 		bucket := r.stateBucket()
 		if !r.cfg.Fingerprints || bucket == "" || r.asm == nil {
+			return
+		}
+		if r.cfg.BaseApp != "" {
+			// The pull request's assembly decides the values at secret
+			// positions (its NoEcho defaults): none is fingerprinted.
+			r.runner.Notice("fingerprints are off for this diff: with base-app, the assembly diffed is the pull request's, and its author must not decide the values fingerprinted; a change to a masked value shows as unknown")
 			return
 		}
 		table, err := cfnschema.Load()
@@ -100,14 +111,21 @@ func (r *Env) fingerprints(ctx context.Context) *fpRun {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		h, err := fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey, Params: r.fingerprintParams()})
+		fp := &fpRun{bucket: bucket, prefix: r.cfg.FingerprintPrefix, table: table}
+		key, why := r.fingerprintKey(ctx)
+		if key == nil {
+			fp.off = why
+			r.fps.fp = fp
+			return
+		}
+		h, err := fingerprint.NewHasher(fingerprint.Options{Key: key, Params: r.fingerprintParams()})
 		if err != nil {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		fp := &fpRun{hasher: h, bucket: bucket, prefix: r.cfg.FingerprintPrefix, table: table}
+		fp.hasher = h
 		switch {
-		case r.local && !r.cfg.ResolveSecrets:
+		case r.offlineAWS() != "":
 			fp.off = "resolve-secrets is off in a local run, so no fingerprint was read"
 		default:
 			store, err := r.objectStore(ctx, bucket)
@@ -163,14 +181,15 @@ type slot struct {
 	known        bool
 	why          string // why the value is unknown
 	resourceType string
-	status       model.FingerprintStatus
-	reason       string
+	// kind is NoEcho when any source is a NoEcho parameter, else reference.
+	kind   model.SecretKind
+	status model.FingerprintStatus
+	reason string
 }
 
 // slots lists a stack's secret positions with today's values. region is
 // the stack's deployed region.
 func (r *Env) slots(st assembly.Stack, region string) []*slot {
-	types := resourceTypes(st.TemplateFile)
 	byKey := map[string]*slot{}
 	var out []*slot
 	values := map[string][]string{}
@@ -184,9 +203,13 @@ func (r *Env) slots(st assembly.Stack, region string) []*slot {
 		}
 		s, ok := byKey[pos.Key()]
 		if !ok {
-			s = &slot{pos: pos, known: true, resourceType: types[p.LogicalID]}
+			s = &slot{pos: pos, known: true, resourceType: st.Types[p.LogicalID], kind: p.Source}
 			byKey[pos.Key()] = s
 			out = append(out, s)
+		}
+		if p.Source == model.SecretNoEcho {
+			// A value built from a NoEcho parameter is masked whole.
+			s.kind = model.SecretNoEcho
 		}
 		source, v, why := r.positionValue(st, p)
 		s.sources = append(s.sources, source)
@@ -275,61 +298,25 @@ func (f *fpRun) compare(ctx context.Context, slots []*slot, rec *fingerprint.Rec
 	}
 }
 
-// prehash fingerprints in parallel every known slot the record has a
-// fingerprint for, so compare finds them memoised.
-func (f *fpRun) prehash(ctx context.Context, slots []*slot, rec *fingerprint.Record) {
+// hashable lists every known slot the record has a fingerprint for: what
+// compare will hash, so that it can be hashed beforehand, in parallel.
+func (f *fpRun) hashable(slots []*slot, rec *fingerprint.Record) []fingerprint.Item {
 	var items []fingerprint.Item
 	for _, s := range slots {
 		if s.known && rec.Lookup(s.pos) != nil {
 			items = append(items, fingerprint.Item{Position: s.pos, Value: s.value})
 		}
 	}
-	_, _ = f.hasher.All(ctx, items) // errors surface again where the result is needed
+	return items
 }
 
 // effect is what the deploy does with a changed value at s, given what
 // cdkd's diff says about its resource (nil: unchanged).
-func (f *fpRun) effect(s *slot, change *model.ResourceChange) (model.SecretEffect, bool) {
-	stateful := cfnschema.IsStateful(s.resourceType)
-	switch {
-	case s.pos.Kind == fingerprint.KindOutput:
-		return model.EffectUpdated, false
-	case cfnschema.IsCustomResource(s.resourceType):
-		return model.EffectHandlerRuns, false
-	case change != nil && change.ChangeType == model.ChangeCreate:
-		return model.EffectCreated, false
-	case change != nil && change.Replaces():
-		return model.EffectReplaced, stateful
-	}
-	b := f.table.Lookup(s.resourceType, s.pos.Path)
-	switch {
-	case b.CreateOnly && b.WriteOnly:
-		return model.EffectNotApplied, stateful
-	case b.CreateOnly:
-		return model.EffectReplaceIfDiffers, stateful
-	}
-	return model.EffectUpdated, false
-}
-
-// resourceTypes reads the Type of each resource of a template; an
-// unreadable template gives none (every property then counts as updatable
-// and reported, which the report says by naming no type).
-func resourceTypes(path string) map[string]string {
-	out := map[string]string{}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return out
-	}
-	var t struct {
-		Resources map[string]struct {
-			Type string `json:"Type"`
-		} `json:"Resources"`
-	}
-	if json.Unmarshal(b, &t) != nil {
-		return out
-	}
-	for id, res := range t.Resources {
-		out[id] = res.Type
-	}
-	return out
+func (f *fpRun) effect(s *slot, change *model.ResourceChange) secreteffect.Decision {
+	return secreteffect.Decide(f.table, secreteffect.Position{
+		Output:       s.pos.Kind == fingerprint.KindOutput,
+		ResourceType: s.resourceType,
+		Path:         s.pos.Path,
+		Source:       s.kind,
+	}, change)
 }

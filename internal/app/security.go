@@ -209,7 +209,7 @@ func (r *Env) stateShow(ctx context.Context, name string) (cdkd.StateShow, error
 	if err != nil {
 		return cdkd.StateShow{}, err
 	}
-	res, err := r.runCdkd(ctx, r.cdkdRunner(), args)
+	res, err := r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
 	if err != nil {
 		return cdkd.StateShow{}, err
 	}

@@ -1,6 +1,7 @@
 package cdkd
 
 import (
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -111,4 +112,77 @@ func TestDecodeDriftKeepsUnknownGroups(t *testing.T) {
 	assert.DeepEqual(t, d.Stacks[0].Groups, []model.DriftGroup{{Name: "masked", Entries: []model.GroupEntry{
 		{Resource: model.Resource{LogicalID: "Cr", Type: "AWS::SSM::Parameter"}, Paths: []string{"Value"}},
 	}}})
+}
+
+// cdkd 0.284.40 prints a refused property on its own line under its
+// resource (sample 82's plan). A resource whose every property was
+// skipped was not accepted, as cdkd's "accepted drift on N resource(s)"
+// counts; each skipped property is named with cdkd's reason.
+func TestParseResolutionSkippedProperties(t *testing.T) {
+	res := sample(t, "82-drift-stackA-accept-dryrun-text")
+	var lines []string
+	for _, l := range strings.Split(string(res.Stdout), "\n") {
+		if !strings.HasPrefix(StripANSI(l), "--dry-run") {
+			lines = append(lines, l)
+		}
+	}
+	// What a real --accept -y prints after the same plan (sample 94's line).
+	lines = append(lines, "✓ State updated for StackA (us-east-1): accepted drift on 1 resource(s).")
+	r := ParseResolution(lines, ResolutionAccept)
+	reason := "it carries a secret dynamic reference and the value AWS currently holds is not the one the reference resolves to"
+	assert.DeepEqual(t, r.Resources, []model.ResolvedResource{
+		{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.ResolutionAccepted},
+		{Stack: "StackA", LogicalID: "SecretNamedQueue", Type: "AWS::SQS::Queue", Outcome: model.ResolutionSkipped, Reason: "skipped QueueName (" + reason + ")"},
+		{Stack: "StackA", LogicalID: "SecretRefParam4A819521", Type: "AWS::SSM::Parameter", Outcome: model.ResolutionSkipped, Reason: "skipped Value (" + reason + ")"},
+	})
+	assert.Equal(t, model.ResolutionCounts(r.Resources)[model.ResolutionAccepted], 1, "as cdkd counts")
+	var skippedLines int
+	for _, l := range r.Lines {
+		if l.Skipped {
+			skippedLines++
+			assert.Equal(t, l.Before, reason)
+		}
+	}
+	assert.Equal(t, skippedLines, 2)
+}
+
+// cdkd prints a multi-line string raw: the value line's later lines are
+// not indented and may look like anything but the plan's own lines. They
+// are marked as the value's continuation, blank lines between them
+// skipped, up to the next line of the plan.
+func TestParseResolutionMultiLineValue(t *testing.T) {
+	stdout := strings.Join([]string{
+		"Plan (--revert): push cdkd state values back into AWS for StackA (us-east-1):",
+		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 2 property paths",
+		"    Value: -----BEGIN KEY-----",
+		"ab",
+		"",
+		"x.y = z",
+		"    Password: not a path of this resource",
+		"-----END KEY----- -> -----BEGIN KEY-----",
+		"cd",
+		"-----END KEY-----",
+		"    Description: old -> new",
+		"    ! 1 AWS-authored tag(s) will be preserved",
+		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.",
+		"Revert summary: 1 reverted.",
+	}, "\n")
+	out := ParseResolution(strings.Split(stdout, "\n"), ResolutionRevert)
+	var kinds []string
+	for _, l := range out.Lines {
+		switch {
+		case l.Continuation:
+			kinds = append(kinds, "cont "+l.Path)
+		case l.Value:
+			kinds = append(kinds, "value "+l.Path)
+		default:
+			kinds = append(kinds, "other")
+		}
+	}
+	assert.DeepEqual(t, kinds, []string{"other", "other", "value Value", "cont Value", "cont Value",
+		"value Password", "cont Password", "cont Password", "cont Password", "value Description", "other", "other", "other"})
+	assert.DeepEqual(t, out.Warnings, []string{"! 1 AWS-authored tag(s) will be preserved"})
+	assert.Equal(t, out.Resources[0].Outcome, model.ResolutionReverted)
+	assert.Assert(t, PlanStructure("  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted."))
+	assert.Assert(t, !PlanStructure("      ✓ indented deeper: part of a value"))
 }

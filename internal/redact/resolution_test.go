@@ -78,3 +78,55 @@ func TestResolution(t *testing.T) {
 	assert.Assert(t, !strings.Contains(rr.AfterError, "\n"), "an error is one line: %q", rr.AfterError)
 	assert.Equal(t, rr.Outcomes[0].Type, "AWS::SQS::Queue")
 }
+
+// --accept's refusal of a property (cdkd 0.284.40: "QueueName: SKIPPED —
+// …" under its resource) is shown by name with cdkd's reason, never hidden
+// as a line of cdkd's plan; what it says is redacted.
+func TestPlanTextSkippedLine(t *testing.T) {
+	set := redactSet()
+	got := PlanText([]cdkd.PlanLine{
+		{Text: "  ~ SecretNamedQueue (AWS::SQS::Queue)"},
+		{Text: "    QueueName: SKIPPED — it carries a secret dynamic reference tenant-queue-secret", Skipped: true,
+			Stack: "StackA", LogicalID: "SecretNamedQueue", Path: "QueueName", Before: "it carries a secret dynamic reference tenant-queue-secret"},
+	}, model.Drift{}, nil, set)
+	assert.DeepEqual(t, got, []string{
+		"  ~ SecretNamedQueue (AWS::SQS::Queue)",
+		"    QueueName: SKIPPED — it carries a secret dynamic reference ***",
+	})
+}
+
+// The later lines of a multi-line value are hidden by its position, short
+// ones included (the redactor searches no value under 4 characters); a
+// value the detection showed keeps its lines, redacted by value.
+func TestPlanTextMultiLineValue(t *testing.T) {
+	set := redactSet()
+	detected := model.Drift{Stacks: []model.StackDrift{{Stack: "App", Drifted: []model.DriftedResource{
+		{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Masked), AWS: str(model.Masked), Secret: model.SecretNoEcho}}},
+		{Resource: model.Resource{LogicalID: "Doc"}, Changes: []model.DriftChange{{Path: "Content", State: str("a\nb"), AWS: str("c\nd")}}},
+	}}}}
+	cont := func(id, path, text string) cdkd.PlanLine {
+		return cdkd.PlanLine{Text: text, Continuation: true, Stack: "App", LogicalID: id, Path: path}
+	}
+	lines := []cdkd.PlanLine{
+		{Text: "  → provider.update on PwParam (AWS::SSM::Parameter): revert 1 property path"},
+		{Text: "    Value: live-first-line", Value: true, Stack: "App", LogicalID: "PwParam", Path: "Value", Before: "live-first-line"},
+		cont("PwParam", "Value", "ab"),
+		cont("PwParam", "Value", "x.y = z"),
+		cont("PwParam", "Value", "end -> stored"),
+		{Text: "  → provider.update on Doc (AWS::SSM::Document): revert 1 property path"},
+		{Text: "    Content: a", Value: true, Stack: "App", LogicalID: "Doc", Path: "Content", Before: "a"},
+		cont("Doc", "Content", "b -> c"),
+		cont("Doc", "Content", "d tenant-queue-secret"),
+		{Text: "Revert summary: 2 reverted."},
+	}
+	assert.DeepEqual(t, PlanText(lines, detected, nil, set), []string{
+		"  → provider.update on PwParam (AWS::SSM::Parameter): revert 1 property path",
+		"    Value: *** -> ***",
+		"    " + HiddenPlanLine,
+		"  → provider.update on Doc (AWS::SSM::Document): revert 1 property path",
+		"    Content: a",
+		"b -> c",
+		"d ***",
+		"Revert summary: 2 reverted.",
+	})
+}

@@ -22,6 +22,9 @@ type DiffReport struct {
 	CdkdSource string
 
 	Digest string // shown shortened; the caller puts the full one in the hidden header
+	// FingerprintKeyID identifies the key of the mask tokens (report JSON
+	// only).
+	FingerprintKeyID string
 	// FullReportHint is trusted Markdown saying where the full report is, shown
 	// when the report had to be shortened, e.g. "the job summary of
 	// [run 123](url) and the report JSON artifact".
@@ -269,7 +272,7 @@ func (x *diffWriter) stack(s *model.StackDiff, path string) {
 	x.resources(s.Changes)
 	x.outputs(s.OutputChanges)
 	x.noEchoNote(s.NoEchoReaders)
-	x.secretValues(s.SecretValues)
+	x.secretValues(path, s.SecretValues)
 	x.stackSections(s.Children, path)
 	x.w.Block()
 	x.w.WriteString("</details>\n")

@@ -38,6 +38,7 @@ const (
 	OpListCheckRunsForRef       = "checks/list-for-ref"
 	OpGetPullRequest            = "pulls/get"
 	OpListReviews               = "pulls/list-reviews"
+	OpListPullRequests          = "pulls/list"
 	OpListPullRequestsForCommit = "repos/list-pull-requests-associated-with-commit"
 	OpCompareCommits            = "repos/compare-commits-with-basehead"
 	OpListIssues                = "issues/list-for-repo"
