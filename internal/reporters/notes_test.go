@@ -9,6 +9,9 @@ import (
 	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
 // hugeNotes are notes as the app builds them from a large input: one
@@ -114,5 +117,34 @@ func TestShortNotes(t *testing.T) {
 				assert.DeepEqual(t, once, notes)
 			}
 		})
+	}
+}
+
+// TestDriftResolutionHugeListsWithinBudgets: the other lists at a drift
+// report's head, the cause note and what is still drifted after a revert
+// (each resource naming its paths), shorten too and say what they leave out.
+func TestDriftResolutionHugeListsWithinBudgets(t *testing.T) {
+	after := decodeDrift(t, "drift_oob1.json")
+	template := after.Stacks[0].Drifted[0]
+	after.Stacks[0].Drifted = nil
+	for i := range 300 {
+		d := template
+		d.LogicalID = fmt.Sprintf("StillDriftedResourceWithALongLogicalId%04d", i)
+		d.Changes = nil
+		for j := range 400 {
+			d.Changes = append(d.Changes, model.DriftChange{Path: fmt.Sprintf("Properties.Some.Deeply.Nested.Path%04d", j), State: model.StringValue("a"), AWS: model.StringValue("b")})
+		}
+		after.Stacks[0].Drifted = append(after.Stacks[0].Drifted, d)
+	}
+	verdict := model.ClassifyRun(&after, 1, cdkd.ReadsCurrentState)
+	r := driftReport(decodeDrift(t, "drift_oob1.json"), 1)
+	r.CauseNote = "The state record could not be read: " + strings.Repeat("because of this and that, ", 5000)
+	r.Resolution = &ResolutionReport{Mode: "revert", After: &verdict, AfterDrift: after}
+	for _, b := range []Budget{CommentBudget, CheckRunBudget, SummaryBudget, Unlimited} {
+		got := DriftMarkdown(r, b)
+		assert.Check(t, b.Fits(got), "%+v: %d bytes", b, len(got))
+		assert.Check(t, strings.Contains(got, "more characters); the whole note is in the report JSON."), "%+v: the cause note is not shortened", b)
+		assert.Check(t, strings.Contains(got, "Path0004, and 395 more)"), "%+v: the paths left out are not counted", b)
+		assert.Check(t, !strings.Contains(got, "Path0005"), "%+v: more paths than the cap", b)
 	}
 }
