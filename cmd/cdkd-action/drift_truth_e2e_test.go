@@ -55,7 +55,7 @@ func TestDriftRevertRefusesTokenLiteralOverwrite(t *testing.T) {
 		assert.Equal(t, onlyCheckRun(t, w.gh).Output.Title, "1 resource drifted · revert refused")
 		for _, want := range []string{
 			"🚫 **revert refused** for 1 resource: cdkd warns that a revert would overwrite a live value with a token literal.",
-			"🚫 **Not reverted (refused by cdkd-action)** (1): set `drift-allow-token-overwrite: true` to revert anyway",
+			"🚫 **Not reverted (refused by cdkd-action)** (1): a `{{resolve:ssm-secure:…}}` token embedded in a longer string (or one no assembly places: pass the assembly as `app` so the action can tell) would be written back as the token literal. Set `drift-allow-token-overwrite: true` to revert anyway",
 			"- `StackD/SecureTopic` · `AWS::SNS::Topic`: cdkd warns that a revert would overwrite a live value with a token literal",
 			"⚠️ **cdkd's plan warns** (from `--dry-run`, before anything was reverted):",
 			"LEAVES 1 AWS-authored value untouched: ArchivePolicy",

@@ -185,7 +185,7 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	assert.Assert(t, is.Contains(comment, "**Plan:** no resource or output changes · 🔐 2 secret values changed"), comment)
 	assert.Assert(t, is.Contains(comment, "`Db`.`MasterUserPassword` · `NoEcho parameter DbPassword` · (secret) → (secret) · **changed** — will be updated"), comment)
 	assert.Assert(t, is.Contains(comment, "`Directory`.`Password` · `NoEcho parameter AdPassword` · (secret) → (secret) · **changed** — ⚠️ **cdkd will NOT apply this value**"), comment)
-	assert.Assert(t, is.Contains(comment, "> ⚠️ **1 changed secret value will NOT be applied:**"), comment)
+	assert.Assert(t, is.Contains(comment, "> ⚠️ **1 changed secret value will NOT be applied by a deploy:**"), comment)
 	assert.Assert(t, is.Contains(comment, "`--recreate-via-cc-api Directory`"), comment)
 	assert.Assert(t, is.Contains(check.Output.Text+check.Output.Summary, "will NOT be applied"))
 	assert.Assert(t, is.Contains(res.stdout, "::warning::FpStack: the changed secret value at Directory.Password"))
@@ -194,8 +194,8 @@ func TestFingerprintsSeeANoEchoChange(t *testing.T) {
 	// Deploying v2: cdkd updates both resources, but keeps the directory
 	// (a create-only password AWS never reports): its OLD fingerprint stays.
 	res = fpDeploy(t, w, b, v2, "diff-none.json", "UPDATE")
-	assert.Assert(t, is.Contains(res.summary, "FpStack: the new secret value at Directory.Password was NOT applied"), res.summary)
-	assert.Assert(t, !strings.Contains(res.summary, "Db.MasterUserPassword was NOT applied"))
+	assert.Assert(t, is.Contains(res.summary, "FpStack: the changed secret value at Directory.Password (NoEcho parameter AdPassword) is NOT applied by cdkd deploy"), res.summary)
+	assert.Assert(t, !strings.Contains(res.summary, "at Db.MasterUserPassword"), "the database password was applied")
 	raw, second := b.object(t)
 	assert.Assert(t, !second.Lookup(db).Equal(*first.Lookup(db)), "the database's new password reached AWS")
 	assert.Assert(t, second.Lookup(ad).Equal(*first.Lookup(ad)), "the directory's password was not applied")
@@ -222,6 +222,8 @@ func TestFingerprintsKeyMismatchIsUnknown(t *testing.T) {
 	assert.Equal(t, res.outputs["has-changes"], "false")
 	assert.Assert(t, is.Contains(comment, "(secret) · unknown (recorded without fingerprint-key, and this run has one)"), comment)
 	assert.Assert(t, is.Contains(comment, "were recorded without fingerprint-key and this run has one"), comment)
+	// Only a deploy that creates or updates their resources records them.
+	assert.Assert(t, is.Contains(comment, "unknown until a deploy that creates or updates their resources records them again (a deploy that changes nothing records nothing)"), comment)
 	assert.Assert(t, is.Contains(res.stdout, "::add-mask::rotated-fingerprint-key-2"), "the key is registered with the runner")
 	assert.Assert(t, !strings.Contains(comment+strings.Join(rawLines(res.stdout), "\n")+res.summary, "rotated-fingerprint-key-2"))
 }

@@ -121,11 +121,17 @@ func (r *driftRun) decideCauses(ctx context.Context, aws *driftAWS, d *model.Dri
 	if !cdkd.NeedsCauses(*d) {
 		return ""
 	}
+	// What decides where the state record cannot: the exit code, unless
+	// no run gave it (a saved report), when nothing does.
+	fallback, fallbackNote := "cdkd's exit code alone decides", "so those causes were inferred from cdkd's exit code alone"
+	if exitCode == model.ExitCodeUnknown {
+		fallback, fallbackNote = "cdkd's exit code is unknown, so nothing decides", "and cdkd's exit code is unknown, so those causes stay unknown"
+	}
 	src, why := aws.stateSource()
 	if src == nil {
-		r.runner.Warning(fmt.Sprintf("the state records were not read to tell a refused comparison from an ssm-secure one: %s; cdkd's exit code alone decides", why))
+		r.runner.Warning(fmt.Sprintf("the state records were not read to tell a refused comparison from an ssm-secure one: %s; %s", why, fallback))
 		cdkd.DecideNotComparedCauses(d, exitCode, nil)
-		return fmt.Sprintf("cdkd did not report why some resources were not compared, and their state records could not be read (%s), so those causes were inferred from cdkd's exit code alone.", why)
+		return fmt.Sprintf("cdkd did not report why some resources were not compared, and their state records could not be read (%s), %s.", why, fallbackNote)
 	}
 	bucket := r.stateBucket()
 	type record struct {
@@ -166,6 +172,9 @@ func (r *driftRun) decideCauses(ctx context.Context, aws *driftAWS, d *model.Dri
 	}
 	if len(failed) == 0 {
 		return ""
+	}
+	if exitCode == model.ExitCodeUnknown {
+		return fmt.Sprintf("The state records of %s could not be read, and cdkd's exit code is unknown, so for their resources the causes cdkd did not report stay unknown.", strings.Join(failed, ", "))
 	}
 	return fmt.Sprintf("The state records of %s could not be read, so for their resources the causes cdkd did not report were inferred from its exit code alone.", strings.Join(failed, ", "))
 }

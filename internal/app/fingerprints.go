@@ -3,9 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cfnschema"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secreteffect"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -163,14 +162,15 @@ type slot struct {
 	known        bool
 	why          string // why the value is unknown
 	resourceType string
-	status       model.FingerprintStatus
-	reason       string
+	// kind is NoEcho when any source is a NoEcho parameter, else reference.
+	kind   model.SecretKind
+	status model.FingerprintStatus
+	reason string
 }
 
 // slots lists a stack's secret positions with today's values. region is
 // the stack's deployed region.
 func (r *Env) slots(st assembly.Stack, region string) []*slot {
-	types := resourceTypes(st.TemplateFile)
 	byKey := map[string]*slot{}
 	var out []*slot
 	values := map[string][]string{}
@@ -184,9 +184,13 @@ func (r *Env) slots(st assembly.Stack, region string) []*slot {
 		}
 		s, ok := byKey[pos.Key()]
 		if !ok {
-			s = &slot{pos: pos, known: true, resourceType: types[p.LogicalID]}
+			s = &slot{pos: pos, known: true, resourceType: st.Types[p.LogicalID], kind: p.Source}
 			byKey[pos.Key()] = s
 			out = append(out, s)
+		}
+		if p.Source == model.SecretNoEcho {
+			// A value built from a NoEcho parameter is masked whole.
+			s.kind = model.SecretNoEcho
 		}
 		source, v, why := r.positionValue(st, p)
 		s.sources = append(s.sources, source)
@@ -289,47 +293,11 @@ func (f *fpRun) prehash(ctx context.Context, slots []*slot, rec *fingerprint.Rec
 
 // effect is what the deploy does with a changed value at s, given what
 // cdkd's diff says about its resource (nil: unchanged).
-func (f *fpRun) effect(s *slot, change *model.ResourceChange) (model.SecretEffect, bool) {
-	stateful := cfnschema.IsStateful(s.resourceType)
-	switch {
-	case s.pos.Kind == fingerprint.KindOutput:
-		return model.EffectUpdated, false
-	case cfnschema.IsCustomResource(s.resourceType):
-		return model.EffectHandlerRuns, false
-	case change != nil && change.ChangeType == model.ChangeCreate:
-		return model.EffectCreated, false
-	case change != nil && change.Replaces():
-		return model.EffectReplaced, stateful
-	}
-	b := f.table.Lookup(s.resourceType, s.pos.Path)
-	switch {
-	case b.CreateOnly && b.WriteOnly:
-		return model.EffectNotApplied, stateful
-	case b.CreateOnly:
-		return model.EffectReplaceIfDiffers, stateful
-	}
-	return model.EffectUpdated, false
-}
-
-// resourceTypes reads the Type of each resource of a template; an
-// unreadable template gives none (every property then counts as updatable
-// and reported, which the report says by naming no type).
-func resourceTypes(path string) map[string]string {
-	out := map[string]string{}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return out
-	}
-	var t struct {
-		Resources map[string]struct {
-			Type string `json:"Type"`
-		} `json:"Resources"`
-	}
-	if json.Unmarshal(b, &t) != nil {
-		return out
-	}
-	for id, res := range t.Resources {
-		out[id] = res.Type
-	}
-	return out
+func (f *fpRun) effect(s *slot, change *model.ResourceChange) secreteffect.Decision {
+	return secreteffect.Decide(f.table, secreteffect.Position{
+		Output:       s.pos.Kind == fingerprint.KindOutput,
+		ResourceType: s.resourceType,
+		Path:         s.pos.Path,
+		Source:       s.kind,
+	}, change)
 }

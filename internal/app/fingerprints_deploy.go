@@ -95,22 +95,28 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 	}
 }
 
-// warnNotApplied says, in the deploy report, that a changed value at a
-// create-only property AWS never reports did not reach AWS: cdkd kept the
-// resource, and only a recreate applies it.
+// warnNotApplied says, in the deploy report, that a changed value did not
+// reach AWS in this deploy: a create-only property AWS never reports (cdkd
+// kept the resource), or a value rotated behind an unchanged reference
+// (cdkd compares the reference text); or that whether it did is unknown.
 func (d *deployRun) warnNotApplied(ctx context.Context, fp *fpRun, stack string, s *slot, rec *fingerprint.Record, changes map[string]*model.ResourceChange) {
-	eff, stateful := fp.effect(s, changes[s.pos.LogicalID])
-	if eff != model.EffectNotApplied {
+	dec := fp.effect(s, changes[s.pos.LogicalID])
+	if !dec.Effect.LeavesBehind() && dec.Effect != model.EffectReferenceResourceUpdated {
 		return
 	}
 	if st, _ := fp.hasher.Compare(ctx, rec.Lookup(s.pos), s.pos, s.value); st != fingerprint.StatusChanged {
 		return
 	}
-	v := model.SecretValue{LogicalID: s.pos.LogicalID, Path: s.pos.Path, ResourceType: s.resourceType, Stateful: stateful}
-	w := fmt.Sprintf("%s: the new secret value at %s.%s was NOT applied: the property is create-only and AWS never reports it, so cdkd kept the resource. Deploy with --recreate-via-cc-api %s (or --recreate-via-sdk-provider %s)%s.",
-		stack, v.LogicalID, v.Path, v.LogicalID, v.LogicalID, statefulWarning(v))
+	v := model.SecretValue{LogicalID: s.pos.LogicalID, Path: s.pos.Path, ResourceType: s.resourceType, Source: strings.Join(s.sources, " + "),
+		Status: model.FingerprintChanged, Effect: dec.Effect, Remedy: dec.Remedy, Stateful: dec.Stateful}
+	w := reporters.SecretLeftBehind(stack, v)
+	if dec.Effect == model.EffectReferenceResourceUpdated {
+		w = fmt.Sprintf("%s: whether this deploy applied the changed secret value at %s.%s (%s) is unknown: cdkd updated the resource for another change, and compares the reference text, which is unchanged; its fingerprint is not recorded, so the next diff still reports it changed.",
+			stack, v.LogicalID, v.Path, v.Source)
+	}
+	w = d.r.set.Redact(w)
 	d.rep.Warnings = append(d.rep.Warnings, w)
-	d.r.runner.Warning(d.r.set.Redact(w))
+	d.r.runner.Warning(w)
 }
 
 // applied reports whether the value at s reached AWS in this deploy.
@@ -127,9 +133,12 @@ func (d *deployRun) applied(fp *fpRun, s *slot, ds reporters.DeployedStack, chan
 			return true
 		case cdkd.ResultUpdated:
 			// An update does not apply a create-only value AWS never
-			// reports: cdkd kept the resource.
-			eff, _ := fp.effect(s, changes[s.pos.LogicalID])
-			return eff != model.EffectNotApplied
+			// reports (cdkd kept the resource), nor a value behind an
+			// unchanged reference (cdkd compares the text); and whether
+			// it carried such a value along with another change is not
+			// known, so nothing is recorded.
+			e := fp.effect(s, changes[s.pos.LogicalID]).Effect
+			return !e.LeavesBehind() && e != model.EffectReferenceResourceUpdated
 		}
 		return false
 	}

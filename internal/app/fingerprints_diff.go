@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -84,22 +85,15 @@ func (r *diffRun) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.
 			v.Source += red(src)
 		}
 		if s.status == model.FingerprintChanged {
-			v.Effect, v.Stateful = fp.effect(s, byID[s.pos.LogicalID])
+			d := fp.effect(s, byID[s.pos.LogicalID])
+			v.Effect, v.Remedy, v.Stateful = d.Effect, d.Remedy, d.Stateful
 			if v.Warns() {
-				r.runner.Warning(fmt.Sprintf("%s: the changed secret value at %s.%s (%s) will NOT be applied by cdkd deploy: the property is create-only and AWS never reports it. Deploy with --recreate-via-cc-api %s (or --recreate-via-sdk-provider %s)%s.",
-					red(st.Name), v.LogicalID, v.Path, v.Source, v.LogicalID, v.LogicalID, statefulWarning(v)))
+				r.runner.Warning(reporters.SecretLeftBehind(red(st.Name), v))
 			}
 		}
 		out = append(out, v)
 	}
 	return out
-}
-
-func statefulWarning(v model.SecretValue) string {
-	if !v.Stateful {
-		return ""
-	}
-	return fmt.Sprintf("; %s is stateful, so it also needs --force-stateful-recreation, which destroys its data", v.ResourceType)
 }
 
 // noteKeyMismatch tells the reader, once per stack, that the record was
@@ -108,7 +102,7 @@ func (r *diffRun) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Reco
 	if rec == nil || rec.KeyID == fp.hasher.KeyID() {
 		return
 	}
-	note := fmt.Sprintf("The fingerprints of %s were recorded %s, so they are unknown until the next deploy records them again.",
+	note := fmt.Sprintf("The fingerprints of %s were recorded %s, so they are unknown until a deploy that creates or updates their resources records them again (a deploy that changes nothing records nothing).",
 		r.set.Redact(stack), keyDescription(rec.KeyID, fp.hasher.KeyID()))
 	r.notes = append(r.notes, note)
 	r.runner.Warning(note)

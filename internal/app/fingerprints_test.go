@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
@@ -16,42 +14,6 @@ import (
 	"gotest.tools/v3/assert"
 )
 
-// Seed 000's decision table, taken from the schema data.
-func TestSecretEffect(t *testing.T) {
-	table, err := cfnschema.Load()
-	assert.NilError(t, err)
-	fp := &fpRun{table: table}
-	res := func(typ, id, path string) *slot {
-		return &slot{resourceType: typ, pos: fingerprint.Position{Kind: fingerprint.KindResource, LogicalID: id, Path: path}}
-	}
-	replace := &model.ResourceChange{ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{{Path: "Engine", RequiresReplacement: true}}}
-	tests := []struct {
-		name         string
-		slot         *slot
-		change       *model.ResourceChange
-		want         model.SecretEffect
-		wantStateful bool
-	}{
-		{"updatable, never reported", res("AWS::RDS::DBInstance", "Db", "MasterUserPassword"), nil, model.EffectUpdated, false},
-		{"updatable, reported", res("AWS::Lambda::Function", "Fn", "Environment.Variables.TOKEN"), nil, model.EffectUpdated, false},
-		{"create-only, reported", res("AWS::RDS::DBInstance", "Db", "MasterUsername"), nil, model.EffectReplaceIfDiffers, true},
-		{"create-only, never reported", res("AWS::DirectoryService::SimpleAD", "Dir", "Password"), nil, model.EffectNotApplied, false},
-		{"create-only, never reported, stateful", res("AWS::RDS::DBCluster", "Cl", "SnapshotIdentifier"), nil, model.EffectNotApplied, true},
-		{"custom resource", res("Custom::Seeder", "Seed", "Password"), nil, model.EffectHandlerRuns, false},
-		{"created in this deploy", res("AWS::DirectoryService::SimpleAD", "Dir", "Password"), &model.ResourceChange{ChangeType: model.ChangeCreate}, model.EffectCreated, false},
-		{"replaced in this deploy", res("AWS::DirectoryService::SimpleAD", "Dir", "Password"), replace, model.EffectReplaced, false},
-		{"a type the table lacks", res("AWS::SQS::Queue", "Q", "QueueName"), nil, model.EffectUpdated, false},
-		{"an output", &slot{pos: fingerprint.Position{Kind: fingerprint.KindOutput, Output: "Pw"}}, nil, model.EffectUpdated, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, stateful := fp.effect(tc.slot, tc.change)
-			assert.Equal(t, got, tc.want)
-			assert.Equal(t, stateful, tc.wantStateful)
-		})
-	}
-}
-
 type fakeResolver map[string]string
 
 func (f fakeResolver) Resolve(_ context.Context, ref dynref.Ref) (string, bool, error) {
@@ -61,12 +23,9 @@ func (f fakeResolver) Resolve(_ context.Context, ref dynref.Ref) (string, bool, 
 // Each position gets today's value: a NoEcho default (a nested stack's
 // from its parent), a resolved reference; what cannot be known says why.
 func TestSlotValues(t *testing.T) {
-	dir := t.TempDir()
-	tpl := filepath.Join(dir, "t.json")
-	assert.NilError(t, os.WriteFile(tpl, []byte(`{"Resources":{"Db":{"Type":"AWS::RDS::DBInstance"},"Fn":{"Type":"AWS::Lambda::Function"}}}`), 0o600))
 	def := "pw-default"
 	parent := assembly.Stack{Name: "Parent", Region: "us-east-1", NoEchoParams: []assembly.Parameter{{Name: "Pw", Default: &def}}}
-	child := assembly.Stack{Name: "Parent~Child", Parent: "Parent", Region: "us-east-1", TemplateFile: tpl, Positions: []assembly.Position{
+	child := assembly.Stack{Name: "Parent~Child", Parent: "Parent", Region: "us-east-1", Types: map[string]string{"Db": "AWS::RDS::DBInstance", "Fn": "AWS::Lambda::Function"}, Positions: []assembly.Position{
 		{Kind: assembly.KindResource, LogicalID: "Db", Path: "MasterUserPassword", Source: model.SecretNoEcho, Parameter: "Pw", Secure: true, Whole: true},
 		{Kind: assembly.KindResource, LogicalID: "Fn", Path: "Environment.Variables.A", Source: model.SecretReference, Reference: "{{resolve:secretsmanager:a}}", Secure: true},
 		{Kind: assembly.KindResource, LogicalID: "Fn", Path: "Environment.Variables.B", Source: model.SecretReference, Reference: "{{resolve:secretsmanager:${Gen}:SecretString:p}}", Secure: true},
@@ -88,7 +47,9 @@ func TestSlotValues(t *testing.T) {
 	db := got["resource:Db.MasterUserPassword"]
 	assert.Assert(t, db.known)
 	assert.Equal(t, db.value, "pw-default")
-	assert.Equal(t, db.resourceType, "AWS::RDS::DBInstance")
+	assert.Equal(t, db.resourceType, "AWS::RDS::DBInstance", "the type the assembly read")
+	assert.Equal(t, db.kind, model.SecretNoEcho)
+	assert.Equal(t, got["resource:Fn.Environment.Variables.A"].kind, model.SecretReference)
 	assert.Equal(t, got["resource:Fn.Environment.Variables.A"].value, "sm-value")
 	for key, why := range map[string]string{
 		"resource:Fn.Environment.Variables.B": "known only after the deploy",

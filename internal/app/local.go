@@ -114,8 +114,11 @@ func orUnknown(v string) string {
 }
 
 // driftResult runs `cdkd drift`, or reads the saved `cdkd drift --json`
-// given as from-json. A saved report has no exit code: it is inferred from
-// the report, as cdkd would have exited.
+// given as from-json. A saved report has no exit code: cdkd-exit-code gives
+// it; without it, it is what cdkd exits with for that report (1 with
+// drift, else 0) when cdkd compared everything, and unknown when it did
+// not (cdkd 0.284's JSON names no cause, and only the exit code told a
+// refusal from a permanent token).
 func (r *driftRun) driftResult(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	if r.cfg.FromJSON == "" {
 		return r.runCdkdHeld(ctx, runner, args)
@@ -128,7 +131,11 @@ func (r *driftRun) driftResult(ctx context.Context, runner *cdkd.Runner, args []
 	if err != nil {
 		return cdkd.Result{}, &config.InputError{Input: "from-json", Msg: fmt.Sprintf("expected cdkd drift --json output in %s: %v", r.cfg.FromJSON, err)}
 	}
-	return cdkd.Result{Args: args, Stdout: b, ExitCode: cdkd.SavedDriftExit(d)}, nil
+	exit := cdkd.SavedDriftExit(d)
+	if r.cfg.CdkdExitCode != nil {
+		exit = *r.cfg.CdkdExitCode
+	}
+	return cdkd.Result{Args: args, Stdout: b, ExitCode: exit}, nil
 }
 
 // finishLocal ends a run: the report JSON's path on the log (stderr in a

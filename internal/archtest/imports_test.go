@@ -42,6 +42,11 @@ var rules = []rule{
 		why:  "reporters and the domain types they render only present: they must not depend on an edge (cdkd, AWS, GitHub, the runner protocol, the publisher)",
 	},
 	{
+		from: []string{"internal/secreteffect", "internal/cfnschema"},
+		deny: edges,
+		why:  "what a deploy does with a secret is decided from cdkd's diff and the schema table it is given: no edge",
+	},
+	{
 		from: []string{"internal/github"},
 		deny: []string{"internal/reporters", "internal/prcomment", "internal/driftissue"},
 		why:  "the GitHub client must not depend on rendering; the hidden header it finds comments by is internal/marker",

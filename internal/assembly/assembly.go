@@ -62,6 +62,9 @@ type Stack struct {
 	// report names that is not here (removed or renamed since it was
 	// deployed) has positions this assembly cannot tell.
 	Resources []string `json:",omitempty"`
+	// Types is each resource's Type by logical id (a resource whose entry
+	// is not an object, or has no Type, is absent).
+	Types map[string]string `json:",omitempty"`
 	// Unknown says why this stack's positions are unknown ("" when they
 	// are known): a nested stack whose template is not in the assembly.
 	// Such a stack is listed so that nothing takes it for one without
@@ -360,6 +363,7 @@ func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, 
 	t.trace()
 	t.fill(&s)
 	s.Resources = slices.Sorted(maps.Keys(tpl.Resources))
+	s.Types = tpl.types()
 	l.stacks = append(l.stacks, s)
 
 	for _, n := range tpl.nestedStacks() {

@@ -48,6 +48,17 @@ func (t *template) resource(id string) (typ string, props any, meta map[string]a
 	return typ, r["Properties"], meta, true
 }
 
+// types maps each resource's logical id to its Type.
+func (t *template) types() map[string]string {
+	out := map[string]string{}
+	for id := range t.Resources {
+		if typ, _, _, ok := t.resource(id); ok && typ != "" {
+			out[id] = typ
+		}
+	}
+	return out
+}
+
 type nestedStack struct {
 	logicalID string
 	// assetPath is the Metadata "aws:asset:path" ("" when the assembly was

@@ -164,7 +164,7 @@ func ClassifyDrift(res Result) (DriftRun, error) {
 		return DriftRun{}, newError(res, crashReason(res), nil)
 	}
 	switch res.ExitCode {
-	case 0, 1, 2:
+	case 0, 1, 2, model.ExitCodeUnknown: // unknown: a saved report
 	default:
 		return DriftRun{}, newError(res, crashReason(res), nil)
 	}

@@ -141,7 +141,10 @@ var summaryCount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 type PlanLine struct {
 	Text string
 	// Value is set for a "<path>: <old> -> <new>" line under a resource.
-	Value               bool
+	Value bool
+	// Skipped is set for a "<path>: SKIPPED — <reason>" line under a
+	// resource: --accept refused that property (Before holds the reason).
+	Skipped             bool
 	Stack, LogicalID    string
 	Path, Before, After string
 }
@@ -176,6 +179,8 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 	type key struct{ stack, id string }
 	seen := map[key]int{}
 	planned := map[string][]model.ResolvedResource{} // --accept's "~ Id (Type)" per stack
+	valueLines := map[key]int{}                      // value lines under each planned resource
+	skipped := map[key][]string{}                    // "Path: reason" of its SKIPPED lines
 	put := func(r model.ResolvedResource) {
 		k := key{r.Stack, r.LogicalID}
 		if i, ok := seen[k]; ok {
@@ -208,7 +213,17 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			out.Summary = append(out.Summary, trim)
 			s := stateUpdated().FindStringSubmatch(trim)[1]
 			for _, r := range planned[s] {
+				// A resource whose every property cdkd skipped was not
+				// accepted: cdkd's "accepted drift on N resource(s)"
+				// does not count it.
+				k := key{r.Stack, r.LogicalID}
 				r.Outcome = model.ResolutionAccepted
+				if len(skipped[k]) > 0 && valueLines[k] == 0 {
+					r.Outcome = model.ResolutionSkipped
+				}
+				if len(skipped[k]) > 0 {
+					r.Reason = "skipped " + strings.Join(skipped[k], "; ")
+				}
 				put(r)
 			}
 			delete(planned, s)
@@ -243,7 +258,13 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			if strings.HasPrefix(trim, "~") && mode == ResolutionAccept {
 				planned[stack] = append(planned[stack], model.ResolvedResource{Stack: stack, LogicalID: ref.id, Type: ref.typ})
 			}
+		case resID != "" && strings.HasPrefix(line, "    ") && skippedProperty().MatchString(trim):
+			m := skippedProperty().FindStringSubmatch(trim)
+			pl = PlanLine{Text: line, Skipped: true, Stack: resStack, LogicalID: resID, Path: m[1], Before: m[2]}
+			k := key{resStack, resID}
+			skipped[k] = append(skipped[k], m[1]+" ("+m[2]+")")
 		case resID != "" && strings.HasPrefix(line, "    ") && strings.Contains(trim, " -> ") && strings.Contains(trim, ": "):
+			valueLines[key{resStack, resID}]++
 			path, values, _ := strings.Cut(trim, ": ")
 			before, after, _ := strings.Cut(values, " -> ")
 			pl = PlanLine{Text: line, Value: true, Stack: resStack, LogicalID: resID, Path: path, Before: before, After: after}
@@ -272,6 +293,13 @@ func notSupported(text string) bool {
 	return strings.Contains(lower, "updatenotsupported") || strings.Contains(lower, "update-not-supported") ||
 		strings.Contains(lower, "not supported") || strings.Contains(lower, "could not revert")
 }
+
+// skippedProperty is --accept's refusal of one property under its
+// resource: "QueueName: SKIPPED — it carries a secret dynamic reference …"
+// (cdkd 0.284.40, sample 82).
+var skippedProperty = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\S+): SKIPPED\s*[—:-]*\s*(.*)$`)
+})
 
 // skipReason is what a SKIPPED line says after the word.
 func skipReason(line string) string {

@@ -1,6 +1,7 @@
 package cdkd
 
 import (
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -111,4 +112,36 @@ func TestDecodeDriftKeepsUnknownGroups(t *testing.T) {
 	assert.DeepEqual(t, d.Stacks[0].Groups, []model.DriftGroup{{Name: "masked", Entries: []model.GroupEntry{
 		{Resource: model.Resource{LogicalID: "Cr", Type: "AWS::SSM::Parameter"}, Paths: []string{"Value"}},
 	}}})
+}
+
+// cdkd 0.284.40 prints a refused property on its own line under its
+// resource (sample 82's plan). A resource whose every property was
+// skipped was not accepted, as cdkd's "accepted drift on N resource(s)"
+// counts; each skipped property is named with cdkd's reason.
+func TestParseResolutionSkippedProperties(t *testing.T) {
+	res := sample(t, "82-drift-stackA-accept-dryrun-text")
+	var lines []string
+	for _, l := range strings.Split(string(res.Stdout), "\n") {
+		if !strings.HasPrefix(StripANSI(l), "--dry-run") {
+			lines = append(lines, l)
+		}
+	}
+	// What a real --accept -y prints after the same plan (sample 94's line).
+	lines = append(lines, "✓ State updated for StackA (us-east-1): accepted drift on 1 resource(s).")
+	r := ParseResolution(lines, ResolutionAccept)
+	reason := "it carries a secret dynamic reference and the value AWS currently holds is not the one the reference resolves to"
+	assert.DeepEqual(t, r.Resources, []model.ResolvedResource{
+		{Stack: "StackA", LogicalID: "Bucket83908E77", Type: "AWS::S3::Bucket", Outcome: model.ResolutionAccepted},
+		{Stack: "StackA", LogicalID: "SecretNamedQueue", Type: "AWS::SQS::Queue", Outcome: model.ResolutionSkipped, Reason: "skipped QueueName (" + reason + ")"},
+		{Stack: "StackA", LogicalID: "SecretRefParam4A819521", Type: "AWS::SSM::Parameter", Outcome: model.ResolutionSkipped, Reason: "skipped Value (" + reason + ")"},
+	})
+	assert.Equal(t, model.ResolutionCounts(r.Resources)[model.ResolutionAccepted], 1, "as cdkd counts")
+	var skippedLines int
+	for _, l := range r.Lines {
+		if l.Skipped {
+			skippedLines++
+			assert.Equal(t, l.Before, reason)
+		}
+	}
+	assert.Equal(t, skippedLines, 2)
 }

@@ -143,9 +143,23 @@ func TestSavedDriftExit(t *testing.T) {
 
 func TestSavedDriftExitPartial(t *testing.T) {
 	d := model.Drift{Stacks: []model.StackDrift{{Stack: "A", NotCompared: []model.NotCompared{{Resource: model.Resource{LogicalID: "X"}, Cause: model.CauseRefused}}}}}
-	assert.Equal(t, SavedDriftExit(d), 2, "refused without drift")
-	d.Stacks[0].NotCompared[0].Cause = model.CauseUnresolvedToken
-	assert.Equal(t, SavedDriftExit(d), 0, "unresolvedToken alone keeps exit 0")
+	assert.Equal(t, SavedDriftExit(d), model.ExitCodeUnknown, "no run gave an exit code, and the report names no drift")
+	d.Stacks[0].NotCompared[0].Cause = model.CauseUnreported
+	assert.Equal(t, SavedDriftExit(d), model.ExitCodeUnknown, "0.284's JSON: refused and ssm-secure look the same")
+	d.Stacks[0].Drifted = []model.DriftedResource{{Resource: model.Resource{LogicalID: "Y"}}}
+	assert.Equal(t, SavedDriftExit(d), 1, "drift outranks a partial comparison")
+}
+
+// Samples 25 (refused, exit 2) and 86 (ssm-secure, exit 0) are the same
+// JSON shape: the saved report alone cannot tell their exit codes.
+func TestSavedDriftExitSamples(t *testing.T) {
+	for _, file := range []string{"25-drift-stackC-refused-json.stdout", "86-drift-stackD-ssmsecure-json.stdout"} {
+		b, err := os.ReadFile(filepath.Join("../../testdata/cdkd-samples", file))
+		assert.NilError(t, err)
+		d, err := DecodeDrift(b)
+		assert.NilError(t, err)
+		assert.Equal(t, SavedDriftExit(d), model.ExitCodeUnknown, file)
+	}
 }
 
 // EnvBase is the environment cdkd --version and npm inherit instead of the

@@ -3,17 +3,20 @@
 // is the property create-only (changing it replaces the resource), and is
 // it write-only (AWS never reports its current value)?
 //
-// properties.json is a reduced copy of the schemas cfn-lint ships (its
-// source and version are in the file; regenerate it with
-// scripts/cfnschema-subset). A type or property it does not list is
-// treated as updatable and reported, as the schemas would say.
+// properties.json is a reduced copy of the schemas cfn-lint ships, for
+// every resource type of the us-east-1 provider index (its source and
+// version are in the file; regenerate it with scripts/cfnschema-subset). A
+// type or a property it does not list is unknown: no claim is made about
+// it (cdkd decides when it reads AWS).
 package cfnschema
 
 import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 )
 
 //go:embed properties.json
@@ -25,9 +28,13 @@ type Behavior struct {
 	CreateOnly bool
 	// WriteOnly: AWS never reports the property's value.
 	WriteOnly bool
-	// Known is false when the type is not in the table.
+	// Known is false when the type, or the property's top-level name, is
+	// not in the table: CreateOnly and WriteOnly then say nothing.
 	Known bool
 }
+
+// Types counts the resource types the table knows.
+func (t *Table) Types() int { return len(t.types) }
 
 // Table is the reduced schema data.
 type Table struct {
@@ -38,12 +45,24 @@ type Table struct {
 }
 
 type typeProps struct {
+	Properties []string `json:"properties"`
 	CreateOnly []string `json:"createOnlyProperties"`
 	WriteOnly  []string `json:"writeOnlyProperties"`
 }
 
-// Load parses the embedded table.
+var (
+	loadOnce  sync.Once
+	loaded    *Table
+	loadError error
+)
+
+// Load parses the embedded table, once per process.
 func Load() (*Table, error) {
+	loadOnce.Do(func() { loaded, loadError = load() })
+	return loaded, loadError
+}
+
+func load() (*Table, error) {
 	var w struct {
 		Source  string               `json:"source"`
 		Version string               `json:"version"`
@@ -61,10 +80,13 @@ func Load() (*Table, error) {
 // ancestors; "*" in a schema entry matches any list index.
 func (t *Table) Lookup(resourceType, path string) Behavior {
 	p, ok := t.types[resourceType]
+	segs := strings.Split(path, ".")
 	if !ok {
 		return Behavior{}
 	}
-	segs := strings.Split(path, ".")
+	if _, found := slices.BinarySearch(p.Properties, segs[0]); !found {
+		return Behavior{}
+	}
 	return Behavior{Known: true, CreateOnly: covers(p.CreateOnly, segs), WriteOnly: covers(p.WriteOnly, segs)}
 }
 

@@ -10,6 +10,7 @@ func TestLookup(t *testing.T) {
 	tab, err := Load()
 	assert.NilError(t, err)
 	assert.Assert(t, tab.Version != "" && tab.Source != "", "the table says where it came from")
+	assert.Assert(t, tab.Types() > 1000, "every type of the provider index, not a hand-picked few: %d", tab.Types())
 	tests := []struct {
 		typ, path string
 		want      Behavior
@@ -27,7 +28,15 @@ func TestLookup(t *testing.T) {
 		// A task definition cannot be updated: every container property is create-only.
 		{"AWS::ECS::TaskDefinition", "ContainerDefinitions.0.Environment.1.Value", Behavior{Known: true, CreateOnly: true}},
 		{"AWS::DocDB::DBCluster", "MasterUserPassword", Behavior{Known: true}},
-		{"AWS::SQS::Queue", "QueueName", Behavior{}},
+		// Every type is in the table: the seeds' queue named after a secret.
+		{"AWS::SQS::Queue", "QueueName", Behavior{Known: true, CreateOnly: true}},
+		{"AWS::SQS::Queue", "VisibilityTimeout", Behavior{Known: true}},
+		{"AWS::SNS::Topic", "TopicName", Behavior{Known: true, CreateOnly: true}},
+		{"AWS::S3::Bucket", "BucketName", Behavior{Known: true, CreateOnly: true}},
+		{"AWS::DynamoDB::Table", "TableName", Behavior{Known: true, CreateOnly: true}},
+		// What the table does not know says nothing.
+		{"AWS::SQS::Queue", "NoSuchProperty", Behavior{}},
+		{"AWS::Nope::Thing", "Name", Behavior{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.typ+" "+tc.path, func(t *testing.T) {

@@ -57,11 +57,14 @@ type Config struct {
 	CheckRun         bool
 	FailOnChanges    bool
 	FromJSON         string
-	CdkdPath         string
-	CdkdVersion      string
-	ResolveSecrets   bool
-	MaskValues       []string
-	MaskEnv          []string
+	// CdkdExitCode is the exit code of the cdkd drift run whose JSON
+	// from-json holds; nil when not given (unknown).
+	CdkdExitCode   *int
+	CdkdPath       string
+	CdkdVersion    string
+	ResolveSecrets bool
+	MaskValues     []string
+	MaskEnv        []string
 
 	// Fingerprints of secret values (see internal/secrets/fingerprint).
 	Fingerprints      bool
@@ -256,6 +259,9 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 	if c.Timeout, err = parseMinutes("timeout-minutes", values["timeout-minutes"]); err != nil {
 		return Config{}, err
 	}
+	if c.CdkdExitCode, err = parseExitCode(values["cdkd-exit-code"]); err != nil {
+		return Config{}, err
+	}
 	if c.Sharding, err = loadSharding(values); err != nil {
 		return Config{}, err
 	}
@@ -264,6 +270,19 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 	}
 	c.within(dir)
 	return c, c.validate()
+}
+
+// parseExitCode reads cdkd-exit-code: empty (unknown), or one of the exit
+// codes cdkd drift ends a report with.
+func parseExitCode(v string) (*int, error) {
+	switch v = strings.TrimSpace(v); v {
+	case "":
+		return nil, nil
+	case "0", "1", "2":
+		n := int(v[0] - '0')
+		return &n, nil
+	}
+	return nil, bad("cdkd-exit-code", "expected the exit code cdkd drift ended with: 0, 1 or 2, got %q", v)
 }
 
 // within takes the relative paths among c's inputs against dir ("": as
@@ -321,6 +340,9 @@ func (c Config) validate() error {
 	}
 	if fi, err := os.Stat(c.WorkingDirectory); err != nil || !fi.IsDir() {
 		return bad("working-directory", "expected an existing directory, got %q", c.WorkingDirectory)
+	}
+	if c.CdkdExitCode != nil && c.FromJSON == "" {
+		return bad("cdkd-exit-code", "it is the exit code of the cdkd drift run whose JSON from-json holds; set from-json too, or leave cdkd-exit-code empty")
 	}
 	if c.FromJSON != "" {
 		if fi, err := os.Stat(c.FromJSON); err != nil || fi.IsDir() {

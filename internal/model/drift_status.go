@@ -192,10 +192,14 @@ func ClassifyStack(s StackDrift, exitCode int, reads ReadsState) StackVerdict {
 		case CauseUnresolvedToken:
 			v.Notes = append(v.Notes, plural(n, "resource")+" with an ssm-secure reference cdkd never resolves (permanent)")
 		case CauseUnreported:
-			if exitCode == 2 {
+			switch exitCode {
+			case 2:
 				v.Unchecked += n
 				v.Reasons = append(v.Reasons, plural(n, "resource")+" not compared for a reason cdkd did not report (it exited 2)")
-			} else {
+			case ExitCodeUnknown:
+				v.Unchecked += n
+				v.Reasons = append(v.Reasons, plural(n, "resource")+" not compared for a reason cdkd did not report (cdkd's exit code is unknown)")
+			default:
 				v.Notes = append(v.Notes, plural(n, "resource")+" not compared for a reason cdkd did not report")
 			}
 		default:
@@ -259,10 +263,18 @@ func KnownCause(c NotComparedCause) bool {
 	return false
 }
 
+// ExitCodeUnknown stands for cdkd's exit code when no cdkd run gave it: a
+// saved `cdkd drift --json` read without cdkd-exit-code, whose resources
+// cdkd did not all compare. cdkd 0.284's JSON names no cause, and only the
+// exit code told a refusal (2) from a permanent ssm-secure token (0), so
+// such a resource is could-not-check and the run incomplete.
+const ExitCodeUnknown = -2
+
 // RunVerdict is a whole drift check's classification.
 type RunVerdict struct {
 	Status DriftStatus `json:"status"`
-	// ExitCode is cdkd's exit code (-1 when it did not run to the end).
+	// ExitCode is cdkd's exit code (-1 when it did not run to the end,
+	// ExitCodeUnknown when no run gave it).
 	ExitCode int            `json:"exitCode"`
 	Stacks   []StackVerdict `json:"stacks"`
 	// Drifted and NotCompared are resource counts over every stack;
@@ -303,7 +315,7 @@ func ClassifyRun(d *Drift, exitCode int, reads ReadsState) RunVerdict {
 		v.Stacks = append(v.Stacks, sv)
 	}
 	switch {
-	case exitCode != 0 && exitCode != 1 && exitCode != 2:
+	case exitCode != 0 && exitCode != 1 && exitCode != 2 && exitCode != ExitCodeUnknown:
 		v.Status = DriftError
 		v.Reason = fmt.Sprintf("cdkd exited %d, which cdkd drift does not use for a report", exitCode)
 	case v.Drifted > 0:
@@ -326,6 +338,9 @@ func ClassifyRun(d *Drift, exitCode int, reads ReadsState) RunVerdict {
 		// compared nothing is clean, and the coverage line says so.
 		v.Status = DriftClean
 	}
+	if v.Status == DriftIncomplete && v.Reason == "" && exitCode == ExitCodeUnknown && unreported(d) {
+		v.Reason = ReasonExitCodeUnknown
+	}
 	if v.Status == DriftIncomplete && v.Reason == "" && nothingCompared(v.Stacks) {
 		// Possibly deleted resources alone: the stacks say why, and this
 		// says that nothing else was compared either.
@@ -344,6 +359,22 @@ const (
 	// unsupported or skipped, so not one comparison happened.
 	ReasonNothingCompared = "nothing could be compared: in no stack did cdkd compare a single resource (all possibly deleted, unsupported or skipped)"
 )
+
+// ReasonExitCodeUnknown: a saved cdkd JSON whose not-compared resources
+// name no cause, read without the exit code of the run that wrote it.
+const ReasonExitCodeUnknown = "cdkd's exit code is unknown: the saved cdkd drift JSON names no cause for a resource cdkd did not compare, and only the exit code of the run that wrote it (cdkd-exit-code) tells a refusal from a permanent ssm-secure token"
+
+// unreported reports a not-compared resource whose cause nobody decided.
+func unreported(d *Drift) bool {
+	for _, s := range d.Stacks {
+		for _, nc := range s.NotCompared {
+			if nc.Cause == CauseUnreported {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // nothingCompared reports stacks in none of which a comparison happened;
 // true for no stacks.

@@ -12,9 +12,10 @@ const (
 	FingerprintUnknown FingerprintStatus = "unknown"
 )
 
-// SecretEffect is what the next deploy does with a changed secret value,
-// from CloudFormation's schema for the property (create-only? reported by
-// AWS?) and cdkd's rules (seed 000's decision table).
+// SecretEffect is what the next deploy does with a changed secret value:
+// what cdkd's diff shows, else cdkd's rules (a reference is compared by its
+// text; a masked NoEcho value by the seed's two questions, from
+// CloudFormation's schema for the property). internal/secreteffect decides.
 type SecretEffect string
 
 const (
@@ -32,6 +33,35 @@ const (
 	EffectNotApplied SecretEffect = "not-applied"
 	// EffectHandlerRuns: a custom resource's handler runs on every deploy.
 	EffectHandlerRuns SecretEffect = "handler-runs"
+	// EffectInCdkdDiff: cdkd's own diff shows the change (a reference
+	// whose text changed; a NoEcho value cdkd 0.284 stores in plain text).
+	EffectInCdkdDiff SecretEffect = "in-cdkd-diff"
+	// EffectReferenceKept: the value behind an unchanged {{resolve:...}}
+	// reference changed; cdkd compares the reference text, so a deploy does
+	// NOT apply it.
+	EffectReferenceKept SecretEffect = "reference-kept"
+	// EffectReferenceResourceUpdated: as EffectReferenceKept, but cdkd
+	// updates the resource for another change; whether the new value goes
+	// with it is not known.
+	EffectReferenceResourceUpdated SecretEffect = "reference-resource-updated"
+	// EffectUnknown: the schema table does not know the type or property,
+	// so what cdkd does is unknown: it decides when it reads AWS.
+	EffectUnknown SecretEffect = "unknown"
+)
+
+// SecretRemedy is what puts a changed value into AWS when a deploy does not.
+type SecretRemedy string
+
+const (
+	// RemedyDriftRevert: `cdkd drift --revert` pushes the referenced value
+	// (an updatable property AWS reports).
+	RemedyDriftRevert SecretRemedy = "drift-revert"
+	// RemedyRecreate: recreating the resource (--recreate-via-cc-api or
+	// --recreate-via-sdk-provider) applies a NoEcho value (the seed).
+	RemedyRecreate SecretRemedy = "recreate"
+	// RemedyChangeReference: new reference text (the secret's version
+	// pinned) is a change cdkd's diff sees, so the deploy sends the value.
+	RemedyChangeReference SecretRemedy = "change-reference"
 )
 
 // SecretValue is one position a NoEcho value or a resolved secret reference
@@ -50,13 +80,22 @@ type SecretValue struct {
 	Reason string `json:"reason,omitempty"`
 	// Effect is set for a changed value.
 	Effect SecretEffect `json:"effect,omitempty"`
+	// Remedy is set when the deploy does not apply a changed value and
+	// something cdkd does is known to.
+	Remedy SecretRemedy `json:"remedy,omitempty"`
 	// Stateful marks a type whose recreation destroys its data.
 	Stateful bool `json:"stateful,omitempty"`
 }
 
 // Warns reports a change the deploy will not apply: a reviewer must act.
 func (v SecretValue) Warns() bool {
-	return v.Status == FingerprintChanged && v.Effect == EffectNotApplied
+	return v.Status == FingerprintChanged && v.Effect.LeavesBehind()
+}
+
+// LeavesBehind reports an effect under which the deploy does not apply
+// the new value.
+func (e SecretEffect) LeavesBehind() bool {
+	return e == EffectNotApplied || e == EffectReferenceKept
 }
 
 // SecretCounts counts a run's secret positions by status.

@@ -47,7 +47,7 @@ func redactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				ch.Path = set.Redact(ch.Path)
 				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
 				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS)) {
-					ch.Secret = model.SecretNoEcho
+					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
 				}
 				if ch.Secret != model.SecretNone {
 					ch.State, ch.AWS = maskPresent(ch.State), maskPresent(ch.AWS)
@@ -90,7 +90,7 @@ func learnDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				}
 				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS) ||
 					redactedWhole(ch.State, set) || redactedWhole(ch.AWS, set)) {
-					ch.Secret = model.SecretNoEcho
+					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
 				}
 				where := s.Stack + "/" + dr.LogicalID + "." + ch.Path
 				learn(set, ch.State, ch.Secret, where)

@@ -250,3 +250,18 @@ func TestDriftMaskCasesAndGroups(t *testing.T) {
 	Drift(&d, Input{Set: redactSet(), Placed: true})
 	assert.Equal(t, d.Stacks[0].Drifted[0].Changes[0].MaskCase, model.MaskByDesign)
 }
+
+// cdkd masks the live side of a rotated reference (sample 78: stateValue
+// the reference, awsValue "***"): the position is a secret reference, not
+// NoEcho, whether or not an assembly places it.
+func TestRedactDriftMaskedReferenceIsNotNoEcho(t *testing.T) {
+	ref := "{{resolve:secretsmanager:my-secret:SecretString:password}}"
+	for _, in := range []Input{{Set: secrets.NewSet(), Placed: true}, {Set: secrets.NewSet()}} {
+		d := model.Drift{Stacks: []model.StackDrift{{Stack: "StackA", Region: "us-east-1", Drifted: []model.DriftedResource{{
+			Resource: model.Resource{LogicalID: "SecretNamedQueue", Type: "AWS::SQS::Queue"},
+			Changes:  []model.DriftChange{{Path: "QueueName", State: str(ref), AWS: str(model.Masked)}},
+		}}}}}
+		Drift(&d, in)
+		assert.Equal(t, d.Stacks[0].Drifted[0].Changes[0].Secret, model.SecretReference, "placed %v", in.Placed)
+	}
+}

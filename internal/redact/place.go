@@ -33,8 +33,11 @@ func placeDrift(d *model.Drift, pos Positions, state StateLookup) []Unplaced {
 			some := false
 			for c := range dr.Changes {
 				ch := &dr.Changes[c]
-				if storedMask(rec, dr.LogicalID, ch.Path) || isMask(ch.State) || isMask(ch.AWS) {
+				switch {
+				case storedMask(rec, dr.LogicalID, ch.Path):
 					ch.Secret = model.SecretNoEcho
+				case isMask(ch.State) || isMask(ch.AWS):
+					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
 				}
 				some = hideUnplaced(&ch.Secret, why, ch.State, ch.AWS) || some
 			}

@@ -70,6 +70,10 @@ func PlanText(lines []cdkd.PlanLine, detected model.Drift, hidden []string, set 
 			}
 			text = "    " + set.Redact(l.Path) + ": " + before + " -> " + after
 			under = true
+		case l.Skipped:
+			// cdkd's refusal of one property, by name: its words, no value.
+			text = "    " + set.Redact(l.Path) + ": SKIPPED — " + set.Redact(l.Before)
+			under = true
 		case strings.HasPrefix(trim, "→"), strings.HasPrefix(trim, "~"):
 			text = set.Redact(text)
 			under = true

@@ -78,3 +78,19 @@ func TestResolution(t *testing.T) {
 	assert.Assert(t, !strings.Contains(rr.AfterError, "\n"), "an error is one line: %q", rr.AfterError)
 	assert.Equal(t, rr.Outcomes[0].Type, "AWS::SQS::Queue")
 }
+
+// --accept's refusal of a property (cdkd 0.284.40: "QueueName: SKIPPED —
+// …" under its resource) is shown by name with cdkd's reason, never hidden
+// as a line of cdkd's plan; what it says is redacted.
+func TestPlanTextSkippedLine(t *testing.T) {
+	set := redactSet()
+	got := PlanText([]cdkd.PlanLine{
+		{Text: "  ~ SecretNamedQueue (AWS::SQS::Queue)"},
+		{Text: "    QueueName: SKIPPED — it carries a secret dynamic reference tenant-queue-secret", Skipped: true,
+			Stack: "StackA", LogicalID: "SecretNamedQueue", Path: "QueueName", Before: "it carries a secret dynamic reference tenant-queue-secret"},
+	}, model.Drift{}, nil, set)
+	assert.DeepEqual(t, got, []string{
+		"  ~ SecretNamedQueue (AWS::SQS::Queue)",
+		"    QueueName: SKIPPED — it carries a secret dynamic reference ***",
+	})
+}

@@ -15,6 +15,22 @@ func isMask(v model.Value) bool {
 	return v.Present() && !v.IsNull() && v.Text() == model.Masked
 }
 
+// maskKind is the secret kind of a change one side of which is the mask:
+// a reference when the change already reads one or a side spells one
+// (cdkd masks the live side of a rotated reference: sample 78), else
+// NoEcho. A reference position is not labelled NoEcho.
+func maskKind(k model.SecretKind, values ...model.Value) model.SecretKind {
+	if k == model.SecretReference {
+		return k
+	}
+	for _, v := range values {
+		if v.Present() && !v.IsNull() && strings.HasPrefix(strings.TrimSpace(v.Text()), "{{resolve:") {
+			return model.SecretReference
+		}
+	}
+	return model.SecretNoEcho
+}
+
 // maskPresent replaces a value with the mask but keeps absence and null
 // visible: a reviewer still learns that a secret property was added or
 // removed, and neither tells anything about the value.

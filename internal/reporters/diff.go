@@ -268,7 +268,7 @@ func (x *diffWriter) stack(s *model.StackDiff, path string) {
 	x.resources(s.Changes)
 	x.outputs(s.OutputChanges)
 	x.noEchoNote(s.NoEchoReaders)
-	x.secretValues(s.SecretValues)
+	x.secretValues(path, s.SecretValues)
 	x.stackSections(s.Children, path)
 	x.w.Block()
 	x.w.WriteString("</details>\n")

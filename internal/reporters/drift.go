@@ -333,7 +333,9 @@ func stackGlyph(v model.StackVerdict) string {
 	switch {
 	case v.Status == model.DriftDrifted:
 		return "🔴"
-	case v.Status == model.DriftIncomplete, v.Coverage.NothingCompared():
+	case v.Status == model.DriftIncomplete, v.Coverage.NothingCompared(), v.Coverage.Partial > 0:
+		// cdkd's glyph follows "was everything actually compared": a
+		// stack compared only partly gets its ⚠, not ✅.
 		return "⚠️"
 	case v.Status == model.DriftClean:
 		return "✅"
@@ -349,6 +351,8 @@ func stackPhrase(v model.StackVerdict) string {
 		return "could not check everything"
 	case v.Coverage.NothingCompared():
 		return "no drift detected, but NOTHING was compared"
+	case v.Coverage.Partial > 0:
+		return "no drift among what was compared, but not everything was compared"
 	}
 	return "no drift"
 }

@@ -25,6 +25,8 @@ func causeText(c model.NotComparedCause, exitCode int) (head, todo string) {
 			return "❔ **Cause not reported**", "cdkd did not say why. It exited 2, so at least one comparison in this run was refused or failed: treat these as could-not-check."
 		case 0:
 			return "❔ **Cause not reported**", "cdkd did not say why, and its state record holds no ssm-secure token. cdkd exited 0, which it does only when nothing was refused and no read failed."
+		case model.ExitCodeUnknown:
+			return "❔ **Cause not reported**", "cdkd did not say why, and cdkd's exit code is unknown (a saved cdkd JSON read without " + Code("cdkd-exit-code") + "), so nothing tells a refusal from a permanent ssm-secure token: treat these as could-not-check."
 		}
 		return "❔ **Cause not reported**", "cdkd did not say why, and its log names no reason. It exited " + strconv.Itoa(exitCode) +
 			" because something drifted, and drift outranks a refused or failed comparison, so the exit code says nothing about these: treat them as could-not-check."

@@ -35,9 +35,13 @@ func (x *driftWriter) headline() {
 		x.w.Write("⚠️ **Nothing checked:** ", Text(reason), ". This is not a clean result: it says nothing about drift.\n")
 	case v.Status == model.DriftIncomplete:
 		x.w.WriteString("⚠️ **Could not check everything:** nothing drifted among the resources that were compared, but ")
-		if v.Unchecked > 0 {
+		switch {
+		case v.Unchecked > 0 && v.Reason == model.ReasonExitCodeUnknown:
+			// Refused or permanent: without the exit code nobody knows.
+			x.w.Write(countOf(v.Unchecked, "resource", "resources"), " could not be checked.")
+		case v.Unchecked > 0:
 			x.w.Write(countOf(v.Unchecked, "resource", "resources"), " could not be checked, for a reason you can act on.")
-		} else {
+		default:
 			x.w.WriteString("cdkd says a comparison was refused or failed.")
 		}
 		x.w.WriteString(" This is not a clean result.\n")

@@ -49,10 +49,11 @@ func maskNoteText(c model.MaskCase) string {
 			"To stop it, stop marking that response NoEcho; to put the value back, force the custom resource to update (a nonce) and re-deploy."
 	case model.MaskNoEchoParameter:
 		return "The position reads a NoEcho parameter, and the live value differs from the one deployed: an out-of-band change. " +
-			"`cdkd drift --revert` or a re-deploy puts the parameter's value back."
+			"`cdkd drift --revert` puts the parameter's value back; a re-deploy does not (cdkd sees no change in the template, and the drift survives it)."
 	case model.MaskSecretReference:
 		return "The position holds a dynamic reference to a secret, and the live value is not what it resolves to: most often the secret was rotated and the resource still holds the previous version, or the value was edited out of band (cdkd cannot tell them apart). " +
-			"`cdkd drift --revert` or a re-deploy pushes the referenced value."
+			"A re-deploy does not push it: cdkd compares the reference's text, which is unchanged, so the drift survives it. " +
+			"`cdkd drift --revert` pushes the referenced value into a property that can be updated in place; for a create-only one (a name) cdkd 0.284.40 reports it reverted and changes nothing, and new reference text (the secret's version pinned) makes a deploy replace the resource."
 	}
 	return "Nothing says whether the position holds a NoEcho custom-resource response (which drifts on every run by design) or reads a NoEcho parameter or a secret (real drift): " +
 		"the assembly given as `app` does not show its source. Treat it as real drift until you have checked."

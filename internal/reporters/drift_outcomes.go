@@ -15,21 +15,31 @@ var outcomeGroups = []struct {
 }{
 	{model.ResolutionFailed, "❌ **Failed**", "cdkd's error is shown; inspect it and retry once its cause is resolved."},
 	{model.ResolutionUpdateNotSupported, "⊘ **Update not supported**", "the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy)."},
-	{model.ResolutionRefused, "🚫 **Not reverted (refused by cdkd-action)**", "set `drift-allow-token-overwrite: true` to revert anyway, or change the reference so the token is the property's whole value (or a `secretsmanager`/plain `ssm` reference)."},
+	{model.ResolutionRefused, "🚫 **Not reverted (refused by cdkd-action)**", "a `{{resolve:ssm-secure:…}}` token embedded in a longer string (or one no assembly places: pass the assembly as `app` so the action can tell) would be written back as the token literal. Set `drift-allow-token-overwrite: true` to revert anyway, or use a `secretsmanager`/plain `ssm` reference in the composed string, or keep the token as the property's whole value, which a revert leaves unchanged."},
 	{model.ResolutionSkipped, "⏭️ **Skipped by cdkd**", "cdkd refused these (a secret-bearing property whose live value it could not identify) and warned by name; the drift is still reported on the next run."},
 	{model.ResolutionNotCompared, "⚠️ **Not compared**", "cdkd did not compare these, so it did not resolve them."},
+	{outcomeRevertedStillDrifted, "⚠️ **cdkd said reverted, still drifted**", "cdkd printed ✓ reverted, and the detection after it still finds the drift: the property was not changed (an immutable property, such as an SQS queue's name, cdkd cannot update in place; cdkd 0.284.40 reports it reverted). `cdkd deploy --replace` leaves it too, as it sees no change; for a value behind a secret reference, new reference text (the secret's version pinned) makes a deploy replace the resource."},
 	{model.ResolutionUnreported, "❔ **No line from cdkd**", "drifted, but cdkd printed nothing about them: not counted as resolved (the detection after the resolution says where they stand)."},
 	{model.ResolutionReverted, "✅ **Reverted**", ""},
 	{model.ResolutionAccepted, "✅ **Accepted**", ""},
 }
 
+// outcomeRevertedStillDrifted is a resource cdkd reported reverted that
+// the detection after the revert still finds drifted: listed once, there.
+const outcomeRevertedStillDrifted model.ResolutionOutcome = "revertedStillDrifted"
+
 // outcomes lists what cdkd's lines say became of each resource, by
 // outcome, with counts from those lines.
 func (x *driftWriter) outcomes(res *ResolutionReport) {
+	still := stillDrifted(res)
 	for _, g := range outcomeGroups {
 		var list []model.ResolvedResource
 		for _, o := range res.Outcomes {
-			if o.Outcome == g.outcome {
+			outcome := o.Outcome
+			if outcome == model.ResolutionReverted && still[o.Name()] {
+				outcome = outcomeRevertedStillDrifted
+			}
+			if outcome == g.outcome {
 				list = append(list, o)
 			}
 		}
@@ -61,6 +71,21 @@ func (x *driftWriter) outcomes(res *ResolutionReport) {
 			x.w.WriteString("\n")
 		}
 	}
+}
+
+// stillDrifted names ("Stack/Id") the resources the detection after the
+// resolution still finds drifted.
+func stillDrifted(res *ResolutionReport) map[string]bool {
+	out := map[string]bool{}
+	if res.After == nil || res.After.Status != model.DriftDrifted {
+		return out
+	}
+	for _, s := range res.AfterDrift.Stacks {
+		for _, d := range s.Drifted {
+			out[s.Stack+"/"+d.LogicalID] = true
+		}
+	}
+	return out
 }
 
 // planWarnings shows the warnings cdkd's plan puts before its prompt,

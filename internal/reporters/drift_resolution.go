@@ -55,10 +55,19 @@ func (x *driftWriter) resolution() {
 		x.w.Write("⚠️ **After the resolution, drift could not be checked again:** ", Text(reason), "\n")
 	case res.After == nil:
 	case res.After.Status == model.DriftDrifted:
+		reported := map[string]bool{} // listed above under "cdkd said reverted"
+		for _, o := range res.Outcomes {
+			reported[o.Name()] = o.Outcome == model.ResolutionReverted
+		}
 		var still []string
+		n := 0
 		for _, s := range res.AfterDrift.Stacks {
 			for _, d := range s.Drifted {
 				entry := s.Stack + "/" + d.LogicalID
+				if reported[entry] {
+					n++
+					continue
+				}
 				// The names are capped by the ladder, each one's paths here:
 				// a resource can have hundreds.
 				var paths []string
@@ -74,10 +83,14 @@ func (x *driftWriter) resolution() {
 				still = append(still, entry)
 			}
 		}
-		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ", codeList(still, x.listLimit()), ".")
-		if res.Mode == "revert" {
-			// Today's cdkd reports an immutable property as reverted.
-			x.w.WriteString(" cdkd can report a property as reverted when nothing changed (an immutable property such as an SQS queue's name cannot be updated in place; re-deploy with `cdkd deploy --replace`).")
+		x.w.Write("🔴 **Still drifted after the ", Text(res.Mode), ":** ")
+		switch {
+		case len(still) == 0:
+			x.w.Write("the ", countOf(n, "resource", "resources"), " cdkd said it reverted (above).")
+		case n > 0:
+			x.w.Write(codeList(still, x.listLimit()), ", and the ", countOf(n, "resource", "resources"), " cdkd said it reverted (above).")
+		default:
+			x.w.Write(codeList(still, x.listLimit()), ".")
 		}
 		x.w.WriteString("\n")
 	default:

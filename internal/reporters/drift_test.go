@@ -246,7 +246,7 @@ func TestDriftHeadlines(t *testing.T) {
 		{name: "error", want: "❌ **Drift could not be checked:**", title: "cdkd drift failed", not: []string{"No drift", "Drift detected", "✅"}},
 		{name: "accept", want: "✅ **Accepted** (2)\n- `StackA/Bucket83908E77` · `AWS::S3::Bucket`\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`", title: "3 resources drifted · accepted",
 			not: []string{"Accepted 3", "Accepted** (3)"}},
-		{name: "revert-still", want: "🔴 **Still drifted after the revert:** `StackA/Queue4A7E3555 (QueueName)`", title: "3 resources drifted · 1 resource still drifted after revert"},
+		{name: "revert-still", want: "⚠️ **cdkd said reverted, still drifted** (1)", title: "3 resources drifted · 1 resource still drifted after revert"},
 		{name: "revert-partial", want: "❌ **Failed** (1): cdkd's error is shown; inspect it and retry once its cause is resolved.\n- `StackA/Queue4A7E3555` · `AWS::SQS::Queue`: AWS update failed — AccessDenied", title: "3 resources drifted · revert failed"},
 	}
 	for _, tc := range tests {
@@ -417,14 +417,19 @@ func TestDriftMarkdownMaskCases(t *testing.T) {
 		byDesign bool
 	}{
 		{model.MaskByDesign, "🔒 **Drifts on every run by design:** `NoEchoParam2FCCC8BD.Value`", true},
-		{model.MaskNoEchoParameter, "`cdkd drift --revert` or a re-deploy puts the parameter's value back", false},
+		{model.MaskNoEchoParameter, "`cdkd drift --revert` puts the parameter's value back; a re-deploy does not", false},
 		{model.MaskSecretReference, "most often the secret was rotated", false},
+		// testdata/cdkd-kumo-rotation: the drift survives a re-deploy, and
+		// --revert does not apply a create-only name.
+		{model.MaskSecretReference, "A re-deploy does not push it", false},
+		{model.MaskSecretReference, "for a create-only one (a name) cdkd 0.284.40 reports it reverted and changes nothing", false},
 		{model.MaskUndecided, "Masked drift, cause undecided", false},
 	} {
 		d := noEchoDrift(t)
 		d.Stacks[0].Drifted[0].Changes[0].MaskCase = tc.c
 		got := DriftMarkdown(driftReport(d, 1), Unlimited)
 		assert.Assert(t, strings.Contains(got, tc.want), "%s:\n%s", tc.c, got)
+		assert.Assert(t, !strings.Contains(got, "or a re-deploy"), "a re-deploy does not put a value back: %s", got)
 		assert.Equal(t, strings.Contains(got, "Drifts on every run by design"), tc.byDesign, "%s", tc.c)
 	}
 }

@@ -1,22 +1,27 @@
 // Command cfnschema-subset reduces the CloudFormation resource provider
-// schemas that cfn-lint ships to what internal/cfnschema needs: for each
-// resource type that can hold a secret, its createOnlyProperties and
-// writeOnlyProperties. The full schemas are tens of megabytes; the subset is
-// a few kilobytes and says where it came from.
+// schemas that cfn-lint ships to what internal/cfnschema needs: for every
+// resource type of the us-east-1 provider index, its top-level property
+// names, createOnlyProperties and writeOnlyProperties. The full schemas are
+// tens of megabytes; the subset is a few hundred kilobytes and says where
+// it came from.
 //
 //	go run ./scripts/cfnschema-subset -cfnlint "$(python3 -c 'import cfnlint,os;print(os.path.dirname(cfnlint.__file__))')" \
 //	    -version "$(python3 -c 'import cfnlint.version as v;print(v.__version__)')" \
 //	    -out internal/cfnschema/properties.json
 //
-// cfn-lint is the pip package cfn-lint (Debian: python3-cfn-lint). The
-// schemas are read from its us-east-1 provider index. The output is
-// deterministic, so a regeneration from the same cfn-lint gives no diff.
+// cfn-lint is the pip package cfn-lint (Debian: python3-cfn-lint); it
+// carries the provider schemas themselves, writeOnlyProperties included,
+// which the AWS service spec database cdkd ships (db.json.gz) does not.
+// The output is deterministic, one type per line, so a regeneration from
+// the same cfn-lint gives no diff and a newer one a readable one.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,42 +29,18 @@ import (
 	"strings"
 )
 
-// types are the resource types whose properties commonly take a NoEcho
-// parameter or a secret reference. Add a type here and regenerate.
-var types = []string{
-	"AWS::AmazonMQ::Broker",
-	"AWS::DMS::Endpoint",
-	"AWS::DirectoryService::MicrosoftAD",
-	"AWS::DirectoryService::SimpleAD",
-	"AWS::DocDB::DBCluster",
-	"AWS::DocDB::DBInstance",
-	"AWS::ECS::TaskDefinition",
-	"AWS::ElastiCache::CacheCluster",
-	"AWS::ElastiCache::ReplicationGroup",
-	"AWS::ElastiCache::User",
-	"AWS::IAM::User",
-	"AWS::Lambda::Function",
-	"AWS::Neptune::DBCluster",
-	"AWS::OpenSearchService::Domain",
-	"AWS::RDS::DBCluster",
-	"AWS::RDS::DBInstance",
-	"AWS::RDS::DBProxy",
-	"AWS::Redshift::Cluster",
-	"AWS::RedshiftServerless::Namespace",
-	"AWS::SSM::Parameter",
-	"AWS::SecretsManager::Secret",
-}
-
+// schema is the part of a provider schema the table keeps.
 type schema struct {
-	CreateOnly []string `json:"createOnlyProperties"`
-	WriteOnly  []string `json:"writeOnlyProperties"`
+	Properties map[string]json.RawMessage `json:"properties"`
+	CreateOnly []string                   `json:"createOnlyProperties"`
+	WriteOnly  []string                   `json:"writeOnlyProperties"`
 }
 
-type output struct {
-	Source    string            `json:"source"`
-	Version   string            `json:"version"`
-	Generator string            `json:"generator"`
-	Types     map[string]schema `json:"types"`
+// entry is one type in the output.
+type entry struct {
+	Properties []string `json:"properties"`
+	CreateOnly []string `json:"createOnlyProperties,omitempty"`
+	WriteOnly  []string `json:"writeOnlyProperties,omitempty"`
 }
 
 func main() {
@@ -77,23 +58,19 @@ func main() {
 	}
 }
 
+// indexEntry is one `"AWS::X::Y": "<hash>"` line of cfn-lint's provider
+// index: the type and the file its schema is in.
+var indexEntry = regexp.MustCompile(`"([A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+)": "([0-9a-f]+)"`)
+
 func run(dir, version, out string) error {
 	index, err := os.ReadFile(filepath.Join(dir, "data", "schemas", "providers", "us_east_1.py"))
 	if err != nil {
 		return fmt.Errorf("read cfn-lint's provider index: %w", err)
 	}
-	o := output{
-		Source:    "CloudFormation resource provider schemas (us-east-1) as shipped by cfn-lint, cfnlint/data/schemas",
-		Version:   "cfn-lint " + version,
-		Generator: "go run ./scripts/cfnschema-subset",
-		Types:     map[string]schema{},
-	}
-	for _, t := range types {
-		m := regexp.MustCompile(`"` + regexp.QuoteMeta(t) + `": "([0-9a-f]+)"`).FindSubmatch(index)
-		if m == nil {
-			return fmt.Errorf("%s is not in cfn-lint's us-east-1 index", t)
-		}
-		raw, err := os.ReadFile(filepath.Join(dir, "data", "schemas", "resources", string(m[1])+".json"))
+	types := map[string]entry{}
+	for _, m := range indexEntry.FindAllSubmatch(index, -1) {
+		t := string(m[1])
+		raw, err := os.ReadFile(filepath.Join(dir, "data", "schemas", "resources", string(m[2])+".json"))
 		if err != nil {
 			return fmt.Errorf("read schema of %s: %w", t, err)
 		}
@@ -101,14 +78,55 @@ func run(dir, version, out string) error {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return fmt.Errorf("decode schema of %s: %w", t, err)
 		}
-		s.CreateOnly, s.WriteOnly = clean(s.CreateOnly), clean(s.WriteOnly)
-		o.Types[t] = s
+		types[t] = entry{
+			Properties: slices.Sorted(maps.Keys(s.Properties)),
+			CreateOnly: clean(s.CreateOnly),
+			WriteOnly:  clean(s.WriteOnly),
+		}
 	}
-	b, err := json.MarshalIndent(o, "", "  ")
+	if len(types) == 0 {
+		return fmt.Errorf("no resource type in cfn-lint's us-east-1 index")
+	}
+	b, err := encode(version, types)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(out, append(b, '\n'), 0o644)
+	return os.WriteFile(out, b, 0o644)
+}
+
+// encode writes the table with one type per line.
+func encode(version string, types map[string]entry) ([]byte, error) {
+	var buf bytes.Buffer
+	head := func(k, v string) error {
+		b, err := json.Marshal(v)
+		fmt.Fprintf(&buf, "  %q: %s,\n", k, b)
+		return err
+	}
+	buf.WriteString("{\n")
+	if err := head("source", "CloudFormation resource provider schemas (us-east-1) as shipped by cfn-lint, cfnlint/data/schemas"); err != nil {
+		return nil, err
+	}
+	if err := head("version", "cfn-lint "+version); err != nil {
+		return nil, err
+	}
+	if err := head("generator", "go run ./scripts/cfnschema-subset"); err != nil {
+		return nil, err
+	}
+	buf.WriteString("  \"types\": {\n")
+	names := slices.Sorted(maps.Keys(types))
+	for i, t := range names {
+		b, err := json.Marshal(types[t])
+		if err != nil {
+			return nil, err
+		}
+		sep := ","
+		if i == len(names)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&buf, "    %q: %s%s\n", t, b, sep)
+	}
+	buf.WriteString("  }\n}\n")
+	return buf.Bytes(), nil
 }
 
 // clean strips the "/properties/" prefix and sorts.
