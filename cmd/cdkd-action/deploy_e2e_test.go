@@ -120,17 +120,17 @@ func resultInvocations(t *testing.T, runFile string) []cdkdtest.Invocation {
 }
 
 // review runs the diff command on #8 at head: the reviewed comment.
-func (w *workspace) review(head string, inputs map[string]string) marker.Header {
+func (w *workspace) review(head string, inputs map[string]string, extraEnv ...string) marker.Header {
 	w.t.Helper()
-	return w.reviewPR(deployPR, "main", head, inputs)
+	return w.reviewPR(deployPR, "main", head, inputs, extraEnv...)
 }
 
 // reviewPR runs the diff command on pull request number (into base) at
 // head, then makes the next step run on the push.
-func (w *workspace) reviewPR(number int, base, head string, inputs map[string]string) marker.Header {
+func (w *workspace) reviewPR(number int, base, head string, inputs map[string]string, extraEnv ...string) marker.Header {
 	w.t.Helper()
 	w.onPullRequestInto(number, head, base)
-	res := w.run(inputs)
+	res := w.run(inputs, extraEnv...)
 	assert.Equal(w.t, res.code, 0, res.stdout)
 	comments := w.gh.Comments(owner, repo, number)
 	assert.Assert(w.t, len(comments) > 0)

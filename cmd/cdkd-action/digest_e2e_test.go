@@ -116,17 +116,18 @@ func TestDeployRefusesAnotherFingerprintKey(t *testing.T) {
 	diff := noEchoDiff(t, w, "diff.json", "hunter2-noecho-v1", "hunter2-noecho-v2")
 	stub := w.stub(gateDiff(t, diff), gateDiff(t, diff))
 	in := diffInputs()
-	in["fingerprint-key"] = "review-key-0001"
+	const reviewKey, deployKey = "pEmdc0HzWLCys+DLyrZJoUkS4b0EPoyQppfSch11n5E=", "37zbtWjWn9Ecoc73HS2k1gpHRZCZv7udfbPJ9a/0RNQ="
+	in["fingerprint-key"] = reviewKey
 	h := w.review(reviewedSHA, in)
-	assert.Assert(t, strings.HasPrefix(h.Extra["fingerprintKeyId"], "k1:"), "the review records its key id: %v", h.Extra)
-	res := w.run(deployInputs("fingerprint-key", "deploy-key-0002"))
+	assert.Assert(t, strings.HasPrefix(h.Extra["fingerprintKeyId"], "k2:"), "the review records its key id: %v", h.Extra)
+	res := w.run(deployInputs("fingerprint-key", deployKey))
 	assert.Equal(t, res.code, 1, res.stdout)
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["failure-reason"], "fingerprint-key-mismatch")
 	assert.Equal(t, res.outputs["deployed"], "false")
-	assert.Assert(t, is.Contains(res.stdout, "with fingerprint-key "+h.Extra["fingerprintKeyId"]+", and this deploy's key is k1:"))
+	assert.Assert(t, is.Contains(res.stdout, "with fingerprint key "+h.Extra["fingerprintKeyId"]+", and this deploy's key is k2:"))
 	assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Fingerprint key changed")
-	for _, key := range []string{"review-key-0001", "deploy-key-0002"} {
+	for _, key := range []string{reviewKey, deployKey} {
 		for where, text := range map[string]string{"log": withoutMaskCommands(res.stdout), "summary": res.summary, "comment": prComment(t, w.gh).Body} {
 			assert.Assert(t, !strings.Contains(text, key), "the key itself is printed in the %s", where)
 		}
@@ -139,7 +140,7 @@ func TestDeployRefusesAnUnverifiableChangeSet(t *testing.T) {
 	// are more distinct ones than a run fingerprints.
 	assert.NilError(t, os.RemoveAll(filepath.Join(w.dir, "cdk.out")))
 	var changes []string
-	for i := range 520 {
+	for i := range 1250 {
 		changes = append(changes, fmt.Sprintf(`{"logicalId":"Topic%04d","changeType":"UPDATE","resourceType":"AWS::SNS::Topic","propertyChanges":[{"path":"DisplayName","oldValue":"name-%d-a","newValue":"name-%d-b","requiresReplacement":false}]}`, i, i, i))
 	}
 	diff := filepath.Join(w.dir, "big.json")
@@ -153,7 +154,8 @@ func TestDeployRefusesAnUnverifiableChangeSet(t *testing.T) {
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["failure-reason"], "diff-unverifiable")
 	assert.Equal(t, res.outputs["deployed"], "false")
-	assert.Assert(t, is.Contains(res.stdout, "more than 500 distinct values"))
-	assert.Assert(t, is.Contains(res.stdout, "Pass the cloud assembly"))
+	assert.Assert(t, is.Contains(res.stdout, "hides 2500 distinct values (a value at a place), more than the 2400 cdkd-action fingerprints"), "the refusal names the count and the bound")
+	assert.Assert(t, is.Contains(res.stdout, "without the cloud assembly every value is hidden"), "and the cause")
+	assert.Assert(t, !strings.Contains(res.stdout, "Pass the cloud assembly (app"), "no second, generic hint")
 	assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Change set cannot be verified")
 }

@@ -217,15 +217,16 @@ func TestFingerprintsKeyMismatchIsUnknown(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
 	v1 := fpAssembly(t, fpDbV1, fpAdV1)
 	fpDeploy(t, w, b, v1, "diff-create.json", "CREATE")
-	w.vars["INPUT_FINGERPRINT-KEY"] = "rotated-fingerprint-key-2"
+	const rotated = "docYbHU4hVOn+yBjeAS4DMtnKz1OWtemZs9Uu3puVr0="
+	w.vars["INPUT_FINGERPRINT-KEY"] = rotated
 	res, comment, _ := fpDiff(t, w, b, v1)
 	assert.Equal(t, res.outputs["has-changes"], "false")
-	assert.Assert(t, is.Contains(comment, "(secret) · unknown (recorded without fingerprint-key, and this run has one)"), comment)
-	assert.Assert(t, is.Contains(comment, "were recorded without fingerprint-key and this run has one"), comment)
+	assert.Assert(t, is.Regexp("\\(secret\\) · unknown \\(recorded with fingerprint key k2:[^ ]+, and this run's key is k2:", comment), comment)
+	assert.Assert(t, is.Regexp("were recorded with fingerprint key k2:[^ ]+, and this run's key is k2:", comment), comment)
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+rotated), "the key is registered with the runner")
+	assert.Assert(t, !strings.Contains(comment+strings.Join(rawLines(res.stdout), "\n")+res.summary, rotated))
 	// Only a deploy that creates or updates their resources records them.
 	assert.Assert(t, is.Contains(comment, "unknown until a deploy that creates or updates their resources records them again (a deploy that changes nothing records nothing)"), comment)
-	assert.Assert(t, is.Contains(res.stdout, "::add-mask::rotated-fingerprint-key-2"), "the key is registered with the runner")
-	assert.Assert(t, !strings.Contains(comment+strings.Join(rawLines(res.stdout), "\n")+res.summary, "rotated-fingerprint-key-2"))
 }
 
 // Without resolve-secrets, a local run reads nothing: every position is

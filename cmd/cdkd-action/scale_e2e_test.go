@@ -75,33 +75,55 @@ func TestPlanForDriftFromTheStateBucket(t *testing.T) {
 	assert.DeepEqual(t, got, map[string]int{"Api": 500, "Web": 420, "Retired": 90})
 }
 
-// A shard run (publish: false) writes its report, summary and outputs, and
-// nothing through the API; its report names the shard and the plan.
+// A shard run writes its report, summary and outputs, and nothing through
+// the API, whatever publish says (left at its default, it posted a partial
+// review with partial digests): it says so then. Its report names the shard
+// and the plan.
 func TestShardRunPublishesNothing(t *testing.T) {
+	for _, publish := range []string{"false", ""} {
+		t.Run("publish="+publish, func(t *testing.T) {
+			w := newWorkspace(t)
+			inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
+			inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
+			w.stub(inv)
+			in := map[string]string{"stacks": "StackA", "shard": `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`}
+			if publish != "" {
+				in["publish"] = publish
+			}
+			res := w.run(in)
+			assert.Equal(t, res.code, 0, res.stdout)
+			assert.Equal(t, len(w.gh.Requests()), 0, "a shard writes nothing through the API")
+			warned := strings.Contains(res.stdout, "::warning::shard 1-of-2 publishes nothing through the API although publish is true")
+			assert.Equal(t, warned, publish == "", res.stdout)
+			assert.Assert(t, res.outputs["digest"] != "")
+			assert.Assert(t, is.Contains(res.summary, "cdkd diff"))
+			path := res.outputs["report-json"]
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(w.dir, path)
+			}
+			b, err := os.ReadFile(path)
+			assert.NilError(t, err)
+			var rep struct {
+				HeadSHA string `json:"headSha"`
+				Shard   struct{ ID, Plan string }
+			}
+			assert.NilError(t, json.Unmarshal(b, &rep))
+			assert.Equal(t, rep.HeadSHA, headSHA)
+			assert.Equal(t, rep.Shard.ID, "1-of-2")
+			assert.Equal(t, rep.Shard.Plan, "0123456789ab")
+		})
+	}
+}
+
+// Asking for more shards than there are stacks gives fewer, and says so.
+func TestPlanSaysWhenItGivesFewerShards(t *testing.T) {
 	w := newWorkspace(t)
-	inv := diffInvocation(t, "../../testdata/fixtures/diff-v2.json")
-	inv.Args = []string{"diff", "StackA", "--json", "--recursive"}
-	w.stub(inv)
-	shard := `{"id":"1-of-2","stacks":"StackA","resources":9,"plan":"0123456789ab"}`
-	res := w.run(map[string]string{"stacks": "StackA", "publish": "false", "shard": shard})
+	app := abs(t, "../../testdata/cdkd-samples/assembly-v1")
+	res := w.run(map[string]string{"command": "plan", "all": "true", "app": app, "shards": "64", "cdkd-path": "/nonexistent/cdkd"})
 	assert.Equal(t, res.code, 0, res.stdout)
-	assert.Equal(t, len(w.gh.Requests()), 0, "a shard writes nothing through the API")
-	assert.Assert(t, res.outputs["digest"] != "")
-	assert.Assert(t, is.Contains(res.summary, "cdkd diff"))
-	path := res.outputs["report-json"]
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(w.dir, path)
-	}
-	b, err := os.ReadFile(path)
-	assert.NilError(t, err)
-	var rep struct {
-		HeadSHA string `json:"headSha"`
-		Shard   struct{ ID, Plan string }
-	}
-	assert.NilError(t, json.Unmarshal(b, &rep))
-	assert.Equal(t, rep.HeadSHA, headSHA)
-	assert.Equal(t, rep.Shard.ID, "1-of-2")
-	assert.Equal(t, rep.Shard.Plan, "0123456789ab")
+	n := res.outputs["shard-count"]
+	assert.Assert(t, n != "64", n)
+	assert.Assert(t, is.Contains(res.stdout, "shards asks for 64, but the plan has "+n), res.stdout)
 }
 
 // A shard's stacks input must be the shard's own.
@@ -151,7 +173,7 @@ func planSampleAssembly(t *testing.T, w *workspace) string {
 // runShards runs every shard of matrix with publish: false and collects
 // their reports into one folder per shard, as actions/download-artifact
 // lays them out. It returns the folder.
-func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]json.RawMessage) string {
+func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]json.RawMessage, extra ...string) string {
 	t.Helper()
 	var m plan.Matrix
 	assert.NilError(t, json.Unmarshal([]byte(matrix), &m))
@@ -162,7 +184,11 @@ func runShards(t *testing.T, w *workspace, matrix string, perStack map[string]js
 		inv.Args = append(append([]string{"diff"}, names...), "--json", "--recursive")
 		w.stub(inv)
 		b, _ := json.Marshal(sh)
-		res := w.run(map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b)})
+		in := map[string]string{"stacks": sh.Stacks, "publish": "false", "shard": string(b)}
+		for i := 0; i+1 < len(extra); i += 2 {
+			in[extra[i]] = extra[i+1]
+		}
+		res := w.run(in)
 		assert.Equal(t, res.code, 0, res.stdout)
 		dir := filepath.Join(reports, "cdkd-diff-"+sh.ID)
 		assert.NilError(t, os.MkdirAll(dir, 0o755))
@@ -375,9 +401,10 @@ func TestAggregateDriftNamesTheMissingShard(t *testing.T) {
 
 // A diff too large for the comment, spread over four shards, still gives
 // the single run's comment (shortened the same way), digest and outputs.
-// With no assembly every value is hidden, and each shard holds more hidden
-// values than the digest fingerprints (the bound), as the whole does: the
-// test stays fast, and the bound is counted the same way on both sides.
+// With no assembly every value is hidden: each shard fingerprints its own,
+// and the whole holds more than the digest fingerprints (the bound), which
+// the aggregate counts from the tokens its shards carry as the single run
+// counts the values.
 func TestAggregateOfALargeDiffEqualsTheSingleRun(t *testing.T) {
 	const resources = 120
 	fixture := filepath.Join(t.TempDir(), "large.json")

@@ -168,7 +168,11 @@ func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems
 	// now is fingerprinted here.
 	var masks maskSet
 	masks.addAll(redact.Diff(&d, redact.Input{Set: r.set, Placed: true}).Hidden)
-	if why := r.fillMasks(ctx, &masks); why != "" {
+	why := r.fillMasks(ctx, &masks)
+	if other := r.otherShardKey(ctx, results); other != "" && why == "" {
+		why = r.unverifiable(&masks, other)
+	}
+	if why != "" {
 		note := unverifiableNote(why)
 		r.runner.Warning(note)
 		if !slices.Contains(report.Notes, note) { // a shard past the bound said it too
@@ -179,6 +183,25 @@ func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems
 		report.Missing = r.set.OneLine(strings.Join(problems, "; "))
 	}
 	return r.reportDiff(ctx, report, d)
+}
+
+// otherShardKey says which shard's mask tokens were made with another key
+// than this aggregate's ("" when all agree): the review names one key, and
+// a deploy compares every token under it.
+func (r *diffRun) otherShardKey(ctx context.Context, results []model.DiffResult) string {
+	own := r.maskKeyID(ctx)
+	for _, res := range results {
+		if res.Diff().Masks().Tokens == 0 || res.FingerprintKeyID == own {
+			continue
+		}
+		shard := "a shard"
+		if res.Shard != nil {
+			shard = "shard " + res.Shard.ID
+		}
+		return fmt.Sprintf("%s fingerprinted the values behind its masks with key %s, and this aggregate's key is %s: give the shards and the aggregate the same fingerprint-key, or none and the same state bucket",
+			shard, cmp.Or(res.FingerprintKeyID, "(none)"), cmp.Or(own, "(none)"))
+	}
+	return ""
 }
 
 // decodeShards decodes each shard's report as T; one that cannot be read

@@ -117,6 +117,9 @@ var commands = map[config.Command]command{
 // command.
 func (r *Env) run(ctx context.Context) Outcome {
 	cfg, err := config.LoadIn(r.app.Dir, r.app.Getenv, r.app.Args)
+	if err == nil {
+		err = checkFingerprintKey(cfg)
+	}
 	if err != nil {
 		return failed(ReasonBadInput, err)
 	}

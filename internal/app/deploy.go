@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -42,6 +43,10 @@ type deployRun struct {
 	// deployment is the GitHub deployment started before cdkd deploy ran
 	// (nil: none).
 	deployment *publish.Deployment
+
+	// maskMu serialises registering masks while stacks are read back in
+	// parallel.
+	maskMu sync.Mutex
 }
 
 // deployCommand runs `cdkd deploy`, but only when the change set is the one
@@ -117,6 +122,7 @@ func (r *Env) reviewFinder() *review.Finder {
 		Identity: r.ident(),
 		Warn:     func(msg string) { r.runner.Warning(msg) },
 		Redactor: r.set,
+		Stored:   r.storedChangeSet,
 		Where: review.Where{
 			SHA:    r.gh.SHA,
 			Branch: r.gh.Branch(), Ref: r.gh.Ref, EventName: r.gh.EventName,

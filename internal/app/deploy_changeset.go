@@ -27,9 +27,7 @@ func (r *Env) diffComment(h marker.Header, rep reporters.DiffReport, d *model.Di
 	h.Run, h.Notes = rep.RunURL, reporters.ShortNotes(rep.Notes)
 	// A form whose line or decoded content the redactor would alter is
 	// refused, so the next (fingerprints) is used.
-	digest := d.Digest()
-	reject := func(line string) bool { return r.set.Contains(line) || prcomment.ChangeSetLeaks(r.set, digest, line) }
-	line := prcomment.EncodeChangeSet(*d, maxChangeSetChars, reject)
+	line := prcomment.EncodeChangeSet(*d, maxChangeSetChars, r.changeSetReject(d.Digest()))
 	view := *d
 	if cs, err := prcomment.DecodeChangeSet(h.String()+"\n"+line, h.Digest); err == nil && cs.Diff != nil {
 		view = *cs.Diff // what the gate will decode, to the byte

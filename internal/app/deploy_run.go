@@ -113,7 +113,8 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 func (d *deployRun) runDeploy(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	stdout := secrets.NewLineWriter(d.r.out, d.r.set)
 	secret := func(stack, output string) bool { return redact.SecretOutputNamed(d.r.asm, stack, output) }
-	filter := &outputFilter{dst: stdout, log: redact.OutputLog{Secret: secret, Set: d.r.set}}
+	declared := func(stack, output string) bool { return redact.OutputDeclared(d.r.asm, stack, output) }
+	filter := &outputFilter{dst: stdout, log: redact.OutputLog{Secret: secret, Declared: declared, Set: d.r.set}}
 	runner.Stdout = filter
 	res, err := d.r.runCdkd(ctx, runner, args)
 	filter.Close()
@@ -158,12 +159,12 @@ func (f *outputFilter) Close() error {
 }
 
 func (f *outputFilter) line(line string) error {
-	out, keep := f.log.Line(line)
-	if !keep {
-		return nil
+	for _, out := range f.log.Line(line) {
+		if _, err := io.WriteString(f.dst, out); err != nil {
+			return err
+		}
 	}
-	_, err := io.WriteString(f.dst, out)
-	return err
+	return nil
 }
 
 func lockMessage(l cdkd.LockInfo) string {
@@ -212,14 +213,17 @@ func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
 }
 
 // results reads back, per stack, what the run did (its events) and the
-// outputs now in state. A failure to read is a warning: the deploy itself
-// is already over.
+// outputs now in state, several stacks at once (readBackParallelism). Only
+// a stack that changed, or has secret positions whose fingerprints are
+// recorded, has its events read; an unchanged stack's outputs come from
+// the deploy's own log when it printed them, else from state. A failure
+// to read is a warning: the deploy itself is already over.
 func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.DeployRun, started time.Time) []reporters.DeployedStack {
-	var out []reporters.DeployedStack
-	for _, t := range targets(cur, run.Summaries) {
-		if ctx.Err() != nil {
-			break
-		}
+	ts := targets(cur, run.Summaries)
+	out := make([]reporters.DeployedStack, len(ts))
+	read := make([]bool, len(ts))
+	forEachBounded(ctx, len(ts), readBackParallelism(), func(i int) {
+		t := ts[i]
 		ds := reporters.DeployedStack{Stack: t.name, Region: t.region}
 		if s := t.summary; s != nil {
 			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
@@ -230,13 +234,20 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 				ds.ChangesUnknown = true
 				ds.Note = strings.TrimSpace(ds.Note + " What this run changed in " + t.name + " could not be read; " + findOut(t.name, t.region))
 			}
+			ds.Outputs = d.stackOutputs(ctx, t)
 		} else {
 			ds.Note = "No changes in the reviewed change set."
+			ds.Outputs = d.unchangedOutputs(ctx, t)
 		}
-		ds.Outputs = d.stackOutputs(ctx, t)
-		out = append(out, ds)
+		out[i], read[i] = ds, true
+	})
+	kept := out[:0]
+	for i := range out {
+		if read[i] { // a cancelled read leaves the rest out, as before
+			kept = append(kept, out[i])
+		}
 	}
-	return out
+	return kept
 }
 
 // events reads the run this deploy started: the newest deploy run of the
@@ -249,7 +260,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
 		return false
 	}
-	res, err := r.runCdkd(ctx, r.cdkdRunner(), args)
+	res, err := r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
 		return false
@@ -266,7 +277,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 	}
 	args, err = cdkd.EventsArgs(t.name, "", summary.RunID, r.common())
 	if err == nil {
-		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
+		res, err = r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
 	}
 	var events []cdkd.Event
 	if err == nil {
@@ -317,7 +328,7 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 	args, err := cdkd.StateShowArgs(t.name, r.common())
 	var res cdkd.Result
 	if err == nil {
-		res, err = r.runCdkd(ctx, r.cdkdRunner(), args)
+		res, err = r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
 	}
 	var show cdkd.StateShow
 	if err == nil {
@@ -335,6 +346,23 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 		r.runner.Warning(fmt.Sprintf("read the state of %s: %v", t.name, err))
 		return nil
 	}
+	return d.outputList(t, values)
+}
+
+// unchangedOutputs are the outputs of a stack the deploy left unchanged:
+// the ones cdkd printed in its summary, without a cdkd call, or from state
+// when it printed none.
+func (d *deployRun) unchangedOutputs(ctx context.Context, t target) []reporters.StackOutput {
+	if t.summary == nil || len(t.summary.Outputs) == 0 {
+		return d.stackOutputs(ctx, t)
+	}
+	return d.outputList(t, t.summary.Outputs)
+}
+
+// outputList lists a stack's outputs by name, registering the value of
+// each secret one.
+func (d *deployRun) outputList(t target, values map[string]string) []reporters.StackOutput {
+	r := d.r
 	out := make([]reporters.StackOutput, 0, len(values))
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		v := values[name]
@@ -352,6 +380,8 @@ func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.Stac
 // decides which of its lines the runner may be given).
 func (d *deployRun) registerSecret(v, source string) {
 	if d.r.set.Add(v, source) {
+		d.maskMu.Lock() // results reads stacks in parallel
+		defer d.maskMu.Unlock()
 		d.r.registerMasks()
 	}
 }

@@ -14,6 +14,9 @@ func TestOutputFilter(t *testing.T) {
 	secret := func(stack, output string) bool {
 		return (stack == "StackA" || stack == "Stage-StackB") && strings.HasPrefix(output, "Db")
 	}
+	declared := func(stack, output string) bool {
+		return output == "BucketName" || output == "QueueUrl" || output == "Other" || strings.HasPrefix(output, "Db")
+	}
 	tests := []struct {
 		name  string
 		in    string
@@ -33,7 +36,7 @@ func TestOutputFilter(t *testing.T) {
 			found: []string{"admin-user"},
 		},
 		{
-			name:  "a multi-line value's continuation lines are left out up to a blank line",
+			name:  "a multi-line value's continuation lines are left out up to the end of the outputs",
 			in:    "  StackA.DbJson = {\n  \"pw\": \"rotated-pw-9f8e7d\"\n}\n\n✓ Deployment completed successfully\n",
 			want:  "  StackA.DbJson = ***\n\n✓ Deployment completed successfully\n",
 			found: []string{"{", `"pw": "rotated-pw-9f8e7d"`, "}"},
@@ -62,7 +65,7 @@ func TestOutputFilter(t *testing.T) {
 			for _, split := range []string{"lines", "bytes"} {
 				var out strings.Builder
 				set := secrets.NewSet()
-				f := &outputFilter{dst: &out, log: redact.OutputLog{Secret: secret, Set: set}}
+				f := &outputFilter{dst: &out, log: redact.OutputLog{Secret: secret, Declared: declared, Set: set}}
 				if split == "lines" {
 					for _, l := range strings.SplitAfter(tc.in, "\n") {
 						_, err := f.Write([]byte(l))

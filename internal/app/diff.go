@@ -84,6 +84,9 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if report.Missing == "" {
 		report.Digest = d.Digest()
 	}
+	if d.Masks().Tokens > 0 {
+		report.FingerprintKeyID = r.maskKeyID(ctx)
+	}
 	if scope := r.deployScope(d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
@@ -150,6 +153,18 @@ func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 // permission (a fork PR's token cannot write: that degrades to the job
 // summary with a warning).
 func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff, outputs map[string]string) error {
+	record := gate.DiffMarker
+	if rep.Error == "" && rep.Missing == "" && d != nil {
+		// Too large for the comment: kept in the state bucket, and the
+		// comment shows it as the gate will read it back.
+		stored, note := r.storeChangeSet(ctx, *d)
+		if note != "" {
+			rep.Notes = append(slices.Clone(rep.Notes), note)
+		}
+		if stored != nil {
+			d, record = stored, gate.StoredDiffMarker
+		}
+	}
 	p := &publish.Publication{
 		Kind:    "diff",
 		Result:  rep.Result(),
@@ -168,7 +183,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 			if c, ok := prcomment.Parse(w.Comment.Body); ok {
 				digest, report = c.Header.Digest, c.Report
 			}
-			return gate.DiffMarker(digest, w.Comment.ID, prcomment.ReportHash(report))
+			return record(digest, w.Comment.ID, prcomment.ReportHash(report))
 		}
 	}
 	p.CheckRun = cr

@@ -51,7 +51,7 @@ func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	common := r.common()
 	var refused []model.ResolvedResource
 	if mode == cdkd.ResolutionRevert {
-		plan, err := r.revertPlan(ctx, &resolver, common, detected)
+		plan, err := r.revertPlan(ctx, &resolver, aws, common)
 		if err != nil {
 			rr.Error = "the --dry-run plan did not complete, so its warnings are unknown and nothing was reverted: " + err.Error()
 			return rr
@@ -86,6 +86,7 @@ func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	if errors.As(err, &cerr) {
 		cerr.Lock = lockNote
 	}
+	r.learnResolution(ctx, aws, res.Stdout)
 	var out cdkd.DriftResolution
 	if err == nil {
 		out, err = cdkd.ClassifyDriftResolution(res, mode)
@@ -141,7 +142,7 @@ func driftTargets(d model.Drift) []cdkd.Target {
 
 // revertPlan runs `cdkd drift --revert --dry-run` (no lock, no AWS write)
 // and reads its plan: warnings, token literals, value lines.
-func (r *driftRun) revertPlan(ctx context.Context, runner *cdkd.Runner, common cdkd.Common, detected model.Drift) (cdkd.ResolutionOutput, error) {
+func (r *driftRun) revertPlan(ctx context.Context, runner *cdkd.Runner, aws *driftAWS, common cdkd.Common) (cdkd.ResolutionOutput, error) {
 	args, err := cdkd.DriftDryRunArgs(common, r.cfg.StackRegion, cdkd.ResolutionRevert)
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
@@ -150,6 +151,7 @@ func (r *driftRun) revertPlan(ctx context.Context, runner *cdkd.Runner, common c
 	if res.TimedOut {
 		r.resolveTimedOut = true // the step fails with timeout, not as a failed resolution
 	}
+	r.learnResolution(ctx, aws, res.Stdout)
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
 	}
@@ -161,6 +163,19 @@ func (r *driftRun) revertPlan(ctx context.Context, runner *cdkd.Runner, common c
 		return cdkd.ResolutionOutput{}, errors.New("cdkd drift --revert --dry-run exited " + strconv.Itoa(res.ExitCode))
 	}
 	return out.Output, nil
+}
+
+// learnResolution learns, before a resolution's text is shown, the values
+// its own JSON (cdkd detects again first) holds at secret positions: a
+// live value may have changed since the detection, and the plan prints it.
+// Without JSON there is nothing to learn; the text's values are hidden by
+// position all the same (redact.PlanText).
+func (r *driftRun) learnResolution(ctx context.Context, aws *driftAWS, stdout []byte) {
+	d, err := cdkd.DecodeDrift(stdout)
+	if err != nil {
+		return
+	}
+	r.redactDrift(ctx, aws, &d)
 }
 
 // logRefusals turns the detection's warnings into refusals.

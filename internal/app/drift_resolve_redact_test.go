@@ -9,9 +9,11 @@ import (
 
 	"gotest.tools/v3/assert"
 
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
@@ -54,4 +56,78 @@ func TestResolutionReportIsRedacted(t *testing.T) {
 	assert.Assert(t, rr.Error != "" && !strings.Contains(rr.Error, "\n"), "an error is one line: %q", rr.Error)
 	assert.Assert(t, rr.AfterError != "" && !strings.Contains(rr.AfterError, "\n"), "an error is one line: %q", rr.AfterError)
 	stub.AssertAllUsed(t)
+}
+
+// A revert learns what its own JSON holds at secret positions before its
+// text is shown: a live NoEcho value that changed since the detection is
+// hidden in cdkd's failure line, and its multi-line value's later lines,
+// short ones included, are hidden by position in the plan.
+func TestResolutionLearnsItsOwnJSON(t *testing.T) {
+	const live = "live-noecho-changed-77"
+	doc := `[{"stack":"StackA","region":"us-east-1","drifted":[{"logicalId":"NoEchoParam2FCCC8BD","type":"AWS::SSM::Parameter",` +
+		`"changes":[{"path":"Value","stateValue":"hunter2-noecho-v1","awsValue":"` + live + `\nab"}],"referencesUnresolved":false}],` +
+		`"clean":[],"notSupported":[],"skipped":[],"notCompared":[]}]` + "\n"
+	plan := "\nPlan (--revert): push cdkd state values back into AWS for StackA (us-east-1):\n" +
+		"  → provider.update on NoEchoParam2FCCC8BD (AWS::SSM::Parameter): revert 1 property path\n" +
+		"    Value: " + live + "\nab -> hunter2-noecho-v1\n"
+	stub := cdkdtest.New(t,
+		cdkdtest.Invocation{ArgsContain: []string{"drift", "--revert", "--dry-run"}, Stdout: doc + plan},
+		cdkdtest.Invocation{ArgsContain: []string{"drift", "--revert", "-y"},
+			Stdout: doc + plan + "  ✗ StackA/NoEchoParam2FCCC8BD (AWS::SSM::Parameter): update failed: " + live + " rejected\n", Exit: 2},
+		cdkdtest.Invocation{ArgsContain: []string{"drift", "--json"}, Stdout: "[]\n"},
+	)
+	for _, kv := range stub.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	asm, err := assembly.Load("../../testdata/cdkd-samples/assembly-v1")
+	assert.NilError(t, err)
+	var out bytes.Buffer
+	getenv := func(string) string { return "" }
+	set := secrets.NewSet()
+	env := &Env{app: &App{Getenv: getenv}, local: true}
+	env.asm = asm
+	env.set, env.out, env.outputs = set, secrets.NewLineWriter(&out, set), map[string]string{}
+	env.runner, env.raw = workflow.New(env.out, getenv), workflow.New(&out, getenv)
+	env.cfg = config.Config{Command: config.CommandDrift, All: true, CdkdPath: stub.Path, WorkingDirectory: t.TempDir(),
+		StatePrefix: "cdkd", DriftResolution: config.ResolutionRevert}
+	r := &driftRun{Env: env}
+	det := detection{drift: model.Drift{Stacks: []model.StackDrift{{Stack: "StackA", Region: "us-east-1", Drifted: []model.DriftedResource{
+		{Resource: model.Resource{LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter"},
+			Changes: []model.DriftChange{{Path: "Value", Secret: model.SecretNoEcho, State: model.MaskedValue(), AWS: model.MaskedValue()}}},
+	}}}}}
+
+	rr := r.resolveDrift(context.Background(), r.cdkdRunner(), &driftAWS{why: "test"}, det)
+	env.out.Close()
+	b, err := json.Marshal(rr)
+	assert.NilError(t, err)
+	assert.Assert(t, !strings.Contains(string(b)+out.String(), live), "%s\n%s", b, out.String())
+	for _, text := range [][]string{rr.PlanText, rr.Output, strings.Split(out.String(), "\n")} {
+		for _, l := range text {
+			assert.Assert(t, strings.TrimSpace(l) != "ab" && !strings.HasPrefix(l, "ab "), "a continuation line shows: %q", text)
+		}
+	}
+	assert.Assert(t, strings.Contains(strings.Join(rr.PlanText, "\n"), redact.HiddenPlanLine), rr.PlanText)
+	stub.AssertAllUsed(t)
+}
+
+// The live log of a resolution hides a multi-line value's later lines, up
+// to the next line of the plan's own, whatever they look like.
+func TestPlanLogFilterHidesContinuations(t *testing.T) {
+	var out bytes.Buffer
+	f := filterPlan(&out)
+	for _, l := range []string{
+		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 1 property path",
+		"    Value: -----BEGIN KEY-----", "ab", "", "x.y = z", "-----END KEY----- -> old",
+		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.", "Revert summary: 1 reverted.",
+	} {
+		_, err := f.Write([]byte(l + "\n"))
+		assert.NilError(t, err)
+	}
+	assert.Equal(t, out.String(), strings.Join([]string{
+		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 1 property path",
+		"    Value: *** -> ***",
+		"    " + redact.HiddenPlanLine,
+		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.", "Revert summary: 1 reverted.", "",
+	}, "\n"))
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
@@ -20,6 +21,9 @@ import (
 // publisher. A command is a Run(ctx, *Env) Outcome (see command); what it
 // keeps for itself lives in its own type (diffRun, driftRun, deployRun).
 type Env struct {
+	// logMu keeps the log groups of cdkd calls run side by side whole.
+	logMu sync.Mutex
+
 	app   *App
 	cfg   config.Config
 	gh    ghctx.Context

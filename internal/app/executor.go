@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,7 +24,7 @@ func (r *Env) cdkdRunner() *cdkd.Runner {
 		path = r.cdkd.Path
 	}
 	// Every call is bounded by timeout-minutes (--version by less).
-	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, EnvBase: r.app.environ()}
+	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, EnvBase: r.app.environ(), Redact: r.set.Redact}
 }
 
 // cdkdReason is the failure reason for a failed cdkd call: timeout when
@@ -56,6 +57,49 @@ func (r *Env) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string
 	resume()
 	r.runner.EndGroup()
 	return res, err
+}
+
+// runCdkdBuffered is runCdkd for calls that run side by side: each call's
+// stderr is redacted into a buffer and written to the log as one group
+// when the call is over, so the groups of parallel calls do not interleave.
+func (r *Env) runCdkdBuffered(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
+	buf := &cappedLog{max: maxBufferedLog}
+	stream := secrets.NewLineWriter(buf, r.set)
+	runner.Stderr = stream
+	res, err := runner.Run(ctx, args...)
+	stream.Close()
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	r.runner.Group("cdkd " + strings.Join(args, " "))
+	resume := r.runner.StopCommands()
+	_, werr := r.out.Write(buf.Bytes())
+	resume()
+	r.runner.EndGroup()
+	if buf.dropped > 0 {
+		r.runner.Notice(fmt.Sprintf("cdkd %s wrote %d more bytes of log, left out", args[0], buf.dropped))
+	}
+	if werr != nil {
+		r.runner.Warning(fmt.Sprintf("write the log of cdkd %s: %v", args[0], werr))
+	}
+	return res, err
+}
+
+// maxBufferedLog bounds the log one buffered cdkd call keeps.
+const maxBufferedLog = 1 << 20
+
+// cappedLog keeps the first max bytes written to it (already redacted) and
+// counts the rest.
+type cappedLog struct {
+	bytes.Buffer
+	max     int
+	dropped int
+}
+
+func (b *cappedLog) Write(p []byte) (int, error) {
+	keep := min(len(p), max(b.max-b.Len(), 0))
+	b.Buffer.Write(p[:keep])
+	b.dropped += len(p) - keep
+	return len(p), nil
 }
 
 // failureText is an error as a report's failure line, which already says

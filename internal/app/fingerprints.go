@@ -26,10 +26,15 @@ type fpState struct {
 	once sync.Once
 	fp   *fpRun // nil: fingerprints are off
 	// mask fingerprints the values behind the masks for the digest
-	// (masks.go), whether fingerprints are on or not.
+	// (masks.go).
 	maskOnce sync.Once
 	mask     *fingerprint.Hasher
 	maskErr  error
+	// key is the fingerprint key (fingerprints_key.go); keyWhy says why
+	// there is none.
+	keyOnce sync.Once
+	key     []byte
+	keyWhy  string
 }
 
 // fpRun fingerprints a run's secret positions and reads and writes their
@@ -87,7 +92,8 @@ func (r *Env) recordRefs(inner discover.Resolver) discover.Resolver {
 
 // fingerprints returns the run's fingerprint machinery, or nil when
 // fingerprints are off: the input says so, no state bucket is known, or
-// there is no cloud assembly to find secret positions in.
+// there is no cloud assembly to find secret positions in. Without a
+// fingerprint key, every position is unknown and says why (off).
 func (r *Env) fingerprints(ctx context.Context) *fpRun {
 	r.fps.once.Do(func() {
 		bucket := r.stateBucket()
@@ -99,14 +105,21 @@ func (r *Env) fingerprints(ctx context.Context) *fpRun {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		h, err := fingerprint.NewHasher(fingerprint.Options{Key: r.cfg.FingerprintKey, Params: r.fingerprintParams()})
+		fp := &fpRun{bucket: bucket, prefix: r.cfg.FingerprintPrefix, table: table}
+		key, why := r.fingerprintKey(ctx)
+		if key == nil {
+			fp.off = why
+			r.fps.fp = fp
+			return
+		}
+		h, err := fingerprint.NewHasher(fingerprint.Options{Key: key, Params: r.fingerprintParams()})
 		if err != nil {
 			r.runner.Warning(fmt.Sprintf("fingerprints are off: %v", err))
 			return
 		}
-		fp := &fpRun{hasher: h, bucket: bucket, prefix: r.cfg.FingerprintPrefix, table: table}
+		fp.hasher = h
 		switch {
-		case r.local && !r.cfg.ResolveSecrets:
+		case r.offlineAWS() != "":
 			fp.off = "resolve-secrets is off in a local run, so no fingerprint was read"
 		default:
 			store, err := r.objectStore(ctx, bucket)
@@ -279,16 +292,16 @@ func (f *fpRun) compare(ctx context.Context, slots []*slot, rec *fingerprint.Rec
 	}
 }
 
-// prehash fingerprints in parallel every known slot the record has a
-// fingerprint for, so compare finds them memoised.
-func (f *fpRun) prehash(ctx context.Context, slots []*slot, rec *fingerprint.Record) {
+// hashable lists every known slot the record has a fingerprint for: what
+// compare will hash, so that it can be hashed beforehand, in parallel.
+func (f *fpRun) hashable(slots []*slot, rec *fingerprint.Record) []fingerprint.Item {
 	var items []fingerprint.Item
 	for _, s := range slots {
 		if s.known && rec.Lookup(s.pos) != nil {
 			items = append(items, fingerprint.Item{Position: s.pos, Value: s.value})
 		}
 	}
-	_, _ = f.hasher.All(ctx, items) // errors surface again where the result is needed
+	return items
 }
 
 // effect is what the deploy does with a changed value at s, given what

@@ -62,6 +62,8 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		rec, reason := fp.load(ctx, st.Name, region)
 		updates := fingerprint.NewRecord(st.Name, region)
 		updates.KeyID = fp.hasher.KeyID()
+		var applied []*slot
+		var items []fingerprint.Item
 		for _, s := range slots {
 			if !s.known {
 				continue
@@ -70,6 +72,13 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 				d.warnNotApplied(ctx, fp, st.Name, s, rec, changes)
 				continue
 			}
+			applied = append(applied, s)
+			items = append(items, fingerprint.Item{Position: s.pos, Value: s.value})
+		}
+		// Hash on every core at once; Fingerprint below finds them memoised
+		// and reports a failure per position.
+		_, _ = fp.hasher.All(ctx, items)
+		for _, s := range applied {
 			f, err := fp.hasher.Fingerprint(ctx, s.pos, s.value)
 			if err != nil {
 				r.runner.Warning(fmt.Sprintf("fingerprint %s: %v", r.set.Redact(s.pos.String()), err))
@@ -82,7 +91,7 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		}
 		if reason == "" && rec != nil && rec.KeyID != updates.KeyID {
 			w := fmt.Sprintf("The fingerprints of %s were recorded %s: the positions this deploy applied are recorded again; the others stay unknown until a deploy applies them.",
-				r.set.Redact(st.Name), keyDescription(rec.KeyID, updates.KeyID))
+				r.set.Redact(st.Name), fingerprint.KeyChange(rec.KeyID, updates.KeyID))
 			d.rep.Warnings = append(d.rep.Warnings, w)
 			r.runner.Warning(w)
 		}

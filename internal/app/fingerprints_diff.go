@@ -23,14 +23,21 @@ func (r *diffRun) secretValues(ctx context.Context, d *model.Diff) {
 	if fp == nil {
 		return
 	}
+	type stackJob struct {
+		diff   *model.StackDiff
+		st     assembly.Stack
+		region string
+		slots  []*slot
+		rec    *fingerprint.Record
+		reason string
+	}
+	var jobs []*stackJob
 	var walk func(stacks []model.StackDiff, parent string)
 	walk = func(stacks []model.StackDiff, parent string) {
 		for i := range stacks {
 			s := &stacks[i]
-			st, ok := r.diffedStack(s.Stack, s.Region, parent)
-			if ok {
-				s.SecretValues = r.stackSecretValues(ctx, fp, st, r.region(st.Name, cmp.Or(s.Region, st.Region)), s.Changes)
-				s.NoEchoReaders = withoutListed(s.NoEchoReaders, s.SecretValues)
+			if st, ok := r.diffedStack(s.Stack, s.Region, parent); ok {
+				jobs = append(jobs, &stackJob{diff: s, st: st, region: r.region(st.Name, cmp.Or(s.Region, st.Region))})
 			}
 			name := s.Stack
 			if parent != "" {
@@ -40,7 +47,36 @@ func (r *diffRun) secretValues(ctx context.Context, d *model.Diff) {
 		}
 	}
 	walk(d.Stacks, "")
+	// Every stack's record is read side by side, then every value a record
+	// has a fingerprint for is hashed at once, on every core: the
+	// comparisons below find them memoised.
+	forEachBounded(ctx, len(jobs), maxRecordReads, func(i int) {
+		j := jobs[i]
+		if j.slots = r.slots(j.st, j.region); len(j.slots) > 0 {
+			j.rec, j.reason = fp.load(ctx, j.st.Name, j.region)
+		}
+	})
+	var items []fingerprint.Item
+	for _, j := range jobs {
+		if j.reason == "" {
+			items = append(items, fp.hashable(j.slots, j.rec)...)
+		}
+	}
+	_, _ = fp.hasher.All(ctx, items) // errors surface again where the result is needed
+	for _, j := range jobs {
+		if len(j.slots) == 0 {
+			continue
+		}
+		if j.reason == "" {
+			r.noteKeyMismatch(fp, j.st.Name, j.rec)
+		}
+		j.diff.SecretValues = r.stackSecretValues(ctx, fp, j.st, j.slots, j.rec, j.reason, j.diff.Changes)
+		j.diff.NoEchoReaders = withoutListed(j.diff.NoEchoReaders, j.diff.SecretValues)
+	}
 }
+
+// maxRecordReads bounds the fingerprint records a diff reads at once.
+const maxRecordReads = 8
 
 // diffedStack finds a diffed stack in the assembly; a nested stack may be
 // named by its state name ("Parent~Child") or its logical id alone.
@@ -54,18 +90,9 @@ func (r *Env) diffedStack(name, region, parent string) (assembly.Stack, bool) {
 	return r.asm.StackIn(parent+"~"+name, region)
 }
 
-// stackSecretValues evaluates one stack's secret positions against its
-// record.
-func (r *diffRun) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stack, region string, changes []model.ResourceChange) []model.SecretValue {
-	slots := r.slots(st, region)
-	if len(slots) == 0 {
-		return nil
-	}
-	rec, reason := fp.load(ctx, st.Name, region)
-	if reason == "" {
-		r.noteKeyMismatch(fp, st.Name, rec)
-		fp.prehash(ctx, slots, rec)
-	}
+// stackSecretValues evaluates one stack's secret positions (slots) against
+// its record; reason, when set, says why the record is unknown.
+func (r *diffRun) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.Stack, slots []*slot, rec *fingerprint.Record, reason string, changes []model.ResourceChange) []model.SecretValue {
 	fp.compare(ctx, slots, rec, reason)
 	byID := map[string]*model.ResourceChange{}
 	for i := range changes {
@@ -97,25 +124,15 @@ func (r *diffRun) stackSecretValues(ctx context.Context, fp *fpRun, st assembly.
 }
 
 // noteKeyMismatch tells the reader, once per stack, that the record was
-// written with another fingerprint-key, so its fingerprints are unknown.
+// written with another fingerprint key, so its fingerprints are unknown.
 func (r *diffRun) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Record) {
 	if rec == nil || rec.KeyID == fp.hasher.KeyID() {
 		return
 	}
 	note := fmt.Sprintf("The fingerprints of %s were recorded %s, so they are unknown until a deploy that creates or updates their resources records them again (a deploy that changes nothing records nothing).",
-		r.set.Redact(stack), keyDescription(rec.KeyID, fp.hasher.KeyID()))
+		r.set.Redact(stack), fingerprint.KeyChange(rec.KeyID, fp.hasher.KeyID()))
 	r.notes = append(r.notes, note)
 	r.runner.Warning(note)
-}
-
-func keyDescription(recorded, current string) string {
-	switch {
-	case recorded == "":
-		return "without fingerprint-key and this run has one"
-	case current == "":
-		return fmt.Sprintf("with fingerprint-key %s and this run has none", recorded)
-	}
-	return fmt.Sprintf("with fingerprint-key %s and this run's key is %s", recorded, current)
 }
 
 // withoutListed drops from the NoEcho note ("cdkd cannot tell whether its

@@ -167,7 +167,7 @@ func (r *Env) finishLocal() {
 // warnInputs warns, in one line each, of inputs that do nothing here and of
 // settings whose consequence is easy to miss.
 func (r *Env) warnInputs() {
-	for _, w := range r.cfg.Ignored() {
+	for _, w := range append(r.cfg.Ignored(), r.cfg.ShardWarnings()...) {
 		r.runner.Warning(w)
 	}
 	var stacks []string

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -36,6 +37,26 @@ func TestMaskSetPastTheBoundIsUnverifiable(t *testing.T) {
 	for i, tok := range toks {
 		assert.Equal(t, tok, model.MaskUnverifiable, "token %d", i)
 	}
+	// The refusal names the real count and cause, not a guess.
+	assert.Assert(t, strings.Contains(m.overBound(false), fmt.Sprintf("hides %d distinct values", maxMaskedValues+10)), m.overBound(false))
+	assert.Assert(t, strings.Contains(m.overBound(false), "without the cloud assembly"))
+	withAsm := m.overBound(true)
+	assert.Assert(t, !strings.Contains(withAsm, "without the cloud assembly"), "the assembly was passed: %s", withAsm)
+	assert.Assert(t, strings.Contains(withAsm, "smaller change sets"), withAsm)
+}
+
+// Changed NoEcho positions each hide an old and a new value: 1,000 of them
+// must stay under the bound (250 blocked every deploy at a bound of 500).
+func TestMaskSetHoldsAThousandChangedPositions(t *testing.T) {
+	var m maskSet
+	toks := make([]model.MaskToken, 2000)
+	for i := range 1000 {
+		place := redact.Place{Stack: "A", Name: fmt.Sprintf("Db%d", i), Path: "MasterUserPassword"}
+		m.add(redact.Hidden{Place: place, Original: model.StringValue(fmt.Sprintf("old-%d", i)), Token: &toks[2*i]})
+		m.add(redact.Hidden{Place: place, Original: model.StringValue(fmt.Sprintf("new-%d", i)), Token: &toks[2*i+1]})
+	}
+	assert.Assert(t, !m.over)
+	assert.Equal(t, len(m.items), 2000)
 }
 
 // An aggregate counts the tokens its shards carry as the values they stand
@@ -60,5 +81,6 @@ func TestMaskSetCountsCarriedTokens(t *testing.T) {
 	n.add(redact.Hidden{Place: redact.Place{Stack: "A"}, Token: &other})
 	n.add(redact.Hidden{Place: redact.Place{Stack: "B"}, Token: &shard})
 	assert.Assert(t, n.over, "a shard past the bound puts the whole past it")
+	assert.Assert(t, strings.Contains(n.overBound(true), "hides at least 1 distinct values"), "a shard's count past the bound is unknown: %s", n.overBound(true))
 	assert.Equal(t, other, model.MaskUnverifiable)
 }

@@ -35,6 +35,10 @@ func (planCommand) Run(ctx context.Context, r *Env) Outcome {
 		n = plan.Auto(total, len(stacks))
 	}
 	m := plan.Split(stacks, n)
+	if r.cfg.Shards > len(m.Shard) {
+		// Never fewer shards than asked without saying so.
+		r.runner.Warning(fmt.Sprintf("shards asks for %d, but the plan has %d: a shard holds at least one stack (a stack and its nested stacks are never split), and there are %d", r.cfg.Shards, len(m.Shard), len(stacks)))
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return failed(ReasonCdkdFailed, fmt.Errorf("encode the plan: %w", err))

@@ -45,7 +45,7 @@ func (r *Env) ident() *github.Identity {
 // local run, not from a shard of a matrix (the aggregate job publishes the
 // whole), and not without a token.
 func (r *Env) publishesToAPI() bool {
-	return !r.local && r.cfg.Publish && r.api != nil
+	return !r.local && r.cfg.Publish && r.cfg.Shard == nil && r.api != nil
 }
 
 // targets is where a report goes: the report JSON, the job summary and the

@@ -80,6 +80,11 @@ func (r *Env) discoverSecrets(ctx context.Context) []string {
 		}
 	}
 	warnings = append(warnings, discover.Discover(ctx, r.set, in, deps)...)
+	if r.keysMasks() {
+		// The key is a secret too: read (or created) now, so that its mask
+		// is registered with the others, before anything is printed.
+		r.fingerprintKey(ctx)
+	}
 	r.registerMasks()
 	return warnings
 }

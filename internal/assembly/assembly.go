@@ -65,6 +65,11 @@ type Stack struct {
 	// Types is each resource's Type by logical id (a resource whose entry
 	// is not an object, or has no Type, is absent).
 	Types map[string]string `json:",omitempty"`
+	// Imports are the export names the template reads with
+	// Fn::ImportValue, sorted; ImportsUnknown is true when one of them
+	// cannot be spelled before deploying (it could be any export).
+	Imports        []string `json:",omitempty"`
+	ImportsUnknown bool     `json:",omitempty"`
 	// Unknown says why this stack's positions are unknown ("" when they
 	// are known): a nested stack whose template is not in the assembly.
 	// Such a stack is listed so that nothing takes it for one without

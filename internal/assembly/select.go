@@ -55,3 +55,26 @@ func (a *Assembly) TreeResources(top Stack) int {
 	}
 	return n
 }
+
+// Exporters returns the stacks whose exports s imports (Fn::ImportValue),
+// sorted: the stacks whose state can hold a value s reads from another
+// stack. An output whose export name cannot be spelled before deploying
+// could be any import, and an import that cannot be spelled could read any
+// export: both count, so that no exporter is missed.
+func (a *Assembly) Exporters(s Stack) []Stack {
+	if len(s.Imports) == 0 && !s.ImportsUnknown {
+		return nil
+	}
+	var out []Stack
+	for _, e := range a.Stacks {
+		if e.Name == s.Name && e.Region == s.Region {
+			continue
+		}
+		if slices.ContainsFunc(e.Outputs, func(o Output) bool {
+			return o.Exported && (s.ImportsUnknown || o.Export == "" || slices.Contains(s.Imports, o.Export))
+		}) {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -82,12 +82,16 @@ type tracer struct {
 	noEcho  []Parameter
 	outputs []Output
 	entries map[Position]*entry // keyed with Whole and Secure cleared
+	// imports are the export names Fn::ImportValue reads, spelled; one
+	// that cannot be spelled before deploying is importsUnknown.
+	imports        map[string]bool
+	importsUnknown bool
 }
 
 // newTracer prepares a trace of tpl. passed is what a parent stack passes
 // into this (nested) stack's parameters; key "*" means every parameter.
 func newTracer(tpl *template, s Stack, passed map[string][]src) *tracer {
-	t := &tracer{tpl: tpl, params: map[string][]src{}, entries: map[Position]*entry{}}
+	t := &tracer{tpl: tpl, params: map[string][]src{}, entries: map[Position]*entry{}, imports: map[string]bool{}}
 	for _, name := range slices.Sorted(maps.Keys(tpl.Parameters)) {
 		if all, ok := passed["*"]; ok {
 			t.params[name] = merge(t.params[name], all)
@@ -204,6 +208,7 @@ func (t *tracer) emit(at site, path []string, s src) {
 func (t *tracer) fill(s *Stack) {
 	s.NoEchoParams, s.Outputs = t.noEcho, t.outputs
 	s.Positions, s.References = t.results()
+	s.Imports, s.ImportsUnknown = slices.Sorted(maps.Keys(t.imports)), t.importsUnknown
 }
 
 func (t *tracer) results() ([]Position, []Reference) {

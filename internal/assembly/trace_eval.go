@@ -61,7 +61,17 @@ func (t *tracer) evalIntrinsic(fn string, arg any) []src {
 	case "Ref":
 		name, _ := arg.(string)
 		return slices.Clone(t.params[name])
-	case "Fn::GetAtt", "Fn::ImportValue", "Fn::GetAZs":
+	case "Fn::ImportValue":
+		// What another stack exports is not a parameter of this one; its
+		// value is masked by value, learned from the exporting stack
+		// (Stack.Imports tells discovery which one to read).
+		if name := t.spell(arg); strings.Contains(name, "${") {
+			t.importsUnknown = true
+		} else {
+			t.imports[name] = true
+		}
+		return nil
+	case "Fn::GetAtt", "Fn::GetAZs":
 		// Attributes, imports and zones are not parameters; what they hold
 		// is for value masking.
 		return nil

@@ -1,7 +1,9 @@
 package awsx
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,11 +14,8 @@ import (
 
 func TestObjectsConditionalWritesKumo(t *testing.T) {
 	ctx := context.Background()
-	client := NewS3(kumoConfig(t, startKumo(t)))
-	bucket := unique(t, "cdkd-state")
-	_, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)})
-	assert.NilError(t, err)
-	o := Objects{S3: client, Bucket: bucket}
+	o := kumoObjects(t)
+	client := o.S3
 	key := "cdkd-action/Api/us-east-1/fingerprints.json"
 
 	body, etag, err := o.Get(ctx, key)
@@ -44,14 +43,21 @@ func TestObjectsConditionalWritesKumo(t *testing.T) {
 	assert.NilError(t, err, "a missing bucket reads as no object")
 }
 
+// kumoObjects is Objects on a new bucket of a new emulator.
+func kumoObjects(t *testing.T) Objects {
+	t.Helper()
+	client := NewS3(kumoConfig(t, startKumo(t)))
+	bucket := unique(t, "cdkd-state")
+	_, err := client.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(bucket)})
+	assert.NilError(t, err)
+	return Objects{S3: client, Bucket: bucket}
+}
+
 // Save against the emulator: a writer that got in between is merged, not
 // overwritten.
 func TestFingerprintSaveMergesKumo(t *testing.T) {
 	ctx := context.Background()
-	client := NewS3(kumoConfig(t, startKumo(t)))
-	bucket := unique(t, "cdkd-state")
-	_, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)})
-	assert.NilError(t, err)
+	o := kumoObjects(t)
 	key := fingerprint.ObjectKey("", "Api", "us-east-1")
 	entry := func(id, hash string) (string, fingerprint.Entry) {
 		p := fingerprint.Position{Stack: "Api", Region: "us-east-1", Kind: fingerprint.KindResource, LogicalID: id, Path: "P"}
@@ -64,11 +70,11 @@ func TestFingerprintSaveMergesKumo(t *testing.T) {
 	k, e = entry("B", "mine")
 	mine.Positions[k] = e
 
-	racer := &racingObjects{Objects: Objects{S3: client, Bucket: bucket}, other: theirs}
+	racer := &racingObjects{Objects: o, other: theirs}
 	assert.NilError(t, fingerprint.Save(ctx, racer, key, mine))
 	assert.Equal(t, racer.puts, 2)
 
-	got, err := fingerprint.Load(ctx, Objects{S3: client, Bucket: bucket}, key)
+	got, err := fingerprint.Load(ctx, o, key)
 	assert.NilError(t, err)
 	assert.Equal(t, len(got.Positions), 2)
 }
@@ -92,6 +98,42 @@ func (r *racingObjects) Put(ctx context.Context, key string, body []byte, ifMatc
 		if err := r.Objects.Put(ctx, key, b, ""); err != nil {
 			return err
 		}
+	}
+	return r.Objects.Put(ctx, key, body, ifMatch)
+}
+
+// The fingerprint key against the emulator, which honours If-None-Match on
+// PutObject: a run that finds no key while another creates it ends with
+// the other's key, never a second one.
+func TestFingerprintKeyCreatedOnceKumo(t *testing.T) {
+	ctx := context.Background()
+	o := kumoObjects(t)
+	at := fingerprint.KeyObjectKey("")
+	theirs := bytes.Repeat([]byte{1, 2, 3, 4}, 8)
+	racer := &keyRacer{Objects: o, theirs: []byte(base64.StdEncoding.EncodeToString(theirs))}
+	got, created, err := fingerprint.LoadOrCreateKey(ctx, racer, at, bytes.NewReader(bytes.Repeat([]byte{9}, 32)))
+	assert.NilError(t, err)
+	assert.Assert(t, !created)
+	assert.DeepEqual(t, got, theirs)
+	again, created, err := fingerprint.LoadOrCreateKey(ctx, o, at, bytes.NewReader(bytes.Repeat([]byte{8}, 32)))
+	assert.NilError(t, err)
+	assert.Assert(t, !created)
+	assert.DeepEqual(t, again, theirs)
+}
+
+// keyRacer creates the key with another run's value right before the
+// first Put.
+type keyRacer struct {
+	Objects
+	theirs []byte
+}
+
+func (r *keyRacer) Put(ctx context.Context, key string, body []byte, ifMatch string) error {
+	if r.theirs != nil {
+		if err := r.Objects.Put(ctx, key, r.theirs, ""); err != nil {
+			return err
+		}
+		r.theirs = nil
 	}
 	return r.Objects.Put(ctx, key, body, ifMatch)
 }

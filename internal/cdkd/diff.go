@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	jsonv2 "github.com/go-json-experiment/json"
 	"regexp"
 	"strings"
 	"sync"
@@ -28,7 +29,7 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 		if errors.As(err, &syntax) {
 			// Say what was printed instead, so it can be diagnosed (a
 			// debug line on stdout, say). The caller's redactor masks it.
-			msg += fmt.Sprintf("; stdout starts with %q", firstLine(b, 200))
+			msg += "; " + stdoutStart(b, maxQuote)
 		}
 		return nil, fmt.Errorf("decode %s: %s", what, msg)
 	}
@@ -38,17 +39,23 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 	return list, nil
 }
 
-// firstLine is the first non-empty line of b, at most max bytes.
-func firstLine(b []byte, max int) string {
+// maxQuote is the longest first line of stdout an error quotes.
+const maxQuote = 200
+
+// stdoutStart describes the first non-empty line of b for an error: the
+// whole line when it has at most max bytes, else only its length. Never a
+// part of it: the error is redacted later, and a secret cut in half there
+// could no longer be recognised.
+func stdoutStart(b []byte, max int) string {
 	for _, l := range bytes.Split(b, []byte("\n")) {
 		if l = bytes.TrimSpace(l); len(l) > 0 {
 			if len(l) > max {
-				l = append(l[:max:max], "…"...)
+				return fmt.Sprintf("stdout starts with a line of %d bytes, not quoted (only whole lines of up to %d bytes are, so that no secret is shown in part)", len(l), max)
 			}
-			return string(l)
+			return fmt.Sprintf("stdout starts with %q", l)
 		}
 	}
-	return ""
+	return "stdout holds only blank lines"
 }
 
 // jsonProblem says what is wrong with a payload in the user's terms, not in
@@ -104,12 +111,27 @@ type outputJSON struct {
 	Export           bool        `json:"export"`
 }
 
+// decodeStrict reads `cdkd diff --json` with encoding/json/v2's
+// implementation (github.com/go-json-experiment/json), which decodes it in
+// about a third of encoding/json's time, in its strictest form: names as
+// spelled, no unknown or repeated name, valid UTF-8, no null where a list
+// goes. What it takes, encoding/json reads the same (FuzzDecodeStrict); it
+// declines (false) anything else, which DecodeDiff then decodes with
+// encoding/json, the reference for every result and every error.
+func decodeStrict(b []byte) ([]diffNodeJSON, bool) {
+	var nodes []diffNodeJSON
+	if err := jsonv2.Unmarshal(b, &nodes, jsonv2.RejectUnknownMembers(true)); err != nil || nodes == nil {
+		return nil, false
+	}
+	return nodes, true
+}
+
 // DecodeDiff parses `cdkd diff --json` stdout. Unknown fields are tolerated;
 // a missing required field is an error naming the field and the stack. An
 // absent value stays absent and a null stays null (model.Value). The result is
 // sorted. Its values share b's bytes: b must not change afterwards.
 func DecodeDiff(b []byte) (model.Diff, error) {
-	nodes, ok := scanDiffNodes(b)
+	nodes, ok := decodeStrict(b)
 	if !ok {
 		var err error
 		if nodes, err = decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks"); err != nil {

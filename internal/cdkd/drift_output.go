@@ -140,13 +140,59 @@ var summaryCount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // mask it by position.
 type PlanLine struct {
 	Text string
-	// Value is set for a "<path>: <old> -> <new>" line under a resource.
+	// Value is set for a "<path>: <old> -> <new>" line under a resource,
+	// and for the first line of a multi-line value ("<path>: <old's first
+	// line>", After empty).
 	Value bool
+	// Continuation is a line after a value line that cdkd printed as part
+	// of the value: cdkd prints a multi-line string raw, so its later
+	// lines are not indented and may look like anything. Stack, LogicalID
+	// and Path name the value it continues.
+	Continuation bool
 	// Skipped is set for a "<path>: SKIPPED — <reason>" line under a
 	// resource: --accept refused that property (Before holds the reason).
 	Skipped             bool
 	Stack, LogicalID    string
 	Path, Before, After string
+}
+
+// planValue is a value line under a resource: four spaces, a path without
+// blanks, ": ".
+var planValue = regexp.MustCompile(`^    (\S+): `)
+
+// PlanStructure reports whether a line is one of the lines cdkd's
+// resolution text prints around values, at its own indentation: a
+// resource (~, →), an outcome (✓, ✗, ⊘), a warning (!, ⚠), a plan head or
+// a summary. Any other line after a value line continues the value.
+func PlanStructure(line string) bool {
+	line = strings.TrimRight(StripANSI(line), " \t\r")
+	trim := strings.TrimSpace(line)
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	if indent <= 4 && (strings.HasPrefix(trim, "! ") || strings.HasPrefix(trim, "⚠")) {
+		return true // a warning: cdkd prints some under a resource's values
+	}
+	if indent > 2 {
+		return false
+	}
+	for _, p := range []string{"~ ", "→ ", "✓ ", "✗ ", "⊘ "} {
+		if strings.HasPrefix(trim, p) {
+			return true
+		}
+	}
+	return planHead().MatchString(trim) || stateUpdated().MatchString(trim) ||
+		strings.HasPrefix(line, "Revert summary") || strings.HasPrefix(line, "Accept summary") ||
+		strings.HasPrefix(line, "Comparison INCOMPLETE") || strings.HasPrefix(line, "No drift detected") ||
+		strings.HasPrefix(line, "--dry-run:")
+}
+
+// PlanValueStart reports whether a line under a resource starts a value
+// ("    <path>: ..."), and its path.
+func PlanValueStart(line string) (path string, ok bool) {
+	m := planValue.FindStringSubmatch(strings.TrimRight(StripANSI(line), " \t\r"))
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }
 
 // ResolutionOutput is what cdkd's text says a resolution did.
@@ -193,6 +239,7 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 		out.Resources = append(out.Resources, r)
 	}
 	var planStack, resStack, resID string
+	var value *PlanLine // the value the lines being read continue
 	for _, raw := range lines {
 		line := strings.TrimRight(StripANSI(raw), " \t")
 		trim := strings.TrimSpace(line)
@@ -200,6 +247,13 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			continue
 		}
 		pl := PlanLine{Text: line}
+		if value != nil && !PlanStructure(line) {
+			if _, next := PlanValueStart(line); !next {
+				out.Lines = append(out.Lines, PlanLine{Text: line, Continuation: true, Stack: value.Stack, LogicalID: value.LogicalID, Path: value.Path})
+				continue
+			}
+		}
+		value = nil
 		ref, hasRef := findRef(trim)
 		stack := ref.stack
 		if stack == "" {
@@ -263,11 +317,12 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 			pl = PlanLine{Text: line, Skipped: true, Stack: resStack, LogicalID: resID, Path: m[1], Before: m[2]}
 			k := key{resStack, resID}
 			skipped[k] = append(skipped[k], m[1]+" ("+m[2]+")")
-		case resID != "" && strings.HasPrefix(line, "    ") && strings.Contains(trim, " -> ") && strings.Contains(trim, ": "):
+		case resID != "" && planValue.MatchString(line) && !strings.Contains(line, ": SKIPPED"):
 			valueLines[key{resStack, resID}]++
 			path, values, _ := strings.Cut(trim, ": ")
 			before, after, _ := strings.Cut(values, " -> ")
 			pl = PlanLine{Text: line, Value: true, Stack: resStack, LogicalID: resID, Path: path, Before: before, After: after}
+			value = &pl
 		}
 		if isPlanWarning(trim) {
 			out.Warnings = append(out.Warnings, trim)

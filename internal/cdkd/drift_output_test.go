@@ -145,3 +145,44 @@ func TestParseResolutionSkippedProperties(t *testing.T) {
 	}
 	assert.Equal(t, skippedLines, 2)
 }
+
+// cdkd prints a multi-line string raw: the value line's later lines are
+// not indented and may look like anything but the plan's own lines. They
+// are marked as the value's continuation, blank lines between them
+// skipped, up to the next line of the plan.
+func TestParseResolutionMultiLineValue(t *testing.T) {
+	stdout := strings.Join([]string{
+		"Plan (--revert): push cdkd state values back into AWS for StackA (us-east-1):",
+		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 2 property paths",
+		"    Value: -----BEGIN KEY-----",
+		"ab",
+		"",
+		"x.y = z",
+		"    Password: not a path of this resource",
+		"-----END KEY----- -> -----BEGIN KEY-----",
+		"cd",
+		"-----END KEY-----",
+		"    Description: old -> new",
+		"    ! 1 AWS-authored tag(s) will be preserved",
+		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.",
+		"Revert summary: 1 reverted.",
+	}, "\n")
+	out := ParseResolution(strings.Split(stdout, "\n"), ResolutionRevert)
+	var kinds []string
+	for _, l := range out.Lines {
+		switch {
+		case l.Continuation:
+			kinds = append(kinds, "cont "+l.Path)
+		case l.Value:
+			kinds = append(kinds, "value "+l.Path)
+		default:
+			kinds = append(kinds, "other")
+		}
+	}
+	assert.DeepEqual(t, kinds, []string{"other", "other", "value Value", "cont Value", "cont Value",
+		"value Password", "cont Password", "cont Password", "cont Password", "value Description", "other", "other", "other"})
+	assert.DeepEqual(t, out.Warnings, []string{"! 1 AWS-authored tag(s) will be preserved"})
+	assert.Equal(t, out.Resources[0].Outcome, model.ResolutionReverted)
+	assert.Assert(t, PlanStructure("  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted."))
+	assert.Assert(t, !PlanStructure("      ✓ indented deeper: part of a value"))
+}

@@ -31,7 +31,7 @@ func tailOf(stderr []byte) []string {
 	w := &lineWriter{emit: func(l string) { tail.add(StripANSI(l)) }}
 	_, _ = w.Write(stderr)
 	w.flush()
-	return tail.lines()
+	return tail.cut(nil)
 }
 
 func samplePath(t *testing.T, name string) string {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
 // Defaults for Runner fields left zero.
@@ -66,6 +68,11 @@ type Runner struct {
 	KillGrace time.Duration
 	// TailLines is how many non-empty stderr lines Result keeps.
 	TailLines int
+	// Redact hides secrets in text. The stderr tail is redacted whole
+	// (the last tailWindow bytes of stderr) before it is cut to TailLines:
+	// cut first, a secret's encoding wrapped across lines would lose its
+	// start and no longer be recognised. nil: the caller redacts the tail.
+	Redact func(string) string
 	// Timeout bounds each run (timeout-minutes); 0 means no bound of its
 	// own. When it runs out cdkd is stopped as on cancellation (SIGINT,
 	// then SIGKILL after KillGrace) and Run returns an *Error wrapping
@@ -82,7 +89,8 @@ type Result struct {
 	// Stdout is everything cdkd printed on stdout, as printed (with
 	// Runner.StdoutTail: what the report needs of it, and its end).
 	Stdout []byte
-	// StderrTail holds the last non-empty stderr lines, ANSI-stripped.
+	// StderrTail holds the last non-empty stderr lines, ANSI-stripped and
+	// redacted with Runner.Redact before they were cut.
 	StderrTail []string
 	// ExitCode is cdkd's exit status; -1 when it was killed by a signal or
 	// never ran.
@@ -215,7 +223,7 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	if keep != nil {
 		res.Stdout = keep.bytes()
 	}
-	res.StderrTail = tail.lines()
+	res.StderrTail = tail.cut(r.Redact)
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 		res.Signal = signalOf(cmd.ProcessState)
@@ -396,20 +404,36 @@ func (w *lineWriter) line(b []byte) {
 	w.emit(s)
 }
 
-// tailBuffer keeps the last max non-empty lines.
+// tailWindow bounds the stderr kept for the tail, in bytes: the text the
+// tail is cut from, after redaction.
+const tailWindow = 256 << 10
+
+// tailBuffer keeps the end of stderr: the last lines within tailWindow
+// bytes, and always at least max non-empty ones.
 type tailBuffer struct {
-	max int
-	buf []string
+	max     int
+	buf     []string
+	size    int
+	dropped bool // lines were dropped from the front
 }
 
 func (t *tailBuffer) add(line string) {
-	if strings.TrimSpace(line) == "" {
-		return
-	}
 	t.buf = append(t.buf, line)
-	if len(t.buf) > t.max {
-		t.buf = append(t.buf[:0:0], t.buf[len(t.buf)-t.max:]...)
+	t.size += len(line) + 1
+	for len(t.buf) > t.max && t.size > tailWindow {
+		t.size -= len(t.buf[0]) + 1
+		t.buf[0] = ""
+		t.buf = t.buf[1:]
+		t.dropped = true
 	}
 }
 
-func (t *tailBuffer) lines() []string { return t.buf }
+// cut redacts the kept text whole, then cuts it to the last max non-empty
+// lines, hiding an encoded block whose start was cut off.
+func (t *tailBuffer) cut(redact func(string) string) []string {
+	text := strings.Join(t.buf, "\n")
+	if redact != nil {
+		text = redact(text)
+	}
+	return secrets.LastLines(text, t.max, t.dropped)
+}

@@ -3,6 +3,7 @@ package cdkd
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
 // hangGuard bounds a wait so a broken test fails instead of hanging. It is
@@ -505,4 +507,46 @@ func TestLineWriterCapsALineWithoutNewline(t *testing.T) {
 	if strings.Contains(long, "yy") || strings.Contains(long, "secretpart") {
 		t.Fatalf("the cut word or the hidden part shows: %.200q", long)
 	}
+}
+
+// The tail is redacted whole, then cut: a long secret's base64, wrapped at
+// 76 columns and longer than the tail, must not survive as the block's
+// last lines (cut first, they are no longer recognised).
+func TestRunTailRedactedBeforeCut(t *testing.T) {
+	secret := strings.Repeat("s3cr3t-", 177)[:1237]
+	set := secrets.NewSet()
+	set.Add(secret, "test")
+	enc := base64.StdEncoding.EncodeToString([]byte(secret))
+	var b strings.Builder
+	b.WriteString("Error: the value was rejected:\n")
+	for len(enc) > 76 {
+		b.WriteString(enc[:76] + "\n")
+		enc = enc[76:]
+	}
+	b.WriteString(enc + "\nError: exit 1\n")
+	stub := cdkdtest.New(t, cdkdtest.Invocation{ArgsContain: []string{"diff"}, Stderr: b.String(), Exit: 1})
+	r := stubRunner(stub)
+	r.Redact = set.Redact
+	res, err := r.Run(context.Background(), "diff")
+	assert.NilError(t, err)
+	assert.Equal(t, res.StderrTail[len(res.StderrTail)-1], "Error: exit 1")
+	full := base64.StdEncoding.EncodeToString([]byte(secret))
+	for _, l := range res.StderrTail {
+		if l = strings.TrimSpace(l); len(l) >= 8 {
+			assert.Check(t, !strings.Contains(full, l), "a piece of the secret's base64 survives: %q", l)
+		}
+	}
+	assert.Check(t, !strings.Contains(LastErrorLine(res.StderrTail), full[len(full)-20:]))
+}
+
+// A non-JSON stdout is quoted only as a whole line: cut before the caller
+// redacts it, part of a secret would show.
+func TestDecodeQuotesNoPartOfALine(t *testing.T) {
+	secret := "N0Echo-Value-0123456789abcdefghij"
+	line := strings.Repeat("x", 180) + secret + " tail"
+	_, err := DecodeDiff([]byte(line + "\n[]"))
+	assert.ErrorContains(t, err, "not quoted")
+	assert.Check(t, !strings.Contains(err.Error(), secret[:8]), err.Error())
+	_, err = DecodeDiff([]byte("debug: " + secret + "\n[]"))
+	assert.ErrorContains(t, err, secret, "a short line is quoted whole, for the redactor to find")
 }

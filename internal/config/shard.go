@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -97,4 +98,14 @@ func (c Config) validateSharding() error {
 		}
 	}
 	return nil
+}
+
+// ShardWarnings says what a shard run does with inputs that would publish:
+// a shard never writes through the API (its review would be partial, with
+// a partial digest), whatever publish says; the aggregate posts the whole.
+func (c Config) ShardWarnings() []string {
+	if c.Shard == nil || !c.Publish {
+		return nil
+	}
+	return []string{fmt.Sprintf("shard %s publishes nothing through the API although publish is true: a shard's review would be partial; the aggregate job posts the whole review (set publish: false on the shards to say so)", c.Shard.ID)}
 }

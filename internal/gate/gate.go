@@ -288,6 +288,8 @@ func reviewIssue(p Policy, rv Review) (Reason, string, string, bool) {
 	case rv.Record != nil && rv.Record.Digest != rv.Digest:
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The digest in the diff comment on pull request #%d (%s) is not the one the diff check run recorded (%s, %q on %s, %s): "+
 			"the comment may have been edited", rv.PR, shortDigest(rv.Digest), shortDigest(rv.Record.Digest), rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL), true
+	case rv.Unreadable != "":
+		return NoReviewedDiff, untrusted, fmt.Sprintf("The reviewed change set of pull request #%d cannot be verified: %s", rv.PR, rv.Unreadable), true
 	case rv.Tampered != "":
 		return NoReviewedDiff, untrusted, fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered), true
 	case rv.ReviewedSHA == "" || rv.ReviewedSHA != rv.HeadSHA:

@@ -234,7 +234,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "key changed since the review", policy: policy(true), review: keyed, current: current(maskedDiff(model.FingerprintToken("a"))),
-			reason: FingerprintKeyMismatch, message: []string{"with fingerprint-key k1:old, and this deploy has none", "same fingerprint-key"}, compared: -1,
+			reason: FingerprintKeyMismatch, message: []string{"with fingerprint key k1:old, and this deploy has none", "same fingerprint-key"}, compared: -1,
 		},
 		{
 			name: "key changed, nothing masked", policy: policy(true), review: keyedSafe, current: current(safeDiff()),

@@ -62,6 +62,10 @@ type Review struct {
 	// it (a stored change set that does not match its header), "" when it
 	// was not.
 	Tampered string
+	// Unreadable says why the change set the diff kept in the state bucket
+	// (too large for its comment) cannot be read and checked; "" when it
+	// was, or none was kept.
+	Unreadable string
 	// Rerender, set when the comment does not store the change set whole
 	// (only its fingerprints), renders the visible report again from a
 	// change set the reviewed digest covers and says how the comment's
@@ -107,6 +111,9 @@ type Record struct {
 	ReportHash string
 	// URL links the check run, for messages.
 	URL string
+	// Stored: the whole reviewed change set is in the state bucket under
+	// its digest (reviewstore), since it did not fit in the comment.
+	Stored bool
 }
 
 // Current is the change set about to be deployed, redacted and sorted, and

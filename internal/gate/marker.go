@@ -18,6 +18,9 @@ import (
 const (
 	diffMarkerPrefix = "cdkd-action:v2:diff:"
 	diffMarkerV1     = "cdkd-action:v1:diff:"
+	// diffMarkerStored is the v2 record of a review whose change set is
+	// kept in the state bucket (reviewstore), too large for the comment.
+	diffMarkerStored = "cdkd-action:v2:diff-stored:"
 )
 
 // DiffMarker is the external ID the diff command gives its check run when
@@ -26,6 +29,12 @@ const (
 // that a deploy reads back to find and verify the diff comment.
 func DiffMarker(digest string, commentID int64, reportHash string) string {
 	return fmt.Sprintf("%s%d:%s:%s", diffMarkerPrefix, commentID, reportHash, digest)
+}
+
+// StoredDiffMarker is DiffMarker for a review whose whole change set is
+// kept in the state bucket under its digest, not in the comment.
+func StoredDiffMarker(digest string, commentID int64, reportHash string) string {
+	return fmt.Sprintf("%s%d:%s:%s", diffMarkerStored, commentID, reportHash, digest)
 }
 
 // deployMarkerPrefix starts the external ID of a deploy's check run.
@@ -62,8 +71,12 @@ func ParseDiffMarker(externalID string) (Record, bool) {
 		return Record{Digest: d}, true
 	}
 	rest, ok := strings.CutPrefix(externalID, diffMarkerPrefix)
+	stored := false
 	if !ok {
-		return Record{}, false
+		if rest, ok = strings.CutPrefix(externalID, diffMarkerStored); !ok {
+			return Record{}, false
+		}
+		stored = true
 	}
 	parts := strings.SplitN(rest, ":", 3)
 	if len(parts) != 3 || parts[2] == "" {
@@ -73,7 +86,7 @@ func ParseDiffMarker(externalID string) (Record, bool) {
 	if err != nil || id < 0 {
 		return Record{}, false
 	}
-	return Record{Digest: parts[2], CommentID: id, ReportHash: parts[1]}, true
+	return Record{Digest: parts[2], CommentID: id, ReportHash: parts[1], Stored: stored}, true
 }
 
 // IsOwnMarker reports whether externalID is exactly a record this code

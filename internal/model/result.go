@@ -113,10 +113,13 @@ type ShardRef struct {
 type DiffResult struct {
 	Header
 	Origin
-	HeadSHA    string  `json:"headSha,omitempty"`
-	Digest     string  `json:"digest,omitempty"`
-	HasChanges bool    `json:"hasChanges"`
-	Totals     *Counts `json:"totals,omitempty"`
+	HeadSHA string `json:"headSha,omitempty"`
+	Digest  string `json:"digest,omitempty"`
+	// FingerprintKeyID identifies the key the mask tokens were made with
+	// ("" without one): an aggregate of shards checks they all agree.
+	FingerprintKeyID string  `json:"fingerprintKeyId,omitempty"`
+	HasChanges       bool    `json:"hasChanges"`
+	Totals           *Counts `json:"totals,omitempty"`
 	// Error, when set, makes this a failed run: cdkd's reason, and the tail
 	// of its stderr.
 	Error      string   `json:"error,omitempty"`

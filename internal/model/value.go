@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Value is one JSON value from cdkd. cdkd drops JavaScript's undefined, so a
@@ -36,6 +38,17 @@ func (v Value) IsNull() bool { return bytes.Equal(bytes.TrimSpace(v.Raw), []byte
 // UnmarshalJSON keeps a private copy of the raw bytes, null included.
 func (v *Value) UnmarshalJSON(b []byte) error {
 	v.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// UnmarshalJSONFrom is UnmarshalJSON for encoding/json/v2's decoder
+// (cdkd.DecodeDiff), which then skips the copy a legacy method needs.
+func (v *Value) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	v.Raw = append(json.RawMessage(nil), raw...)
 	return nil
 }
 

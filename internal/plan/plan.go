@@ -19,8 +19,13 @@ import (
 // enough to amortise a runner's start-up, few enough to finish quickly.
 const ResourcesPerShard = 400
 
-// MaxShards caps `shards`, and so the number of parallel jobs a plan asks for.
-const MaxShards = 16
+// MaxAutoShards caps `shards: auto`: enough parallel jobs for most
+// repositories without filling an organisation's concurrent-job quota.
+const MaxAutoShards = 16
+
+// MaxShards caps an explicit `shards: N`: GitHub runs at most 256 jobs from
+// one matrix.
+const MaxShards = 256
 
 // Stack is one unit of work: a top-level stack with its nested stacks'
 // resources counted in.
@@ -47,11 +52,11 @@ type Matrix struct {
 }
 
 // Auto is the number of shards `shards: auto` gives for total resources:
-// about one per ResourcesPerShard, at least one, at most MaxShards and never
-// more than there are stacks.
+// about one per ResourcesPerShard, at least one, at most MaxAutoShards and
+// never more than there are stacks.
 func Auto(total, stacks int) int {
 	n := (total + ResourcesPerShard - 1) / ResourcesPerShard
-	return clamp(n, stacks)
+	return clamp(min(n, MaxAutoShards), stacks)
 }
 
 func clamp(n, stacks int) int {

@@ -169,10 +169,24 @@ func TestSplitCounts(t *testing.T) {
 
 func TestAuto(t *testing.T) {
 	for _, tc := range []struct{ total, stacks, want int }{
-		{0, 0, 1}, {399, 10, 1}, {401, 10, 2}, {10000, 100, MaxShards}, {5000, 3, 3},
+		{0, 0, 1}, {399, 10, 1}, {401, 10, 2}, {10000, 100, MaxAutoShards}, {5000, 3, 3},
 	} {
 		if got := Auto(tc.total, tc.stacks); got != tc.want {
 			t.Errorf("Auto(%d, %d) = %d, want %d", tc.total, tc.stacks, got, tc.want)
+		}
+	}
+}
+
+// An explicit number of shards above auto's cap is honoured up to GitHub's
+// 256 jobs of one matrix (it gave 16, silently).
+func TestSplitHonoursManyShards(t *testing.T) {
+	var stacks []Stack
+	for i := range 300 {
+		stacks = append(stacks, Stack{Name: fmt.Sprintf("S%03d", i), Resources: 10})
+	}
+	for _, tc := range []struct{ ask, want int }{{64, 64}, {256, 256}, {300, MaxShards}} {
+		if got := len(Split(stacks, tc.ask).Shard); got != tc.want {
+			t.Errorf("Split(300 stacks, %d) gave %d shards, want %d", tc.ask, got, tc.want)
 		}
 	}
 }

@@ -89,21 +89,61 @@ func EncodeChangeSet(d model.Diff, maxChars int, reject func(string) bool) strin
 }
 
 func encodeLine(env envelope) (string, error) {
+	gz, err := gzipEnvelope(env)
+	if err != nil {
+		return "", err
+	}
+	return changeSetPrefix + base64.StdEncoding.EncodeToString(gz) + changeSetSuffix, nil
+}
+
+// IsWhole reports whether line records the whole change set (the form the
+// deploy gate re-renders the visible report from), not only fingerprints.
+func IsWhole(line, digest string) bool {
+	cs, err := DecodeChangeSet("\n"+line, digest)
+	return err == nil && cs.Diff != nil
+}
+
+// EncodeStored is the whole change set d (redacted, sorted) as the state
+// bucket keeps it when it does not fit in the comment: the gzip of the
+// same JSON object the hidden line holds.
+func EncodeStored(d model.Diff) ([]byte, error) {
+	stacks := d.Stacks
+	if stacks == nil {
+		stacks = []model.StackDiff{}
+	}
+	return gzipEnvelope(envelope{V: changeSetV, Digest: d.Digest(), Stacks: &stacks})
+}
+
+// DecodeStored reads a stored change set back. It must be whole and hash
+// to digest: the object is named by its digest, so a swapped one fails
+// here (ErrChangeSetMismatch).
+func DecodeStored(gz []byte, digest string) (*ChangeSet, error) {
+	cs, err := inflateEnvelope(gz, digest)
+	if err != nil {
+		return nil, err
+	}
+	if cs.Diff == nil {
+		return nil, errors.New("read the reviewed change set: the stored object holds only fingerprints")
+	}
+	return cs, nil
+}
+
+func gzipEnvelope(env envelope) ([]byte, error) {
 	var raw bytes.Buffer
 	enc := json.NewEncoder(&raw)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(env); err != nil {
-		return "", fmt.Errorf("encode change set: %w", err)
+		return nil, fmt.Errorf("encode change set: %w", err)
 	}
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression) // the level is valid
 	if _, err := zw.Write(raw.Bytes()); err != nil {
-		return "", fmt.Errorf("compress change set: %w", err)
+		return nil, fmt.Errorf("compress change set: %w", err)
 	}
 	if err := zw.Close(); err != nil {
-		return "", fmt.Errorf("compress change set: %w", err)
+		return nil, fmt.Errorf("compress change set: %w", err)
 	}
-	return changeSetPrefix + base64.StdEncoding.EncodeToString(gz.Bytes()) + changeSetSuffix, nil
+	return gz.Bytes(), nil
 }
 
 // ErrNoChangeSet means the comment carries no change set block.
@@ -135,6 +175,12 @@ func DecodeChangeSet(body, digest string) (*ChangeSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the reviewed change set: %w", err)
 	}
+	return inflateEnvelope(gz, digest)
+}
+
+// inflateEnvelope decodes a gzipped change set and checks it against
+// digest.
+func inflateEnvelope(gz []byte, digest string) (*ChangeSet, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, fmt.Errorf("read the reviewed change set: %w", err)

@@ -50,25 +50,40 @@ func Resolution(rr *model.DriftResolution, set *secrets.Set) {
 // and live values included, which the redactor cannot know by value; so a
 // value line shows its values only where the detection report (detected,
 // redacted by Drift) showed that same position's values unmasked, and
-// otherwise `***`; hidden are the stacks whose every value was hidden. An
-// indented line under a resource that is not a value line is hidden too:
-// it may be a value's continuation.
+// otherwise `***`; hidden are the stacks whose every value was hidden.
+// The later lines of a multi-line value (cdkd prints them raw, not
+// indented) are hidden by position too, whatever they look like: one line
+// says so. An indented line under a resource that is neither is hidden
+// too: it may be a value's continuation.
 func PlanText(lines []cdkd.PlanLine, detected model.Drift, hidden []string, set *secrets.Set) []string {
 	if len(lines) == 0 {
 		return nil
 	}
 	out := make([]string, 0, len(lines))
 	under := false
-	for _, l := range lines {
+	var said *cdkd.PlanLine // the hidden value whose continuation was said hidden
+	for i, l := range lines {
 		text := l.Text
 		trim := strings.TrimSpace(text)
 		switch {
-		case l.Value:
-			before, after := model.Masked, model.Masked
+		case l.Continuation:
 			if visibleAt(detected, hidden, l.Stack, l.LogicalID, l.Path) {
+				out = append(out, set.Redact(text))
+			} else if said == nil || said.Stack != l.Stack || said.LogicalID != l.LogicalID || said.Path != l.Path {
+				said = &lines[i]
+				out = append(out, "    "+HiddenPlanLine)
+			}
+			continue
+		case l.Value:
+			visible := visibleAt(detected, hidden, l.Stack, l.LogicalID, l.Path)
+			before, after := model.Masked, model.Masked
+			if visible {
 				before, after = set.Redact(l.Before), set.Redact(l.After)
 			}
 			text = "    " + set.Redact(l.Path) + ": " + before + " -> " + after
+			if visible && l.After == "" && !strings.Contains(l.Text, " -> ") {
+				text = "    " + set.Redact(l.Path) + ": " + before // a multi-line value's first line
+			}
 			under = true
 		case l.Skipped:
 			// cdkd's refusal of one property, by name: its words, no value.
@@ -83,6 +98,7 @@ func PlanText(lines []cdkd.PlanLine, detected model.Drift, hidden []string, set 
 			under = strings.HasPrefix(text, "  ") && under
 			text = set.Redact(text)
 		}
+		said = nil
 		out = append(out, text)
 	}
 	return out

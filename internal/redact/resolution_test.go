@@ -94,3 +94,39 @@ func TestPlanTextSkippedLine(t *testing.T) {
 		"    QueueName: SKIPPED — it carries a secret dynamic reference ***",
 	})
 }
+
+// The later lines of a multi-line value are hidden by its position, short
+// ones included (the redactor searches no value under 4 characters); a
+// value the detection showed keeps its lines, redacted by value.
+func TestPlanTextMultiLineValue(t *testing.T) {
+	set := redactSet()
+	detected := model.Drift{Stacks: []model.StackDrift{{Stack: "App", Drifted: []model.DriftedResource{
+		{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Masked), AWS: str(model.Masked), Secret: model.SecretNoEcho}}},
+		{Resource: model.Resource{LogicalID: "Doc"}, Changes: []model.DriftChange{{Path: "Content", State: str("a\nb"), AWS: str("c\nd")}}},
+	}}}}
+	cont := func(id, path, text string) cdkd.PlanLine {
+		return cdkd.PlanLine{Text: text, Continuation: true, Stack: "App", LogicalID: id, Path: path}
+	}
+	lines := []cdkd.PlanLine{
+		{Text: "  → provider.update on PwParam (AWS::SSM::Parameter): revert 1 property path"},
+		{Text: "    Value: live-first-line", Value: true, Stack: "App", LogicalID: "PwParam", Path: "Value", Before: "live-first-line"},
+		cont("PwParam", "Value", "ab"),
+		cont("PwParam", "Value", "x.y = z"),
+		cont("PwParam", "Value", "end -> stored"),
+		{Text: "  → provider.update on Doc (AWS::SSM::Document): revert 1 property path"},
+		{Text: "    Content: a", Value: true, Stack: "App", LogicalID: "Doc", Path: "Content", Before: "a"},
+		cont("Doc", "Content", "b -> c"),
+		cont("Doc", "Content", "d tenant-queue-secret"),
+		{Text: "Revert summary: 2 reverted."},
+	}
+	assert.DeepEqual(t, PlanText(lines, detected, nil, set), []string{
+		"  → provider.update on PwParam (AWS::SSM::Parameter): revert 1 property path",
+		"    Value: *** -> ***",
+		"    " + HiddenPlanLine,
+		"  → provider.update on Doc (AWS::SSM::Document): revert 1 property path",
+		"    Content: a",
+		"b -> c",
+		"d ***",
+		"Revert summary: 2 reverted.",
+	})
+}

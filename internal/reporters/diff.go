@@ -22,6 +22,9 @@ type DiffReport struct {
 	CdkdSource string
 
 	Digest string // shown shortened; the caller puts the full one in the hidden header
+	// FingerprintKeyID identifies the key of the mask tokens (report JSON
+	// only).
+	FingerprintKeyID string
 	// FullReportHint is trusted Markdown saying where the full report is, shown
 	// when the report had to be shortened, e.g. "the job summary of
 	// [run 123](url) and the report JSON artifact".

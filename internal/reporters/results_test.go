@@ -50,7 +50,7 @@ func TestReportsSurviveTheirJSON(t *testing.T) {
 		d := model.Diff{Stacks: []model.StackDiff{{Stack: "A", Region: "us-east-1", Changes: []model.ResourceChange{
 			{LogicalID: "Q", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SQS::Queue",
 				PropertyChanges: []model.PropertyChange{{Path: "Name", Old: model.StringValue("a"), New: model.StringValue("b")}}}}}}}
-		rep := DiffReport{Diff: d, Label: "prod", HeadSHA: "1111111", RunURL: "https://x/run", CdkdVersion: "1.0", CdkdSource: "bundled", Digest: d.Digest(), Shard: &model.ShardRef{ID: "1-of-2", Plan: "0123456789ab"}, Missing: "shard 2-of-2 has no report",
+		rep := DiffReport{Diff: d, Label: "prod", HeadSHA: "1111111", RunURL: "https://x/run", CdkdVersion: "1.0", CdkdSource: "bundled", Digest: d.Digest(), FingerprintKeyID: "k2:abc", Shard: &model.ShardRef{ID: "1-of-2", Plan: "0123456789ab"}, Missing: "shard 2-of-2 has no report",
 			FullReportHint: hint, Notes: []string{"a note"}}
 		assertAllSet(t, rep, "Error", "StderrTail")
 		back := DiffReportOf(viaJSON(t, rep.Result()), hint)

@@ -99,15 +99,42 @@ func blockText(raw []byte) (text, lang string, ok bool) {
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		text, ok := stringText(raw)
+		if !ok {
 			return "", "", false
 		}
-		return visible(s, true), "", true
+		return visible(text, true), "", true
 	case '{', '[':
 		return visible(indentJSON(raw), true), "json", true
 	}
 	return "", "", false
+}
+
+// stringText is the text of a JSON string as a decoder left it: most hold
+// no escape and are valid UTF-8, so their text is their bytes, without
+// decoding them again; the others are decoded. ok is false for what is not
+// a JSON string.
+func stringText(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[len(raw)-1] == '"' {
+		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && bytes.IndexByte(inner, '"') < 0 && utf8.Valid(inner) && !hasControl(inner) {
+			return string(inner), true
+		}
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// hasControl reports a byte JSON does not allow unescaped in a string.
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // moreChars says how much of a value was left out.

@@ -56,3 +56,16 @@ func TestShowValue(t *testing.T) {
 		})
 	}
 }
+
+// stringText reads a value's text without decoding it when it can, and
+// always as encoding/json would.
+func TestStringTextIsWhatEncodingJSONReads(t *testing.T) {
+	for _, raw := range []string{`"plain"`, `""`, `"tab\there"`, `"quote \" in"`, `"é ü 😀"`, "\"bad \xff utf-8\"", "\"raw\ttab\"", `"\u003c"`, `"`, `"unclosed`, `123`} {
+		got, ok := stringText([]byte(raw))
+		var want string
+		err := json.Unmarshal([]byte(raw), &want)
+		if ok != (err == nil) || got != want {
+			t.Errorf("stringText(%q) = %q, %v; encoding/json: %q, %v", raw, got, ok, want, err)
+		}
+	}
+}

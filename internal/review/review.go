@@ -66,6 +66,11 @@ type Finder struct {
 	// Redactor masks both sides alike before the visible report is
 	// compared with its re-rendering.
 	Redactor prcomment.Redactor
+	// Stored fetches the change set a review too large for its comment
+	// kept in the state bucket (the diff's check run records that it did)
+	// and checks it against digest; why says why it cannot be used. Nil:
+	// no such change set can be read.
+	Stored func(ctx context.Context, digest string) (cs *gate.ChangeSet, why string)
 
 	// PR, Comment and Header are what was found, for the report.
 	PR      *PullRequest
@@ -226,7 +231,15 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 		}
 		rv.Record = rec
 	}
-	rv.ChangeSet, rv.Tampered, err = s.verify(ctx, c, h, rv.Record)
+	var stored *gate.ChangeSet
+	if rec := rv.Record; rec != nil && rec.Stored && rec.Digest == h.Digest {
+		if s.Stored == nil {
+			rv.Unreadable = "it did not fit in the comment and is kept in the state bucket, which this run cannot read"
+		} else {
+			stored, rv.Unreadable = s.Stored(ctx, h.Digest)
+		}
+	}
+	rv.ChangeSet, rv.Tampered, err = s.verify(ctx, c, h, rv.Record, stored)
 	if err == nil && rv.Tampered == "" && (rv.ChangeSet == nil || rv.ChangeSet.Diff == nil) {
 		rv.Rerender = s.rerender(c, h)
 	}
@@ -238,11 +251,16 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 // there and match the digest, the visible report must hash to what the
 // diff's check run recorded and, when the change set is stored whole,
 // render again from it to the byte; a deploy section must be one a deploy
-// of this commit wrote. It returns the change set and, when the
-// comment was edited, how ("" when it was not).
-func (s *Finder) verify(ctx context.Context, c *Comment, h marker.Header, rec *gate.Record) (*gate.ChangeSet, string, error) {
+// of this commit wrote. stored, when set, is the change set the diff kept
+// in the state bucket, too large for the comment, checked against the
+// digest. It returns the change set and, when the comment was edited, how
+// ("" when it was not).
+func (s *Finder) verify(ctx context.Context, c *Comment, h marker.Header, rec *gate.Record, stored *gate.ChangeSet) (*gate.ChangeSet, string, error) {
 	const edited = "the review comment was edited: "
 	cs, err := prcomment.DecodeChangeSet(c.Body, h.Digest)
+	if stored != nil && (errors.Is(err, prcomment.ErrNoChangeSet) || err == nil && cs.Diff == nil) {
+		cs, err = stored, nil // too large for the comment: the bucket's, checked
+	}
 	switch {
 	case errors.Is(err, prcomment.ErrNoChangeSet):
 		return nil, edited + "the hidden change-set line under its header is missing", nil

@@ -68,12 +68,63 @@ func BenchmarkRedactWrapped(b *testing.B) {
 	}
 }
 
-// BenchmarkBuild measures rebuilding the matcher after an Add.
-func BenchmarkBuild(b *testing.B) {
-	s, _ := benchSet(200, 0)
-	for b.Loop() {
-		s.m.Store(nil)
-		_ = s.matcher()
+// BenchmarkLearn measures learning n values one by one with a redaction
+// after each, as a pipeline does while it discovers secrets. The ns/value
+// metric stays flat as n grows when learning is linear.
+func BenchmarkLearn(b *testing.B) {
+	for _, n := range []int{125, 500, 2000, 8000} {
+		values := randomValues(n)
+		b.Run(fmt.Sprintf("values=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				s := NewSet()
+				for i, v := range values {
+					s.Add(v, "value")
+					_ = s.Redact(values[(i*7)%len(values)])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
+		})
+	}
+}
+
+// randomValues returns n distinct random secret-like values.
+func randomValues(n int) []string {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/+=!"
+	out := make([]string, n)
+	for i := range out {
+		b := make([]byte, 12+rng.IntN(28))
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		out[i] = fmt.Sprintf("%s%d", b, i)
+	}
+	return out
+}
+
+// TestLearningCostDoesNotGrowWithTheSet holds learning linear: adding one
+// value and redacting costs the same allocations in a set of 2,000 values as
+// in a set of 10. Rebuilding the matcher on every change (the quadratic
+// way) allocates for every value already known.
+func TestLearningCostDoesNotGrowWithTheSet(t *testing.T) {
+	values := randomValues(2100)
+	cost := func(known int) float64 {
+		t.Helper()
+		s := NewSet()
+		for _, v := range values[:known] {
+			s.Add(v, "known")
+		}
+		_ = s.Redact("warm up")
+		next := known
+		return testing.AllocsPerRun(50, func() {
+			s.Add(values[next], "new")
+			next++
+			_ = s.Redact("a short line of text that holds no secret")
+		})
+	}
+	small, large := cost(10), cost(2000)
+	if large > 2*small+4 {
+		t.Errorf("adding a value to a set of 2000 costs %.0f allocations, to a set of 10 %.0f: learning grows with the set", large, small)
 	}
 }
 

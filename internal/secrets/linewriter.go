@@ -111,13 +111,19 @@ func (w *LineWriter) emit(n int) error {
 // not counting the line breaks a wrapped occurrence skips), and the cut
 // never falls inside an occurrence, wrapped or not.
 func (w *LineWriter) emitLongLine() error {
-	m := w.set.matcher()
-	cut := keepBack(w.pending, max(m.maxLen-1, 0))
+	var cut int
+	var spans []span
+	w.set.withMatcher(func(m *matcher) {
+		cut = keepBack(w.pending, max(m.maxLen-1, 0))
+		if cut <= 0 {
+			return
+		}
+		text := string(w.pending)
+		spans = append(m.find(text, false), m.findWrapped(text, false, true)...)
+	})
 	if cut <= 0 {
 		return nil
 	}
-	text := string(w.pending)
-	spans := append(m.find(text, false), m.findWrapped(text, false, true)...)
 	for moved := true; moved; {
 		moved = false
 		for _, sp := range spans {

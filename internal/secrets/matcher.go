@@ -2,7 +2,7 @@ package secrets
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -30,21 +30,30 @@ type matcher struct {
 	// starByTail holds the patterns containing '*' by their last four bytes,
 	// longest first: only those can match across an inserted Mask.
 	starByTail map[uint32][]string
+
+	// seen holds every pattern added, so that adding one again is free.
+	seen map[string]bool
 }
 
-func newMatcher(patterns []string) *matcher {
-	m := &matcher{
+func newMatcher() *matcher {
+	return &matcher{
 		filter: make([]uint64, (1<<filterBits)/64),
 		byKey:  make(map[uint32][]string),
+		seen:   make(map[string]bool),
 	}
-	seen := make(map[string]bool, len(patterns))
+}
+
+// add inserts patterns into m. It costs time in the patterns added, not in
+// those m holds already, so a Set that learns values one by one between
+// redactions stays linear in what it learns.
+func (m *matcher) add(patterns []string) {
 	for _, p := range patterns {
-		if len(p) < minPatternBytes || seen[p] {
+		if len(p) < minPatternBytes || m.seen[p] {
 			continue
 		}
-		seen[p] = true
+		m.seen[p] = true
 		k := key4(p, 0)
-		m.byKey[k] = append(m.byKey[k], p)
+		m.byKey[k] = insertLongestFirst(m.byKey[k], p)
 		h := filterHash(k)
 		m.filter[h/64] |= 1 << (h % 64)
 		m.maxLen = max(m.maxLen, len(p))
@@ -53,25 +62,25 @@ func newMatcher(patterns []string) *matcher {
 				m.starByTail = make(map[uint32][]string)
 			}
 			t := key4(p, len(p)-4)
-			m.starByTail[t] = append(m.starByTail[t], p)
+			m.starByTail[t] = insertLongestFirst(m.starByTail[t], p)
 		}
 	}
-	for _, c := range m.byKey {
-		longestFirst(c)
-	}
-	for _, c := range m.starByTail {
-		longestFirst(c)
-	}
-	return m
 }
 
-func longestFirst(c []string) {
-	sort.Slice(c, func(i, j int) bool {
-		if len(c[i]) != len(c[j]) {
-			return len(c[i]) > len(c[j])
-		}
-		return c[i] < c[j]
-	})
+// insertLongestFirst inserts p into c, which is sorted longest first (then
+// by bytes), keeping that order.
+func insertLongestFirst(c []string, p string) []string {
+	i, _ := slices.BinarySearchFunc(c, p, longerFirst)
+	return slices.Insert(c, i, p)
+}
+
+// longerFirst orders patterns longest first, then by bytes: a scan tries the
+// longest candidate first, which covers the others.
+func longerFirst(a, b string) int {
+	if len(a) != len(b) {
+		return len(b) - len(a)
+	}
+	return strings.Compare(a, b)
 }
 
 func key4(s string, i int) uint32 {

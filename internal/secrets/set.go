@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -42,10 +41,15 @@ const Mask = "***"
 type Set struct {
 	mu      sync.Mutex
 	entries map[string]*entry // keyed by the value as added
+	// pending holds the entries added (or changed) since their patterns
+	// last went into m.
+	pending []entry
 
-	// m caches the matcher built from entries; nil when entries changed
-	// since it was built.
-	m atomic.Pointer[matcher]
+	// mm guards m: a redaction reads m under the read lock; learning the
+	// pending entries extends it in place under the write lock, so each
+	// value's patterns are built once, however Add and Redact interleave.
+	mm sync.RWMutex
+	m  *matcher
 }
 
 type entry struct {
@@ -95,10 +99,10 @@ func (s *Set) add(value, source string, whole bool) (added, isNew bool) {
 	if !ok {
 		e = &entry{value: value, whole: whole}
 		s.entries[value] = e
-		s.m.Store(nil)
+		s.pending = append(s.pending, *e)
 	} else if e.whole && !whole {
 		e.whole = false
-		s.m.Store(nil)
+		s.pending = append(s.pending, *e) // its lines are patterns now too
 	}
 	for _, have := range e.sources {
 		if have == source {
@@ -228,17 +232,19 @@ func (s *Set) MaskCommands() []string {
 // byte strings; a valid UTF-8 value only matches on character boundaries, so
 // valid UTF-8 text stays valid.
 func (s *Set) Redact(text string) string {
-	m := s.matcher()
-	spans := m.spans(text, false)
-	if len(spans) == 0 {
-		return text
-	}
-	text = replaceSpans(text, spans)
-	// Every occurrence of the original text is gone; a new one can only
-	// form across an inserted Mask, which takes a pattern holding '*'.
-	if len(m.starByTail) > 0 {
-		text = m.settle(text)
-	}
+	s.withMatcher(func(m *matcher) {
+		spans := m.spans(text, false)
+		if len(spans) == 0 {
+			return
+		}
+		text = replaceSpans(text, spans)
+		// Every occurrence of the original text is gone; a new one can
+		// only form across an inserted Mask, which takes a pattern
+		// holding '*'.
+		if len(m.starByTail) > 0 {
+			text = m.settle(text)
+		}
+	})
 	return text
 }
 
@@ -256,27 +262,51 @@ func (s *Set) RedactBytes(b []byte) []byte {
 // Contains reports whether text still holds any value or encoding that Redact
 // would replace. It is the last-line guard before posting and a test oracle.
 func (s *Set) Contains(text string) bool {
-	return len(s.matcher().spans(text, true)) > 0
+	var found bool
+	s.withMatcher(func(m *matcher) { found = len(m.spans(text, true)) > 0 })
+	return found
 }
 
-// matcher returns the matcher for the current entries, building it if the set
-// changed since the last build.
-func (s *Set) matcher() *matcher {
-	if m := s.m.Load(); m != nil {
-		return m
+// withMatcher calls f with the matcher of every value added so far, first
+// extending it with the values added since the last call. f must not call
+// back into s (it runs under the read lock).
+func (s *Set) withMatcher(f func(m *matcher)) {
+	s.learnPending()
+	s.mm.RLock()
+	defer s.mm.RUnlock()
+	if s.m == nil {
+		f(emptyMatcher)
+		return
 	}
+	f(s.m)
+}
+
+// emptyMatcher matches nothing: the matcher of a Set with no values.
+var emptyMatcher = newMatcher()
+
+// learnPending adds the patterns of the pending entries to the matcher. The
+// pending list is taken under the matcher's write lock, so a redaction that
+// finds it empty waits for the one learning it.
+func (s *Set) learnPending() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m := s.m.Load(); m != nil {
-		return m
+	none := len(s.pending) == 0
+	s.mu.Unlock()
+	if none {
+		return
 	}
-	entries := make([]entry, 0, len(s.entries))
-	for _, e := range s.entries {
-		entries = append(entries, *e)
+	s.mm.Lock()
+	defer s.mm.Unlock()
+	s.mu.Lock()
+	pending := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	if len(pending) == 0 {
+		return
 	}
-	m := newMatcher(patternsFor(entries))
-	s.m.Store(m)
-	return m
+	if s.m == nil {
+		s.m = newMatcher()
+	}
+	s.m.add(patternsFor(pending))
 }
 
 // patternsFor returns every string Redact looks for, given the registered

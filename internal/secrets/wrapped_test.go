@@ -119,3 +119,32 @@ func TestLineWriterWrappedBlock(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, dst.String(), "Deploying MyBucketF68F3FF0123456789\n", "a line of prose is not held back")
 }
+
+// Cut after redaction, a block whose start fell off is hidden: alone, its
+// lines are no longer recognised as a secret's encoding and decode to the
+// rest of it.
+func TestLastLinesHidesACutBlock(t *testing.T) {
+	block := wrap(base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("k3y-material"), 20)), 76, "\n")
+	lines := strings.Split(block, "\n")
+	tests := []struct {
+		name string
+		text string
+		n    int
+		cut  bool
+		want []string
+	}{
+		{name: "whole text kept", text: "a\n\nb", n: 5, want: []string{"a", "b"}},
+		{name: "ordinary lines cut", text: "a\nb\nc", n: 2, want: []string{"b", "c"}},
+		{name: "block after the cut is whole", text: "Error: x\n" + block, n: len(lines), want: lines},
+		{name: "block cut", text: "Error: x\n" + block + "\nError: done", n: 3,
+			want: []string{"[cdkd-action: 2 line(s) of an encoded block hidden: its start was cut off, so it could not be checked for secrets]", "Error: done"}},
+		{name: "window cut before the text", text: lines[len(lines)-1] + "\nError: done", n: 5, cut: true,
+			want: []string{"[cdkd-action: 1 line(s) of an encoded block hidden: its start was cut off, so it could not be checked for secrets]", "Error: done"}},
+		{name: "text after a cut block line stays", text: lines[0] + "\nError: a\nError: b", n: 2, want: []string{"Error: a", "Error: b"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.DeepEqual(t, LastLines(tc.text, tc.n, tc.cut), tc.want)
+		})
+	}
+}

@@ -1,11 +1,15 @@
 // Command bench-jq measures the local render of a 10,000-resource, 50-stack
-// diff against `jq -c .` over the same JSON, side by side on this machine:
+// diff against `jq -c .` over the same JSON, side by side on this machine,
+// on both paths: with the cloud assembly (as every README workflow runs)
+// and without one:
 //
 //	go run ./scripts/bench-jq            # 7 interleaved rounds
 //	go run ./scripts/bench-jq -rounds 15
+//	go run ./scripts/bench-jq -rounds 1 -noecho   # + 1,000 changed NoEcho positions (target ≤ 10×)
 //
 // It writes the input (cdkdtest.DiffJSON, the shape of cdkd diff --json),
-// builds cdkd-action, then alternates `cdkd-action --local --from-json` and
+// and its cloud assembly (cdkdtest.WriteAssembly), builds cdkd-action, then
+// alternates `cdkd-action --local --from-json` (with --app and without) and
 // `jq -c .` and prints the medians of the wall time and of the CPU time
 // (user+sys, which other load on a shared machine disturbs less), their
 // ratios, and cdkd-action's peak memory against its bound (4× the input +
@@ -30,8 +34,9 @@ import (
 
 func main() {
 	rounds := flag.Int("rounds", 7, "interleaved rounds of each command")
+	noEcho := flag.Bool("noecho", false, "also render the diff with 1,000 changed NoEcho positions (minutes: every hidden value is hashed with Argon2id)")
 	flag.Parse()
-	if err := run(*rounds); err != nil {
+	if err := run(*rounds, *noEcho); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-jq:", err)
 		os.Exit(1)
 	}
@@ -42,7 +47,7 @@ type sample struct {
 	maxRSS    int64 // bytes
 }
 
-func run(rounds int) error {
+func run(rounds int, noEcho bool) error {
 	jq, err := findJQ()
 	if err != nil {
 		fmt.Println("bench-jq: skipped:", err)
@@ -67,26 +72,66 @@ func run(rounds int) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build cdkd-action (run from the repository root): %w", err)
 	}
+	asm := filepath.Join(dir, "cdk.out")
+	if err := os.Mkdir(asm, 0o755); err != nil {
+		return err
+	}
+	if err := cdkdtest.WriteAssembly(asm, 50, 200); err != nil {
+		return err
+	}
 	env := append(os.Environ(), "RUNNER_TEMP="+dir, "GITHUB_ACTIONS=", "GITHUB_STEP_SUMMARY=")
-	var ours, theirs []sample
-	for range rounds {
-		s, err := measure(env, bin, "--local", "--from-json", in, "--working-directory", dir)
-		if err != nil {
-			return fmt.Errorf("cdkd-action: %w", err)
+	paths := []struct {
+		name string
+		args []string
+	}{
+		{"with the cloud assembly", []string{"--local", "--from-json", in, "--app", asm, "--working-directory", dir}},
+		{"without an assembly", []string{"--local", "--from-json", in, "--working-directory", dir}},
+	}
+	if noEcho {
+		// 20 changed NoEcho positions in each of the 50 stacks: 1,000
+		// positions, each hiding its old and its new value.
+		in2 := filepath.Join(dir, "noecho.json")
+		asm2 := filepath.Join(dir, "noecho.out")
+		if err := os.WriteFile(in2, []byte(cdkdtest.DiffJSONNoEcho(50, 200, 20)), 0o644); err != nil {
+			return err
 		}
-		ours = append(ours, s)
-		if s, err = measure(env, jq, "-c", ".", in); err != nil {
+		if err := os.Mkdir(asm2, 0o755); err != nil {
+			return err
+		}
+		if err := cdkdtest.WriteAssemblyNoEcho(asm2, 50, 200, 20); err != nil {
+			return err
+		}
+		paths = append(paths, struct {
+			name string
+			args []string
+		}{"with 1,000 NoEcho changes", []string{"--local", "--from-json", in2, "--app", asm2, "--working-directory", dir}})
+	}
+	ours := make([][]sample, len(paths))
+	var theirs []sample
+	for range rounds {
+		for i, p := range paths {
+			s, err := measure(env, bin, p.args...)
+			if err != nil {
+				return fmt.Errorf("cdkd-action %s: %w", p.name, err)
+			}
+			ours[i] = append(ours[i], s)
+		}
+		s, err := measure(env, jq, "-c", ".", in)
+		if err != nil {
 			return fmt.Errorf("jq: %w", err)
 		}
 		theirs = append(theirs, s)
 	}
-	o, j := median(ours), median(theirs)
+	j := median(theirs)
 	bound := 4*fi.Size() + 32<<20
-	fmt.Printf("input: %.1f MiB, 10,000 resources in 50 stacks; %d rounds, medians\n", mib(fi.Size()), rounds)
-	fmt.Printf("%-12s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "cdkd-action", ms(o.wall), ms(o.cpu), mib(o.maxRSS))
-	fmt.Printf("%-12s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "jq -c .", ms(j.wall), ms(j.cpu), mib(j.maxRSS))
-	fmt.Printf("ratio        wall %.2f×   cpu %.2f×   (target ≤ 1.0)\n", ms(o.wall)/ms(j.wall), ms(o.cpu)/ms(j.cpu))
-	fmt.Printf("peak memory  %.1f MiB of at most %.1f MiB (4× input + 32 MiB)\n", mib(o.maxRSS), mib(bound))
+	fmt.Printf("input: %.1f MiB, 10,000 resources in 50 stacks; %d interleaved rounds, medians\n", mib(fi.Size()), rounds)
+	fmt.Printf("%-32s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "jq -c .", ms(j.wall), ms(j.cpu), mib(j.maxRSS))
+	for i, p := range paths {
+		o := median(ours[i])
+		fmt.Printf("%-32s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "cdkd-action "+p.name, ms(o.wall), ms(o.cpu), mib(o.maxRSS))
+		fmt.Printf("  ratio to jq: wall %.2f×, cpu %.2f× (target ≤ 1.0); peak memory %.1f of at most %.1f MiB (4× input + 32 MiB)\n",
+			ms(o.wall)/ms(j.wall), ms(o.cpu)/ms(j.cpu), mib(o.maxRSS), mib(bound))
+	}
 	return nil
 }
 

@@ -111,11 +111,13 @@ func (d *discovery) inputs() {
 	}
 }
 
-// stackState is a selected stack (its index in the assembly) and its state
-// record (nil when there is none or it could not be read).
+// stackState is an assembly stack (its index in the assembly), whether
+// its state record is read, and the record (nil when there is none, it was
+// not read, or it could not be read).
 type stackState struct {
 	idx   int
 	st    assembly.Stack
+	read  bool
 	state *awsx.State
 }
 
@@ -123,19 +125,26 @@ type stackState struct {
 // in two phases: first every reference is resolved (a plain ssm reference
 // is only secret once it is known to be a SecureString), then the values
 // the state records at the secret positions are added.
+//
+// What the assembly knows is learned from every stack, whatever the run
+// selects: a shard, or a run over some stacks, must hide what one run over
+// all of them hides. State is read for the selected stacks and for every
+// stack whose export one of them imports (Fn::ImportValue, which cdkd
+// resolves to the value the exporting stack's state holds), transitively.
 func (d *discovery) assembly(ctx context.Context, asm *assembly.Assembly) {
-	var stacks []stackState
+	stacks := make([]stackState, len(asm.Stacks))
 	for i, st := range asm.Stacks {
-		if d.selected(asm, st) {
-			stacks = append(stacks, stackState{idx: i, st: st})
-		}
+		stacks[i] = stackState{idx: i, st: st}
 	}
+	d.markRead(asm, stacks)
 	if d.in.StateBucket == "" {
 		d.warnNoBucket(stacks)
 	}
 	for i := range stacks {
 		s := &stacks[i]
-		s.state = d.readState(ctx, s.st)
+		if s.read {
+			s.state = d.readState(ctx, s.st)
+		}
 		d.noEchoDefaults(asm, s.st)
 		for _, ref := range s.st.References {
 			if ref.Templated {
@@ -172,6 +181,43 @@ func (d *discovery) assembly(ctx context.Context, asm *assembly.Assembly) {
 	})
 	for _, s := range stacks {
 		d.statePositions(asm.Stacks[s.idx], s.state)
+	}
+}
+
+// markRead marks the stacks whose state is read: the selected ones and,
+// transitively, the stacks that export what a marked one imports, with
+// their nested stacks.
+func (d *discovery) markRead(asm *assembly.Assembly, stacks []stackState) {
+	index := map[string]int{}
+	var queue []int
+	for i := range stacks {
+		index[stacks[i].st.Name+"\x00"+stacks[i].st.Region] = i
+		if d.selected(asm, stacks[i].st) {
+			stacks[i].read = true
+			queue = append(queue, i)
+		}
+	}
+	mark := func(i int) {
+		if !stacks[i].read {
+			stacks[i].read = true
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		s := stacks[queue[0]].st
+		queue = queue[1:]
+		for _, e := range asm.Exporters(s) {
+			if i, ok := index[e.Name+"\x00"+e.Region]; ok {
+				mark(i)
+			}
+		}
+		// A stack's nested stacks come with it: an export can carry a
+		// value a nested stack's state holds.
+		for i := range stacks {
+			if c := stacks[i].st; c.Parent == s.Name && (c.Region == s.Region || c.Region == "" || s.Region == "") {
+				mark(i)
+			}
+		}
 	}
 }
 
@@ -271,10 +317,10 @@ func (d *discovery) readState(ctx context.Context, st assembly.Stack) *awsx.Stat
 }
 
 // warnNoBucket says, once, that values stored in state were not read
-// although a selected stack has secret positions.
+// although a stack whose state the run would read has secret positions.
 func (d *discovery) warnNoBucket(stacks []stackState) {
 	for _, s := range stacks {
-		if len(s.st.Positions) > 0 {
+		if s.read && len(s.st.Positions) > 0 {
 			d.warn("no state bucket is known (input state-bucket, CDKD_STATE_BUCKET or cdk.json's context.cdkd.stateBucket), so values stored in state at secret positions were not read for masking")
 			return
 		}

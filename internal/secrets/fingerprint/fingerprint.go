@@ -4,11 +4,13 @@
 //
 // A position is where a NoEcho parameter or a resolved {{resolve:...}}
 // reference fills a stack (stack, region, logical id and property path, or
-// an output). The position is the salt, so one value in two places gives
-// two unrelated fingerprints and a reader cannot tell that they are equal.
-// With a key (the fingerprint-key input) the value is first keyed with
-// HMAC-SHA256, so a reader of the stored fingerprints cannot test guesses
-// at all; the key is identified by a key id, a fingerprint of the key.
+// an output). The salt is an HMAC of the position under the key, so one
+// value in two places gives two unrelated fingerprints and no table
+// computed in advance serves any of them. Every fingerprint is keyed (the
+// fingerprint-key input, or the action's own key in the state bucket: see
+// key.go): the value is first keyed with HMAC-SHA256, so a reader of the
+// fingerprints who lacks the key cannot test guesses at all. The key is
+// identified by a key id, an HMAC of a fixed label under the key.
 //
 // The API, for the diff, the deploy and the deploy gate's digest:
 //
@@ -103,8 +105,9 @@ func (f Fingerprint) Equal(o Fingerprint) bool {
 
 // Options configure a Hasher.
 type Options struct {
-	// Key is the fingerprint-key input; "" hashes the value unkeyed.
-	Key string
+	// Key is the fingerprint key: at least KeySize random bytes (ParseKey,
+	// LoadOrCreateKey). It is required.
+	Key []byte
 	// Params default to DefaultParams.
 	Params Params
 	// Parallel bounds concurrent hashes; 0 means the CPU count.
@@ -124,7 +127,7 @@ type Hasher struct {
 }
 
 type memoKey struct {
-	salt   [sha256.Size]byte
+	salt   [sha256.Size]byte // the keyed salt
 	value  string
 	params Params
 }
@@ -134,8 +137,12 @@ type memoEntry struct {
 	hash string
 }
 
-// NewHasher returns a Hasher. It fails only for invalid Params.
+// NewHasher returns a Hasher. It fails for a key shorter than KeySize and
+// for invalid Params.
 func NewHasher(o Options) (*Hasher, error) {
+	if len(o.Key) < KeySize {
+		return nil, fmt.Errorf("fingerprint key: expected at least %d bytes, got %d", KeySize, len(o.Key))
+	}
 	p := o.Params
 	if p == (Params{}) {
 		p = DefaultParams
@@ -147,28 +154,16 @@ func NewHasher(o Options) (*Hasher, error) {
 	if n <= 0 {
 		n = runtime.NumCPU()
 	}
-	h := &Hasher{params: p, sem: make(chan struct{}, n), memo: map[memoKey]*memoEntry{}}
-	if o.Key != "" {
-		h.key = []byte(o.Key)
-		h.keyID = keyID(h.key)
-	}
-	return h, nil
+	key := append([]byte(nil), o.Key...)
+	return &Hasher{params: p, key: key, keyID: keyID(key), sem: make(chan struct{}, n), memo: map[memoKey]*memoEntry{}}, nil
 }
 
 // Params are the parameters new fingerprints are made with.
 func (h *Hasher) Params() Params { return h.params }
 
-// KeyID identifies the key ("" without one). It is an Argon2id hash of the
-// key under a fixed salt, truncated: it tells keys apart and reveals
-// nothing usable about the key.
+// KeyID identifies the key (see keyID): it tells keys apart and reveals
+// nothing testable about the key or any value.
 func (h *Hasher) KeyID() string { return h.keyID }
-
-func keyID(key []byte) string {
-	salt := sha256.Sum256([]byte("cdkd-action fingerprint key id v1"))
-	p := DefaultParams
-	sum := argon2.IDKey(key, salt[:], p.Time, p.MemoryKiB, p.Threads, 32)
-	return "k1:" + base64.RawURLEncoding.EncodeToString(sum[:12])
-}
 
 // Fingerprint hashes value at pos with the Hasher's parameters.
 func (h *Hasher) Fingerprint(ctx context.Context, pos Position, value string) (Fingerprint, error) {
@@ -179,7 +174,7 @@ func (h *Hasher) fingerprintWith(ctx context.Context, pos Position, value string
 	if err := p.Validate(); err != nil {
 		return Fingerprint{}, fmt.Errorf("fingerprint parameters: %w", err)
 	}
-	k := memoKey{salt: pos.salt(), value: value, params: p}
+	k := memoKey{salt: pos.salt(h.key), value: value, params: p}
 	h.mu.Lock()
 	e, ok := h.memo[k]
 	if !ok {
@@ -212,16 +207,11 @@ func (h *Hasher) fingerprintWith(ctx context.Context, pos Position, value string
 	return Fingerprint{Hash: e.hash, Params: p, KeyID: h.keyID}, nil
 }
 
-// hash is Argon2id over the value, or over HMAC-SHA256(key, value) when a
-// key is set.
+// hash is Argon2id over HMAC-SHA256(key, value) under the keyed salt.
 func (h *Hasher) hash(salt [sha256.Size]byte, value string, p Params) []byte {
-	input := []byte(value)
-	if h.key != nil {
-		mac := hmac.New(sha256.New, h.key)
-		mac.Write(input)
-		input = mac.Sum(nil)
-	}
-	return argon2.IDKey(input, salt[:], p.Time, p.MemoryKiB, p.Threads, p.KeyLen)
+	mac := hmac.New(sha256.New, h.key)
+	mac.Write([]byte(value))
+	return argon2.IDKey(mac.Sum(nil), salt[:], p.Time, p.MemoryKiB, p.Threads, p.KeyLen)
 }
 
 // Item is one value to fingerprint at one position.
@@ -285,21 +275,27 @@ func (h *Hasher) Compare(ctx context.Context, recorded *Fingerprint, pos Positio
 
 // keyMismatch says why fingerprints made with another key are unknown.
 func keyMismatch(recorded, current string) string {
-	switch {
-	case recorded == "":
-		return "recorded without fingerprint-key, and this run has one"
-	case current == "":
-		return fmt.Sprintf("recorded with fingerprint-key %s, and this run has none", recorded)
+	return "recorded " + KeyChange(recorded, current)
+}
+
+// KeyChange says how a recorded key id and the current one differ, for
+// messages: "with key k2:… and this run's key is k2:…". A record from
+// before every fingerprint was keyed has none.
+func KeyChange(recorded, current string) string {
+	if recorded == "" {
+		return fmt.Sprintf("without a key (by an older cdkd-action), and this run's key is %s", current)
 	}
-	return fmt.Sprintf("recorded with fingerprint-key %s, and this run's key is %s", recorded, current)
+	return fmt.Sprintf("with fingerprint key %s, and this run's key is %s", recorded, current)
 }
 
 // saltDomain separates these salts from any other use of the same inputs.
-const saltDomain = "cdkd-action fingerprint salt v1"
+const saltDomain = "cdkd-action fingerprint salt v2"
 
-// salt is SHA-256 over the length-prefixed position fields.
-func (p Position) salt() [sha256.Size]byte {
-	hsh := sha256.New()
+// salt is HMAC-SHA256 under the key over the length-prefixed position
+// fields: without the key, nobody can compute a position's salt, so no
+// table can be computed in advance.
+func (p Position) salt(key []byte) [sha256.Size]byte {
+	hsh := hmac.New(sha256.New, key)
 	for _, f := range []string{saltDomain, p.Stack, p.Region, string(p.Kind), p.LogicalID, p.Output, p.Path} {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(f)))

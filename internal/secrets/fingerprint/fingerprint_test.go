@@ -2,6 +2,9 @@ package fingerprint
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"sync"
@@ -20,9 +23,15 @@ func pos(stack, id, path string) Position {
 	return Position{Stack: stack, Region: "us-east-1", Kind: KindResource, LogicalID: id, Path: path}
 }
 
+// testKey is a KeySize key made from a name, so tests can tell keys apart.
+func testKey(name string) []byte {
+	k := sha256.Sum256([]byte(name))
+	return k[:]
+}
+
 func hasher(t *testing.T, key string) *Hasher {
 	t.Helper()
-	h, err := NewHasher(Options{Key: key, Params: cheap})
+	h, err := NewHasher(Options{Key: testKey(key), Params: cheap})
 	assert.NilError(t, err)
 	return h
 }
@@ -48,7 +57,6 @@ func TestFingerprintStableAndSaltedPerPosition(t *testing.T) {
 		{"another resource", pos("Api", "Db2", "MasterUserPassword"), "hunter2-v1", ""},
 		{"another path", pos("Api", "Db", "Password"), "hunter2-v1", ""},
 		{"an output", Position{Stack: "Api", Region: "us-east-1", Kind: KindOutput, Output: "Db"}, "hunter2-v1", ""},
-		{"with a key", a, "hunter2-v1", "key-one"},
 		{"with another key", a, "hunter2-v1", "key-two"},
 	}
 	seen := map[string]string{fa1.Hash: "baseline"}
@@ -64,21 +72,47 @@ func TestFingerprintStableAndSaltedPerPosition(t *testing.T) {
 
 func TestFingerprintRecordsParamsAndKeyID(t *testing.T) {
 	ctx := context.Background()
-	h, err := NewHasher(Options{Key: "repo-secret-key"})
+	key := testKey("repo-secret-key")
+	h, err := NewHasher(Options{Key: key})
 	assert.NilError(t, err)
 	fp, err := h.Fingerprint(ctx, pos("Api", "Db", "MasterUserPassword"), "hunter2-v1")
 	assert.NilError(t, err)
 	assert.DeepEqual(t, fp.Params, Params{Algorithm: "argon2id", Version: 19, MemoryKiB: 19456, Time: 2, Threads: 1, KeyLen: 32})
-	assert.Assert(t, strings.HasPrefix(fp.KeyID, "k1:"), fp.KeyID)
+	assert.Assert(t, strings.HasPrefix(fp.KeyID, "k2:"), fp.KeyID)
 	assert.Equal(t, fp.KeyID, h.KeyID())
-	assert.Assert(t, !strings.Contains(fp.KeyID, "repo-secret-key"))
 
-	other, err := NewHasher(Options{Key: "another-key"})
+	other, err := NewHasher(Options{Key: testKey("another-key")})
 	assert.NilError(t, err)
 	assert.Assert(t, other.KeyID() != h.KeyID())
-	none, err := NewHasher(Options{})
+	for _, short := range [][]byte{nil, []byte("changeme"), key[:KeySize-1]} {
+		_, err := NewHasher(Options{Key: short})
+		assert.ErrorContains(t, err, "expected at least 32 bytes", "a key of %d bytes", len(short))
+	}
+}
+
+// The key id is an HMAC of a fixed label under the key: nothing about it
+// can be computed without the key (it is not a function of the key alone
+// that a guess could be run through cheaply and offline, as an unkeyed
+// hash of the key would be, and it is the same for equal keys only).
+func TestKeyIDIsAnHMACOfALabel(t *testing.T) {
+	key := testKey("k")
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("cdkd-action fingerprint key id v2"))
+	assert.Equal(t, keyID(key), "k2:"+base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:12]))
+}
+
+// The salt involves the key: the same value at the same position gives
+// unrelated fingerprints under two keys, so a table computed for a
+// position (its names are public: CDK logical ids are deterministic)
+// serves no repository.
+func TestSaltInvolvesTheKey(t *testing.T) {
+	p := pos("Api", "Db", "MasterUserPassword")
+	assert.Assert(t, p.salt(testKey("a")) != p.salt(testKey("b")))
+	a, err := hasher(t, "a").Fingerprint(context.Background(), p, "123456")
 	assert.NilError(t, err)
-	assert.Equal(t, none.KeyID(), "")
+	b, err := hasher(t, "b").Fingerprint(context.Background(), p, "123456")
+	assert.NilError(t, err)
+	assert.Assert(t, a.Hash != b.Hash)
 }
 
 func TestCompare(t *testing.T) {
@@ -107,8 +141,8 @@ func TestCompare(t *testing.T) {
 		{"same value", keyed, &recorded, "v1", StatusUnchanged, ""},
 		{"new value", keyed, &recorded, "v2", StatusChanged, ""},
 		{"nothing recorded", keyed, nil, "v1", StatusUnknown, "no fingerprint recorded yet"},
-		{"another key", hasher(t, "key-two"), &recorded, "v1", StatusUnknown, "this run's key is k1:"},
-		{"no key now", hasher(t, ""), &recorded, "v1", StatusUnknown, "this run has none"},
+		{"another key", hasher(t, "key-two"), &recorded, "v1", StatusUnknown, "this run's key is k2:"},
+		{"recorded without a key", keyed, &Fingerprint{Hash: recorded.Hash, Params: recorded.Params}, "v1", StatusUnknown, "without a key (by an older cdkd-action)"},
 		{"recorded params", keyed, &strongerFP, "v1", StatusUnchanged, ""},
 		{"unusable params", keyed, &bad, "v1", StatusUnknown, "cannot be checked"},
 	}
@@ -141,7 +175,7 @@ func TestMemoHashesOncePerValueAndPosition(t *testing.T) {
 }
 
 func TestFingerprintCancelled(t *testing.T) {
-	h, err := NewHasher(Options{Params: cheap, Parallel: 1})
+	h, err := NewHasher(Options{Key: testKey(""), Params: cheap, Parallel: 1})
 	assert.NilError(t, err)
 	h.sem <- struct{}{} // every slot busy
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
@@ -161,9 +195,8 @@ func TestRecordHoldsNoValue(t *testing.T) {
 	rec := NewRecord("Api", "us-east-1")
 	for _, key := range []string{"", "fingerprint-key-value"} {
 		h := hasher(t, key)
-		if key != "" {
-			set.Add(key, "key")
-		}
+		set.Add(base64.StdEncoding.EncodeToString(testKey(key)), "key")
+		set.Add(string(testKey(key)), "key")
 		for i, v := range values {
 			set.Add(v, "value")
 			p := pos("Api", fmt.Sprintf("R%d", i), "Secret")
@@ -234,7 +267,7 @@ func BenchmarkFingerprint200(b *testing.B) {
 		items[i] = Item{Position: pos("Api", fmt.Sprintf("Res%d", i), "Password"), Value: fmt.Sprintf("value-%d", i)}
 	}
 	for b.Loop() {
-		h, err := NewHasher(Options{})
+		h, err := NewHasher(Options{Key: testKey("bench")})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -316,4 +349,19 @@ func TestSaveGivesUpAfterBoundedAttempts(t *testing.T) {
 func TestObjectKey(t *testing.T) {
 	assert.Equal(t, ObjectKey("", "Api", "us-east-1"), "cdkd-action/Api/us-east-1/fingerprints.json")
 	assert.Equal(t, ObjectKey("/team/fp/", "Parent~Child", "eu-west-1"), "team/fp/Parent~Child/eu-west-1/fingerprints.json")
+}
+
+// BenchmarkFingerprintOne is one fingerprint at the default (OWASP)
+// parameters on one core: what testing one guess at one position costs
+// whoever holds the key. README's figure comes from here.
+func BenchmarkFingerprintOne(b *testing.B) {
+	h, err := NewHasher(Options{Key: testKey("bench"), Parallel: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := pos("Api", "Db", "MasterUserPassword")
+	salt := p.salt(h.key)
+	for b.Loop() {
+		h.hash(salt, "123456", DefaultParams)
+	}
 }

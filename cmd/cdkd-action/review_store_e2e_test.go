@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/reviewstore"
+)
+
+// largeDiff writes a diff of StackA with n updates whose logical ids do not
+// compress: its change-set line (whole or fingerprints) is far over what
+// the comment keeps.
+func largeDiff(t *testing.T, dir string, n int) string {
+	t.Helper()
+	changes := make([]string, n)
+	for i := range changes {
+		sum := sha256.Sum256([]byte(fmt.Sprint(i)))
+		// An update whose values cdkd does not print: nothing is hidden,
+		// and nothing is created that the assembly would have to bind.
+		changes[i] = fmt.Sprintf(`{"logicalId":"Q%s","changeType":"UPDATE","resourceType":"AWS::SQS::Queue","propertyChanges":[{"path":"Tags","requiresReplacement":false}]}`, hex.EncodeToString(sum[:8]))
+	}
+	path := filepath.Join(dir, "large.json")
+	writeFile(t, path, `[{"stack":"StackA","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[],"children":[]}]`)
+	return path
+}
+
+// largeReviewWorkspace is a deploy workspace with the AWS emulator, a
+// state bucket and a diff of 3,000 changes (largeDiff).
+func largeReviewWorkspace(t *testing.T) (w *workspace, aws *awsEmulator, bucket, diff string) {
+	t.Helper()
+	aws = startAWS(t)
+	bucket = "reviews-" + unique(t)
+	aws.createBucket(t, bucket, nil)
+	w = newDeployWorkspace(t, reviewedSHA)
+	w.useAWS(aws)
+	return w, aws, bucket, largeDiff(t, w.dir, 3000)
+}
+
+// More changes than the comment's hidden line can hold (it used to leave
+// the line out, and the gate refused every such deploy): the diff keeps
+// the change set in the state bucket under its digest, its check run says
+// so, and the gate fetches it, checks it and deploys.
+func TestDeployOfAChangeSetTooLargeForTheComment(t *testing.T) {
+	w, aws, bucket, diff := largeReviewWorkspace(t)
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), gateDiff(t, diff), deployInvocation(t)},
+		resultInvocations(t, "events-StackA-run.json")...)...)
+	h := w.review(reviewedSHA, diffInputs(), "CDKD_STATE_BUCKET="+bucket)
+	comment := prComment(t, w.gh).Body
+	assert.Assert(t, !strings.Contains(comment, "cdkd-action-changeset:"), "the line does not fit")
+	key := reviewstore.Key("", h.Digest)
+	_, ok := aws.object(t, bucket, key)
+	assert.Assert(t, ok, "the change set is stored at %s", key)
+	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v2:diff-stored:"), "the check run records that it is stored")
+
+	res := w.run(deployInputs(), "CDKD_STATE_BUCKET="+bucket)
+	assert.Equal(t, res.code, 0, res.stdout)
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	assert.Equal(t, res.outputs["digest"], h.Digest)
+}
+
+// The stored change set is checked against the digest it is named by: one
+// swapped for another change set is refused, and so is one the deploy
+// cannot read, each saying why.
+func TestDeployRefusesAStoredChangeSetItCannotVerify(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		spoil  func(t *testing.T, aws *awsEmulator, bucket, key string)
+		env    bool
+		expect string
+	}{
+		{name: "swapped", spoil: func(t *testing.T, aws *awsEmulator, bucket, key string) {
+			aws.putObject(t, bucket, key, "not the reviewed change set")
+		}, env: true, expect: "is not the change set with that digest"},
+		{name: "deleted", spoil: func(t *testing.T, aws *awsEmulator, bucket, key string) {
+			_, err := aws.s3().DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: &bucket, Key: &key})
+			assert.NilError(t, err)
+		}, env: true, expect: "no reviewed change set is stored under its digest"},
+		{name: "no bucket at deploy", expect: "no state bucket is known here"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, aws, bucket, diff := largeReviewWorkspace(t)
+			w.stub(gateDiff(t, diff))
+			h := w.review(reviewedSHA, diffInputs(), "CDKD_STATE_BUCKET="+bucket)
+			if tc.spoil != nil {
+				tc.spoil(t, aws, bucket, reviewstore.Key("", h.Digest))
+			}
+			var env []string
+			if tc.env {
+				env = append(env, "CDKD_STATE_BUCKET="+bucket)
+			}
+			res := w.run(deployInputs(), env...)
+			assert.Equal(t, res.code, 1, res.stdout)
+			assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+			assert.Assert(t, is.Contains(res.stdout, "The reviewed change set of pull request #8 cannot be verified: it did not fit in the comment and is kept in the state bucket, but "), res.stdout)
+			assert.Assert(t, is.Contains(res.stdout, tc.expect), res.stdout)
+		})
+	}
+}
+
+// Without a state bucket the diff says, in its review, that a change set
+// this large cannot be deployed through the gate, and why.
+func TestReviewTooLargeWithoutABucketSaysSo(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	diff := largeDiff(t, w.dir, 3000)
+	w.stub(gateDiff(t, diff))
+	w.review(reviewedSHA, diffInputs())
+	assert.Assert(t, is.Contains(prComment(t, w.gh).Body, "too large for the comment and no state bucket is known to keep it in"))
+}

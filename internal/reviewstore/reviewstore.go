@@ -1,0 +1,94 @@
+// Package reviewstore keeps a reviewed change set that does not fit in the
+// diff comment's hidden line in the state bucket, content-addressed by its
+// digest: <fingerprint-prefix>/reviews/<digest>.json.gz.
+//
+// The object is written once (a conditional put that only creates), never
+// replaced, and read back only through Load, which checks that it hashes to
+// the digest it is named by: whoever can write the bucket can delete the
+// object (the deploy then refuses) but cannot swap it for another change
+// set. The diff's check run records that the change set was stored, so the
+// gate knows to look for it.
+package reviewstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+)
+
+// Key is where the change set with digest lives under prefix (the
+// fingerprint-prefix input).
+func Key(prefix, digest string) string {
+	return path.Join(Dir(prefix), digest+".json.gz")
+}
+
+// Dir is the folder of the stored change sets: what the IAM policies name.
+func Dir(prefix string) string {
+	prefix = strings.Trim(prefix, "/")
+	if prefix == "" {
+		prefix = fingerprint.DefaultPrefix
+	}
+	return path.Join(prefix, "reviews")
+}
+
+// ErrNotFound means no change set is stored under the digest.
+var ErrNotFound = errors.New("no reviewed change set is stored under its digest")
+
+// ErrNotTheChangeSet means the object stored under a digest is not a
+// change set with that digest: it was replaced.
+var ErrNotTheChangeSet = errors.New("the object stored under the digest is not the change set with that digest")
+
+// Save stores d (redacted, sorted) under its digest and returns the key.
+// An object already there (an earlier run of the same change set) is
+// kept when it is the same change set; anything else is an error.
+func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d model.Diff) (string, error) {
+	digest := d.Digest()
+	key := Key(prefix, digest)
+	body, err := prcomment.EncodeStored(d)
+	if err != nil {
+		return key, err
+	}
+	err = store.Put(ctx, key, body, "")
+	if err == nil {
+		return key, nil
+	}
+	if !errors.Is(err, fingerprint.ErrConflict) {
+		return key, fmt.Errorf("store the reviewed change set at %s: %w", key, err)
+	}
+	have, _, err := store.Get(ctx, key)
+	if err != nil {
+		return key, fmt.Errorf("store the reviewed change set at %s: it exists and could not be read back: %w", key, err)
+	}
+	if bytes.Equal(have, body) {
+		return key, nil
+	}
+	if _, err := prcomment.DecodeStored(have, digest); err != nil {
+		return key, fmt.Errorf("store the reviewed change set at %s: another object is there (%v); delete it and run the diff again", key, err)
+	}
+	return key, nil
+}
+
+// Load reads the change set stored under digest and checks that it hashes
+// to it.
+func Load(ctx context.Context, store fingerprint.ObjectStore, prefix, digest string) (*prcomment.ChangeSet, error) {
+	key := Key(prefix, digest)
+	body, _, err := store.Get(ctx, key)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("read the reviewed change set at %s: %w", key, err)
+	case body == nil:
+		return nil, fmt.Errorf("%w (%s)", ErrNotFound, key)
+	}
+	cs, err := prcomment.DecodeStored(body, digest)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s: %v)", ErrNotTheChangeSet, key, err)
+	}
+	return cs, nil
+}
