@@ -101,15 +101,16 @@ func (c Comment) String() string {
 	return b.String()
 }
 
-// headerReserve is the part of a header the comment budget already leaves
-// room for (reporters.CommentBudget keeps 2,048 characters for it and the
-// redactor); a longer header, one carrying notes, comes off the report.
-const headerReserve = 1024
+// notesReserve is how much of the header its notes may take within the
+// room reporters.CommentBudget keeps for the header and the redactor;
+// longer notes come off the report.
+const notesReserve = 256
 
 // ReportBudget is what is left of budget for the visible report once the
-// header h and the change-set line (and their newlines) are in the comment.
+// header h and the change-set line (and its newline) are in the comment.
 // The diff renders the report within it, and the deploy gate re-renders it
-// within the same.
+// within the same. Only the notes' part of the header counts: the publisher
+// stamps the header after rendering, so its length then differs.
 func ReportBudget(budget reporters.Budget, h marker.Header, changeSetLine string) reporters.Budget {
 	if budget.MaxChars <= 0 {
 		return budget
@@ -117,8 +118,9 @@ func ReportBudget(budget reporters.Budget, h marker.Header, changeSetLine string
 	if changeSetLine != "" {
 		budget.MaxChars -= utf8.RuneCountInString(changeSetLine) + 1
 	}
-	if n := utf8.RuneCountInString(h.String()) + 1; n > headerReserve {
-		budget.MaxChars -= n - headerReserve
+	notes := utf8.RuneCountInString(marker.Header{Notes: h.Notes}.String()) - utf8.RuneCountInString(marker.Header{}.String())
+	if notes > notesReserve {
+		budget.MaxChars -= notes - notesReserve
 	}
 	// A header too big to leave any room leaves the report none, not an
 	// unlimited budget.
