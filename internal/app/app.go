@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -95,6 +96,11 @@ func (a *App) Run(ctx context.Context) ExitCode {
 	code := env.finish(env.run(ctx))
 	env.writeOutputs()
 	env.finishLocal()
+	if len(env.lostFiles) > 0 && code == ExitOK {
+		// The file named on the command line was the product: a run whose
+		// report is lost did not succeed (the error line said why).
+		code = ExitBadInput
+	}
 	return code
 }
 
@@ -128,12 +134,23 @@ func (r *Env) run(ctx context.Context) Outcome {
 		return failed(ReasonBadInput, err)
 	}
 	r.local = cfg.Local || !r.gh.Actions
+	if err := r.runnerFiles(); err != nil {
+		return failed(ReasonBadInput, err)
+	}
+	if r.gh.WorkflowRun != nil && cfg.Command == config.CommandDiff && cfg.BaseApp == "" {
+		// A workflow_run diff reads what a pull request's run produced:
+		// its author must not decide what is secret.
+		return failed(ReasonBadInput, &config.InputError{Input: "base-app", Msg: "a diff in a workflow_run job reads an assembly the pull request's author controls; expected the base branch's synthesized cloud assembly, so that secret positions come from it (see docs/forks.md)"})
+	}
 
 	if err := r.discover(ctx); err != nil {
 		return failed(ReasonBadInput, err)
 	}
 	if !r.local {
 		r.connectGitHub()
+		if o, ok := r.runPullRequest(ctx); !ok {
+			return o
+		}
 	}
 	r.warnInputs()
 	if cfg.FromJSON != "" {
@@ -151,6 +168,56 @@ func (r *Env) run(ctx context.Context) Outcome {
 		}
 	}
 	return cmd.Run(ctx, r)
+}
+
+// runPullRequest finds, in a workflow_run job, the pull request the
+// triggering run ran for: GitHub leaves the event's pull_requests empty
+// for a fork, so the open pull requests from the event's head repository
+// and branch are listed, and the one whose head is the event's commit and
+// whose base is this repository is kept. Nothing the triggering run
+// produced takes part. ok is false when the listing failed.
+func (r *Env) runPullRequest(ctx context.Context) (Outcome, bool) {
+	run := r.gh.WorkflowRun
+	if run == nil || r.gh.PR != nil || r.api == nil || (run.Event != "pull_request" && run.Event != "pull_request_target") {
+		return succeeded(), true
+	}
+	prs, err := r.api.OpenPullRequestsFromHead(ctx, r.gh.Owner, r.gh.Repo, run.HeadOwner, run.HeadBranch)
+	if err != nil {
+		return failed(ReasonAPIFailed, fmt.Errorf("find the pull request of the workflow run: %w", err)), false
+	}
+	pr, ok := github.PullRequestForRun(prs, run.HeadSHA, r.gh.Repository())
+	if !ok {
+		r.runner.Warning(fmt.Sprintf("no open pull request from %s:%s has head %s: the report goes to the check run and the job summary only",
+			run.HeadOwner, run.HeadBranch, run.HeadSHA))
+		return succeeded(), true
+	}
+	r.gh.PR = &ghctx.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Labels: pr.Labels,
+		Fork: !strings.EqualFold(pr.HeadRepo, pr.BaseRepo)}
+	r.runner.Info(fmt.Sprintf("workflow run for pull request #%d (head %s)", pr.Number, pr.HeadSHA))
+	return succeeded(), true
+}
+
+// runnerFiles refuses a run that says it is in a runner (GITHUB_ACTIONS
+// is true, no --local) without the files every runner gives a step: the
+// report and the outputs would go nowhere.
+func (r *Env) runnerFiles() error {
+	if r.local {
+		return nil
+	}
+	var missing []string
+	for _, name := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
+		if r.app.Getenv(name) == "" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	verb := "is"
+	if len(missing) > 1 {
+		verb = "are"
+	}
+	return &config.InputError{Input: "GITHUB_ACTIONS", Msg: fmt.Sprintf("it is true but %s %s not set, so the outputs and the job summary would go nowhere: this is not a GitHub Actions step; pass --local to print the report here", strings.Join(missing, " and "), verb)}
 }
 
 // needsCdkd: a saved diff or drift, a plan for diff and an aggregate read

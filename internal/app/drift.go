@@ -54,6 +54,11 @@ func (r *driftRun) run(ctx context.Context) Outcome {
 	if err == nil {
 		det, err = r.detectDrift(ctx, runner, aws)
 	}
+	if config.IsInputError(err) {
+		// Bad input (a saved file that is not cdkd drift --json) posts
+		// nothing, as for diff: the summary and the log say why.
+		return failed(ReasonBadInput, err)
+	}
 	if err != nil {
 		return r.driftFailed(ctx, rep, err)
 	}

@@ -48,6 +48,9 @@ type session struct {
 	// again for an assembly found late (see lateAssembly).
 	warned map[string]bool
 	asm    *assembly.Assembly
+	// baseAsm is the base-app input's assembly: where secret positions
+	// come from when asm is one a pull request's author controls.
+	baseAsm *assembly.Assembly
 	// lateTried is set once lateAssembly has looked for cdk.out.
 	lateTried bool
 	// held is cdkd's output held back until discovery finished (hold.go).
@@ -68,6 +71,10 @@ type logs struct {
 type executor struct {
 	// cdkd is nil with from-json.
 	cdkd *cdkd.Choice
+	// lostFiles are the files a local user asked for (--output,
+	// --outputs-file) that could not be written: the run fails with bad
+	// input, since the path was theirs.
+	lostFiles []error
 	// cleanups run when the run ends (e.g. an npm-installed cdkd).
 	cleanups []func()
 }

@@ -32,7 +32,7 @@ func (a *App) logWriter() io.Writer {
 func (a *App) meta(ctx context.Context) (ExitCode, bool) {
 	switch config.ParseMeta(a.Args) {
 	case config.MetaHelp:
-		if err := writeHelp(a.Stdout); err != nil {
+		if err := writeHelp(a.Stdout, config.HelpCommand(a.Args), config.LocalRun(a.Getenv, a.Args)); err != nil {
 			fmt.Fprintf(a.Stderr, "error: %v\n", err)
 			return ExitFailure, true
 		}
@@ -44,25 +44,49 @@ func (a *App) meta(ctx context.Context) (ExitCode, bool) {
 	return ExitOK, false
 }
 
-func writeHelp(w io.Writer) error {
+// commandHelp says in a line what each command does, for its --help.
+var commandHelp = map[config.Command]string{
+	config.CommandDiff:      "diff: runs cdkd diff and reports what a deploy would change (a PR comment, a check run, a job summary; locally, the report on stdout).",
+	config.CommandDeploy:    "deploy: runs cdkd deploy behind the gate: only the change set reviewers saw is deployed.",
+	config.CommandDrift:     "drift: runs cdkd drift and reports drift, \"could not check\" and clean apart.",
+	config.CommandPlan:      "plan: spreads the stacks over shards for a matrix of diff or drift jobs.",
+	config.CommandAggregate: "aggregate: merges the shards' report JSON files into one review.",
+}
+
+// writeHelp prints the help of the binary, or of one command (cmd not
+// ""): then only the inputs that command reads. Each default shown is the
+// one that applies where the binary runs (local or in a runner).
+func writeHelp(w io.Writer, cmd config.Command, local bool) error {
 	specs, err := config.Specs()
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
-	b.WriteString(`cdkd-action runs cdkd (AWS CDK without CloudFormation) and reports what it found.
+	if cmd == "" {
+		b.WriteString(`cdkd-action runs cdkd (AWS CDK without CloudFormation) and reports what it found.
 
 Usage:
   cdkd-action [diff|deploy|drift|plan|aggregate] [--input=value ...] [flags]
-
+  cdkd-action COMMAND --help   (the inputs that COMMAND reads)
+`)
+	} else {
+		fmt.Fprintf(&b, "cdkd-action %s\n\nUsage:\n  cdkd-action %s [--input=value ...] [flags]\n", commandHelp[cmd], cmd)
+	}
+	b.WriteString(`
 Outside GitHub Actions the report (Markdown) goes to stdout; warnings,
 progress and cdkd's own output go to stderr. A local run makes no network
 call of its own (cdkd itself still calls AWS) unless given --resolve-secrets.
-
-Inputs (as in action.yml; each is a flag --name=value, or INPUT_<NAME> in the environment):
 `)
+	where := "in a runner"
+	if local {
+		where = "in a local run"
+	}
+	fmt.Fprintf(&b, "\nInputs (as in action.yml; each is a flag --name=value, or INPUT_<NAME> in the environment; defaults as %s):\n", where)
 	for _, s := range specs {
-		def := s.Default
+		if cmd != "" && (s.Name == "command" || !s.AppliesTo(cmd)) {
+			continue
+		}
+		def := s.DefaultIn(local)
 		if def == "" {
 			def = `""`
 		}
@@ -70,6 +94,9 @@ Inputs (as in action.yml; each is a flag --name=value, or INPUT_<NAME> in the en
 	}
 	b.WriteString("\nFlags:\n")
 	for _, f := range config.CLIFlags() {
+		if cmd != "" && !f.AppliesTo(cmd) {
+			continue
+		}
 		fmt.Fprintf(&b, "  %s\n      %s\n", f.Name, f.Usage)
 	}
 	b.WriteString(`
@@ -160,7 +187,9 @@ func (r *Env) finishLocal() {
 		err = os.WriteFile(path, append(r.set.RedactBytes(b), '\n'), 0o644)
 	}
 	if err != nil {
-		r.runner.Error(fmt.Sprintf("write the outputs to --outputs-file %s: %v", path, err))
+		err = fmt.Errorf("write the outputs to --outputs-file %s: %w", path, err)
+		r.runner.Error(r.set.Redact(err.Error()))
+		r.lostFiles = append(r.lostFiles, err)
 	}
 }
 

@@ -57,9 +57,13 @@ func (r *Env) targets(api ...publish.Target) []publish.Target {
 		// A run that publishes nothing (a publish: false shard) has the
 		// file as its product: failing to write it fails the run.
 		r.reportJSON = &publish.ReportJSON{Workspace: r.gh.Workspace, RunnerTemp: r.gh.RunnerTemp, Label: r.cfg.Label,
-			Output: OutputReportJSON, Encode: encodeReport, Required: !r.local && !r.cfg.Publish, Files: r.app.Deps.ReportFiles}
+			Path: r.cfg.CLI.ReportJSON, Output: OutputReportJSON, Encode: encodeReport, Required: !r.local && !r.cfg.Publish, Files: r.app.Deps.ReportFiles,
+			Lost: func(err error) { r.lostFiles = append(r.lostFiles, err) }}
 	}
-	ts := []publish.Target{r.reportJSON}
+	var ts []publish.Target
+	if r.keepsReportJSON() {
+		ts = append(ts, r.reportJSON)
+	}
 	if r.local && r.app.Getenv("GITHUB_STEP_SUMMARY") == "" {
 		// No job summary to write: stdout gets the whole report below, and
 		// rendering a large report twice is most of a local run's time.
@@ -86,13 +90,21 @@ func (r *Env) summaryTarget() *publish.Summary {
 	}}
 }
 
+// keepsReportJSON: a run in a workspace (or a runner's temporary folder)
+// writes the report JSON for later steps; a local run outside both writes
+// it only where --report-json asks, or for a shard, whose product it is.
+// Otherwise a local run would leave a folder behind in $TMPDIR each time.
+func (r *Env) keepsReportJSON() bool {
+	return !r.local || r.gh.Workspace != "" || r.gh.RunnerTemp != "" || r.cfg.CLI.ReportJSON != "" || r.cfg.Shard != nil
+}
+
 // stdout is the whole report on stdout, or in --output.
 func (r *Env) stdout() *publish.Stdout {
 	var w io.Writer = r.out // an Env built without an App (unit tests) logs it
 	if r.app != nil && r.app.Stdout != nil {
 		w = r.app.Stdout
 	}
-	return &publish.Stdout{Path: r.cfg.CLI.Output, W: w}
+	return &publish.Stdout{Path: r.cfg.CLI.Output, W: w, Lost: func(err error) { r.lostFiles = append(r.lostFiles, err) }}
 }
 
 // checkRun is the check-run target, when check-run is on.

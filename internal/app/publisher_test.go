@@ -33,17 +33,22 @@ func TestTargetsLeaveOutTheAPIWhereNothingIsPosted(t *testing.T) {
 		local   bool
 		publish bool
 		api     github.API
-		want    []string
+		// reportJSON is --report-json.
+		reportJSON string
+		want       []string
 	}{
 		{name: "in a workflow", publish: true, api: struct{ github.API }{}, want: append(offline, "app.apiTarget")},
-		{name: "local run", local: true, publish: true, api: struct{ github.API }{}, want: append(offline, "*publish.Stdout")},
+		// A local run keeps no report JSON unless asked (--report-json) or
+		// in a workspace: it would leave a folder behind each time.
+		{name: "local run", local: true, publish: true, api: struct{ github.API }{}, want: append(offline[1:], "*publish.Stdout")},
+		{name: "local run asked for the report JSON", local: true, reportJSON: "r.json", publish: true, api: struct{ github.API }{}, want: append(offline, "*publish.Stdout")},
 		{name: "a shard of a matrix", publish: false, api: struct{ github.API }{}, want: offline},
 		{name: "no token", publish: true, want: offline},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := testEnv(t, &bytes.Buffer{})
-			r.local, r.cfg.Publish, r.api = tc.local, tc.publish, tc.api
+			r.local, r.cfg.Publish, r.api, r.cfg.CLI.ReportJSON = tc.local, tc.publish, tc.api, tc.reportJSON
 			var got []string
 			for _, target := range r.targets(apiTarget{}) {
 				got = append(got, fmt.Sprintf("%T", target))

@@ -79,6 +79,10 @@ func (r redactingAPI) GetPullRequest(ctx context.Context, owner, repo string, nu
 	return r.api.GetPullRequest(ctx, owner, repo, number)
 }
 
+func (r redactingAPI) OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]github.PullRequest, error) {
+	return r.api.OpenPullRequestsFromHead(ctx, owner, repo, headOwner, branch)
+}
+
 func (r redactingAPI) PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]github.PullRequest, error) {
 	return r.api.PullRequestsForCommit(ctx, owner, repo, sha)
 }

@@ -29,6 +29,13 @@ func (r *Env) discover(ctx context.Context) error {
 		}
 		r.asm = asm
 	}
+	if r.cfg.BaseApp != "" {
+		base, err := assembly.Load(r.cfg.InWorkingDirectory(r.cfg.BaseApp))
+		if err != nil && loadErr == nil {
+			loadErr = fmt.Errorf("input base-app: %s could not be read as a cloud assembly: %w", r.cfg.BaseApp, err)
+		}
+		r.baseAsm = base
+	}
 	// Nothing is printed until every mask is registered: the warnings
 	// (AWS trouble included) come after the ::add-mask:: lines, and even a
 	// bad assembly registers mask-values and mask-env before the error.
@@ -59,8 +66,9 @@ func (r *Env) readsAWS() bool {
 // nothing: it returns the warnings for the caller to print after the masks.
 func (r *Env) discoverSecrets(ctx context.Context) []string {
 	cfg := r.cfg
+	asm := r.secretAssembly()
 	in := discover.Input{
-		Assembly:       r.asm,
+		Assembly:       asm,
 		Stacks:         cfg.Stacks,
 		DefaultRegion:  r.defaultRegion(), // drift reads the stacks of stack-region
 		StateBucket:    r.stateBucket(),
@@ -72,7 +80,7 @@ func (r *Env) discoverSecrets(ctx context.Context) []string {
 	}
 	var deps discover.Deps
 	var warnings []string
-	if r.asm != nil && len(r.asm.Stacks) > 0 && r.readsAWS() {
+	if asm != nil && len(asm.Stacks) > 0 && r.readsAWS() {
 		var warning string
 		deps, warning = r.awsDeps(ctx)
 		if warning != "" {
@@ -187,8 +195,19 @@ func (r *Env) stateBucket() string {
 
 // positions gives the redactor the assembly's secret positions, if any.
 func (r *Env) positions() redact.Positions {
-	if r.asm == nil {
-		return nil
+	if asm := r.secretAssembly(); asm != nil {
+		return asm
+	}
+	return nil
+}
+
+// secretAssembly is the assembly secret positions come from: base-app's
+// when given (app is then the pull request's, and its author must not
+// decide what is secret: a fork that drops NoEcho would otherwise print
+// the stored value cdkd 0.284 shows), else app's.
+func (r *Env) secretAssembly() *assembly.Assembly {
+	if r.cfg.BaseApp != "" {
+		return r.baseAsm
 	}
 	return r.asm
 }

@@ -12,7 +12,8 @@ import (
 var onlyFor = map[string][]Command{
 	"comment":         {CommandDiff},
 	"fail-on-changes": {CommandDiff},
-	"from-json":       {CommandDiff, CommandDrift},
+	// deploy reads from-json only to render a saved deploy report again.
+	"from-json": {CommandDiff, CommandDrift, CommandDeploy},
 }
 
 // appliesTo returns the commands that read the input, nil for all.

@@ -1,7 +1,11 @@
 package config
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -14,6 +18,10 @@ type CLI struct {
 	// OutputsFile writes the step outputs as one JSON object, for CI
 	// systems other than GitHub Actions.
 	OutputsFile string
+	// ReportJSON writes the report JSON (the report-json output) to this
+	// file. A local run outside a workspace keeps no report JSON otherwise,
+	// so it leaves nothing behind in the temporary folder.
+	ReportJSON string
 	// Yes confirms a local deploy.
 	Yes bool
 	// DryRun evaluates the deploy gate and prints the cdkd command it would
@@ -58,6 +66,39 @@ func ParseMeta(args []string) Meta {
 	return MetaNone
 }
 
+// HelpCommand is the command whose help was asked for
+// (`cdkd-action diff --help`), "" for the help of the whole binary.
+func HelpCommand(args []string) Command {
+	if len(args) > 0 && slices.Contains(Commands, Command(args[0])) {
+		return Command(args[0])
+	}
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--command="); ok && slices.Contains(Commands, Command(v)) {
+			return Command(v)
+		}
+	}
+	return ""
+}
+
+// AppliesTo reports whether command c reads the input. An aggregate
+// publishes what its shards ran, so it reads diff's and drift's inputs too.
+func (s InputSpec) AppliesTo(c Command) bool {
+	cmds := appliesTo(s)
+	if cmds == nil || slices.Contains(cmds, c) {
+		return true
+	}
+	return c == CommandAggregate && (slices.Contains(cmds, CommandDiff) || slices.Contains(cmds, CommandDrift))
+}
+
+// DefaultIn is the input's default where the binary runs: a local run
+// has its own defaults for some inputs (localDefaults).
+func (s InputSpec) DefaultIn(local bool) string {
+	if d, ok := localDefaults[s.Name]; ok && local {
+		return d
+	}
+	return s.Default
+}
+
 // splitCommand takes the command given as the first word off args.
 func splitCommand(args []string) (Command, []string, error) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
@@ -65,15 +106,26 @@ func splitCommand(args []string) (Command, []string, error) {
 	}
 	c := Command(args[0])
 	if !slices.Contains(Commands, c) {
-		return "", nil, bad("command", "expected diff, deploy or drift as the first word, got %q", args[0])
+		return "", nil, bad("command", "expected %s as the first word, got %q", commandList(), args[0])
 	}
 	return c, args[1:], nil
+}
+
+// commandList names every command, as messages print it: "diff, deploy,
+// drift, plan or aggregate".
+func commandList() string {
+	names := make([]string, len(Commands))
+	for i, c := range Commands {
+		names[i] = string(c)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // cliFlags registers the flags that are not inputs.
 func cliFlags(fs *flag.FlagSet, c *CLI) {
 	fs.StringVar(&c.Output, "output", "", "write the report (Markdown) to `FILE` instead of stdout")
 	fs.StringVar(&c.OutputsFile, "outputs-file", "", "write the step outputs as JSON to `FILE`")
+	fs.StringVar(&c.ReportJSON, "report-json", "", "write the report JSON (the report-json output) to `FILE`; a local run keeps none otherwise")
 	fs.BoolVar(&c.Yes, "yes", false, "deploy: confirm a local deploy")
 	fs.BoolVar(&c.DryRun, "dry-run", false, "deploy: show what the gate decides and the cdkd command, run nothing")
 	// Handled before parsing (ParseMeta); declared so they are not unknown.
@@ -83,6 +135,12 @@ func cliFlags(fs *flag.FlagSet, c *CLI) {
 
 // CLIFlag is one command-line flag that is not an input, for --help.
 type CLIFlag struct{ Name, Usage string }
+
+// AppliesTo reports whether the flag means anything to command c: the
+// flags marked "deploy:" are deploy's alone.
+func (f CLIFlag) AppliesTo(c Command) bool {
+	return !strings.HasPrefix(f.Usage, "deploy:") || c == CommandDeploy
+}
 
 // CLIFlags lists the flags that are not inputs, --local included.
 func CLIFlags() []CLIFlag {
@@ -131,8 +189,36 @@ func (c Config) cliError() error {
 	if c.Local && c.Command == CommandDeploy && !c.CLI.Yes && !c.CLI.DryRun {
 		return bad("command line", "a local deploy changes AWS resources: pass --yes to deploy, or --dry-run to see what the gate decides and the command it would run")
 	}
-	if c.CLI.Output != "" && c.CLI.Output == c.CLI.OutputsFile {
-		return bad("command line", "--output and --outputs-file name the same file %q", c.CLI.Output)
+	files := []struct{ flag, path string }{{"--output", c.CLI.Output}, {"--outputs-file", c.CLI.OutputsFile}, {"--report-json", c.CLI.ReportJSON}}
+	for i, f := range files {
+		if f.path == "" {
+			continue
+		}
+		for _, g := range files[i+1:] {
+			if g.path == f.path {
+				return bad("command line", "%s and %s name the same file %q", f.flag, g.flag, f.path)
+			}
+		}
+		if err := writableFile(f.path); err != nil {
+			return bad("command line", "%s %s cannot be written: %v; expected a file in an existing directory", f.flag, f.path, err)
+		}
+	}
+	return nil
+}
+
+// writableFile checks, before anything runs, that path can be written: its
+// directory exists and it is not itself a directory. A report that could
+// only be lost at the end is refused at the start.
+func writableFile(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errors.New("it is a directory")
+	}
+	fi, err := os.Stat(filepath.Dir(path))
+	switch {
+	case err != nil:
+		return fmt.Errorf("its directory: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", filepath.Dir(path))
 	}
 	return nil
 }

@@ -42,10 +42,13 @@ const (
 
 // Config is everything one run needs to know from its inputs.
 type Config struct {
-	Command          Command
-	Stacks           []string
-	All              bool
-	App              string
+	Command Command
+	Stacks  []string
+	All     bool
+	App     string
+	// BaseApp is the base branch's cloud assembly, the trusted source of
+	// secret positions when App is one a pull request's author controls.
+	BaseApp          string
 	Context          []string // "key=value", each passed as -c
 	WorkingDirectory string
 	StateBucket      string
@@ -162,10 +165,7 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 	for _, s := range specs {
 		v, ok := lookup(getenv, s.Name)
 		if !ok {
-			v = s.Default
-			if d, has := localDefaults[s.Name]; has && local {
-				v = d
-			}
+			v = s.DefaultIn(local)
 		}
 		set[s.Name] = ok
 		values[s.Name] = v
@@ -207,6 +207,7 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 		Command:              Command(strings.TrimSpace(values["command"])),
 		Stacks:               strings.Fields(values["stacks"]),
 		App:                  strings.TrimSpace(values["app"]),
+		BaseApp:              strings.TrimSpace(values["base-app"]),
 		WorkingDirectory:     strings.TrimSpace(values["working-directory"]),
 		StateBucket:          strings.TrimSpace(values["state-bucket"]),
 		StatePrefix:          strings.TrimSpace(values["state-prefix"]),
@@ -291,7 +292,7 @@ func (c *Config) within(dir string) {
 	if dir == "" {
 		return
 	}
-	for _, p := range []*string{&c.WorkingDirectory, &c.FromJSON, &c.CLI.Output, &c.CLI.OutputsFile} {
+	for _, p := range []*string{&c.WorkingDirectory, &c.FromJSON, &c.CLI.Output, &c.CLI.OutputsFile, &c.CLI.ReportJSON} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -302,7 +303,7 @@ func (c Config) validate() error {
 	switch c.Command {
 	case CommandDiff, CommandDeploy, CommandDrift, CommandPlan, CommandAggregate:
 	default:
-		return bad("command", "expected diff, deploy, drift, plan or aggregate, got %q", c.Command)
+		return bad("command", "expected %s, got %q", commandList(), c.Command)
 	}
 	if err := c.validateSharding(); err != nil {
 		return err
@@ -344,6 +345,9 @@ func (c Config) validate() error {
 	if c.CdkdExitCode != nil && c.FromJSON == "" {
 		return bad("cdkd-exit-code", "it is the exit code of the cdkd drift run whose JSON from-json holds; set from-json too, or leave cdkd-exit-code empty")
 	}
+	if err := c.validateBaseApp(); err != nil {
+		return err
+	}
 	if c.FromJSON != "" {
 		if fi, err := os.Stat(c.FromJSON); err != nil || fi.IsDir() {
 			return bad("from-json", "expected a file holding cdkd diff --json or cdkd drift --json output, or a cdkd-action report JSON, got %q (not a readable file)", c.FromJSON)
@@ -380,6 +384,39 @@ func (c Config) validate() error {
 		return bad("role-arn", "expected an IAM role ARN (arn:aws:iam::ACCOUNT:role/NAME), got %q", c.RoleARN)
 	}
 	return c.cliError()
+}
+
+// validateBaseApp: with base-app, both assemblies are directories holding
+// a manifest. app is then the pull request's own: a command would run its
+// code, so only a synthesized assembly is read.
+func (c Config) validateBaseApp() error {
+	if c.BaseApp == "" {
+		return nil
+	}
+	if !isAssemblyDir(c.InWorkingDirectory(c.BaseApp)) {
+		return bad("base-app", "expected the base branch's synthesized cloud assembly (a directory with manifest.json, such as cdk.out), got %q", c.BaseApp)
+	}
+	if !isAssemblyDir(c.InWorkingDirectory(c.App)) {
+		return bad("app", "with base-app set, app is the pull request's cloud assembly and must be a synthesized one (a directory with manifest.json): no command of the pull request is run; got %q", c.App)
+	}
+	return nil
+}
+
+// InWorkingDirectory takes a relative app path against the working
+// directory, as cdkd does.
+func (c Config) InWorkingDirectory(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.WorkingDirectory, p)
+}
+
+func isAssemblyDir(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil && !fi.IsDir()
 }
 
 var (

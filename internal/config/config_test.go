@@ -96,7 +96,7 @@ func TestBadInputsNameTheInput(t *testing.T) {
 		{"context like a flag", map[string]string{"INPUT_CONTEXT": "-k=v"}, nil, `input context: expected one key=value per line, got "-k=v"`},
 		{"unknown flag", nil, []string{"--stackz=A"}, "input command line: --stackz is not an input of this action"},
 		{"stray arg", nil, []string{"diff", "extra"}, `input command line: unexpected argument "extra"`},
-		{"unknown first word", nil, []string{"destroy"}, `input command: expected diff, deploy or drift as the first word, got "destroy"`},
+		{"unknown first word", nil, []string{"destroy"}, `input command: expected diff, deploy, drift, plan or aggregate as the first word, got "destroy"`},
 		{"first word and --command disagree", nil, []string{"drift", "--command=diff"}, "input command: the first word says drift but --command says diff"},
 		{"local deploy unconfirmed", nil, []string{"deploy"}, "input command line: a local deploy changes AWS resources: pass --yes"},
 		{"--yes on diff", nil, []string{"diff", "--yes"}, "input command line: --yes only applies to deploy, not diff"},
@@ -268,12 +268,13 @@ func TestLoadInTakesRelativePathsAgainstItsDirectory(t *testing.T) {
 	assert.NilError(t, os.MkdirAll(filepath.Join(dir, "infra"), 0o755))
 	assert.NilError(t, os.WriteFile(filepath.Join(dir, "infra", "diff.json"), []byte("[]"), 0o644))
 	in := env(map[string]string{"INPUT_WORKING-DIRECTORY": "infra", "INPUT_FROM-JSON": "infra/diff.json"})
-	c, err := LoadIn(dir, in, []string{"--output=report.md", "--outputs-file=/abs/outputs.json"})
+	abs := filepath.Join(t.TempDir(), "outputs.json")
+	c, err := LoadIn(dir, in, []string{"--output=report.md", "--outputs-file=" + abs})
 	assert.NilError(t, err)
 	assert.Equal(t, c.WorkingDirectory, filepath.Join(dir, "infra"))
 	assert.Equal(t, c.FromJSON, filepath.Join(dir, "infra", "diff.json"))
 	assert.Equal(t, c.CLI.Output, filepath.Join(dir, "report.md"))
-	assert.Equal(t, c.CLI.OutputsFile, "/abs/outputs.json", "an absolute path stays")
+	assert.Equal(t, c.CLI.OutputsFile, abs, "an absolute path stays")
 
 	_, err = Load(in, nil)
 	assert.ErrorContains(t, err, `input working-directory: expected an existing directory, got "infra"`, "Load keeps the process's directory")

@@ -34,6 +34,23 @@ type Context struct {
 	// Before is a push event's "before": the branch's head before the
 	// push ("" for other events, or a new branch's all-zero SHA as given).
 	Before string
+	// WorkflowRun is set in a workflow_run job: the run that triggered
+	// it, as GitHub's event says (never as an artifact of that run says).
+	WorkflowRun *WorkflowRun
+}
+
+// WorkflowRun is the part of a workflow_run event payload that names what
+// the triggering run ran on: a fork's pull request reaches a trusted
+// workflow this way, and its pull_requests list is empty for forks.
+type WorkflowRun struct {
+	// Event is the triggering run's event, such as pull_request.
+	Event      string
+	HeadSHA    string
+	HeadBranch string
+	// HeadOwner and HeadRepo (owner/name) name the repository the head
+	// lives in: a fork's for a fork's pull request.
+	HeadOwner string
+	HeadRepo  string
 }
 
 // PullRequest is the part of a pull_request event payload the action uses.
@@ -50,6 +67,17 @@ type PullRequest struct {
 type eventPayload struct {
 	Number      int    `json:"number"`
 	Before      string `json:"before"`
+	WorkflowRun *struct {
+		Event          string `json:"event"`
+		HeadSHA        string `json:"head_sha"`
+		HeadBranch     string `json:"head_branch"`
+		HeadRepository *struct {
+			FullName string `json:"full_name"`
+			Owner    struct {
+				Login string `json:"login"`
+			} `json:"owner"`
+		} `json:"head_repository"`
+	} `json:"workflow_run"`
 	PullRequest *struct {
 		Number int `json:"number"`
 		Head   struct {
@@ -113,6 +141,17 @@ func (c *Context) readEvent(path string) error {
 		return fmt.Errorf("decode event payload %s: %w", path, err)
 	}
 	c.Before = p.Before
+	if w := p.WorkflowRun; w != nil && c.EventName == "workflow_run" {
+		c.WorkflowRun = &WorkflowRun{Event: w.Event, HeadSHA: w.HeadSHA, HeadBranch: w.HeadBranch}
+		if h := w.HeadRepository; h != nil {
+			c.WorkflowRun.HeadOwner, c.WorkflowRun.HeadRepo = h.Owner.Login, h.FullName
+		}
+		if w.HeadSHA != "" {
+			// The review belongs to the commit the triggering run ran on,
+			// not to GITHUB_SHA (the default branch's head).
+			c.HeadSHA = w.HeadSHA
+		}
+	}
 	if p.PullRequest == nil {
 		return nil
 	}

@@ -65,3 +65,26 @@ func TestBadRepository(t *testing.T) {
 	})
 	assert.ErrorContains(t, err, `GITHUB_REPOSITORY "noslash" is not owner/name`)
 }
+
+// A workflow_run job reviews the commit the triggering run ran on, named
+// by GitHub's event: its head, branch and repository (a fork's), not
+// GITHUB_SHA, which is the default branch's head there.
+func TestLoadWorkflowRunOfAFork(t *testing.T) {
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "octo-org/octo-repo", "GITHUB_SHA": "defaultbranchhead",
+		"GITHUB_EVENT_NAME": "workflow_run", "GITHUB_EVENT_PATH": "testdata/workflow_run-fork.json",
+	}
+	c, err := Load(func(k string) string { return env[k] })
+	assert.NilError(t, err)
+	assert.DeepEqual(t, c.WorkflowRun, &WorkflowRun{Event: "pull_request", HeadSHA: "f00dfacef00dfacef00dfacef00dfacef00dface",
+		HeadBranch: "fix-queue", HeadOwner: "someone", HeadRepo: "someone/octo-repo"})
+	assert.Equal(t, c.HeadSHA, "f00dfacef00dfacef00dfacef00dfacef00dface")
+	assert.Assert(t, c.PR == nil, "the pull request is looked up through the API, not read from the payload")
+
+	// The same payload under another event name is not a workflow_run.
+	env["GITHUB_EVENT_NAME"] = "push"
+	c, err = Load(func(k string) string { return env[k] })
+	assert.NilError(t, err)
+	assert.Assert(t, c.WorkflowRun == nil)
+	assert.Equal(t, c.HeadSHA, "defaultbranchhead")
+}

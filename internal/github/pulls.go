@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	gh "github.com/google/go-github/v84/github"
@@ -21,6 +22,9 @@ type PullRequest struct {
 	// MergedAt is when it was merged; zero when it was not.
 	MergedAt time.Time
 	Labels   []string
+	// HeadRepo and BaseRepo are owner/name: a fork's pull request has
+	// its head in another repository.
+	HeadRepo, BaseRepo string
 }
 
 func pullRequestFrom(p *gh.PullRequest) PullRequest {
@@ -34,6 +38,8 @@ func pullRequestFrom(p *gh.PullRequest) PullRequest {
 		// Listings omit "merged"; a merge time says the same thing.
 		Merged:   p.GetMerged() || p.MergedAt != nil,
 		MergedAt: p.GetMergedAt().Time,
+		HeadRepo: p.GetHead().GetRepo().GetFullName(),
+		BaseRepo: p.GetBase().GetRepo().GetFullName(),
 	}
 	for _, l := range p.Labels {
 		pr.Labels = append(pr.Labels, l.GetName())
@@ -89,4 +95,42 @@ func (c *Client) CommitsBetween(ctx context.Context, owner, repo, base, head str
 		out = append(out, c.GetSHA())
 	}
 	return out, nil
+}
+
+// OpenPullRequestsFromHead lists the open pull requests whose head is the
+// branch of headOwner's repository (a fork's owner, or owner): how a
+// workflow_run job finds a fork's pull request, which the event's
+// pull_requests list leaves out.
+func (c *Client) OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]PullRequest, error) {
+	opts := gh.PullRequestListOptions{State: "open", Head: headOwner + ":" + branch, ListOptions: listOptions()}
+	prs, err := allPages(func(page int) ([]*gh.PullRequest, *gh.Response, error) {
+		opts.Page = page
+		return c.gh.PullRequests.List(ctx, owner, repo, &opts)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list open pull requests from %s:%s in %s/%s: %w", headOwner, branch, owner, repo, err)
+	}
+	out := make([]PullRequest, 0, len(prs))
+	for _, p := range prs {
+		out = append(out, pullRequestFrom(p))
+	}
+	return out, nil
+}
+
+// PullRequestForRun picks, among prs, the pull request a workflow_run job
+// reviews: the one whose head commit is the run's and whose base is this
+// repository (owner/name). Everything it compares comes from GitHub (the
+// event and the listing), never from the triggering run's artifact; none,
+// or more than one, is no pull request.
+func PullRequestForRun(prs []PullRequest, headSHA, baseRepo string) (PullRequest, bool) {
+	var found []PullRequest
+	for _, p := range prs {
+		if p.HeadSHA == headSHA && strings.EqualFold(p.BaseRepo, baseRepo) && p.State == "open" {
+			found = append(found, p)
+		}
+	}
+	if len(found) != 1 {
+		return PullRequest{}, false
+	}
+	return found[0], true
 }

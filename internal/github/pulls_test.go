@@ -48,3 +48,28 @@ func TestPullRequestsForCommitAllPages(t *testing.T) {
 		{Number: 7, State: "closed", HeadSHA: "h1", BaseRef: "main", MergeCommitSHA: "m1", Merged: true, MergedAt: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
 	})
 }
+
+// A workflow_run job keeps only the open pull request whose head is the
+// run's commit and whose base is this repository.
+func TestPullRequestForRun(t *testing.T) {
+	const sha = "abc"
+	ours := PullRequest{Number: 3, State: "open", HeadSHA: sha, HeadRepo: "fork/r", BaseRepo: "o/r"}
+	for _, tc := range []struct {
+		name string
+		prs  []PullRequest
+		want int
+	}{
+		{"the fork's pull request", []PullRequest{ours}, 3},
+		{"another head commit", []PullRequest{{Number: 4, State: "open", HeadSHA: "def", BaseRepo: "o/r"}}, 0},
+		{"based on another repository", []PullRequest{{Number: 5, State: "open", HeadSHA: sha, BaseRepo: "fork/r"}}, 0},
+		{"closed", []PullRequest{{Number: 6, State: "closed", HeadSHA: sha, BaseRepo: "o/r"}}, 0},
+		{"two candidates decide nothing", []PullRequest{ours, {Number: 7, State: "open", HeadSHA: sha, BaseRepo: "O/R"}}, 0},
+		{"among others", []PullRequest{{Number: 4, State: "open", HeadSHA: "def", BaseRepo: "o/r"}, ours}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := PullRequestForRun(tc.prs, sha, "o/r")
+			assert.Equal(t, ok, tc.want != 0)
+			assert.Equal(t, got.Number, tc.want)
+		})
+	}
+}

@@ -30,7 +30,12 @@ type ReportJSON struct {
 	Workspace  string // GITHUB_WORKSPACE
 	RunnerTemp string // RUNNER_TEMP, used when there is no workspace
 	Label      string
-	Output     string // the output naming the path
+	// Path, when set (--report-json), is the file to write, wherever the
+	// run is.
+	Path   string
+	Output string // the output naming the path
+	// Lost, when set, hears of a Path that could not be written.
+	Lost func(error)
 	// Encode writes v as JSON and a newline, every byte through redact;
 	// nil is json.Marshal of the whole.
 	Encode func(w io.Writer, v any, redact func([]byte) []byte) error
@@ -99,6 +104,9 @@ func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, p *Publication, 
 			return fmt.Errorf("%w: %w", ErrReportNotWritten, err)
 		}
 		pub.warn(fmt.Sprintf("write report JSON: %v; no report file is left behind", err))
+		if t.Path != "" && t.Lost != nil {
+			t.Lost(err)
+		}
 		return nil
 	}
 	w.ReportJSON = path
@@ -107,6 +115,12 @@ func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, p *Publication, 
 }
 
 func (t *ReportJSON) write(kind string, v any, redact func([]byte) []byte) (string, error) {
+	if t.Path != "" {
+		if err := t.writeFile(t.Path, v, redact); err != nil {
+			return "", fmt.Errorf("write %s report %s: %w", kind, t.Path, err)
+		}
+		return t.Path, nil
+	}
 	dir, shown, err := t.dir()
 	if err != nil {
 		return "", err
@@ -239,6 +253,9 @@ func (t *Summary) Write(pub *Publisher, markdown string) {
 type Stdout struct {
 	Path string
 	W    io.Writer
+	// Lost, when set, hears of a report that could not be written: it was
+	// the product of the run, so the caller fails it.
+	Lost func(error)
 }
 
 func (t *Stdout) Policy(*Publication) Policy {
@@ -261,14 +278,24 @@ func (t *Stdout) Print(pub *Publisher, markdown string) {
 	}
 	if t.Path != "" {
 		if err := os.WriteFile(t.Path, []byte(text), 0o644); err != nil {
-			pub.Log.Error(pub.Secrets.Redact(fmt.Sprintf("write the report to --output %s: %v", t.Path, err)))
+			err = fmt.Errorf("write the report to --output %s: %w", t.Path, err)
+			pub.Log.Error(pub.Secrets.Redact(err.Error()))
+			t.lost(err)
 			return
 		}
 		pub.Log.Info("Report written to " + t.Path)
 		return
 	}
 	if _, err := io.WriteString(t.W, text); err != nil {
-		pub.Log.Error(fmt.Sprintf("write the report to stdout: %v", err))
+		err = fmt.Errorf("write the report to stdout: %w", err)
+		pub.Log.Error(err.Error())
+		t.lost(err)
+	}
+}
+
+func (t *Stdout) lost(err error) {
+	if t.Lost != nil {
+		t.Lost(err)
 	}
 }
 

@@ -56,6 +56,7 @@ var operations = map[string][]string{
 	"/repos/{owner}/{repo}/check-runs":                           {"post"},
 	"/repos/{owner}/{repo}/check-runs/{check_run_id}":            {"patch"},
 	"/repos/{owner}/{repo}/commits/{ref}/check-runs":             {"get"},
+	"/repos/{owner}/{repo}/pulls":                                {"get"},
 	"/repos/{owner}/{repo}/pulls/{pull_number}":                  {"get"},
 	"/repos/{owner}/{repo}/commits/{commit_sha}/pulls":           {"get"},
 	"/repos/{owner}/{repo}/compare/{basehead}":                   {"get"},

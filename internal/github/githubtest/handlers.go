@@ -44,6 +44,7 @@ var handlers = map[string]handler{
 	OpGetPullRequest:            (*call).getPullRequest,
 	OpListPullRequestsForCommit: (*call).listPullRequestsForCommit,
 	OpCompareCommits:            (*call).compareCommits,
+	OpListPullRequests:          (*call).listPullRequests,
 	OpListIssues:                (*call).listIssues,
 	OpCreateIssue:               (*call).createIssue,
 	OpUpdateIssue:               (*call).updateIssue,
@@ -262,6 +263,36 @@ func (c *call) getPullRequest() response {
 		return notFound()
 	}
 	return jsonResponse(http.StatusOK, c.s.renderPR(r, it))
+}
+
+// listPullRequests serves GET /pulls with GitHub's state (default open) and
+// head ("user:ref", the head repository's owner and branch) filters.
+func (c *call) listPullRequests() response {
+	r := c.repo()
+	q := c.r.URL.Query()
+	state := q.Get("state")
+	if state == "" {
+		state = "open"
+	}
+	headOwner, headRef, byHead := strings.Cut(q.Get("head"), ":")
+	var matched []*item
+	for _, it := range r.sortedItems() {
+		if it.pr == nil || (state != "all" && it.state != state) {
+			continue
+		}
+		if byHead && (!strings.EqualFold(it.pr.headOwner(r), headOwner) || it.pr.headRef != headRef) {
+			continue
+		}
+		matched = append(matched, it)
+	}
+	lo, hi, headers := c.paginate(len(matched))
+	out := make([]map[string]any, 0, hi-lo)
+	for _, it := range matched[lo:hi] {
+		out = append(out, c.s.renderPR(r, it))
+	}
+	resp := jsonResponse(http.StatusOK, out)
+	resp.headers = headers
+	return resp
 }
 
 func (c *call) listPullRequestsForCommit() response {

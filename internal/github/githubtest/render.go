@@ -151,14 +151,19 @@ func (s *Server) renderIssue(r *repoState, it *item) map[string]any {
 
 func (s *Server) renderPR(r *repoState, it *item) map[string]any {
 	repo := s.renderRepo(r)
-	branch := func(ref, sha string) map[string]any {
+	branch := func(owner, ref, sha string, repo map[string]any) map[string]any {
 		return map[string]any{
-			"label": r.owner + ":" + ref,
+			"label": owner + ":" + ref,
 			"ref":   ref,
 			"sha":   sha,
 			"repo":  repo,
-			"user":  s.renderUser(r.owner),
+			"user":  s.renderUser(owner),
 		}
+	}
+	headOwner, headRepo := r.owner, repo
+	if it.pr.forkOwner != "" {
+		headOwner = it.pr.forkOwner
+		headRepo = s.renderRepo(&repoState{owner: it.pr.forkOwner, name: it.pr.forkRepo, items: map[int]*item{}})
 	}
 	var mergeCommit any
 	if it.pr.mergeCommitSHA != "" {
@@ -180,8 +185,8 @@ func (s *Server) renderPR(r *repoState, it *item) map[string]any {
 		"created_at":       ts(it.created),
 		"updated_at":       ts(it.updated),
 		"closed_at":        ts(it.closed),
-		"head":             branch(it.pr.headRef, it.pr.headSHA),
-		"base":             branch(it.pr.baseRef, it.pr.baseSHA),
+		"head":             branch(headOwner, it.pr.headRef, it.pr.headSHA, headRepo),
+		"base":             branch(r.owner, it.pr.baseRef, it.pr.baseSHA, repo),
 		"html_url":         s.itemHTMLURL(r, it),
 		"url":              fmt.Sprintf("%s/pulls/%d", s.repoAPIURL(r), it.number),
 		"issue_url":        fmt.Sprintf("%s/issues/%d", s.repoAPIURL(r), it.number),

@@ -36,13 +36,16 @@ type PR struct {
 	HeadSHA string
 	// HeadRef defaults to "feature-<number>", BaseRef to "main"; empty
 	// SHAs get made-up but stable values.
-	HeadRef        string
-	BaseSHA        string
-	BaseRef        string
-	MergeCommitSHA string
-	Merged         bool
-	Draft          bool
-	Labels         []string
+	HeadRef string
+	// HeadOwner and HeadRepo name a fork the head lives in; empty: the
+	// pull request's own repository.
+	HeadOwner, HeadRepo string
+	BaseSHA             string
+	BaseRef             string
+	MergeCommitSHA      string
+	Merged              bool
+	Draft               bool
+	Labels              []string
 }
 
 // Issue is an issue (not a pull request) as stored by the server.
@@ -176,10 +179,20 @@ type item struct {
 
 type prData struct {
 	headSHA, headRef string
-	baseSHA, baseRef string
-	mergeCommitSHA   string
-	merged, draft    bool
-	mergedAt         time.Time
+	// forkOwner, forkRepo: the head's repository when it is a fork.
+	forkOwner, forkRepo string
+	baseSHA, baseRef    string
+	mergeCommitSHA      string
+	merged, draft       bool
+	mergedAt            time.Time
+}
+
+// headOwner is the owner of the repository the head lives in.
+func (p *prData) headOwner(r *repoState) string {
+	if p.forkOwner != "" {
+		return p.forkOwner
+	}
+	return r.owner
 }
 
 // repo returns the state of owner/repo, creating it. Owner and repository
@@ -247,6 +260,7 @@ func (s *Server) AddPullRequest(pr PR) PR {
 		labels: slices.Clone(pr.Labels),
 		pr: &prData{
 			headSHA: pr.HeadSHA, headRef: pr.HeadRef,
+			forkOwner: pr.HeadOwner, forkRepo: pr.HeadRepo,
 			baseSHA: pr.BaseSHA, baseRef: pr.BaseRef,
 			mergeCommitSHA: pr.MergeCommitSHA,
 			merged:         pr.Merged, draft: pr.Draft,

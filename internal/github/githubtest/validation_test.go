@@ -108,9 +108,9 @@ func TestInvalidRequestsAreRejectedAndReported(t *testing.T) {
 		{
 			name:       "operation not in the subset",
 			method:     http.MethodGet,
-			url:        "/repos/o/r/pulls",
+			url:        "/repos/o/r/branches",
 			wantStatus: http.StatusNotFound,
-			wantReport: "no operation GET /repos/o/r/pulls in the vendored GitHub OpenAPI subset",
+			wantReport: "no operation GET /repos/o/r/branches in the vendored GitHub OpenAPI subset",
 		},
 		{
 			name:       "method not in the subset",
@@ -184,6 +184,7 @@ func TestEveryOperationIsServed(t *testing.T) {
 		{"PATCH", "/repos/o/r/check-runs/200001", `{"conclusion":"success"}`},
 		{"GET", "/repos/o/r/commits/abc/check-runs", ""},
 		{"GET", "/repos/o/r/pulls/1", ""},
+		{"GET", "/repos/o/r/pulls?state=open&head=o:feature-1", ""},
 		{"GET", "/repos/o/r/commits/abc/pulls", ""},
 		{"GET", "/repos/o/r/issues", ""},
 		{"POST", "/repos/o/r/issues", `{"title":"t"}`},
@@ -203,11 +204,11 @@ func TestEveryOperationIsServed(t *testing.T) {
 	for _, op := range []string{
 		githubtest.OpGetAuthenticatedUser, githubtest.OpListIssueComments, githubtest.OpCreateIssueComment,
 		githubtest.OpUpdateIssueComment, githubtest.OpDeleteIssueComment, githubtest.OpCreateCheckRun,
-		githubtest.OpUpdateCheckRun, githubtest.OpListCheckRunsForRef, githubtest.OpGetPullRequest, githubtest.OpListPullRequestsForCommit,
+		githubtest.OpUpdateCheckRun, githubtest.OpListCheckRunsForRef, githubtest.OpGetPullRequest, githubtest.OpListPullRequests, githubtest.OpListPullRequestsForCommit,
 		githubtest.OpListIssues, githubtest.OpCreateIssue, githubtest.OpUpdateIssue,
 		githubtest.OpCreateDeployment, githubtest.OpCreateDeploymentStatus,
 	} {
 		assert.Assert(t, ops[op], "operation %s not exercised", op)
 	}
-	assert.Equal(t, len(ops), 15, fmt.Sprint(ops))
+	assert.Equal(t, len(ops), 16, fmt.Sprint(ops))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -49,4 +50,23 @@ func TestPinRejects(t *testing.T) {
 	got, err := Pin([]byte("inputs:\n  x:\n    image: keep\nruns:\n  using: docker\n  image: Dockerfile\n"), "ghcr.io/o/cdkd-action", digest)
 	assert.NilError(t, err)
 	assert.Assert(t, strings.Contains(string(got), "    image: keep\n"))
+}
+
+// The release workflow builds and signs what users run: every action it
+// uses is pinned to a commit (a tag can be moved), with the version in a
+// comment for Dependabot and for people.
+func TestReleaseWorkflowPinsEveryActionByCommit(t *testing.T) {
+	b, err := os.ReadFile("../../../.github/workflows/release.yml")
+	assert.NilError(t, err)
+	pinned := regexp.MustCompile(`^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$`)
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		_, ref, ok := strings.Cut(line, "uses: ")
+		if !ok || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		n++
+		assert.Assert(t, pinned.MatchString(strings.TrimSpace(ref)), "not pinned by commit: %s", strings.TrimSpace(line))
+	}
+	assert.Assert(t, n > 0, "release.yml uses no action?")
 }
