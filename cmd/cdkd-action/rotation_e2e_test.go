@@ -40,7 +40,9 @@ func rotationAssembly(t *testing.T, secret string) string {
 // fingerprint of each position of StackA that reads the secret ref names.
 func seedFingerprints(t *testing.T, b *fpBucket, ref, value string, positions ...fingerprint.Position) {
 	t.Helper()
-	h, err := fingerprint.NewHasher(fingerprint.Options{Params: e2eFingerprintParams})
+	key, err := fingerprint.ParseKey(testFingerprintKey) // the workspace's fingerprint-key
+	assert.NilError(t, err)
+	h, err := fingerprint.NewHasher(fingerprint.Options{Key: key, Params: e2eFingerprintParams})
 	assert.NilError(t, err)
 	rec := fingerprint.NewRecord("StackA", "us-east-1")
 	for _, p := range positions {
