@@ -38,7 +38,8 @@ import (
 // storage for the whole process, so a test names what it seeds uniquely
 // (unique) or tolerates finding it there.
 type awsEmulator struct {
-	url string
+	url  string
+	test string // the test's name, for the IAM record (iam_record_test.go)
 	// handler serves the emulator's front (the proxy to kumo), for another
 	// listener (serveSQSQuirk).
 	handler http.Handler
@@ -59,7 +60,7 @@ func startAWS(t *testing.T) *awsEmulator {
 	t.Cleanup(srv.Close)
 	target, err := url.Parse(srv.URL)
 	assert.NilError(t, err)
-	e := &awsEmulator{}
+	e := &awsEmulator{test: t.Name()}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
@@ -69,6 +70,7 @@ func startAWS(t *testing.T) *awsEmulator {
 		}
 		before := e.before
 		e.mu.Unlock()
+		e.record(r)
 		if before != nil {
 			before(r)
 		}
@@ -109,6 +111,7 @@ func (e *awsEmulator) config() aws.Config {
 		Region:       "us-east-1",
 		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
 		BaseEndpoint: aws.String(e.url),
+		AppID:        fixtureAppID, // not the action's: not recorded
 	}
 }
 
@@ -212,17 +215,20 @@ func (e *awsEmulator) parameter(t *testing.T, name, value string, secure bool) {
 // process's: the region, static keys, AWS_ENDPOINT_URL and
 // AWS_MAX_ATTEMPTS. The process's environment is never read, and a step
 // with credentials but no endpoint is refused: the tests never call AWS.
-func stepDeps(getenv func(string) string) app.Deps {
+// The clients carry the step's tag, so that the emulator records its calls
+// under its role (iam_record_test.go).
+func stepDeps(dir string, getenv func(string) string, args []string) app.Deps {
+	tag := sync.OnceValue(func() string { return tagStep(dir, getenv, args) })
 	return app.Deps{
 		AWS: func(ctx context.Context, s awsx.Settings) (discover.Deps, error) {
-			cfg, err := stepAWSConfig(getenv, s)
+			cfg, err := stepAWSConfig(getenv, s, tag())
 			if err != nil {
 				return discover.Deps{}, err
 			}
 			return discover.Deps{State: awsx.StateReader{S3: awsx.NewS3(cfg)}, Resolver: awsx.NewResolver(cfg)}, nil
 		},
 		Objects: func(ctx context.Context, s awsx.Settings, bucket string) (fingerprint.ObjectStore, error) {
-			cfg, err := stepAWSConfig(getenv, s)
+			cfg, err := stepAWSConfig(getenv, s, tag())
 			if err != nil {
 				return nil, err
 			}
@@ -232,8 +238,8 @@ func stepDeps(getenv func(string) string) app.Deps {
 	}
 }
 
-func stepAWSConfig(getenv func(string) string, s awsx.Settings) (aws.Config, error) {
-	cfg := aws.Config{Region: cmp.Or(s.Region, getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION"))}
+func stepAWSConfig(getenv func(string) string, s awsx.Settings, appID string) (aws.Config, error) {
+	cfg := aws.Config{Region: cmp.Or(s.Region, getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION")), AppID: appID}
 	if cfg.Region == "" {
 		return aws.Config{}, awsx.ErrNoRegion
 	}

@@ -97,14 +97,15 @@ func (w *workspace) startProcess(measured bool, inputs map[string]string, extraE
 	w.t.Helper()
 	s := w.newStep(inputs, extraEnv)
 	p := &process{w: w, step: s, out: &syncBuffer{}, done: make(chan error, 1)}
+	env := s.processEnv(w.dir, nil)
 	p.cmd = exec.Command(actionBinary(w.t))
-	p.cmd.Env = s.environ()
+	p.cmd.Env = env
 	if measured {
 		self, err := os.Executable()
 		assert.NilError(w.t, err)
 		p.rssFile = filepath.Join(w.t.TempDir(), "maxrss")
 		p.cmd = exec.Command(self, actionBinary(w.t))
-		p.cmd.Env = append(s.environ(), measureEnv+"="+p.rssFile)
+		p.cmd.Env = append(env, measureEnv+"="+p.rssFile)
 	}
 	p.cmd.Dir = w.dir
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out

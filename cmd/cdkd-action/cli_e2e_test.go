@@ -45,7 +45,7 @@ func runCLIBinary(t *testing.T, bin, dir string, env []string, args ...string) c
 	s := cliStep(t, dir, env)
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = s.environ()
+	cmd.Env = s.processEnv(dir, args)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -365,7 +365,7 @@ func TestMain(m *testing.M) {
 	if code, launched := launchMeasured(); launched {
 		os.Exit(code)
 	}
-	code := m.Run()
+	code := checkIAMPolicies(m.Run(), os.Stderr)
 	if binary.path != "" {
 		os.RemoveAll(filepath.Dir(binary.path))
 	}

@@ -5,10 +5,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -247,4 +249,38 @@ func TestDriftHeldLogIsBounded(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stdout, "first line of cdkd"))
 	assert.Assert(t, !strings.Contains(res.stdout, "last line past the hold"))
 	assert.Assert(t, is.Contains(res.stdout, "line(s) of cdkd's output are hidden: they were held back until every secret was known, and the hold is bounded at 1048576 bytes"))
+}
+
+// Hundreds of created resources missing from cdk.out's template: the note
+// naming them, in the report and again in the comment's hidden header,
+// once made a PR comment longer than GitHub accepts (api-failed). Every
+// channel names the first few and counts the rest; the report JSON has all.
+func TestDiffHugeHiddenNoteFitsEveryChannel(t *testing.T) {
+	const n = 520
+	var changes []string
+	for i := range n {
+		changes = append(changes, fmt.Sprintf(`{"logicalId":"CreatedParameterWithAVeryLongLogicalIdentifierForThisTest%04dABCDEF12","changeType":"CREATE","resourceType":"AWS::SSM::Parameter",
+			"propertyChanges":[{"path":"Value","newValue":"created-%d","requiresReplacement":false},
+			{"path":"Description","newValue":"a parameter long enough to fill the report %d","requiresReplacement":false}]}`, i, i, i))
+	}
+	path := filepath.Join(t.TempDir(), "diff.json")
+	writeFile(t, path, `[{"stack":"StackA","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[]}]`)
+	w := newWorkspace(t)
+	inv := diffInvocation(t, path)
+	inputs := withAssembly(t, all)
+	inv.Args = append(inv.Args, "--app", inputs["app"])
+	w.stub(inv)
+	res := w.run(inputs)
+	assert.Equal(t, res.code, 0, res.stdout)
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 1), res.stdout)
+	body := comments[0].Body
+	assert.Assert(t, utf8.RuneCountInString(body) <= 65536, "%d characters", utf8.RuneCountInString(body))
+	runs := w.gh.CheckRuns()
+	assert.Assert(t, is.Len(runs, 1))
+	for name, s := range map[string]string{"comment": body, "check run": runs[0].Output.Summary, "job summary": res.summary} {
+		assert.Assert(t, is.Contains(s, "Values hidden at StackA/CreatedParameterWithAVeryLongLogicalIdentifierForThisTest0000ABCDEF12, "), "%s:\n%.2000s", name, s)
+		assert.Assert(t, is.Regexp(`and \d+ more \(the full list is in the report JSON\)`, s), "%s:\n%.2000s", name, s)
+	}
+	assert.Assert(t, is.Contains(readFile(t, res.outputs["report-json"]), "CreatedParameterWithAVeryLongLogicalIdentifierForThisTest0519ABCDEF12"), "the report JSON has the full list")
 }

@@ -266,7 +266,7 @@ func (s *step) app(dir string, stdout, stderr io.Writer, args []string) *app.App
 		Environ: s.environ,
 		Args:    args,
 		Dir:     dir,
-		Deps:    stepDeps(getenv),
+		Deps:    stepDeps(dir, getenv, args),
 	}
 }
 

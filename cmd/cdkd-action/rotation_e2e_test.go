@@ -40,8 +40,7 @@ func rotationAssembly(t *testing.T, secret string) string {
 // fingerprint of each position of StackA that reads the secret ref names.
 func seedFingerprints(t *testing.T, b *fpBucket, ref, value string, positions ...fingerprint.Position) {
 	t.Helper()
-	// The workspace's fingerprint-key: the action reads these with it.
-	key, err := fingerprint.ParseKey(testFingerprintKey)
+	key, err := fingerprint.ParseKey(testFingerprintKey) // the workspace's fingerprint-key
 	assert.NilError(t, err)
 	h, err := fingerprint.NewHasher(fingerprint.Options{Key: key, Params: e2eFingerprintParams})
 	assert.NilError(t, err)

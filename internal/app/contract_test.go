@@ -52,7 +52,7 @@ func TestFailureReasonCodes(t *testing.T) {
 		ReasonNone: ExitOK, ReasonBadInput: ExitBadInput,
 		ReasonChanges: ExitChanges, ReasonDrift: ExitChanges, ReasonIncomplete: ExitChanges,
 		ReasonNoReviewedDiff: ExitChanges, ReasonStaleReview: ExitChanges, ReasonDiffChanged: ExitChanges, ReasonDestructiveRefused: ExitChanges,
-		ReasonDiffUnverifiable: ExitChanges, ReasonKeyMismatch: ExitChanges, ReasonReviewsContradict: ExitChanges,
+		ReasonDiffUnverifiable: ExitChanges, ReasonKeyMismatch: ExitChanges, ReasonReviewsContradict: ExitChanges, ReasonApprovalsMissing: ExitChanges, ReasonBroadeningRefused: ExitChanges,
 		ReasonCdkdFailed: ExitFailure, ReasonAPIFailed: ExitFailure, ReasonResolutionFailed: ExitFailure,
 		ReasonStateLocked: ExitFailure, ReasonDeployFailed: ExitFailure, ReasonPartial: ExitFailure, ReasonCancelled: ExitFailure, ReasonTimeout: ExitFailure, ReasonShardFailed: ExitFailure,
 		ReasonReportNotWritten: ExitFailure,

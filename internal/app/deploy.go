@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
@@ -84,12 +85,15 @@ func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
 func (d *deployRun) decideAndDeploy(ctx context.Context) {
 	r := d.r
 	policy := gate.Policy{
-		RequireReviewedDiff: r.cfg.RequireReviewedDiff,
-		AllowDestructive:    r.cfg.AllowDestructive,
-		DestructiveLabel:    r.cfg.DestructiveLabel,
-		AllowDestroyTypes:   r.cfg.AllowDestroyTypes,
-		Bot:                 d.reviews.Bot(ctx),
-		TrustedApp:          r.cfg.TrustedApp,
+		RequireReviewedDiff:   r.cfg.RequireReviewedDiff,
+		RequireApproval:       string(r.cfg.RequireApproval),
+		SecurityApprovalLabel: r.cfg.SecurityApprovalLabel,
+		RequiredApprovals:     r.cfg.RequiredApprovals,
+		AllowDestructive:      r.cfg.AllowDestructive,
+		DestructiveLabel:      r.cfg.DestructiveLabel,
+		AllowDestroyTypes:     r.cfg.AllowDestroyTypes,
+		Bot:                   d.reviews.Bot(ctx),
+		TrustedApp:            r.cfg.TrustedApp,
 	}
 	dec, err := gate.Evaluate(ctx, policy, d.reviews, d.changes)
 	d.describeReview()
@@ -133,7 +137,12 @@ func (r *Env) reviewFinder() *review.Finder {
 			Label: r.cfg.Label, DiffCheck: checkName("cdkd diff", r.cfg.Label), DeployCheck: checkName("cdkd deploy", r.cfg.Label),
 			TrustedApp: r.cfg.TrustedApp, DestructiveLabel: r.cfg.DestructiveLabel,
 			KeyIDField: fingerprintKeyIDField, Local: r.local, Before: r.gh.Before,
+			Approval: review.Approval{Needed: r.cfg.RequiredApprovals > 0 || r.cfg.RequireApproval != config.ApprovalNever,
+				Approvers: r.cfg.Approvers},
 		},
+	}
+	if r.cfg.RequireApproval != config.ApprovalNever {
+		f.Where.Approval.Label = r.cfg.SecurityApprovalLabel
 	}
 	if r.gh.PR != nil {
 		f.Where.EventPR = r.gh.PR.Number
@@ -158,9 +167,17 @@ func (d *deployRun) describeReview() {
 // fromDecision copies what the gate found into the report.
 func (d *deployRun) fromDecision(dec gate.Decision) {
 	d.rep.Title, d.rep.Message = dec.Title, dec.Message
+	if dec.Deploy && dec.Approval != "" {
+		d.rep.Message += " " + dec.Approval
+	}
 	d.rep.Reviewed = dec.Reviewed
 	// The notes are the report's, not the log's: they hold on every run.
 	d.rep.Warnings = append(slices.Clip(dec.Warnings), dec.Notes...)
+	if dec.Unapproved != "" {
+		// A warning in the log and the report: nobody approved.
+		dec.Warnings = append(slices.Clip(dec.Warnings), dec.Unapproved)
+		d.rep.Warnings = append(d.rep.Warnings, dec.Unapproved)
+	}
 	d.rep.Comparison, d.rep.ComparisonNote = dec.Comparison, dec.ComparisonNote
 	if dec.Current != nil {
 		d.rep.Digest = dec.Current.Digest

@@ -22,7 +22,9 @@ func (r *Env) diffComment(h marker.Header, rep reporters.DiffReport, d *model.Di
 	if d == nil || rep.Error != "" || rep.Missing != "" {
 		return prcomment.Body(h, "", b, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })
 	}
-	h.Run, h.Notes = rep.RunURL, rep.Notes
+	// The header is outside the report's budget: it carries the notes as
+	// the report shows them, shortened, so the gate renders them alike.
+	h.Run, h.Notes = rep.RunURL, reporters.ShortNotes(rep.Notes)
 	// A form whose line or decoded content the redactor would alter is
 	// refused, so the next (fingerprints) is used.
 	line := prcomment.EncodeChangeSet(*d, maxChangeSetChars, r.changeSetReject(d.Digest()))

@@ -37,6 +37,7 @@ func (c *currentChangeSet) ChangeSet(ctx context.Context) (gate.Current, error) 
 	}
 	c.pinAssembly(before)
 	_, unverifiable := c.r.redactDiff(ctx, &d)
+	c.r.securityChanges(ctx, &d) // as the diff does: the rows are in the digest
 	d.Sort()
 	return gate.Current{Diff: d, Digest: d.Digest(), Unverifiable: unverifiable, KeyID: c.r.maskKeyID(ctx), CdkdVersion: version}, nil
 }

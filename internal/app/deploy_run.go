@@ -352,15 +352,7 @@ func newestRun(list cdkd.RunList) string {
 func (d *deployRun) stackOutputs(ctx context.Context, t target) []reporters.StackOutput {
 	r := d.r
 	values := map[string]string{}
-	args, err := cdkd.StateShowArgs(t.name, r.common())
-	var res cdkd.Result
-	if err == nil {
-		res, err = r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
-	}
-	var show cdkd.StateShow
-	if err == nil {
-		show, err = cdkd.ClassifyStateShow(res)
-	}
+	show, err := r.stateShow(ctx, t.name)
 	switch {
 	case err == nil:
 		for k, v := range show.State.Outputs {

@@ -39,14 +39,23 @@ func (s reviewSource) CommitsBetween(ctx context.Context, base, head string) ([]
 
 func pullRequestOf(pr github.PullRequest) review.PullRequest {
 	return review.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, MergeCommitSHA: pr.MergeCommitSHA,
-		Merged: pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels}
+		Merged: pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels, Author: pr.Author}
 }
 
 func (s reviewSource) ListLabelEvents(ctx context.Context, number int) ([]review.LabelEvent, error) {
 	events, err := s.api.ListLabelEvents(ctx, s.owner, s.repo, number)
 	out := make([]review.LabelEvent, len(events))
 	for i, e := range events {
-		out[i] = review.LabelEvent{Event: e.Event, Label: e.Label, At: e.At}
+		out[i] = review.LabelEvent{Event: e.Event, Label: e.Label, At: e.At, Actor: e.Actor}
+	}
+	return out, err
+}
+
+func (s reviewSource) ListReviews(ctx context.Context, number int) ([]review.PullReview, error) {
+	reviews, err := s.api.ListReviews(ctx, s.owner, s.repo, number)
+	out := make([]review.PullReview, len(reviews))
+	for i, rv := range reviews {
+		out[i] = review.PullReview{Login: rv.Login, State: rv.State, CommitID: rv.CommitID, SubmittedAt: rv.SubmittedAt}
 	}
 	return out, err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // diffCommand runs `cdkd diff` (or reads a saved one) and reports it on
@@ -55,6 +56,7 @@ func (r *diffRun) run(ctx context.Context) Outcome {
 		return failed(cdkdReason(err, ReasonCdkdFailed), err)
 	}
 	hidden, _ := r.redactDiff(ctx, &d)
+	r.securityChanges(ctx, &d)
 	r.secretValues(ctx, &d) // what cdkd cannot see: whether a secret value changed
 	// secretValues may have added to r.notes.
 	report.Notes = append(slices.Clone(r.notes), hidden...)
@@ -90,7 +92,7 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if scope := r.deployScope(d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
-	outputs := diffOutputs(d.Totals(), d.AnyChange())
+	outputs := diffOutputs(d.Totals(), d.AnyChange(), d.SecurityChanges())
 	outputs[OutputDigest] = report.Digest
 
 	apiErr := r.publishDiff(ctx, report, &d, outputs)
@@ -232,13 +234,16 @@ func checkName(base, label string) string {
 }
 
 // diffOutputs are the counting outputs of a diff.
-func diffOutputs(totals model.Counts, hasChanges bool) map[string]string {
+func diffOutputs(totals model.Counts, hasChanges bool, sec []security.Change) map[string]string {
+	broadening := slices.ContainsFunc(sec, security.Change.Broadening)
 	return map[string]string{
-		OutputHasChanges:     strconv.FormatBool(hasChanges),
-		OutputToCreate:       strconv.Itoa(totals.Create),
-		OutputToUpdate:       strconv.Itoa(totals.Update),
-		OutputToReplace:      strconv.Itoa(totals.Replace),
-		OutputToDelete:       strconv.Itoa(totals.Delete),
-		OutputOutputsChanged: strconv.Itoa(totals.Outputs()),
+		OutputSecurityChanges: strconv.Itoa(len(sec)),
+		OutputBroadening:      strconv.FormatBool(broadening),
+		OutputHasChanges:      strconv.FormatBool(hasChanges),
+		OutputToCreate:        strconv.Itoa(totals.Create),
+		OutputToUpdate:        strconv.Itoa(totals.Update),
+		OutputToReplace:       strconv.Itoa(totals.Replace),
+		OutputToDelete:        strconv.Itoa(totals.Delete),
+		OutputOutputsChanged:  strconv.Itoa(totals.Outputs()),
 	}
 }

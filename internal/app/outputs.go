@@ -23,6 +23,8 @@ const (
 	OutputDigest           = "digest"
 	OutputMatrix           = "matrix"
 	OutputShardCount       = "shard-count"
+	OutputSecurityChanges  = "security-changes"
+	OutputBroadening       = "broadening"
 )
 
 // outputNames lists every output the action sets.
@@ -30,5 +32,5 @@ var outputNames = []string{
 	OutputHasChanges, OutputToCreate, OutputToUpdate, OutputToDelete, OutputToReplace, OutputOutputsChanged,
 	OutputReportJSON, OutputCommentURL, OutputCheckRunURL, OutputFailureReason, OutputDriftStatus,
 	OutputDriftedCount, OutputNotComparedCount, OutputIssueURL, OutputDeployed, OutputStackOutputs, OutputEnvironmentURL,
-	OutputDigest, OutputMatrix, OutputShardCount,
+	OutputDigest, OutputMatrix, OutputShardCount, OutputSecurityChanges, OutputBroadening,
 }

@@ -39,6 +39,8 @@ const (
 	ReasonDiffUnverifiable   = FailureReason(gate.DiffUnverifiable)
 	ReasonKeyMismatch        = FailureReason(gate.FingerprintKeyMismatch)
 	ReasonReviewsContradict  = FailureReason(gate.ReviewsContradict)
+	ReasonApprovalsMissing   = FailureReason(gate.ApprovalsMissing)
+	ReasonBroadeningRefused  = FailureReason(gate.BroadeningRefused)
 	// ReasonStateLocked: another job holds a stack's lock.
 	ReasonStateLocked FailureReason = "state-locked"
 	// ReasonDeployFailed: cdkd deploy failed.
@@ -78,7 +80,7 @@ func (f FailureReason) Code() ExitCode {
 		return ExitBadInput
 	case ReasonChanges, ReasonDrift, ReasonIncomplete,
 		ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
-		ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict:
+		ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict, ReasonApprovalsMissing, ReasonBroadeningRefused:
 		return ExitChanges
 	}
 	return ExitFailure
@@ -92,5 +94,5 @@ var failureReasons = []FailureReason{
 	ReasonBadInput, ReasonCdkdFailed, ReasonAPIFailed, ReasonChanges, ReasonDrift, ReasonIncomplete,
 	ReasonResolutionFailed, ReasonNoReviewedDiff, ReasonStaleReview, ReasonDiffChanged, ReasonDestructiveRefused,
 	ReasonStateLocked, ReasonDeployFailed, ReasonPartial, ReasonCancelled, ReasonTimeout, ReasonShardFailed,
-	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict, ReasonReportNotWritten,
+	ReasonDiffUnverifiable, ReasonKeyMismatch, ReasonReviewsContradict, ReasonReportNotWritten, ReasonApprovalsMissing, ReasonBroadeningRefused,
 }

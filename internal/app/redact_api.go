@@ -57,6 +57,10 @@ func (r redactingAPI) ListLabelEvents(ctx context.Context, owner, repo string, n
 	return r.api.ListLabelEvents(ctx, owner, repo, number)
 }
 
+func (r redactingAPI) ListReviews(ctx context.Context, owner, repo string, number int) ([]github.Review, error) {
+	return r.api.ListReviews(ctx, owner, repo, number)
+}
+
 func (r redactingAPI) checkRun(cr github.CheckRun) github.CheckRun {
 	cr.Name, cr.Title = r.set.Redact(cr.Name), r.set.Redact(cr.Title)
 	cr.Summary, cr.Text = r.set.Redact(cr.Summary), r.set.Redact(cr.Text)

@@ -98,6 +98,9 @@ type Config struct {
 	// review; check runs with no app or another app never do.
 	TrustedApp string
 
+	// Approvals a deploy needs (approval.go).
+	Approval
+
 	// Plan, shard runs and aggregate.
 	Sharding
 
@@ -269,6 +272,9 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 		return Config{}, err
 	}
 	if c.CdkdExitCode, err = parseExitCode(values["cdkd-exit-code"]); err != nil {
+		return Config{}, err
+	}
+	if c.Approval, err = loadApproval(values); err != nil {
 		return Config{}, err
 	}
 	if c.Sharding, err = loadSharding(values); err != nil {

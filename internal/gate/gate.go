@@ -82,6 +82,9 @@ type Decision struct {
 	// Current is the change set the decision was about; nil when the gate
 	// refused before computing it.
 	Current *Current
+	// Approval names who approved, "" when nobody did; Unapproved is
+	// then the warning a deploy that needed no approval gets.
+	Approval, Unapproved string
 }
 
 // Destructive is one delete or replacement.
@@ -208,6 +211,16 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 				p.DestructiveLabel, rv.PR, rv.MergedAt)
 		}
 		return d
+	}
+	refusal, blocked, approval := approvalProblem(p, rv, cur)
+	if blocked {
+		refusal.Current, refusal.Destructive = d.Current, d.Destructive
+		refusal.Warnings = d.Warnings
+		return refusal
+	}
+	d.Approval = approval
+	if approval == "" && rv.PR != 0 {
+		d.Unapproved = fmt.Sprintf("no approval on the reviewed head %s of pull request #%d", short(rv.HeadSHA), rv.PR)
 	}
 	d.Deploy = true
 	switch {

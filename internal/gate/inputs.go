@@ -18,6 +18,12 @@ type Policy struct {
 	AllowDestroyTypes []string
 	// Bot is the login trusted diff comments are written by, for messages.
 	Bot string
+	// RequireApproval is which security changes need an approval
+	// (RequireApprovalNever, ...); SecurityApprovalLabel approves them.
+	RequireApproval       string
+	SecurityApprovalLabel string
+	// RequiredApprovals is how many approving reviews a deploy needs.
+	RequiredApprovals int
 	// TrustedApp is the app whose diff check runs vouch for a review ("":
 	// github-actions).
 	TrustedApp string
@@ -87,6 +93,8 @@ type Review struct {
 	// push (a merge queue's batch), each found and verified as this one.
 	// Their change sets count under the coverage rule (see cover.go).
 	Batch []Review
+	// Approvals is who approved this pull request (see CountApprovals).
+	Approvals Approvals
 }
 
 // all is rv and its batch.

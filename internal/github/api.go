@@ -18,6 +18,7 @@ type API interface {
 	CommitsBetween(ctx context.Context, owner, repo, base, head string) ([]string, error)
 	OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]PullRequest, error)
 	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]LabelEvent, error)
+	ListReviews(ctx context.Context, owner, repo string, number int) ([]Review, error)
 
 	ListIssues(ctx context.Context, owner, repo string, opts ListIssuesOptions) ([]Issue, error)
 	CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (Issue, error)

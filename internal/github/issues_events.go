@@ -14,6 +14,9 @@ type LabelEvent struct {
 	Event string
 	Label string
 	At    time.Time
+	// Actor is who added or removed it: an approval label counts only
+	// when someone other than the pull request's author added it.
+	Actor string
 }
 
 // ListLabelEvents lists when labels were added to and removed from issue or
@@ -31,7 +34,7 @@ func (c *Client) ListLabelEvents(ctx context.Context, owner, repo string, number
 	var out []LabelEvent
 	for _, e := range events {
 		if (e.GetEvent() == "labeled" || e.GetEvent() == "unlabeled") && e.Label != nil {
-			out = append(out, LabelEvent{Event: e.GetEvent(), Label: e.Label.GetName(), At: e.GetCreatedAt().Time})
+			out = append(out, LabelEvent{Event: e.GetEvent(), Label: e.Label.GetName(), At: e.GetCreatedAt().Time, Actor: e.GetActor().GetLogin()})
 		}
 	}
 	return out, nil

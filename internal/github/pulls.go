@@ -22,6 +22,8 @@ type PullRequest struct {
 	// MergedAt is when it was merged; zero when it was not.
 	MergedAt time.Time
 	Labels   []string
+	// Author is who opened it: their own approval never counts.
+	Author string
 	// HeadRepo and BaseRepo are owner/name: a fork's pull request has
 	// its head in another repository.
 	HeadRepo, BaseRepo string
@@ -38,6 +40,7 @@ func pullRequestFrom(p *gh.PullRequest) PullRequest {
 		// Listings omit "merged"; a merge time says the same thing.
 		Merged:   p.GetMerged() || p.MergedAt != nil,
 		MergedAt: p.GetMergedAt().Time,
+		Author:   p.GetUser().GetLogin(),
 		HeadRepo: p.GetHead().GetRepo().GetFullName(),
 		BaseRepo: p.GetBase().GetRepo().GetFullName(),
 	}

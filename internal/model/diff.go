@@ -81,6 +81,10 @@ type StackDiff struct {
 	// SecretValues are the positions a NoEcho value or a secret reference
 	// fills, with what their fingerprints say (see secret_values.go).
 	SecretValues []SecretValue `json:"secretValues,omitempty"`
+	// Security are this stack's security changes (package security):
+	// derived from the changes, the created resources' template and the
+	// deleted ones' state, redacted, and part of the digest.
+	Security []SecurityChange `json:"security,omitempty"`
 }
 
 // ResourceChange is one changed resource.
@@ -175,6 +179,14 @@ func (c ResourceChange) ReplacingPaths() []string {
 			out = append(out, p.Path)
 		}
 	}
+	return out
+}
+
+// SecurityChanges is every security change of the run, nested stacks
+// included.
+func (d Diff) SecurityChanges() []SecurityChange {
+	var out []SecurityChange
+	d.Walk(func(_ string, s StackDiff) { out = append(out, s.Security...) })
 	return out
 }
 
@@ -317,6 +329,7 @@ func sortStacks(stacks []StackDiff) {
 		}
 		slices.SortStableFunc(s.OutputChanges, func(a, b OutputChange) int { return cmp.Compare(a.Name, b.Name) })
 		slices.Sort(s.NoEchoReaders)
+		SortSecurity(s.Security)
 		sortStacks(s.Children)
 	}
 }

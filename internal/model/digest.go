@@ -98,6 +98,15 @@ func (w *digestWriter) stacks(stacks []StackDiff) {
 			w.bool(oc.Export)
 			w.str(string(oc.Secret))
 		}
+		if len(s.Security) > 0 {
+			// Only when there are any: a change set without security
+			// changes keeps the digest it always had.
+			w.tag('X')
+			w.count(len(s.Security))
+			for _, k := range SecurityKeys(s.Security) {
+				w.str(k)
+			}
+		}
 		w.stacks(s.Children)
 	}
 }

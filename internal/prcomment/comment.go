@@ -101,20 +101,37 @@ func (c Comment) String() string {
 	return b.String()
 }
 
+// notesReserve is how much of the header its notes may take within the
+// room reporters.CommentBudget keeps for the header and the redactor;
+// longer notes come off the report.
+const notesReserve = 256
+
 // ReportBudget is what is left of budget for the visible report once the
-// change-set line (and its newline) is in the comment. The diff renders the
-// report within it, and the deploy gate re-renders it within the same.
-func ReportBudget(budget reporters.Budget, changeSetLine string) reporters.Budget {
-	if changeSetLine != "" && budget.MaxChars > 0 {
+// header h and the change-set line (and its newline) are in the comment.
+// The diff renders the report within it, and the deploy gate re-renders it
+// within the same. Only the notes' part of the header counts: the publisher
+// stamps the header after rendering, so its length then differs.
+func ReportBudget(budget reporters.Budget, h marker.Header, changeSetLine string) reporters.Budget {
+	if budget.MaxChars <= 0 {
+		return budget
+	}
+	if changeSetLine != "" {
 		budget.MaxChars -= utf8.RuneCountInString(changeSetLine) + 1
 	}
+	notes := utf8.RuneCountInString(marker.Header{Notes: h.Notes}.String()) - utf8.RuneCountInString(marker.Header{}.String())
+	if notes > notesReserve {
+		budget.MaxChars -= notes - notesReserve
+	}
+	// A header too big to leave any room leaves the report none, not an
+	// unlimited budget.
+	budget.MaxChars = max(budget.MaxChars, 1)
 	return budget
 }
 
 // Body is a new comment: header h, the change-set line (may be "") and the
 // report rendered within what is left of budget.
 func Body(h marker.Header, changeSetLine string, budget reporters.Budget, render func(reporters.Budget) string) Comment {
-	return Comment{Header: h, ChangeSet: changeSetLine, Report: render(ReportBudget(budget, changeSetLine))}
+	return Comment{Header: h, ChangeSet: changeSetLine, Report: render(ReportBudget(budget, h, changeSetLine))}
 }
 
 // WithDeploy returns c with its deploy section replaced by section,

@@ -1,7 +1,11 @@
 package prcomment
 
 import (
+	"fmt"
+
 	"errors"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -110,3 +114,38 @@ type replacer struct{ r *strings.Replacer }
 
 func (r replacer) Redact(s string) string { return r.r.Replace(s) }
 func (r replacer) Contains(s string) bool { return r.Redact(s) != s }
+
+// A comment whose header carries huge notes (520 created resources missing
+// from the template once made a 66,777-character comment) stays within
+// GitHub's limit however large the report, and still verifies: the report
+// is rendered within what the notes leave, and re-rendered within the same.
+func TestHugeNotesCommentWithinLimit(t *testing.T) {
+	d, err := cdkd.DecodeDiff([]byte(cdkdtest.DiffJSON(4, 100)))
+	assert.NilError(t, err)
+	names := make([]string, 520)
+	for i := range names {
+		names[i] = fmt.Sprintf("AppStack/CreatedResource%04d<&>%s", i, strings.Repeat("Long", 20))
+	}
+	notes := []string{"Values hidden at " + strings.Join(names, ", ") + ": the resource is not in the template, so whether they are secret is unknown."}
+	for i := range 30 {
+		notes = append(notes, fmt.Sprintf("Note %d <%s>", i, strings.Repeat("&", 900)))
+	}
+	h := marker.Header{V: 1, Kind: KindDiff, Label: "prod", SHA: "8888888888888888888888888888888888888888", Digest: d.Digest(),
+		Run: "https://github.com/octo-org/octo-repo/actions/runs/42", Notes: reporters.ShortNotes(notes)}
+	line := EncodeChangeSet(d, 20000, nil)
+	c := Body(h, line, reporters.CommentBudget, func(b reporters.Budget) string { return reporters.DiffMarkdown(DiffReport(h, d), b) })
+	// The publisher stamps the header after rendering (github.Stamp): the
+	// gate then reads a longer header than the diff rendered with.
+	c.Header.Extra = map[string]string{"content": "0123456789abcdef"}
+	body := c.String()
+	assert.Assert(t, utf8.RuneCountInString(body) <= MaxChars-slack, "%d characters", utf8.RuneCountInString(body))
+	assert.Assert(t, is.Contains(body, "more (the full list is in the report JSON)"))
+	assert.Assert(t, is.Contains(c.Report, "Report shortened"), "the report does not fill its budget")
+	parsed, ok := Parse(body)
+	assert.Assert(t, ok)
+	cs, err := DecodeChangeSet(body, h.Digest)
+	assert.NilError(t, err)
+	assert.NilError(t, parsed.VerifyReport(cs, reporters.CommentBudget, nil))
+	assert.Equal(t, ReportBudget(reporters.CommentBudget, parsed.Header, parsed.ChangeSet), ReportBudget(reporters.CommentBudget, h, line),
+		"the gate re-renders within the budget the diff rendered in")
+}

@@ -50,7 +50,7 @@ func (c Comment) VerifyReport(cs *ChangeSet, budget reporters.Budget, r Redactor
 	if cs == nil || cs.Diff == nil {
 		return errors.New("the change set is not stored whole, so the report cannot be rendered again")
 	}
-	want, got := reporters.DiffMarkdown(DiffReport(c.Header, *cs.Diff), ReportBudget(budget, c.ChangeSet)), c.Report
+	want, got := reporters.DiffMarkdown(DiffReport(c.Header, *cs.Diff), ReportBudget(budget, c.Header, c.ChangeSet)), c.Report
 	if want == got {
 		return nil
 	}

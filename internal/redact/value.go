@@ -153,3 +153,9 @@ func redactedWhole(v model.Value, set *secrets.Set) bool {
 	}
 	return set.Redact(v.Text()) == model.Masked
 }
+
+// JSON redacts a JSON value by value (every known secret, in every
+// encoding): for values read outside a diff's positions, such as a deleted
+// resource's state or a created one's template. A value the redaction
+// would leave invalid is masked whole.
+func JSON(v model.Value, set *secrets.Set) model.Value { return redactValue(v, set) }

@@ -63,9 +63,10 @@ func (f footer) write(w *Writer) {
 	}
 }
 
-// writeNotes writes each note as a quoted ℹ️ line of its own.
+// writeNotes writes each note as a quoted ℹ️ line of its own, shortened
+// (ShortNotes) on every channel: they come before the ladder's rungs.
 func writeNotes(w *Writer, notes []string) {
-	for _, n := range notes {
+	for _, n := range ShortNotes(notes) {
 		w.Block()
 		w.Write("> ℹ️ ", Text(n), "\n")
 	}

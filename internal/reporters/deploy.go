@@ -68,6 +68,10 @@ type DeployReport struct {
 	FullReportHint string
 }
 
+// warningsMax is how many warnings a deploy report shows; the rest are
+// counted. The app adds one per unplaced note, so they grow with the input.
+const warningsMax = 20
+
 // Degradation levels of a deploy report.
 const (
 	deployFull       = iota
@@ -202,10 +206,10 @@ func (x *deployWriter) warnings() {
 		return
 	}
 	x.w.Block()
-	for _, warn := range x.r.Warnings {
-		warn, _ = cutRunes(warn, reasonMax)
+	writeList(x.w, len(x.r.Warnings), warningsMax, "> ", func(i int) {
+		warn, _ := cutRunes(x.r.Warnings[i], reasonMax)
 		x.w.Write("> ⚠️ ", Text(warn), "\n")
-	}
+	})
 }
 
 func actionWord(a string) string { return "**" + Text(a) + "**" }

@@ -188,6 +188,7 @@ func (x *diffWriter) diff() {
 	}
 	x.callout()
 	x.secretCallout()
+	x.securitySection()
 	switch x.rung.body {
 	case bodyHeadline:
 	case bodyStackCounts:

@@ -25,6 +25,10 @@ type diffRung struct {
 	changedSecretsOnly bool
 	secretCalloutCap   int
 	noEchoCap          int
+	// security is how much of the security changes shows: tables, the
+	// broadening rows, or their counts (never less: a reviewer must see
+	// that something widens access).
+	security securityDetail
 }
 
 type diffBody int
@@ -42,9 +46,9 @@ var diffLadder = [diffLevels]diffRung{
 	levelShortValues: {shortenedNote: true, values: valuesShort, calloutCap: calloutMax, noEchoCap: -1},
 	levelPaths:       {shortenedNote: true, values: valuesPaths, calloutCap: calloutMax, noEchoCap: -1},
 	levelResources: {shortenedNote: true, values: valuesPaths, resourceLines: true, calloutCap: 20,
-		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20},
+		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20, security: securityBroadList},
 	levelStackCounts: {shortenedNote: true, values: valuesPaths, body: bodyStackCounts, calloutCap: 10,
-		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20},
+		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20, security: securityCount},
 	levelTotals: {shortenedNote: true, values: valuesPaths, body: bodyHeadline, calloutCap: 0,
-		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20},
+		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20, security: securityCount},
 }

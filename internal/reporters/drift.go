@@ -230,7 +230,7 @@ func (x *driftWriter) report() {
 	}
 	if x.r.CauseNote != "" {
 		x.w.Block()
-		x.w.Write("> ℹ️ ", Text(x.r.CauseNote), "\n")
+		x.w.Write("> ℹ️ ", Text(shortNote(x.r.CauseNote)), "\n")
 	}
 	writeNotes(x.w, x.r.Notes)
 	x.resolution()

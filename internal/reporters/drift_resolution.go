@@ -1,10 +1,15 @@
 package reporters
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
+
+// stillPathsMax is how many drifted paths a resource still drifted after
+// a resolution names.
+const stillPathsMax = 5
 
 // resolution renders what --accept or --revert did and what the detection
 // after it found.
@@ -63,9 +68,14 @@ func (x *driftWriter) resolution() {
 					n++
 					continue
 				}
+				// The names are capped by the ladder, each one's paths here:
+				// a resource can have hundreds.
 				var paths []string
-				for _, c := range d.Changes {
+				for _, c := range d.Changes[:min(len(d.Changes), stillPathsMax)] {
 					paths = append(paths, c.Path)
+				}
+				if more := len(d.Changes) - len(paths); more > 0 {
+					paths = append(paths, "and "+strconv.Itoa(more)+" more")
 				}
 				if len(paths) > 0 {
 					entry += " (" + strings.Join(paths, ", ") + ")"

@@ -51,6 +51,8 @@ type Where struct {
 	// Before is the branch's head before the push ("" when the event is no
 	// push): the pull requests merged between it and SHA are the push's.
 	Before string
+	// Approval is what the approval rules read (approvals.go).
+	Approval Approval
 }
 
 // Finder finds the review of the commit being deployed: the pull request
@@ -167,6 +169,9 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 	f.pr = &pr
 	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
 	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
+		return rv, f, err
+	}
+	if rv.Approvals, err = s.approvals(ctx, pr); err != nil {
 		return rv, f, err
 	}
 	if !pr.MergedAt.IsZero() {

@@ -18,6 +18,8 @@ type PullRequest struct {
 	// MergedAt is zero when it was not merged.
 	MergedAt time.Time
 	Labels   []string
+	// Author opened it: their own approval never counts.
+	Author string
 }
 
 // Comment is a diff comment written by the action's identity.
@@ -43,6 +45,15 @@ type LabelEvent struct {
 	Event string
 	Label string
 	At    time.Time
+	// Actor added or removed it.
+	Actor string
+}
+
+// PullReview is a pull request review: who, in what state (APPROVED,
+// CHANGES_REQUESTED, COMMENTED, DISMISSED), of which commit, and when.
+type PullReview struct {
+	Login, State, CommitID string
+	SubmittedAt            time.Time
 }
 
 // API is what the lookup reads, in the repository being deployed.
@@ -53,6 +64,7 @@ type API interface {
 	// base, oldest first.
 	CommitsBetween(ctx context.Context, base, head string) ([]string, error)
 	ListLabelEvents(ctx context.Context, number int) ([]LabelEvent, error)
+	ListReviews(ctx context.Context, number int) ([]PullReview, error)
 	ListCheckRunsForRef(ctx context.Context, ref, checkName string) ([]CheckRun, error)
 	// DiffComments lists, oldest first, the comments on pull request
 	// number that carry the diff header for label and were written by

@@ -58,6 +58,7 @@ var operations = map[string][]string{
 	"/repos/{owner}/{repo}/commits/{ref}/check-runs":             {"get"},
 	"/repos/{owner}/{repo}/pulls":                                {"get"},
 	"/repos/{owner}/{repo}/pulls/{pull_number}":                  {"get"},
+	"/repos/{owner}/{repo}/pulls/{pull_number}/reviews":          {"get"},
 	"/repos/{owner}/{repo}/commits/{commit_sha}/pulls":           {"get"},
 	"/repos/{owner}/{repo}/compare/{basehead}":                   {"get"},
 	"/repos/{owner}/{repo}/issues":                               {"get", "post"},

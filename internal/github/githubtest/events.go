@@ -35,10 +35,16 @@ func (s *Server) LabelPullRequest(owner, repo string, number int, label, login s
 	if it.pr != nil && !it.pr.mergedAt.IsZero() && !at.After(it.pr.mergedAt) {
 		at = it.pr.mergedAt.Add(time.Second)
 	}
+	s.labelAt(it, label, login, at)
+	it.updated = at
+}
+
+// labelAt puts label on it, as added by login at at. Called with s.mu
+// held.
+func (s *Server) labelAt(it *item, label, login string, at time.Time) {
 	if !slices.Contains(it.labels, label) {
 		it.labels = append(it.labels, label)
 	}
-	it.updated = at
 	it.labelEvents = append(it.labelEvents, labelEvent{id: s.id("event"), event: "labeled", label: label, login: login, at: at})
 }
 

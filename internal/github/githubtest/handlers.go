@@ -42,6 +42,7 @@ var handlers = map[string]handler{
 	OpUpdateCheckRun:            (*call).updateCheckRun,
 	OpListCheckRunsForRef:       (*call).listCheckRunsForRef,
 	OpGetPullRequest:            (*call).getPullRequest,
+	OpListReviews:               (*call).listReviews,
 	OpListPullRequestsForCommit: (*call).listPullRequestsForCommit,
 	OpCompareCommits:            (*call).compareCommits,
 	OpListPullRequests:          (*call).listPullRequests,

@@ -37,6 +37,7 @@ const (
 	OpUpdateCheckRun            = "checks/update"
 	OpListCheckRunsForRef       = "checks/list-for-ref"
 	OpGetPullRequest            = "pulls/get"
+	OpListReviews               = "pulls/list-reviews"
 	OpListPullRequests          = "pulls/list"
 	OpListPullRequestsForCommit = "repos/list-pull-requests-associated-with-commit"
 	OpCompareCommits            = "repos/compare-commits-with-basehead"

@@ -185,6 +185,8 @@ type prData struct {
 	mergeCommitSHA      string
 	merged, draft       bool
 	mergedAt            time.Time
+	// reviews are its reviews, oldest first (reviews.go).
+	reviews []Review
 }
 
 // headOwner is the owner of the repository the head lives in.

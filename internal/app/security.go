@@ -1,0 +1,251 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
+	"github.com/cdkd-action/cdkd-action/internal/security"
+)
+
+// securityChanges fills each stack's Security rows (package security) from
+// a redacted diff: an update's old and new values from the diff itself, a
+// created resource's properties from the cloud assembly, a deleted one's
+// from cdkd's state. What it reads outside the diff is redacted before it
+// is read. The diff and the deploy gate call it alike, so the rows are the
+// same on both sides of the digest.
+func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
+	var walk func(stacks []model.StackDiff, parent, shown string)
+	walk = func(stacks []model.StackDiff, parent, shown string) {
+		for i := range stacks {
+			s := &stacks[i]
+			name, path := s.Stack, s.Stack
+			if parent != "" {
+				// A nested stack is named after its parent in the assembly
+				// and the state, unless cdkd already names it so.
+				path = shown + "/" + s.Stack
+				if _, known := r.asmStack(s.Stack, s.Region); !known {
+					name = parent + "~" + s.Stack
+				}
+			}
+			s.Security = security.Changes(r.securityResources(ctx, s, name, path))
+			walk(s.Children, name, path)
+		}
+	}
+	walk(d.Stacks, "", "")
+}
+
+// securityResources gathers the values of one stack's scrutinized changes.
+func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, path string) []security.Resource {
+	var (
+		tmpl      map[string]assembly.Resource
+		tmplWhy   string
+		tmplRead  bool
+		state     *cdkd.StackState
+		stateWhy  string
+		stateRead bool
+		account   string
+	)
+	template := func() (map[string]assembly.Resource, string) {
+		if !tmplRead {
+			tmplRead = true
+			tmpl, tmplWhy, account = r.templateResources(name, s.Region)
+		}
+		return tmpl, tmplWhy
+	}
+	var out []security.Resource
+	for _, ch := range s.Changes {
+		if !security.Scrutinized(ch.ResourceType) {
+			continue
+		}
+		template() // once per stack with a scrutinized change: the account, for a role's trust
+		res := security.Resource{Stack: path, Region: s.Region, Account: account, LogicalID: ch.LogicalID, Type: ch.ResourceType}
+		switch ch.ChangeType {
+		case model.ChangeCreate:
+			if len(ch.PropertyChanges) > 0 {
+				// The change set binds its properties (redacted, masked
+				// values hidden): read them from there, as for an update.
+				res.New = map[string]json.RawMessage{}
+				fromChanges(&res, ch.PropertyChanges)
+				break
+			}
+			t, why := template()
+			if tr, ok := t[ch.LogicalID]; ok && why == "" {
+				res.New = r.redactProps(tr.Properties)
+			} else {
+				res.NewUnknown = firstOf(why, "the cloud assembly has no resource "+ch.LogicalID)
+			}
+		case model.ChangeDelete:
+			if !security.NeedsOldValues(ch.ResourceType) {
+				// Deleting it only takes away: its rows would show what the
+				// resource list already says, at the cost of a state read.
+				continue
+			}
+			if !stateRead {
+				stateRead = true
+				state, stateWhy = r.stackState(ctx, name)
+			}
+			if sr, ok := stateResource(state, ch.LogicalID); ok {
+				res.Old = r.redactProps(sr)
+			} else {
+				res.OldUnknown = firstOf(stateWhy, "cdkd's state has no resource "+ch.LogicalID)
+			}
+		case model.ChangeUpdate:
+			res.Old, res.New = map[string]json.RawMessage{}, map[string]json.RawMessage{}
+			if security.WholeResource(ch.ResourceType) {
+				// Its elements are built from every property: the
+				// unchanged ones are the template's, on both sides.
+				t, why := template()
+				if tr, ok := t[ch.LogicalID]; ok && why == "" {
+					for k, v := range r.redactProps(tr.Properties) {
+						res.Old[k], res.New[k] = v, v
+					}
+				} else {
+					res.Partial = "its unchanged properties are not known (" + firstOf(why, "not in the cloud assembly") + ")"
+				}
+			}
+			fromChanges(&res, ch.PropertyChanges)
+		default:
+			res.NewUnknown = "cdkd's change type " + string(ch.ChangeType) + " is not one cdkd-action knows"
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// fromChanges takes a resource's values from its property changes: each
+// side's value of each changed top-level property, or, where only part of
+// the property is known or redaction hid a side, a hidden property.
+func fromChanges(res *security.Resource, changes []model.PropertyChange) {
+	for _, p := range changes {
+		top := topProperty(p.Path)
+		if top != p.Path || hiddenSide(p) {
+			res.Hidden = append(res.Hidden, top)
+			continue
+		}
+		if res.Old != nil {
+			setSide(res.Old, top, p.Old)
+		}
+		setSide(res.New, top, p.New)
+	}
+}
+
+// hiddenSide reports a property change whose value redaction hid on
+// either side (a secret position, a value no assembly places).
+func hiddenSide(p model.PropertyChange) bool {
+	masked := func(v model.Value) bool { return v.Present() && !v.IsNull() && v.Text() == model.Masked }
+	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || masked(p.Old) || masked(p.New)
+}
+
+func setSide(m map[string]json.RawMessage, k string, v model.Value) {
+	if v.Present() {
+		m[k] = json.RawMessage(v.Raw)
+	} else {
+		delete(m, k)
+	}
+}
+
+// topProperty is the top-level property of a diff path ("Policies" of
+// "Policies.0.PolicyName").
+func topProperty(path string) string {
+	for i, c := range path {
+		if c == '.' || c == '[' || c == '/' {
+			return path[:i]
+		}
+	}
+	return path
+}
+
+// templateResources reads a stack's template from the cloud assembly; why
+// says why it could not.
+func (r *Env) templateResources(name, region string) (map[string]assembly.Resource, string, string) {
+	if r.asm == nil {
+		return nil, "no cloud assembly was given (set app to a synthesized cdk.out)", ""
+	}
+	st, ok := r.asmStack(name, region)
+	if !ok {
+		return nil, "the cloud assembly has no stack " + name, ""
+	}
+	if st.Unknown != "" {
+		return nil, st.Unknown, st.Account
+	}
+	res, err := st.ReadResources()
+	if err != nil {
+		return nil, err.Error(), st.Account
+	}
+	return res, "", st.Account
+}
+
+// asmStack finds a stack in the cloud assembly, if there is one.
+func (r *Env) asmStack(name, region string) (assembly.Stack, bool) {
+	if r.asm == nil {
+		return assembly.Stack{}, false
+	}
+	return r.asm.StackIn(name, region)
+}
+
+// stackState reads a stack's state with cdkd state show, for the values of
+// the resources a deploy deletes.
+func (r *Env) stackState(ctx context.Context, name string) (*cdkd.StackState, string) {
+	if r.cfg.FromJSON != "" || r.cdkd == nil {
+		return nil, "cdkd's state was not read (the diff came from from-json)"
+	}
+	show, err := r.stateShow(ctx, name)
+	if err != nil {
+		why := fmt.Sprintf("cdkd's state of %s could not be read: %v", name, err)
+		r.runner.Warning("security changes: " + why)
+		return nil, why
+	}
+	return &show.State, ""
+}
+
+// stateShow runs cdkd state show for a stack.
+func (r *Env) stateShow(ctx context.Context, name string) (cdkd.StateShow, error) {
+	args, err := cdkd.StateShowArgs(name, r.common())
+	if err != nil {
+		return cdkd.StateShow{}, err
+	}
+	res, err := r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
+	if err != nil {
+		return cdkd.StateShow{}, err
+	}
+	return cdkd.ClassifyStateShow(res)
+}
+
+func stateResource(s *cdkd.StackState, id string) (map[string]json.RawMessage, bool) {
+	if s == nil {
+		return nil, false
+	}
+	sr, ok := s.Resources[id]
+	if !ok {
+		return nil, false
+	}
+	var props map[string]json.RawMessage
+	if len(sr.Properties) > 0 && json.Unmarshal(sr.Properties, &props) != nil {
+		return nil, false
+	}
+	if props == nil {
+		props = map[string]json.RawMessage{}
+	}
+	return props, true
+}
+
+// redactProps redacts each value by value before anything reads it.
+func (r *Env) redactProps(in map[string]json.RawMessage) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(in))
+	for k, v := range in {
+		out[k] = json.RawMessage(redact.JSON(model.Value{Raw: v}, r.set).Raw)
+	}
+	return out
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

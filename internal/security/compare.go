@@ -1,0 +1,413 @@
+package security
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Resource is one changed resource of a scrutinized type, with its values
+// on each side.
+type Resource struct {
+	// Stack is the stack's display path; Account its account id ("" when
+	// the assembly does not say: environment-agnostic).
+	Stack, Region, Account string
+	LogicalID, Type        string
+	// Old and New are the resource's top-level properties before and
+	// after the deploy: every property of a resource created or deleted,
+	// the changed ones of an update (plus, for a type whose every
+	// property counts, the unchanged ones). Nil when the resource does not
+	// exist on that side. A property missing from a map is absent.
+	Old, New map[string]json.RawMessage
+	// OldUnknown and NewUnknown say why a side's values could not be read
+	// (a deleted resource without its state, a created one without the
+	// cloud assembly); "" when they were.
+	OldUnknown, NewUnknown string
+	// Partial says why the elements may be incomplete (an update of a
+	// whole-resource type without the template's unchanged values).
+	Partial string
+	// Hidden are changed properties whose value redaction hid on a side:
+	// what changed cannot be read, and each is one unknown row.
+	Hidden []string
+}
+
+// Changes is every security change of the given resources, in their
+// order, each resource's rows sorted: removed before added.
+func Changes(rs []Resource) []Change {
+	var out []Change
+	for _, r := range rs {
+		out = append(out, ResourceChanges(r)...)
+	}
+	return out
+}
+
+// ResourceChanges is one resource's security changes.
+func ResourceChanges(r Resource) []Change {
+	if !Scrutinized(r.Type) {
+		return nil
+	}
+	entry := scrutinized().Types[r.Type]
+	base := Change{Stack: r.Stack, Region: r.Region, LogicalID: r.LogicalID, ResourceType: r.Type}
+	var out []Change
+	unknownSide := func(op Op, why string) {
+		c := base
+		c.Op, c.Kind, c.Status = op, unknownKind(entry.Kind), Unknown
+		c.Item, c.Note = "values not known", why
+		out = append(out, c)
+	}
+	switch {
+	case r.Old == nil && r.NewUnknown != "":
+		if grants(entry) {
+			unknownSide(OpAdd, r.NewUnknown)
+		}
+		return out
+	case r.New == nil && r.OldUnknown != "":
+		if entry.Kind == kindIdentityPolicyResource || entry.Kind == kindResourcePolicyResource {
+			// Its statements are removed: a Deny among them would broaden.
+			unknownSide(OpRemove, r.OldUnknown)
+		}
+		return out
+	}
+	hidden := map[string]bool{}
+	for _, p := range r.Hidden {
+		if _, read := entry.Properties[p]; read || wholeResource(entry.Kind) || watched[r.Type][p] {
+			hidden[p] = true
+		}
+	}
+	for _, p := range sortedKeys(hidden) {
+		c := base
+		c.Property, c.Op, c.Kind, c.Status = p, OpAdd, unknownKind(entry.Kind), Unknown
+		if entry.Properties[p] == propManagedPolicies {
+			c.Kind = KindManagedPolicy
+		} else if entry.Properties[p] == propIngressRules || entry.Properties[p] == propEgressRules {
+			c.Kind = KindRule
+		}
+		c.Item, c.Note = "value hidden ("+maskedText+")", "redaction hides this value, so what changed cannot be read"
+		out = append(out, c)
+		if wholeResource(entry.Kind) {
+			return out // the one element is unreadable
+		}
+	}
+	strip := func(m map[string]json.RawMessage) map[string]json.RawMessage {
+		if m == nil || len(hidden) == 0 {
+			return m
+		}
+		o := map[string]json.RawMessage{}
+		for k, v := range m {
+			if !hidden[k] {
+				o[k] = v
+			}
+		}
+		return o
+	}
+	olds := elements(r, entry, strip(r.Old))
+	news := elements(r, entry, strip(r.New))
+	props := map[string]bool{}
+	for _, e := range append(slices.Clone(olds), news...) {
+		props[e.Property] = true
+	}
+	for _, p := range sortedKeys(props) {
+		out = append(out, diffElements(filter(olds, p), filter(news, p))...)
+	}
+	if len(hidden) == 0 {
+		out = append(out, watchedFindings(r)...)
+	}
+	for i := range out {
+		c := &out[i]
+		c.Stack, c.Region, c.LogicalID, c.ResourceType = r.Stack, r.Region, r.LogicalID, r.Type
+		if r.Partial != "" && c.Kind != KindFinding {
+			c.Note = strings.TrimPrefix(c.Note+"; "+r.Partial, "; ")
+		}
+	}
+	return out
+}
+
+// maskedText is what a hidden value shows as.
+const maskedText = "***"
+
+// grants reports a type that exists to grant access (a policy, a
+// permission, a rule, an SSO item, a principal with policies, a security
+// group), whose creation is a security change whatever its values. A
+// type that may carry a policy (a queue's redrive policy, a key's policy)
+// is one only through the values.
+func grants(e typeEntry) bool {
+	if e.Kind != "" {
+		return true
+	}
+	for _, c := range e.Properties {
+		switch c {
+		case propManagedPolicies, propInlineIdentityPolicies, propIngressRules, propEgressRules:
+			return true
+		}
+	}
+	return false
+}
+
+func unknownKind(kind string) Kind {
+	switch kind {
+	case kindIngressRuleResource, kindEgressRuleResource:
+		return KindRule
+	case kindSsoAssignment, kindSsoACAConfig:
+		return KindSSO
+	}
+	return KindStatement
+}
+
+// elements reads one side's elements (Op and Status unset).
+func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []Change {
+	if props == nil {
+		return nil
+	}
+	vals := map[string]any{}
+	for k, raw := range props {
+		v, err := decode(raw)
+		if err != nil {
+			v = string(raw) // not JSON: shown as it is, read as nothing
+		}
+		vals[k] = v
+	}
+	resourcePolicy := func(prop string) bool {
+		if entry.Kind == kindResourcePolicyResource {
+			return true
+		}
+		return entry.Properties[prop] == propInlineResourcePolicy && !strings.Contains(r.Type, "::IAM::") || prop == "AssumeRolePolicyDocument"
+	}
+	var out []Change
+	addStatements := func(prop string, sts []Statement) {
+		for _, st := range sts {
+			c := Change{Property: prop, Kind: KindStatement, Statement: &st}
+			if resourcePolicy(prop) && wildcardPrincipal(st) {
+				c.Findings = append(c.Findings, FindingWildcardPrincipal)
+			}
+			if prop == "AssumeRolePolicyDocument" {
+				if accts := trustedAccounts(st, r.Account); len(accts) > 0 {
+					c.Findings = append(c.Findings, FindingCrossAccountTrust)
+					c.Note = crossAccountNote(accts, r.Account)
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	switch entry.Kind {
+	case kindLambdaPermission:
+		st := lambdaStatement(vals)
+		c := Change{Kind: KindStatement, Statement: &st}
+		if wildcardPrincipal(st) {
+			c.Findings = []Finding{FindingWildcardPrincipal}
+		}
+		return []Change{c}
+	case kindIngressRuleResource, kindEgressRuleResource:
+		dir := "ingress"
+		if entry.Kind == kindEgressRuleResource {
+			dir = "egress"
+		}
+		group, err := str(vals["GroupId"])
+		if err != nil {
+			if group, err = str(vals["GroupName"]); err != nil {
+				group = "?"
+			}
+		}
+		rl := rule(vals, dir, group)
+		return []Change{ruleChange("", rl)}
+	case kindSsoAssignment, kindSsoACAConfig:
+		return []Change{ssoItem(vals)}
+	}
+	if entry.Kind == kindSsoPermissionSet && r.Old == nil && props != nil {
+		// A permission set created is an SSO item in itself (its name,
+		// instance, boundary); its policies are rows of their own.
+		rest := map[string]any{}
+		for k, v := range vals {
+			if _, own := entry.Properties[k]; !own {
+				rest[k] = v
+			}
+		}
+		out = append(out, ssoItem(rest))
+	}
+	for _, prop := range sortedKeys(entry.Properties) {
+		v, ok := vals[prop]
+		if !ok {
+			continue
+		}
+		switch entry.Properties[prop] {
+		case propPolicyDocument, propInlineResourcePolicy:
+			if sts, ok := statements(v); ok {
+				addStatements(prop, sts)
+			}
+		case propInlineIdentityPolicies:
+			list, ok := v.([]any)
+			if !ok {
+				addStatements(prop, []Statement{{Raw: compact(v)}})
+				continue
+			}
+			for _, p := range list {
+				doc := any(nil)
+				if m, ok := p.(map[string]any); ok {
+					doc = m["PolicyDocument"]
+				}
+				sts, ok := statements(doc)
+				if !ok {
+					sts = []Statement{{Raw: compact(p)}}
+				}
+				addStatements(prop, sts)
+			}
+		case propManagedPolicies:
+			arns, err := strs(v)
+			if err != nil {
+				out = append(out, Change{Property: prop, Kind: KindManagedPolicy, ManagedPolicy: compact(v)})
+				continue
+			}
+			for _, a := range arns {
+				out = append(out, Change{Property: prop, Kind: KindManagedPolicy, ManagedPolicy: a})
+			}
+		case propIngressRules, propEgressRules:
+			dir := "ingress"
+			if entry.Properties[prop] == propEgressRules {
+				dir = "egress"
+			}
+			list, ok := v.([]any)
+			if !ok {
+				list = []any{v}
+			}
+			for _, x := range list {
+				out = append(out, ruleChange(prop, rule(x, dir, "${"+r.LogicalID+"}")))
+			}
+		}
+	}
+	return out
+}
+
+// ssoItem is an SSO resource's values as one element.
+func ssoItem(vals map[string]any) Change {
+	item := compact(vals)
+	if r, err := resolveTree(any(vals)); err == nil {
+		item = compact(r)
+	}
+	return Change{Kind: KindSSO, Item: item}
+}
+
+func ruleChange(prop string, rl Rule) Change {
+	c := Change{Property: prop, Kind: KindRule, Rule: &rl}
+	if openIngress(rl) {
+		c.Findings = []Finding{FindingOpenIngress}
+	}
+	return c
+}
+
+func crossAccountNote(accts []string, own string) string {
+	if own == "" {
+		return fmt.Sprintf("trusts account %s; the stack's account is not known (environment-agnostic), so it may be its own", strings.Join(accts, ", "))
+	}
+	return fmt.Sprintf("trusts account %s, not the stack's (%s)", strings.Join(accts, ", "), own)
+}
+
+// diffElements pairs one property's old and new elements: equal ones are
+// no change; each other new one is added, each other old one removed, with
+// what that does to access.
+func diffElements(olds, news []Change) []Change {
+	var out []Change
+	for _, o := range without(olds, news) {
+		o.Op, o.Status = OpRemove, removedStatus(o, news)
+		out = append(out, o)
+	}
+	for _, n := range without(news, olds) {
+		n.Op, n.Status = OpAdd, addedStatus(n, olds)
+		out = append(out, n)
+	}
+	return out
+}
+
+// without is cs less one equal element of other for each of its own
+// (a multiset difference, in cs's order).
+func without(cs, other []Change) []Change {
+	left := map[string]int{}
+	for _, o := range other {
+		left[o.Key()]++
+	}
+	var out []Change
+	for _, c := range cs {
+		if k := c.Key(); left[k] > 0 {
+			left[k]--
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// addedStatus: an added element broadens unless an old one covers it.
+func addedStatus(n Change, olds []Change) Status {
+	switch {
+	case n.Statement != nil && n.Statement.Raw != "", n.Rule != nil && n.Rule.Raw != "":
+		return Unknown
+	case n.Statement != nil && n.Statement.Effect == "Deny":
+		return Narrowed // a new Deny takes away
+	}
+	return coverage(olds, n, Narrowed)
+}
+
+// removedStatus: a removed Deny broadens unless a new Deny covers it;
+// removing anything else takes away.
+func removedStatus(o Change, news []Change) Status {
+	if o.Statement == nil {
+		return Removed
+	}
+	if o.Statement.Raw != "" {
+		if o.Statement.Effect == "Allow" {
+			return Removed
+		}
+		return Unknown // it may have been a Deny
+	}
+	if o.Statement.Effect != "Deny" {
+		return Removed
+	}
+	return coverage(news, o, Removed)
+}
+
+// coverage is what c's change does given the elements of the other side
+// (the old ones for an added element, the new ones for a removed Deny):
+// covered if one of them covers c, unresolved if one may, else broadening.
+func coverage(xs []Change, c Change, covered Status) Status {
+	best := no
+	for _, x := range xs {
+		best = max(best, covers(x, c))
+	}
+	switch best {
+	case yes:
+		return covered
+	case maybe:
+		return Unresolved
+	}
+	return Broadening
+}
+
+// covers says whether element w allows (or denies) everything n does.
+func covers(w, n Change) tri {
+	if w.Kind != n.Kind {
+		return no
+	}
+	switch w.Kind {
+	case KindStatement:
+		return statementCovers(*w.Statement, *n.Statement)
+	case KindRule:
+		return ruleCovers(*w.Rule, *n.Rule)
+	case KindManagedPolicy:
+		return eq(w.ManagedPolicy, n.ManagedPolicy)
+	case KindSSO:
+		return eq(w.Item, n.Item)
+	}
+	return no
+}
+
+func filter(cs []Change, prop string) []Change {
+	var out []Change
+	for _, c := range cs {
+		if c.Property == prop {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,0 +1,120 @@
+// Package security finds the security changes in a change set: who can do
+// what (IAM and resource policy statements, managed policy attachments,
+// Lambda permissions, SSO items) and who can reach what (security group
+// rules), each added or removed, and whether it broadens access. It is
+// pure: the caller hands it the old and new values of the scrutinized
+// properties of each changed resource.
+//
+// What is scrutinized comes from scrutinized.json, a reduced copy of the
+// AWS service spec database that aws-cdk's own `cdk diff` classifies
+// security changes with (its source and version are in the file;
+// regenerate it with scripts/scrutiny-subset).
+package security
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+//go:embed scrutinized.json
+var scrutinizedJSON []byte
+
+// The database's classifications this package acts on.
+const (
+	kindIdentityPolicyResource = "IdentityPolicyResource"
+	kindResourcePolicyResource = "ResourcePolicyResource"
+	kindLambdaPermission       = "LambdaPermission"
+	kindIngressRuleResource    = "IngressRuleResource"
+	kindEgressRuleResource     = "EgressRuleResource"
+	kindSsoPermissionSet       = "SsoPermissionSet"
+	kindSsoAssignment          = "SsoAssignmentResource"
+	kindSsoACAConfig           = "SsoInstanceACAConfigResource"
+
+	propPolicyDocument         = "PolicyDocument" // a policy resource's document (the subset's own name)
+	propInlineResourcePolicy   = "InlineResourcePolicy"
+	propInlineIdentityPolicies = "InlineIdentityPolicies"
+	propManagedPolicies        = "ManagedPolicies"
+	propIngressRules           = "IngressRules"
+	propEgressRules            = "EgressRules"
+)
+
+// watched are properties CDK's diff does not look at and this package
+// does, each for one finding.
+var watched = map[string]map[string]bool{
+	"AWS::IAM::Role":  {"PermissionsBoundary": true},
+	"AWS::IAM::User":  {"PermissionsBoundary": true},
+	"AWS::S3::Bucket": {"PublicAccessBlockConfiguration": true},
+}
+
+type typeEntry struct {
+	Kind       string            `json:"kind"`
+	Properties map[string]string `json:"properties"`
+}
+
+type table struct {
+	Source  string               `json:"source"`
+	Version string               `json:"version"`
+	Types   map[string]typeEntry `json:"types"`
+}
+
+// scrutinized decodes the table when first asked: the action compiles and
+// decodes nothing at start-up (a test reads the init trace).
+var scrutinized = sync.OnceValue(func() table {
+	var t table
+	if err := json.Unmarshal(scrutinizedJSON, &t); err != nil {
+		panic(fmt.Sprintf("security: the embedded scrutinized.json does not decode: %v", err))
+	}
+	return t
+})
+
+// Scrutinized reports whether a change to a resource of type typ can be a
+// security change, so that the caller gathers its values.
+func Scrutinized(typ string) bool {
+	_, ok := scrutinized().Types[typ]
+	return ok || watched[typ] != nil
+}
+
+// Properties are the top-level properties of typ that this package reads;
+// nil for a type whose every property counts (a Lambda permission, a
+// security group rule, an SSO item).
+func Properties(typ string) []string {
+	e, ok := scrutinized().Types[typ]
+	if ok && wholeResource(e.Kind) {
+		return nil
+	}
+	var out []string
+	for p := range e.Properties {
+		out = append(out, p)
+	}
+	for p := range watched[typ] {
+		out = append(out, p)
+	}
+	return out
+}
+
+// NeedsOldValues reports a type whose deletion can broaden access (a
+// policy resource may hold a Deny), so that a deleted one's values are
+// worth reading from the state; deleting anything else only takes away.
+func NeedsOldValues(typ string) bool {
+	k := scrutinized().Types[typ].Kind
+	return k == kindIdentityPolicyResource || k == kindResourcePolicyResource
+}
+
+// WholeResource reports a type whose elements are built from all of its
+// properties: an update needs the unchanged ones too (from the template).
+func WholeResource(typ string) bool {
+	return wholeResource(scrutinized().Types[typ].Kind)
+}
+
+func wholeResource(kind string) bool {
+	switch kind {
+	case kindLambdaPermission, kindIngressRuleResource, kindEgressRuleResource, kindSsoAssignment, kindSsoACAConfig:
+		return true
+	}
+	return false
+}
+
+// DataSource says where the classification came from, for docs and tests.
+func DataSource() (source, version string) { return scrutinized().Source, scrutinized().Version }
