@@ -40,6 +40,9 @@ import (
 type awsEmulator struct {
 	url  string
 	test string // the test's name, for the IAM record (iam_record_test.go)
+	// handler serves the emulator's front (the proxy to kumo), for another
+	// listener (serveSQSQuirk).
+	handler http.Handler
 
 	mu      sync.Mutex
 	n       int      // requests served
@@ -59,7 +62,7 @@ func startAWS(t *testing.T) *awsEmulator {
 	assert.NilError(t, err)
 	e := &awsEmulator{test: t.Name()}
 	proxy := httputil.NewSingleHostReverseProxy(target)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	e.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
 		e.n++
 		if m := credentialScope.FindStringSubmatch(r.Header.Get("Authorization")); m != nil {
@@ -72,7 +75,8 @@ func startAWS(t *testing.T) *awsEmulator {
 			before(r)
 		}
 		proxy.ServeHTTP(w, r)
-	}))
+	})
+	front := httptest.NewServer(e.handler)
 	t.Cleanup(front.Close)
 	e.url = front.URL
 	return e

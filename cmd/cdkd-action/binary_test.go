@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,9 +44,11 @@ func actionBinary(t *testing.T) string {
 			binary.err = err
 			return
 		}
+		// go test puts its own $GOROOT/bin first on PATH.
 		gobin, err := exec.LookPath("go")
 		if err != nil {
-			gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+			binary.err = fmt.Errorf("find the go command to build cdkd-action: %w", err)
+			return
 		}
 		binary.path = filepath.Join(dir, "cdkd-action")
 		out, err := exec.Command(gobin, "build", "-tags", "cdkdactione2e", "-ldflags", "-X main.version="+e2eVersion, "-o", binary.path, ".").CombinedOutput()

@@ -220,13 +220,13 @@ func TestLocalDeployNeedsYesAndDryRunShowsTheGate(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stderr, "input from-json: deploy always runs cdkd"))
 
 	// Locally there is no pull request to read: the gate refuses.
-	stub, env := cliStub(t, gateDiff(t, "testdata/deploy/diff-safe.json"))
+	_, env := cliStub(t, gateDiff(t, "testdata/deploy/diff-safe.json"))
 	res = runCLI(t, dir, env, "deploy", "--all", "--dry-run")
 	assert.Equal(t, res.code, 1, res.stderr)
 	assert.Assert(t, is.Contains(res.stdout, "The gate would refuse"), res.stdout)
 
 	// Without the review requirement it would deploy: the command is shown, not run.
-	stub, env = cliStub(t, gateDiff(t, "testdata/deploy/diff-safe.json"))
+	stub, env := cliStub(t, gateDiff(t, "testdata/deploy/diff-safe.json"))
 	res = runCLI(t, dir, env, "deploy", "--all", "--dry-run", "--require-reviewed-diff=false")
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Assert(t, is.Contains(res.stdout, "The gate would deploy"), res.stdout)

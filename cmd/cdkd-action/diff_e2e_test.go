@@ -337,15 +337,14 @@ func TestDiffFromJSONNotADiff(t *testing.T) {
 // container and later steps share, and the output is relative to it.
 func TestDiffReportJSONInTheWorkspace(t *testing.T) {
 	w := newWorkspace(t)
-	w.vars["GITHUB_WORKSPACE"] = w.dir
 	res := w.run(map[string]string{"from-json": abs(t, "../../testdata/fixtures/diff-v2.json")})
 	assert.Equal(t, res.code, 0, res.stdout)
-	assert.Equal(t, res.outputs["report-json"], filepath.Join(".cdkd-action", "diff.json"))
+	assert.Equal(t, res.rawOutputs["report-json"], filepath.Join(".cdkd-action", "diff.json"))
 	var report struct {
 		Kind   string `json:"kind"`
 		Digest string `json:"digest"`
 	}
-	assert.NilError(t, json.Unmarshal([]byte(readFile(t, filepath.Join(w.dir, res.outputs["report-json"]))), &report))
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, filepath.Join(w.dir, res.rawOutputs["report-json"]))), &report))
 	assert.Equal(t, report.Kind, "diff")
 	assert.Assert(t, strings.HasPrefix(report.Digest, "v2:"))
 }

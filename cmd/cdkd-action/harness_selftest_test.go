@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -67,9 +68,9 @@ func TestEveryChannelOfAStepIsSearched(t *testing.T) {
 	res := step()
 	assert.Equal(t, res.code, 0, res.stdout)
 	shown := []leakSecret{
-		declared("QueueName"),                     // a changed property
-		declared("Failed to resolve create-only"), // cdkd's stderr
-		declared(w.vars["RUNNER_TEMP"]),           // where the report JSON goes
+		declared("QueueName"),                                // a changed property
+		declared("Failed to resolve create-only"),            // cdkd's stderr
+		declared(filepath.Join(".cdkd-action", "diff.json")), // where the report JSON goes
 	}
 	var hit []string
 	for _, l := range findLeaks(res.channels, shown...) {

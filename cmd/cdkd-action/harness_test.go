@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"maps"
@@ -155,10 +156,14 @@ var sources struct {
 
 // result is what one step left behind.
 type result struct {
-	stdout  string
-	code    int
-	outputs map[string]string
-	summary string
+	stdout string
+	code   int
+	// outputs are the step's outputs as a later step of the job uses
+	// them: the report-json path made absolute in the workspace.
+	// rawOutputs are GITHUB_OUTPUT's values as written.
+	outputs    map[string]string
+	rawOutputs map[string]string
+	summary    string
 	// channels is every place the step wrote to, as a reader sees it
 	// (see channels).
 	channels []channel
@@ -178,11 +183,14 @@ type step struct {
 	before   map[string]fileStamp
 	github   map[channel]bool
 	requests int
+	// defaulted are the inputs the runner set to their default, the test
+	// giving none (runnerEnv).
+	defaulted []string
 }
 
 // newStep prepares a step: the workspace's variables, then the inputs,
 // then extraEnv (NAME=value), later ones winning as in a process's
-// environment.
+// environment, then what else the runner sets (runnerEnv).
 func (w *workspace) newStep(inputs map[string]string, extraEnv []string) *step {
 	w.t.Helper()
 	s := &step{outPath: filepath.Join(w.t.TempDir(), "output"), sumPath: filepath.Join(w.t.TempDir(), "summary")}
@@ -197,6 +205,7 @@ func (w *workspace) newStep(inputs map[string]string, extraEnv []string) *step {
 		k, v, _ := strings.Cut(kv, "=")
 		s.env[k] = v
 	}
+	s.defaulted = runnerEnv(w.t, s.env, w.dir, w.t.TempDir())
 	s.before = snapshot(w.t, w.dir)
 	s.github = map[channel]bool{}
 	for _, c := range w.github() {
@@ -267,13 +276,20 @@ func (w *workspace) finish(s *step, log string, code int) result {
 	w.t.Helper()
 	res := w.collect(s, log, code)
 	assertNoLeak(w.t, res.channels, w.knownSecrets(s.env)...)
+	assertQuietDefaults(w.t, log, s.defaulted)
 	return res
 }
 
 // collect reads what step s left behind.
 func (w *workspace) collect(s *step, log string, code int) result {
 	w.t.Helper()
-	res := result{stdout: log, code: code, outputs: parseOutputs(w.t, readFile(w.t, s.outPath)), summary: readFile(w.t, s.sumPath)}
+	res := result{stdout: log, code: code, rawOutputs: parseOutputs(w.t, readFile(w.t, s.outPath)), summary: readFile(w.t, s.sumPath)}
+	res.outputs = maps.Clone(res.rawOutputs)
+	// A later step runs in the workspace: a relative path it is given
+	// names a file there, as the test reads it.
+	if p := res.outputs["report-json"]; p != "" && !filepath.IsAbs(p) {
+		res.outputs["report-json"] = filepath.Join(cmp.Or(s.env["GITHUB_WORKSPACE"], w.dir), p)
+	}
 	res.channels = w.channels(res, s)
 	return res
 }

@@ -64,12 +64,13 @@ func (w *workspace) knownSecrets(env map[string]string) []leakSecret {
 }
 
 // envSecrets are the secrets a step's environment names: the GitHub token,
-// the fingerprint key, each mask-values line and each mask-env variable's
-// value.
+// the runner's runtime token, the fingerprint key, each mask-values line
+// and each mask-env variable's value.
 func envSecrets(env map[string]string) []leakSecret {
 	var out []leakSecret
 	out = appendSecret(out, "github-token", env["INPUT_GITHUB-TOKEN"])
 	out = appendSecret(out, "GITHUB_TOKEN", env["GITHUB_TOKEN"])
+	out = appendSecret(out, "ACTIONS_RUNTIME_TOKEN", env["ACTIONS_RUNTIME_TOKEN"])
 	out = appendSecret(out, "fingerprint-key", env["INPUT_FINGERPRINT-KEY"])
 	for _, line := range strings.Split(env["INPUT_MASK-VALUES"], "\n") {
 		out = appendSecret(out, "mask-values", strings.TrimRight(line, "\r"))
@@ -108,8 +109,8 @@ func (w *workspace) channels(res result, s *step) []channel {
 		{"the raw log outside ::add-mask:: lines", strings.Join(rawLines(res.stdout), "\n")},
 		{"the job summary", res.summary},
 	}
-	for _, name := range slices.Sorted(maps.Keys(res.outputs)) {
-		out = append(out, channel{"output " + name, name + "=" + res.outputs[name]})
+	for _, name := range slices.Sorted(maps.Keys(res.rawOutputs)) {
+		out = append(out, channel{"output " + name, name + "=" + res.rawOutputs[name]})
 	}
 	files := written(w.t, w.dir, s.before)
 	if p := res.outputs["report-json"]; p != "" {

@@ -45,6 +45,7 @@ func seedFingerprints(t *testing.T, b *fpBucket, ref, value string, positions ..
 	h, err := fingerprint.NewHasher(fingerprint.Options{Key: key, Params: e2eFingerprintParams})
 	assert.NilError(t, err)
 	rec := fingerprint.NewRecord("StackA", "us-east-1")
+	rec.KeyID = h.KeyID()
 	for _, p := range positions {
 		f, err := h.Fingerprint(context.Background(), p, value)
 		assert.NilError(t, err)

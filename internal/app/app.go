@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -49,6 +50,10 @@ type Deps struct {
 	// zero means fingerprint.DefaultParams. In-process end-to-end tests
 	// make them cheap here instead of through a global.
 	FingerprintParams fingerprint.Params
+	// CdkdVersionTimeout bounds `cdkd --version`; zero means
+	// cdkd.VersionTimeout. The real-cdkd end-to-end tests raise it: on a
+	// shared CI machine Node can take longer than that to start.
+	CdkdVersionTimeout time.Duration
 	// ReportFiles is where the report JSON is written; nil is the OS's
 	// file system. Tests inject a failing one (a full disk).
 	ReportFiles publish.Files

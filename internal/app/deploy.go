@@ -48,6 +48,10 @@ type deployRun struct {
 	// maskMu serialises registering masks while stacks are read back in
 	// parallel.
 	maskMu sync.Mutex
+	// noEvents says, per stack (name NUL region), why this deploy's events of it
+	// are unknown: its secret positions' fingerprints cannot be recorded.
+	noEvents   map[string]string
+	noEventsMu sync.Mutex
 }
 
 // deployCommand runs `cdkd deploy`, but only when the change set is the one

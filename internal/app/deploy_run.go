@@ -255,24 +255,34 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 // did is known (false: the events could not be read).
 func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds *reporters.DeployedStack) bool {
 	r := d.r
+	unknown := func(why string) {
+		d.noEventsMu.Lock()
+		defer d.noEventsMu.Unlock()
+		if d.noEvents == nil {
+			d.noEvents = map[string]string{}
+		}
+		d.noEvents[t.name+"\x00"+t.region] = why
+	}
 	args, err := cdkd.EventsArgs(t.name, "", "", r.common())
+	var res cdkd.Result
+	if err == nil {
+		res, err = r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
+	}
+	var list cdkd.RunList
+	if err == nil {
+		list, err = cdkd.ClassifyRuns(res)
+	}
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
+		unknown(fmt.Sprintf("its deploy events could not be read (%v)", err))
 		return false
 	}
-	res, err := r.runCdkdBuffered(ctx, r.cdkdRunner(), args)
-	if err != nil {
-		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
-		return false
-	}
-	list, err := cdkd.ClassifyRuns(res)
-	if err != nil {
-		r.runner.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
-		return false
-	}
-	summary, ok := list.Since("deploy", started.Add(-runSlack))
+	since := started.Add(-runSlack)
+	summary, ok := list.Since("deploy", since)
 	if !ok {
 		ds.Note = "cdkd recorded no run of this deploy for this stack."
+		unknown(fmt.Sprintf("cdkd events lists no deploy run of %s that started after this deploy began (%s)%s",
+			t.name, since.UTC().Format(time.RFC3339), newestRun(list)))
 		return true
 	}
 	args, err = cdkd.EventsArgs(t.name, "", summary.RunID, r.common())
@@ -285,6 +295,7 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 	}
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("read the events of run %s of %s: %v", summary.RunID, t.name, err))
+		unknown(fmt.Sprintf("the events of its run %s could not be read (%v)", summary.RunID, err))
 		return false
 	}
 	o := cdkd.SummarizeRun(events)
@@ -314,6 +325,22 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 		ds.Note = "The run rolled back."
 	}
 	return true
+}
+
+// newestRun names, for a reader wondering why no run matched, the newest
+// deploy run a stack's events list.
+func newestRun(list cdkd.RunList) string {
+	newest, at := "", time.Time{}
+	for _, r := range list.Runs {
+		t, err := time.Parse(time.RFC3339Nano, r.StartedAt)
+		if r.Command == "deploy" && err == nil && t.After(at) {
+			newest, at = r.RunID, t
+		}
+	}
+	if newest == "" {
+		return "; it lists no deploy run at all"
+	}
+	return fmt.Sprintf("; the newest, %s, started at %s", newest, at.UTC().Format(time.RFC3339))
 }
 
 // stackOutputs reads the stack's outputs from state, as they are: the

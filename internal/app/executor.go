@@ -24,7 +24,7 @@ func (r *Env) cdkdRunner() *cdkd.Runner {
 		path = r.cdkd.Path
 	}
 	// Every call is bounded by timeout-minutes (--version by less).
-	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, EnvBase: r.app.environ(), Redact: r.set.Redact}
+	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, VersionTimeout: r.app.Deps.CdkdVersionTimeout, EnvBase: r.app.environ(), Redact: r.set.Redact}
 }
 
 // cdkdReason is the failure reason for a failed cdkd call: timeout when
@@ -137,6 +137,7 @@ func (r *Env) locateCdkd(ctx context.Context) error {
 		r.cleanups = append(r.cleanups, func() { _ = os.RemoveAll(dir) })
 		o.InstallDir = dir
 	}
+	o.VersionTimeout = r.app.Deps.CdkdVersionTimeout
 	c, err := cdkd.Locate(ctx, o)
 	if err != nil {
 		return &config.InputError{Input: "cdkd-path", Msg: err.Error()}

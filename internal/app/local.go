@@ -115,7 +115,7 @@ func (a *App) writeVersion(ctx context.Context) {
 	if err != nil {
 		cfg = config.Config{WorkingDirectory: "."}
 	}
-	c, err := cdkd.Locate(ctx, cdkd.LocateOptions{Path: cfg.CdkdPath, Version: cfg.CdkdVersion, Dir: cfg.WorkingDirectory, EnvBase: a.environ()})
+	c, err := cdkd.Locate(ctx, cdkd.LocateOptions{Path: cfg.CdkdPath, Version: cfg.CdkdVersion, Dir: cfg.WorkingDirectory, EnvBase: a.environ(), VersionTimeout: a.Deps.CdkdVersionTimeout})
 	switch {
 	case err != nil:
 		fmt.Fprintf(a.Stdout, "cdkd: none found (%v)\n", err)

@@ -63,6 +63,8 @@ type LocateOptions struct {
 	// Timeout bounds each cdkd call, as timeout-minutes does (--version is
 	// bounded by VersionTimeout in any case).
 	Timeout time.Duration
+	// VersionTimeout is Runner.VersionTimeout.
+	VersionTimeout time.Duration
 }
 
 // Locate picks the cdkd to run: cdkd-path if set; else the repository's own
@@ -73,7 +75,7 @@ func Locate(ctx context.Context, o LocateOptions) (Choice, error) {
 	version := func(path string) string {
 		// Run bounds --version by VersionTimeout: a cdkd that hangs there
 		// has its version reported as unknown, and why.
-		v, err := (&Runner{Path: path, Dir: o.Dir, EnvBase: o.EnvBase, Env: o.Env, KillGrace: time.Second, Timeout: o.Timeout}).Version(ctx)
+		v, err := (&Runner{Path: path, Dir: o.Dir, EnvBase: o.EnvBase, Env: o.Env, KillGrace: time.Second, Timeout: o.Timeout, VersionTimeout: o.VersionTimeout}).Version(ctx)
 		verr = err
 		if err != nil {
 			return ""

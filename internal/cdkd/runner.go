@@ -2,6 +2,7 @@ package cdkd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +63,9 @@ type Runner struct {
 	// default they are stripped: a colour code in the middle of a value would
 	// hide it from a masker matching the plain text.
 	KeepANSI bool
+	// VersionTimeout bounds `cdkd --version` (zero: the VersionTimeout
+	// constant), and never beyond Timeout.
+	VersionTimeout time.Duration
 	// KillGrace is how long cdkd gets after SIGINT (sent to its process
 	// group as soon as the context is done) to release its lock and exit,
 	// before SIGKILL to the group (see stopper).
@@ -145,8 +149,8 @@ func (r *Runner) Run(ctx context.Context, args ...string) (Result, error) {
 	}
 	parent := ctx
 	limit := r.Timeout
-	if isVersion(args) && (limit <= 0 || limit > VersionTimeout) {
-		limit = VersionTimeout
+	if v := cmp.Or(r.VersionTimeout, VersionTimeout); isVersion(args) && (limit <= 0 || limit > v) {
+		limit = v
 	}
 	res.Limit = limit
 	if limit > 0 {

@@ -410,6 +410,10 @@ func TestVersionHasItsOwnBound(t *testing.T) {
 	res, err = r.Run(context.Background(), VersionArgs()...)
 	assert.NilError(t, err)
 	assert.Equal(t, res.Limit, time.Second, "a shorter timeout-minutes still applies")
+	r.Timeout, r.VersionTimeout = time.Hour, 2*time.Minute
+	res, err = r.Run(context.Background(), VersionArgs()...)
+	assert.NilError(t, err)
+	assert.Equal(t, res.Limit, 2*time.Minute, "the runner's own --version bound")
 }
 
 func TestLockState(t *testing.T) {

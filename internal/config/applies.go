@@ -38,9 +38,11 @@ func appliesTo(s InputSpec) []Command {
 	return cmds
 }
 
-// Ignored returns one warning per input set explicitly for a command that
-// does not read it, in input order: a value that silently does nothing is
-// a mistake the user should hear about.
+// Ignored returns one warning per input given a value other than its
+// default for a command that does not read it, in input order: a value that
+// silently does nothing is a mistake the user should hear about. The runner
+// passes every declared input with its default applied, so a value equal to
+// the default is no sign the user gave one, and says nothing.
 func (c Config) Ignored() []string {
 	specs, err := Specs()
 	if err != nil {

@@ -108,8 +108,10 @@ type Config struct {
 	Local bool
 	// CLI holds the command-line flags that are not inputs (see cli.go).
 	CLI CLI
-	// Set names the inputs given explicitly (INPUT_* or a flag), as opposed
-	// to defaulted: an input set for a command that ignores it is warned of.
+	// Set names the inputs given a value other than their default (INPUT_*
+	// or a flag): an input set for a command that ignores it is warned of.
+	// The runner sets every input, defaults applied, so a value equal to
+	// the default cannot be told from none.
 	Set map[string]bool
 }
 
@@ -162,15 +164,19 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 	local := LocalRun(getenv, args)
 	set := map[string]bool{}
 	values := make(map[string]string, len(specs))
+	defaults := make(map[string]string, len(specs))
 	fs := flag.NewFlagSet("cdkd-action", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	flags := make(map[string]*string, len(specs))
 	for _, s := range specs {
 		v, ok := lookup(getenv, s.Name)
+		defaults[s.Name] = s.DefaultIn(local)
 		if !ok {
-			v = s.DefaultIn(local)
+			v = defaults[s.Name]
 		}
-		set[s.Name] = ok
+		// The runner sets every declared input, its default applied: a
+		// value equal to the default cannot be told from no value.
+		set[s.Name] = ok && !sameValue(s, v, defaults[s.Name])
 		values[s.Name] = v
 		p := new(string)
 		*p = v
@@ -194,13 +200,15 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 	for name, p := range flags {
 		values[name] = *p
 	}
+	commandFlag := false
 	fs.Visit(func(f *flag.Flag) {
 		if _, isInput := flags[f.Name]; isInput {
-			set[f.Name] = true
+			set[f.Name] = !sameValue(specByName(specs, f.Name), values[f.Name], defaults[f.Name])
 		}
+		commandFlag = commandFlag || f.Name == "command"
 	})
 	if first != "" {
-		if set["command"] && Command(strings.TrimSpace(values["command"])) != first {
+		if (set["command"] || commandFlag) && Command(strings.TrimSpace(values["command"])) != first {
 			return Config{}, bad("command", "the first word says %s but --command says %s; give one", first, values["command"])
 		}
 		values["command"], set["command"] = string(first), true
@@ -464,6 +472,30 @@ func flagError(err error) string {
 		return fmt.Sprintf("%s needs a value (--name=value)", flagName(name))
 	}
 	return msg
+}
+
+// sameValue reports whether v says what def says for input s: the same
+// text, or the same boolean for a boolean input ("True" is "true").
+func sameValue(s InputSpec, v, def string) bool {
+	v, def = strings.TrimSpace(v), strings.TrimSpace(def)
+	if v == def {
+		return true
+	}
+	if s.Default == "true" || s.Default == "false" {
+		a, errA := ParseBool(s.Name, v)
+		b, errB := ParseBool(s.Name, def)
+		return errA == nil && errB == nil && a == b
+	}
+	return false
+}
+
+func specByName(specs []InputSpec, name string) InputSpec {
+	for _, s := range specs {
+		if s.Name == name {
+			return s
+		}
+	}
+	return InputSpec{Name: name}
 }
 
 // lookup reads one input the way the runner passes it.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,6 +206,14 @@ func TestIgnoredInputsAreNamed(t *testing.T) {
 		{"an aggregate reads its shards' command's inputs", map[string]string{"INPUT_COMMAND": "aggregate", "INPUT_FOR": "drift", "INPUT_ISSUE": "true", "INPUT_REPORTS": "r", "INPUT_MATRIX": "{}"}, nil, nil},
 		{"shard on a drift", map[string]string{"INPUT_COMMAND": "drift", "INPUT_PUBLISH": "false"}, nil, nil},
 		{"defaults are not warned of", nil, nil, nil},
+		// The runner sets every declared input with its default applied.
+		{"the runner's defaults on a deploy", runnerDefaults(t, map[string]string{"INPUT_COMMAND": "deploy"}), nil, nil},
+		{"the runner's defaults on a drift", runnerDefaults(t, map[string]string{"INPUT_COMMAND": "drift"}), nil, nil},
+		{"the runner's defaults on a plan", runnerDefaults(t, map[string]string{"INPUT_COMMAND": "plan"}), nil, nil},
+		{"the runner's defaults on an aggregate", runnerDefaults(t, map[string]string{"INPUT_COMMAND": "aggregate", "INPUT_REPORTS": "r", "INPUT_MATRIX": "{}"}), nil, nil},
+		{"a default spelt otherwise", map[string]string{"INPUT_COMMAND": "drift", "INPUT_CHECK-RUN": " True ", "INPUT_COMMENT": "update"}, nil, nil},
+		{"a flag equal to the default", map[string]string{"INPUT_COMMAND": "drift"}, []string{"--comment=update", "--fail-on-changes=false"}, nil},
+		{"a value other than the default", runnerDefaults(t, map[string]string{"INPUT_COMMAND": "deploy", "INPUT_COMMENT": "recreate"}), nil, []string{"input comment is set but deploy ignores it: it applies to diff only"}},
 		{"an input for the command", map[string]string{"INPUT_COMMAND": "drift", "INPUT_ISSUE": "true"}, nil, nil},
 	}
 	for _, tc := range tests {
@@ -214,6 +223,20 @@ func TestIgnoredInputsAreNamed(t *testing.T) {
 			assert.DeepEqual(t, c.Ignored(), tc.want)
 		})
 	}
+}
+
+// runnerDefaults is env with every other input action.yml declares set to
+// its default, as the runner passes them.
+func runnerDefaults(t *testing.T, env map[string]string) map[string]string {
+	t.Helper()
+	specs, err := Specs()
+	assert.NilError(t, err)
+	out := map[string]string{"GITHUB_ACTIONS": "true"}
+	for _, s := range specs {
+		out[envName(s.Name)] = s.Default
+	}
+	maps.Copy(out, env)
+	return out
 }
 
 func TestTargetNoteAndUnreviewableDiff(t *testing.T) {

@@ -12,14 +12,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
-// lines splits "a b c" into lines, so that cases read on one line.
-func lines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Fields(s)
-}
-
 func l30(c string) string { return strings.Repeat(c, 30) }
 
 func TestLineDiffRender(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
@@ -47,9 +46,11 @@ func BuildStub(t testing.TB) string {
 			build.err = fmt.Errorf("make stub directory: %w", err)
 			return
 		}
+		// go test puts its own $GOROOT/bin first on PATH.
 		gobin, err := exec.LookPath("go")
 		if err != nil {
-			gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+			build.err = fmt.Errorf("find the go command to build the cdkd stand-in: %w", err)
+			return
 		}
 		out := filepath.Join(dir, "cdkd")
 		cmd := exec.Command(gobin, "build", "-o", out, stubPackage)
