@@ -7,7 +7,7 @@
 // rules. The database is tens of megabytes; the subset is a few kilobytes
 // and says where it came from.
 //
-//	go run ./scripts/scrutiny-subset -db ../shared/cdkd/db.json.gz -version "cdkd 0.284.40" \
+//	go run ./scripts/scrutiny-subset -db ../shared/cdkd/db.json.gz -version "cdkd 0.284.40 (db.json.gz)" \
 //	    -out internal/security/scrutinized.json
 //
 // The database is @aws-cdk/aws-service-spec's db.json.gz (cdkd ships a
