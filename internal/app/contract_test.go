@@ -45,8 +45,8 @@ func TestOutputsMatchActionYAML(t *testing.T) {
 	}
 }
 
-// Each failure reason ends the step with its own exit code, and the README
-// documents every reason a workflow can branch on.
+// Each failure reason ends the step with its own exit code, and the inputs
+// reference (docs/inputs.md) documents every reason a workflow can branch on.
 func TestFailureReasonCodes(t *testing.T) {
 	want := map[FailureReason]ExitCode{
 		ReasonNone: ExitOK, ReasonBadInput: ExitBadInput,
@@ -58,11 +58,11 @@ func TestFailureReasonCodes(t *testing.T) {
 		ReasonReportNotWritten: ExitFailure,
 	}
 	assert.Equal(t, len(want), len(failureReasons)+1, "a reason is missing from this table or from failureReasons")
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/inputs.md")
 	assert.NilError(t, err)
 	for _, reason := range failureReasons {
 		assert.Equal(t, reason.Code(), want[reason], "exit code of %s", reason)
-		assert.Assert(t, is.Contains(string(readme), "`"+reason.String()+"`"), "README does not document failure-reason %s", reason)
+		assert.Assert(t, is.Contains(string(readme), "`"+reason.String()+"`"), "docs/inputs.md does not document failure-reason %s", reason)
 	}
 	assert.Equal(t, ReasonNone.Code(), ExitOK)
 }
