@@ -109,6 +109,24 @@ func (c *call) decode(v any) (response, bool) {
 // paginate slices n items the way GitHub pages them: per_page (default 30,
 // at most 100) and page (from 1), with a Link header naming the prev, next,
 // last and first pages when there are several.
+// renderPage renders the page of items the request asks for, with the Link
+// headers that name the other pages.
+func renderPage[T any](c *call, items []T, render func(T) map[string]any) ([]map[string]any, map[string]string) {
+	lo, hi, headers := c.paginate(len(items))
+	out := make([]map[string]any, 0, hi-lo)
+	for _, it := range items[lo:hi] {
+		out = append(out, render(it))
+	}
+	return out, headers
+}
+
+// pageResponse answers one page of a listing.
+func pageResponse(body any, headers map[string]string) response {
+	resp := jsonResponse(http.StatusOK, body)
+	resp.headers = headers
+	return resp
+}
+
 func (c *call) paginate(n int) (lo, hi int, headers map[string]string) {
 	q := c.r.URL.Query()
 	perPage, err := strconv.Atoi(q.Get("per_page"))
@@ -169,14 +187,8 @@ func (c *call) listComments() response {
 			matched = append(matched, cm)
 		}
 	}
-	lo, hi, headers := c.paginate(len(matched))
-	out := make([]map[string]any, 0, hi-lo)
-	for _, cm := range matched[lo:hi] {
-		out = append(out, c.s.renderComment(r, cm))
-	}
-	resp := jsonResponse(http.StatusOK, out)
-	resp.headers = headers
-	return resp
+	out, headers := renderPage(c, matched, func(cm *Comment) map[string]any { return c.s.renderComment(r, cm) })
+	return pageResponse(out, headers)
 }
 
 type commentBody struct {
@@ -286,14 +298,8 @@ func (c *call) listPullRequests() response {
 		}
 		matched = append(matched, it)
 	}
-	lo, hi, headers := c.paginate(len(matched))
-	out := make([]map[string]any, 0, hi-lo)
-	for _, it := range matched[lo:hi] {
-		out = append(out, c.s.renderPR(r, it))
-	}
-	resp := jsonResponse(http.StatusOK, out)
-	resp.headers = headers
-	return resp
+	out, headers := renderPage(c, matched, func(it *item) map[string]any { return c.s.renderPR(r, it) })
+	return pageResponse(out, headers)
 }
 
 func (c *call) listPullRequestsForCommit() response {
@@ -308,14 +314,8 @@ func (c *call) listPullRequestsForCommit() response {
 			matched = append(matched, it)
 		}
 	}
-	lo, hi, headers := c.paginate(len(matched))
-	out := make([]map[string]any, 0, hi-lo)
-	for _, it := range matched[lo:hi] {
-		out = append(out, c.s.renderPR(r, it))
-	}
-	resp := jsonResponse(http.StatusOK, out)
-	resp.headers = headers
-	return resp
+	out, headers := renderPage(c, matched, func(it *item) map[string]any { return c.s.renderPR(r, it) })
+	return pageResponse(out, headers)
 }
 
 // compareCommits answers a compare of base...head with the commits a test
@@ -328,14 +328,8 @@ func (c *call) compareCommits() response {
 	if !ok || !known {
 		return notFound()
 	}
-	lo, hi, headers := c.paginate(len(shas))
-	commits := make([]map[string]any, 0, hi-lo)
-	for _, sha := range shas[lo:hi] {
-		commits = append(commits, c.s.renderCommit(r, sha))
-	}
-	resp := jsonResponse(http.StatusOK, c.s.renderComparison(r, base, head, len(shas), commits))
-	resp.headers = headers
-	return resp
+	commits, headers := renderPage(c, shas, func(sha string) map[string]any { return c.s.renderCommit(r, sha) })
+	return pageResponse(c.s.renderComparison(r, base, head, len(shas), commits), headers)
 }
 
 var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)

@@ -182,12 +182,6 @@ func (c *call) listCheckRunsForRef() response {
 			matched = append(matched, cr)
 		}
 	}
-	lo, hi, headers := c.paginate(len(matched))
-	runs := make([]map[string]any, 0, hi-lo)
-	for _, cr := range matched[lo:hi] {
-		runs = append(runs, c.s.renderCheckRun(cr))
-	}
-	resp := jsonResponse(http.StatusOK, map[string]any{"total_count": len(matched), "check_runs": runs})
-	resp.headers = headers
-	return resp
+	runs, headers := renderPage(c, matched, c.s.renderCheckRun)
+	return pageResponse(map[string]any{"total_count": len(matched), "check_runs": runs}, headers)
 }

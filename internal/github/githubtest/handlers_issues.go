@@ -65,14 +65,8 @@ func (c *call) listIssues() response {
 		return (a.number < b.number) == asc
 	})
 
-	lo, hi, headers := c.paginate(len(matched))
-	out := make([]map[string]any, 0, hi-lo)
-	for _, it := range matched[lo:hi] {
-		out = append(out, c.s.renderIssue(r, it))
-	}
-	resp := jsonResponse(http.StatusOK, out)
-	resp.headers = headers
-	return resp
+	out, headers := renderPage(c, matched, func(it *item) map[string]any { return c.s.renderIssue(r, it) })
+	return pageResponse(out, headers)
 }
 
 func hasAllLabels(have, want []string) bool {
