@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -28,6 +30,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/app"
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
+	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -235,6 +238,29 @@ func stepDeps(dir string, getenv func(string) string, args []string) app.Deps {
 			return awsx.Objects{S3: awsx.NewS3(cfg), Bucket: bucket}, nil
 		},
 		FingerprintParams: e2eFingerprintParams,
+		CdkdKillGrace:     e2eKillGrace,
+		GitHub: func(token, apiURL string, log *slog.Logger) (github.API, error) {
+			return github.NewClient(token, apiURL, github.WithLogger(log), github.WithSleeper(e2eSleep))
+		},
+	}
+}
+
+// e2eKillGrace is how long an in-process step's cdkd gets after SIGINT. The
+// stubs exit at once on SIGINT or ignore it, so a second shows the same.
+const e2eKillGrace = time.Second
+
+// e2eSleep is the GitHub client's wait between retries, a hundredth of the
+// real one: the retry policy (attempts, what is retried, what the log says
+// it waits) is the real one, only the clock runs faster, so the tests of a
+// GitHub outage fit the one-minute budget of go test.
+func e2eSleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d / 100)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 

@@ -331,7 +331,7 @@ func TestDeployLastWordsAreTrue(t *testing.T) {
 		{
 			name:   "timed out, cdkd ignores SIGINT and is killed",
 			sigint: &cdkdtest.Sigint{Ignore: true},
-			want:   []string{"Deploy timed out", "did not exit within its 4s grace period after SIGINT and was killed (SIGKILL)"},
+			want:   []string{"Deploy timed out", "did not exit within its "+e2eKillGrace.String()+" grace period after SIGINT and was killed (SIGKILL)"},
 		},
 	}
 	for _, tc := range tests {
@@ -370,7 +370,7 @@ func TestHungDiffIgnoringSigintIsKilledAndNamed(t *testing.T) {
 	assert.Equal(t, res.code, 3, res.stdout)
 	assert.Equal(t, res.outputs["failure-reason"], "timeout")
 	for _, text := range []string{res.summary, w.gh.CheckRuns()[0].Output.Summary} {
-		assert.Assert(t, is.Contains(text, "did not exit within its 8s grace period after SIGINT and was killed (SIGKILL)"))
+		assert.Assert(t, is.Contains(text, "did not exit within its "+e2eKillGrace.String()+" grace period after SIGINT and was killed (SIGKILL)"))
 		assert.Assert(t, !strings.Contains(text, "was stopped"), text)
 	}
 }

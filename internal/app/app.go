@@ -54,6 +54,11 @@ type Deps struct {
 	// cdkd.VersionTimeout. The real-cdkd end-to-end tests raise it: on a
 	// shared CI machine Node can take longer than that to start.
 	CdkdVersionTimeout time.Duration
+	// CdkdKillGrace replaces how long cdkd gets after SIGINT before it is
+	// killed (cdkd.DefaultKillGrace, or deployKillGrace for a deploy);
+	// zero keeps them. End-to-end tests shorten it: their stubs either exit
+	// at once on SIGINT or ignore it, so the wait proves nothing more.
+	CdkdKillGrace time.Duration
 	// ReportFiles is where the report JSON is written; nil is the OS's
 	// file system. Tests inject a failing one (a full disk).
 	ReportFiles publish.Files

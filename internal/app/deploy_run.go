@@ -56,7 +56,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 	}
 	d.startDeployment(ctx)
 	runner := r.cdkdRunner()
-	runner.KillGrace = deployKillGrace
+	runner.KillGrace = cmp.Or(r.app.Deps.CdkdKillGrace, deployKillGrace)
 	runner.StdoutTail = cdkd.DeployStdoutTail
 	started := time.Now()
 	res, runErr := d.runDeploy(ctx, runner, args) // bounded by timeout-minutes

@@ -24,7 +24,7 @@ func (r *Env) cdkdRunner() *cdkd.Runner {
 		path = r.cdkd.Path
 	}
 	// Every call is bounded by timeout-minutes (--version by less).
-	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, VersionTimeout: r.app.Deps.CdkdVersionTimeout, EnvBase: r.app.environ(), Redact: r.set.Redact}
+	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, VersionTimeout: r.app.Deps.CdkdVersionTimeout, KillGrace: r.app.Deps.CdkdKillGrace, EnvBase: r.app.environ(), Redact: r.set.Redact}
 }
 
 // cdkdReason is the failure reason for a failed cdkd call: timeout when
