@@ -83,7 +83,7 @@ func NotComparedLines(lines []string) []LogCause {
 		if !ok {
 			continue
 		}
-		lc := LogCause{LogicalID: ref.id, Type: ref.typ, Cause: c, Reason: ref.rest, TokenOverwrite: tokenOverwrite(ref.rest)}
+		lc := LogCause{LogicalID: ref.id, Type: ref.typ, Cause: c, Reason: withoutTokenCases(ref.rest), TokenOverwrite: tokenOverwrite(ref.rest)}
 		key := ref.id + "\x00" + ref.typ
 		if i, seen := index[key]; seen {
 			if out[i].Cause == model.CauseUnreported && c != model.CauseUnreported {
@@ -114,6 +114,21 @@ func logCause(rest string) (model.NotComparedCause, bool) {
 		return model.CauseUnreported, true
 	}
 	return "", false
+}
+
+// tokenCases is cdkd 0.284.40's sentence stating both revert cases of an
+// ssm-secure token at once (sample 86): "A revert leaves a property whose
+// WHOLE value is one of these tokens untouched; where a token is EMBEDDED
+// … WOULD be overwritten." The action says the one case that applies
+// (model.DecideTokenCase), so the quote leaves this sentence out.
+var tokenCases = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\s*A revert leaves a property whose whole value [^.]*? would be overwritten\.`)
+})
+
+// withoutTokenCases is cdkd's line with its two-case sentence marked as
+// left out.
+func withoutTokenCases(line string) string {
+	return tokenCases().ReplaceAllString(line, " (…)")
 }
 
 // tokenOverwrite reports a line saying a live value WOULD be overwritten
@@ -329,7 +344,7 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 		}
 		if hasRef && tokenOverwrite(trim) {
 			out.TokenOverwrite = append(out.TokenOverwrite, model.ResolvedResource{Stack: ref.stack, LogicalID: ref.id, Type: ref.typ,
-				Outcome: model.ResolutionRefused, Reason: ref.rest})
+				Outcome: model.ResolutionRefused, Reason: withoutTokenCases(ref.rest)})
 		}
 		out.Lines = append(out.Lines, pl)
 	}
