@@ -2,7 +2,6 @@ package cdkd
 
 import (
 	"bytes"
-	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,13 +23,10 @@ func SplitJSON(stdout []byte) (doc []byte, text []string) {
 	if len(trimmed) == 0 || (trimmed[0] != '[' && trimmed[0] != '{') {
 		return stdout, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(stdout))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return stdout, nil
+	if _, off, err := firstValue(stdout); err == nil {
+		return stdout[:off], nonEmpty(plainLines(stdout[off:]))
 	}
-	off := dec.InputOffset()
-	return stdout[:off], nonEmpty(plainLines(stdout[off:]))
+	return stdout, nil
 }
 
 // resourceRef finds "[Stack/]LogicalId (Type)" in one of cdkd's lines.
