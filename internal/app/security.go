@@ -53,16 +53,18 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 	template := func() (map[string]assembly.Resource, string) {
 		if !tmplRead {
 			tmplRead = true
-			tmpl, tmplWhy, account = r.templateResources(name, s.Region)
+			tmpl, tmplWhy = r.templateResources(name, s.Region)
 		}
 		return tmpl, tmplWhy
+	}
+	if st, ok := r.asmStack(name, s.Region); ok {
+		account = st.Account // for a role's trust
 	}
 	var out []security.Resource
 	for _, ch := range s.Changes {
 		if !security.Scrutinized(ch.ResourceType) {
 			continue
 		}
-		template() // once per stack with a scrutinized change: the account, for a role's trust
 		res := security.Resource{Stack: path, Region: s.Region, Account: account, LogicalID: ch.LogicalID, Type: ch.ResourceType}
 		switch ch.ChangeType {
 		case model.ChangeCreate:
@@ -137,8 +139,7 @@ func fromChanges(res *security.Resource, changes []model.PropertyChange) {
 // hiddenSide reports a property change whose value redaction hid on
 // either side (a secret position, a value no assembly places).
 func hiddenSide(p model.PropertyChange) bool {
-	masked := func(v model.Value) bool { return v.Present() && !v.IsNull() && v.Text() == model.Masked }
-	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || masked(p.Old) || masked(p.New)
+	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || p.Old.IsMasked() || p.New.IsMasked()
 }
 
 func setSide(m map[string]json.RawMessage, k string, v model.Value) {
@@ -162,22 +163,22 @@ func topProperty(path string) string {
 
 // templateResources reads a stack's template from the cloud assembly; why
 // says why it could not.
-func (r *Env) templateResources(name, region string) (map[string]assembly.Resource, string, string) {
+func (r *Env) templateResources(name, region string) (map[string]assembly.Resource, string) {
 	if r.asm == nil {
-		return nil, "no cloud assembly was given (set app to a synthesized cdk.out)", ""
+		return nil, "no cloud assembly was given (set app to a synthesized cdk.out)"
 	}
 	st, ok := r.asmStack(name, region)
 	if !ok {
-		return nil, "the cloud assembly has no stack " + name, ""
+		return nil, "the cloud assembly has no stack " + name
 	}
 	if st.Unknown != "" {
-		return nil, st.Unknown, st.Account
+		return nil, st.Unknown
 	}
 	res, err := st.ReadResources()
 	if err != nil {
-		return nil, err.Error(), st.Account
+		return nil, err.Error()
 	}
-	return res, "", st.Account
+	return res, ""
 }
 
 // asmStack finds a stack in the cloud assembly, if there is one.

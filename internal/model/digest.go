@@ -173,10 +173,8 @@ func (w *digestWriter) value(v Value, mask MaskToken) {
 		w.str(string(s))
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.Raw))
-	dec.UseNumber()
-	var x any
-	if err := dec.Decode(&x); err != nil {
+	x, err := DecodeJSON(v.Raw)
+	if err != nil {
 		w.tag('?')
 		w.str(string(v.Raw))
 		return
@@ -271,10 +269,8 @@ func canonicalValue(v Value) Value {
 	if v.Raw == nil {
 		return v
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.Raw))
-	dec.UseNumber()
-	var x any
-	if err := dec.Decode(&x); err != nil {
+	x, err := DecodeJSON(v.Raw)
+	if err != nil {
 		return Value{Raw: append(json.RawMessage(nil), v.Raw...)}
 	}
 	var buf bytes.Buffer
