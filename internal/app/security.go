@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -18,7 +19,16 @@ import (
 // from cdkd's state. What it reads outside the diff is redacted before it
 // is read. The diff and the deploy gate call it alike, so the rows are the
 // same on both sides of the digest.
+//
+// Stacks are independent (each reads its own template and state), so they
+// are worked on one per core: the stage is a large part of a diff of
+// thousands of policies.
 func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
+	type job struct {
+		s          *model.StackDiff
+		name, path string
+	}
+	var jobs []job
 	var walk func(stacks []model.StackDiff, parent, shown string)
 	walk = func(stacks []model.StackDiff, parent, shown string) {
 		for i := range stacks {
@@ -32,11 +42,17 @@ func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
 					name = parent + "~" + s.Stack
 				}
 			}
-			s.Security = security.Changes(r.securityResources(ctx, s, name, path))
+			jobs = append(jobs, job{s, name, path})
 			walk(s.Children, name, path)
 		}
 	}
 	walk(d.Stacks, "", "")
+	// Every stack gets its rows, even once ctx is done: a missing row would
+	// read as "no security change" (a state read then says why it failed).
+	forEachBounded(context.WithoutCancel(ctx), len(jobs), runtime.GOMAXPROCS(0), func(i int) {
+		j := jobs[i]
+		j.s.Security = security.Changes(r.securityResources(ctx, j.s, j.name, j.path))
+	})
 }
 
 // securityResources gathers the values of one stack's scrutinized changes.
@@ -198,7 +214,9 @@ func (r *Env) stackState(ctx context.Context, name string) (*cdkd.StackState, st
 	show, err := r.stateShow(ctx, name)
 	if err != nil {
 		why := fmt.Sprintf("cdkd's state of %s could not be read: %v", name, err)
+		r.logMu.Lock() // stacks are read in parallel: one log line at a time
 		r.runner.Warning("security changes: " + why)
+		r.logMu.Unlock()
 		return nil, why
 	}
 	return &show.State, ""
