@@ -10,7 +10,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
-
 // maskKind is the secret kind of a change one side of which is the mask:
 // a reference when the change already reads one or a side spells one
 // (cdkd masks the live side of a rotated reference: sample 78), else
