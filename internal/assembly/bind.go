@@ -32,6 +32,9 @@ const NoAssembly = "no cloud assembly to read its properties from (pass app: a s
 // left unbound.
 func (a *Assembly) BindCreates(d *model.Diff) int {
 	b := binder{a: a, templates: map[string]*template{}}
+	if a != nil && a.templates != nil {
+		b.templates = a.templates // read by Load: not read again
+	}
 	b.stacks(d.Stacks, "")
 	return b.unbound
 }
