@@ -52,6 +52,8 @@ var readChoices = []struct {
 	// encoding/json took the last of a repeated name.
 	{name: "repeated key", in: `[{"stack":"A","stack":"B","changes":[]}]`,
 		err: `decode cdkd diff JSON: the name "stack" appears twice in one object (at byte 14, in /0/stack); cdkd prints each name once, and which value counts would be ambiguous`},
+	{name: "repeated key inside a value", in: `[{"stack":"A","changes":[{"logicalId":"R","changeType":"UPDATE","resourceType":"T","propertyChanges":[{"path":"P","newValue":{"k":1,"k":2}}]}]}]`,
+		err: `the name "k" appears twice in one object (at byte 132, in /0/changes/0/propertyChanges/0/newValue/k)`},
 	// encoding/json replaced these with U+FFFD.
 	{name: "invalid utf-8", in: "[{\"stack\":\"A\xff\",\"changes\":[]}]", err: "decode cdkd diff JSON: a string is not valid UTF-8 (at byte 12, in /0/stack)"},
 	{name: "lone surrogate", in: `[{"stack":"\ud800","changes":[]}]`, err: "decode cdkd diff JSON: a string is not valid UTF-8 (at byte 11, in /0/stack)"},
