@@ -25,7 +25,7 @@ type Assembly struct {
 	Stacks []Stack
 	// templates are the templates Load read, by file: BindCreates reads
 	// created resources' properties from them instead of reading the
-	// files again.
+	// files again, then lets them go.
 	templates map[string]*template
 }
 
