@@ -171,9 +171,11 @@ func newValueLimits(b Budget, hint string, tier int) valueLimits {
 // a collapsed section, a line diff when both are long strings of several
 // lines or JSON objects or arrays, or each in a fenced block.
 type valueItem struct {
-	indent  string // before "- ": nests the item in an outer list
-	head    string
-	markers string // after head, e.g. " · 🔒 secret"
+	indent string // before "- ": nests the item in an outer list
+	head   string // Markdown before name, e.g. "attribute "
+	// name is the property, attribute or output, shown as code.
+	name    string
+	markers string // after name, e.g. " · 🔒 secret"
 	sides   []side
 	what    string // the collapsed section's summary, e.g. "old and new values"
 	// diffWhat is the summary of a line diff, e.g. "changes (- old, + new)".
@@ -185,20 +187,23 @@ type valueItem struct {
 // have changed anything.
 func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 	if l.pathOnly {
-		w.Write(it.indent, "- ", it.head, it.markers, "\n")
+		it.writeHead(w)
+		w.Write(it.markers, "\n")
 		return 0
 	}
 	if n, ok := it.writeDiff(w, l); ok {
 		return n
 	}
-	shown := make([]Shown, len(it.sides))
+	var buf [2]Shown // an item has one or two sides: no allocation
+	shown := buf[:0]
 	inline := true
-	for i, s := range it.sides {
-		shown[i] = s.show(l.short, l.blockMax)
-		inline = inline && shown[i].Inline != ""
+	for _, s := range it.sides {
+		shown = append(shown, s.show(l.short, l.blockMax))
+		inline = inline && shown[len(shown)-1].Inline != ""
 	}
 	if inline {
-		w.Write(it.indent, "- ", it.head, ": ")
+		it.writeHead(w)
+		w.WriteString(": ")
 		for i := range shown {
 			if i > 0 {
 				w.WriteString(" → ")
@@ -209,7 +214,8 @@ func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 		return 0
 	}
 	body := it.indent + "  "
-	w.Write(it.indent, "- ", it.head, it.markers, "\n")
+	it.writeHead(w)
+	w.Write(it.markers, "\n")
 	w.Write(body, "<details><summary>", it.what, "</summary>\n\n")
 	for i, s := range it.sides {
 		if shown[i].Inline != "" {
@@ -232,6 +238,12 @@ func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 	return widest
 }
 
+// writeHead starts the item's line: the list marker, head and name.
+func (it valueItem) writeHead(w *Writer) {
+	w.Write(it.indent, "- ", it.head)
+	writeNameCode(w, it.name)
+}
+
 // writeDiff renders the item as a line diff of its two values, when they
 // are worth one, and reports whether it did and the diff's length in bytes,
 // or more when it was shortened. Changed lines are what a reviewer must
@@ -252,7 +264,8 @@ func (it valueItem) writeDiff(w *Writer, l valueLimits) (int, bool) {
 		n = len(old) + len(cur)
 	}
 	body := it.indent + "  "
-	w.Write(it.indent, "- ", it.head, it.markers, "\n")
+	it.writeHead(w)
+	w.Write(it.markers, "\n")
 	w.Write(body, "<details><summary>", it.diffWhat, "</summary>\n\n")
 	w.Fence(text, "diff", body)
 	if shortened && l.hint != "" {
@@ -296,7 +309,7 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 	case a == '"' && b == '"':
 		var strs [2]string
 		for i := range strs {
-			if json.Unmarshal(raw[i], &strs[i]) != nil {
+			if strs[i], ok = stringText(raw[i]); !ok {
 				return "", "", false
 			}
 		}
@@ -325,11 +338,15 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 func jsonDocs(strs [2]string) ([2][]byte, bool) {
 	var doc [2][]byte
 	for i, s := range strs {
-		b := bytes.TrimSpace([]byte(s))
-		if len(b) == 0 || (b[0] != '{' && b[0] != '[') || !json.Valid(b) {
+		// Most strings are not documents: tell by the first character,
+		// before copying them to bytes.
+		s = strings.TrimSpace(s)
+		if s == "" || (s[0] != '{' && s[0] != '[') {
 			return doc, false
 		}
-		doc[i] = b
+		if doc[i] = []byte(s); !json.Valid(doc[i]) {
+			return doc, false
+		}
 	}
 	return doc, true
 }
@@ -353,10 +370,15 @@ func stackSummary(stack, region string) string {
 	return s
 }
 
-// destructiveText names a delete or replacement: "♻️ **replace** `Db`
+// writeDestructive names a delete or replacement: "♻️ **replace** `Db`
 // (`AWS::RDS::DBInstance`) in `Stack`".
-func destructiveText(a model.Action, logicalID, typ, stack string) string {
-	return actionLabel(a) + " " + nameCode(logicalID) + " (" + nameCode(typ) + ") in " + nameCode(stack)
+func writeDestructive(w *Writer, a model.Action, logicalID, typ, stack string) {
+	w.Write(actionLabel(a), " ")
+	writeNameCode(w, logicalID)
+	w.WriteString(" (")
+	writeNameCode(w, typ)
+	w.WriteString(") in ")
+	writeNameCode(w, stack)
 }
 
 // actionLabel pairs an emoji with a word: the emoji alone says little to a
@@ -430,6 +452,9 @@ func shortName(s string) string {
 
 // nameCode shows a name as code.
 func nameCode(s string) string { return Code(shortName(s)) }
+
+// writeNameCode writes nameCode(s) to w.
+func writeNameCode(w *Writer, s string) { writeCode(w, shortName(s)) }
 
 // region is " (eu-west-1)" after a stack's name, or "".
 func region(r string) string {

@@ -219,7 +219,8 @@ func (x *diffWriter) callout() {
 	}
 	writeList(x.w, len(x.destructive), limit, "> ", func(i int) {
 		ch := x.destructive[i].change
-		x.w.Write("> - ", destructiveText(ch.Action(), ch.LogicalID, ch.ResourceType, x.destructive[i].path))
+		x.w.WriteString("> - ")
+		writeDestructive(x.w, ch.Action(), ch.LogicalID, ch.ResourceType, x.destructive[i].path)
 		if ch.Action() == model.ActionReplace {
 			x.w.Write(", forced by ", codeList(ch.ReplacingPaths(), -1))
 		}
@@ -287,7 +288,9 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 			if x.w.Over() {
 				return
 			}
-			x.w.Write("- ", resourceHead(&changes[i], true), "\n")
+			x.w.WriteString("- ")
+			writeResourceHead(x.w, &changes[i], true)
+			x.w.WriteString("\n")
 		}
 		return
 	}
@@ -297,7 +300,8 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 		}
 		ch := &changes[i]
 		x.w.Block()
-		x.w.Write(resourceHead(ch, false), "\n")
+		writeResourceHead(x.w, ch, false)
+		x.w.WriteString("\n")
 		if ch.ChangeType == model.ChangeCreate {
 			x.created(ch)
 			continue
@@ -306,7 +310,7 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 			x.property(p)
 		}
 		for _, a := range ch.AttributeChanges {
-			x.item("attribute "+nameCode(a.Attribute), []side{
+			x.item("attribute ", a.Attribute, []side{
 				{name: "Old", v: a.Old, absent: "(absent)"},
 				{name: "New", v: a.New, absent: "(removed)"},
 			}, "")
@@ -314,18 +318,20 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 	}
 }
 
-// resourceHead is a resource's line: action, logical id, type, and what
-// sends it through Cloud Control. withForcing adds the paths forcing a
-// replacement, for when properties are not listed.
-func resourceHead(ch *model.ResourceChange, withForcing bool) string {
-	head := actionLabel(ch.Action()) + " " + nameCode(ch.LogicalID) + " · " + nameCode(ch.ResourceType)
+// writeResourceHead writes a resource's line: action, logical id, type,
+// and what sends it through Cloud Control. withForcing adds the paths
+// forcing a replacement, for when properties are not listed.
+func writeResourceHead(w *Writer, ch *model.ResourceChange, withForcing bool) {
+	w.Write(actionLabel(ch.Action()), " ")
+	writeNameCode(w, ch.LogicalID)
+	w.WriteString(" · ")
+	writeNameCode(w, ch.ResourceType)
 	if withForcing && ch.Action() == model.ActionReplace {
-		head += " · forced by " + codeList(ch.ReplacingPaths(), -1)
+		w.Write(" · forced by ", codeList(ch.ReplacingPaths(), -1))
 	}
 	if len(ch.CCAPI) > 0 {
-		head += " · via Cloud Control: " + codeList(ch.CCAPI, -1)
+		w.Write(" · via Cloud Control: ", codeList(ch.CCAPI, -1))
 	}
-	return head
 }
 
 // created lists what a resource is created with, collapsed: the review
@@ -344,7 +350,7 @@ func (x *diffWriter) created(ch *model.ResourceChange) {
 	x.w.Block()
 	for _, p := range ch.PropertyChanges {
 		masked := p.Secret != model.SecretNone
-		x.item(nameCode(p.Path), []side{{name: "Value", v: p.New, absent: "(absent)", masked: masked}}, secretMarker(p.Secret))
+		x.item("", p.Path, []side{{name: "Value", v: p.New, absent: "(absent)", masked: masked}}, secretMarker(p.Secret))
 	}
 	x.w.Block()
 	x.w.WriteString("</details>\n")
@@ -359,7 +365,7 @@ func (x *diffWriter) property(p model.PropertyChange) {
 		}
 	}
 	masked := p.Secret != model.SecretNone
-	x.item(nameCode(p.Path), []side{
+	x.item("", p.Path, []side{
 		{name: "Old", v: p.Old, absent: "(absent)", masked: masked},
 		{name: "New", v: p.New, absent: "(removed)", masked: masked},
 	}, markers)
@@ -392,13 +398,13 @@ func (x *diffWriter) outputs(outs []model.OutputChange) {
 			old.name = "Was"
 			sides = []side{old}
 		}
-		x.item(outputLabel(o.ChangeType)+" "+nameCode(o.Name), sides, markers)
+		x.item(outputLabel(o.ChangeType)+" ", o.Name, sides, markers)
 	}
 }
 
 // item renders one changed property, attribute or output as a list item:
 // short values inline ("old → new"), long ones in a collapsed section.
-func (x *diffWriter) item(head string, sides []side, markers string) {
+func (x *diffWriter) item(head, name string, sides []side, markers string) {
 	if x.w.Over() {
 		return
 	}
@@ -406,7 +412,7 @@ func (x *diffWriter) item(head string, sides []side, markers string) {
 	if len(sides) == 1 {
 		what = "value"
 	}
-	n := valueItem{head: head, markers: markers, sides: sides, what: what, diffWhat: "changes (- old, + new)"}.write(x.w, x.valueLimits())
+	n := valueItem{head: head, name: name, markers: markers, sides: sides, what: what, diffWhat: "changes (- old, + new)"}.write(x.w, x.valueLimits())
 	if x.level == levelFull {
 		x.widest = max(x.widest, n)
 	}
