@@ -125,7 +125,12 @@ func writeFence(w interface{ WriteString(string) (int, error) }, s, lang, indent
 	w.WriteString(fence)
 	w.WriteString(string(safeLang))
 	w.WriteString("\n")
-	if s != "" {
+	switch {
+	case s == "":
+	case indent == "":
+		w.WriteString(s)
+		w.WriteString("\n")
+	default:
 		for line := range strings.Lines(s) {
 			w.WriteString(indent)
 			w.WriteString(line)
@@ -174,19 +179,19 @@ func fenceFor(s string) string {
 	}
 }
 
+// longestRun is the length of the longest run of c in s. Most strings hold
+// no c at all: IndexByte finds that faster than looking at each byte.
 func longestRun(s string, c byte) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-			if n > best {
-				best = n
-			}
-		} else {
-			n = 0
+	best := 0
+	for {
+		i := strings.IndexByte(s, c)
+		if i < 0 {
+			return best
 		}
+		n := leadingRun(s[i:], c)
+		best = max(best, n)
+		s = s[i+n:]
 	}
-	return best
 }
 
 // linkish reports a word GitHub would turn into a mention, an issue or
