@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // DiffReport is one `cdkd diff` run as a reviewer sees it: the changes, or
@@ -95,6 +96,12 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 	sorted := model.Diff{Stacks: d.stacks}
 	d.totals = sorted.Totals()
 	d.secrets = sorted.SecretCounts()
+	d.securityRows = securityRows(d.stacks)
+	for _, c := range d.securityRows {
+		if c.Broadening() {
+			d.broadening++
+		}
+	}
 	d.destructive = make([]located, 0, d.totals.Replace+d.totals.Delete+d.totals.Other)
 	sorted.Walk(func(path string, s model.StackDiff) {
 		for i := range s.Changes {
@@ -128,10 +135,14 @@ type diffData struct {
 	totals      model.Counts
 	secrets     model.SecretCounts
 	destructive []located
-	limited     bool
-	note        string
-	full        *Writer // level 0, once rendered
-	widest      int     // the longest block or diff level 0 wrote, in bytes
+	// securityRows are every stack's security rows; broadening counts
+	// those that may widen access.
+	securityRows []*security.Change
+	broadening   int
+	limited      bool
+	note         string
+	full         *Writer // level 0, once rendered
+	widest       int     // the longest block or diff level 0 wrote, in bytes
 }
 
 // collapseCannotFit tells, from what level 0 wrote before giving up, that

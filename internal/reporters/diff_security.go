@@ -29,27 +29,21 @@ const (
 // list: per stack, tables of statement, managed policy, security group and
 // SSO changes and of findings, with broadening rows marked.
 func (x *diffWriter) securitySection() {
-	all := model.Diff{Stacks: x.stacks}.SecurityChanges()
+	all := x.securityRows
 	if len(all) == 0 {
 		return
 	}
-	broad := 0
-	for _, c := range all {
-		if c.Broadening() {
-			broad++
-		}
-	}
 	x.w.Block()
-	x.w.Write("### 🔐 Security changes\n\n", securityHeadline(len(all), broad), "\n")
+	x.w.Write("### 🔐 Security changes\n\n", securityHeadline(len(all), x.broadening), "\n")
 	switch x.rung.security {
 	case securityCount:
 		return
 	case securityBroadList:
-		if broad == 0 {
+		if x.broadening == 0 {
 			return
 		}
 		x.w.Block()
-		var rows []security.Change
+		rows := make([]*security.Change, 0, x.broadening)
 		for _, c := range all {
 			if c.Broadening() {
 				rows = append(rows, c)
@@ -61,7 +55,7 @@ func (x *diffWriter) securitySection() {
 			writeStatusCell(x.w, c)
 			x.w.WriteString(" ")
 			writeNameCode(x.w, c.LogicalID)
-			x.w.Write(" · ", Text(cut(security.Describe(c), securityShortCellMax)), "\n")
+			x.w.Write(" · ", Text(cut(security.Describe(*c), securityShortCellMax)), "\n")
 		})
 		return
 	}
@@ -69,6 +63,7 @@ func (x *diffWriter) securitySection() {
 	if x.rung.values != valuesFull && x.rung.values != valuesCollapsed {
 		cell = securityShortCellMax
 	}
+	var rows []*security.Change // one group's rows of one stack, reused
 	model.Diff{Stacks: x.stacks}.Walk(func(path string, s model.StackDiff) {
 		if len(s.Security) == 0 || x.w.Over() {
 			return
@@ -76,9 +71,9 @@ func (x *diffWriter) securitySection() {
 		x.w.Block()
 		x.w.Write("#### ", stackSummary(path, s.Region), "\n")
 		for _, g := range securityGroups {
-			var rows []security.Change
-			for _, c := range s.Security {
-				if c.Group() == g.name {
+			rows = rows[:0]
+			for i := range s.Security {
+				if c := &s.Security[i]; c.Group() == g.name {
 					rows = append(rows, c)
 				}
 			}
@@ -105,6 +100,19 @@ func (x *diffWriter) securitySection() {
 	})
 }
 
+// securityRows are the security rows of every stack, nested ones after
+// their parent, as model.Diff.SecurityChanges lists them: pointers, not
+// copies of thousands of rows at each level of the ladder.
+func securityRows(stacks []model.StackDiff) []*security.Change {
+	var out []*security.Change
+	model.Diff{Stacks: stacks}.Walk(func(_ string, s model.StackDiff) {
+		for i := range s.Security {
+			out = append(out, &s.Security[i])
+		}
+	})
+	return out
+}
+
 // securityHeadline counts the rows; a broadening is named first.
 func securityHeadline(n, broad int) string {
 	total := countOf(n, "security change", "security changes")
@@ -116,7 +124,7 @@ func securityHeadline(n, broad int) string {
 
 type securityGroup struct {
 	name, header, rule string
-	cells              func(r cells, c security.Change, max int)
+	cells              func(r cells, c *security.Change, max int)
 }
 
 // cells writes a table row's cells straight to the report: a diff of
@@ -138,7 +146,7 @@ func (r cells) skip(n int) {
 
 // row writes a row's cells after the first three. A row without its
 // element (values that could not be read at all) says so in the first cell.
-func (g securityGroup) row(r cells, c security.Change, max int) {
+func (g securityGroup) row(r cells, c *security.Change, max int) {
 	if c.Kind == security.KindStatement && c.Statement == nil || c.Kind == security.KindRule && c.Rule == nil {
 		writeText(r.next(), cut(strings.TrimSuffix(c.Item+": "+c.Note, ": "), max))
 		r.skip(strings.Count(g.header, "|") - 5)
@@ -149,7 +157,7 @@ func (g securityGroup) row(r cells, c security.Change, max int) {
 
 var securityGroups = []securityGroup{
 	{"IAM statement changes", "| ± | | where | effect | action | resource | principal | condition |", "|---|---|---|---|---|---|---|---|",
-		func(r cells, c security.Change, max int) {
+		func(r cells, c *security.Change, max int) {
 			s := c.Statement
 			writeText(r.next(), s.Effect)
 			if s.Raw != "" {
@@ -163,11 +171,11 @@ var securityGroups = []securityGroup{
 			writeValuesCell(r.next(), "", nonEmpty(s.Condition), max)
 		}},
 	{"Managed policy changes", "| ± | | where | managed policy |", "|---|---|---|---|",
-		func(r cells, c security.Change, max int) {
+		func(r cells, c *security.Change, max int) {
 			writeValuesCell(r.next(), "", nonEmpty(c.ManagedPolicy), max)
 		}},
 	{"Security group changes", "| ± | | where | group | direction | protocol | ports | peer |", "|---|---|---|---|---|---|---|---|",
-		func(r cells, c security.Change, max int) {
+		func(r cells, c *security.Change, max int) {
 			rule := c.Rule
 			writeCodeHTML(r.next(), cut(rule.Group, max))
 			writeText(r.next(), rule.Direction)
@@ -181,13 +189,13 @@ var securityGroups = []securityGroup{
 			writeCodeHTML(r.next(), cut(rule.Peer, max))
 		}},
 	{"SSO changes", "| ± | | where | item |", "|---|---|---|---|",
-		func(r cells, c security.Change, max int) { writeValuesCell(r.next(), "", nonEmpty(c.Item), max) }},
+		func(r cells, c *security.Change, max int) { writeValuesCell(r.next(), "", nonEmpty(c.Item), max) }},
 	{"Findings", "| ± | | where | finding |", "|---|---|---|---|",
-		func(r cells, c security.Change, max int) { writeText(r.next(), cut(c.Item, max)) }}, // the status cell names the finding
+		func(r cells, c *security.Change, max int) { writeText(r.next(), cut(c.Item, max)) }}, // the status cell names the finding
 }
 
 // notes lists what explains a row beyond its cells (a trusted account).
-func notes(w *Writer, rows []security.Change) {
+func notes(w *Writer, rows []*security.Change) {
 	var seen []string
 	for _, c := range rows {
 		if c.Note != "" && !slices.Contains(seen, c.Note) {
@@ -212,7 +220,7 @@ func opCell(o security.Op) string {
 
 // writeStatusCell marks a row: what it does to access, and its findings,
 // one per line.
-func writeStatusCell(w *Writer, c security.Change) {
+func writeStatusCell(w *Writer, c *security.Change) {
 	status := ""
 	switch c.Status {
 	case security.Broadening:
@@ -233,7 +241,7 @@ func writeStatusCell(w *Writer, c security.Change) {
 	}
 }
 
-func writeWhereCell(w *Writer, c security.Change) {
+func writeWhereCell(w *Writer, c *security.Change) {
 	writeCodeHTML(w, shortName(c.LogicalID))
 	if c.Property != "" {
 		w.WriteString("<br>")
