@@ -307,6 +307,13 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 			texts[i] = visible(indentCompact(compact[i]), true)
 		}
 	case a == '"' && b == '"':
+		// Most strings are neither documents nor lines: tell from their
+		// JSON, before decoding them.
+		docs := mayHoldJSONDoc(raw[0]) && mayHoldJSONDoc(raw[1])
+		lines := hasNewlineEscape(raw[0]) || hasNewlineEscape(raw[1])
+		if !docs && !lines {
+			return "", "", false
+		}
 		var strs [2]string
 		for i := range strs {
 			if strs[i], ok = stringText(raw[i]); !ok {
@@ -316,13 +323,15 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 		// A JSON document held in a one-line string (a Step Functions
 		// definition, a policy string): diff its indented form, or a change
 		// past the cut would be invisible.
-		if doc, ok := jsonDocs(strs); ok && (len(strs[0]) > InlineMax || len(strs[1]) > InlineMax) {
-			for i := range texts {
-				texts[i] = visible(indentCompact(compactJSON(doc[i])), true)
+		if docs {
+			if doc, ok := jsonDocs(strs); ok && (len(strs[0]) > InlineMax || len(strs[1]) > InlineMax) {
+				for i := range texts {
+					texts[i] = visible(indentCompact(compactJSON(doc[i])), true)
+				}
+				break
 			}
-			break
 		}
-		if !hasNewlineEscape(string(raw[0])) && !hasNewlineEscape(string(raw[1])) {
+		if !lines {
 			return "", "", false
 		}
 		for i := range texts {
@@ -332,6 +341,12 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 		return "", "", false
 	}
 	return texts[0], texts[1], true
+}
+
+// mayHoldJSONDoc reports whether a JSON string could hold a JSON object or
+// array: its text has a "{" or "[", written as is or as a \u escape.
+func mayHoldJSONDoc(raw []byte) bool {
+	return bytes.ContainsAny(raw, "{[") || bytes.Contains(raw, []byte(`\u`))
 }
 
 // jsonDocs reports whether both strings are JSON objects or arrays.
@@ -420,18 +435,23 @@ func countOf(n int, one, many string) string {
 
 // codeList renders names as code spans, at most limit of them (-1: all).
 func codeList(names []string, limit int) string {
-	var b strings.Builder
+	var w Writer
+	writeCodeList(&w, names, limit)
+	return w.String()
+}
+
+// writeCodeList writes codeList(names, limit) to w.
+func writeCodeList(w *Writer, names []string, limit int) {
 	for i, n := range names {
 		if i == limit {
-			b.WriteString(" and " + strconv.Itoa(len(names)-limit) + " more")
+			w.Write(" and ", strconv.Itoa(len(names)-limit), " more")
 			break
 		}
 		if i > 0 {
-			b.WriteString(", ")
+			w.WriteString(", ")
 		}
-		b.WriteString(nameCode(n))
+		writeNameCode(w, n)
 	}
-	return b.String()
 }
 
 // nameMax caps a name's length: CloudFormation allows 255 characters for a

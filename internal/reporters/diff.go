@@ -233,7 +233,8 @@ func (x *diffWriter) callout() {
 		x.w.WriteString("> - ")
 		writeDestructive(x.w, ch.Action(), ch.LogicalID, ch.ResourceType, x.destructive[i].path)
 		if ch.Action() == model.ActionReplace {
-			x.w.Write(", forced by ", codeList(ch.ReplacingPaths(), -1))
+			x.w.WriteString(", forced by ")
+			writeCodeList(x.w, ch.ReplacingPaths(), -1)
 		}
 		x.w.WriteString("\n")
 	})
@@ -338,10 +339,12 @@ func writeResourceHead(w *Writer, ch *model.ResourceChange, withForcing bool) {
 	w.WriteString(" · ")
 	writeNameCode(w, ch.ResourceType)
 	if withForcing && ch.Action() == model.ActionReplace {
-		w.Write(" · forced by ", codeList(ch.ReplacingPaths(), -1))
+		w.WriteString(" · forced by ")
+		writeCodeList(w, ch.ReplacingPaths(), -1)
 	}
 	if len(ch.CCAPI) > 0 {
-		w.Write(" · via Cloud Control: ", codeList(ch.CCAPI, -1))
+		w.WriteString(" · via Cloud Control: ")
+		writeCodeList(w, ch.CCAPI, -1)
 	}
 }
 

@@ -280,7 +280,7 @@ func indentCompact(compact string) string {
 
 // hasNewlineEscape reports a \n escape in a JSON string (not an escaped
 // backslash followed by "n").
-func hasNewlineEscape(s string) bool {
+func hasNewlineEscape[T string | []byte](s T) bool {
 	for i := 0; i < len(s)-1; i++ {
 		if s[i] == '\\' {
 			if s[i+1] == 'n' {
