@@ -46,6 +46,20 @@ func TestWholeReportIsSizedOnce(t *testing.T) {
 	}
 }
 
+// TestWholeReportIsRenderedOnce: the ladder renders level after level
+// until one fits; without a limit the first does, and only it is rendered.
+func TestWholeReportIsRenderedOnce(t *testing.T) {
+	r := report(largeDiff(5, 40))
+	levels, render, note := diffRenderer(r, Unlimited)
+	var rendered []int
+	got := Fit(Unlimited, levels, func(w *Writer, level int) {
+		rendered = append(rendered, level)
+		render(w, level)
+	}, note)
+	assert.DeepEqual(t, rendered, []int{levelFull})
+	assert.Equal(t, got, DiffMarkdown(r, Unlimited))
+}
+
 // addSecurityRows fills each stack's security rows from its updates'
 // property values, as the pipeline does: two table rows per changed policy.
 func addSecurityRows(d model.Diff) {
