@@ -99,7 +99,10 @@ func myers(a, b []string, maxEdits int) []byte {
 	// (step d starts at d²+2d) rather than a slice per step.
 	off := limit + 1
 	v := make([]int32, 2*limit+3)
-	var trace []int32
+	// Steps 0..d keep (d+1)(d+3) values: room for every step of a middle
+	// of up to 60 lines (a changed value, mostly), and 16 KiB to start
+	// with for a longer one.
+	trace := make([]int32, 0, min((limit+1)*(limit+3), 1<<12))
 	for d := 0; d <= limit; d++ {
 		trace = append(trace, v[off-d-1:off+d+2]...)
 		for k := -d; k <= d; k += 2 {
