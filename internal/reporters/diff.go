@@ -360,7 +360,7 @@ func (x *diffWriter) created(ch *model.ResourceChange) {
 		return
 	}
 	x.w.Block()
-	x.w.WriteString(detailsOpen(countOf(len(ch.PropertyChanges), "property", "properties")+" it is created with", false))
+	writeDetailsOpen(x.w, false, countOf(len(ch.PropertyChanges), "property", "properties"), " it is created with")
 	x.w.Block()
 	for _, p := range ch.PropertyChanges {
 		masked := p.Secret != model.SecretNone

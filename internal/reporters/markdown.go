@@ -153,15 +153,26 @@ func Details(summary string, open bool, body string) string {
 // detailsOpen is the first line of a <details> block, newline included; a
 // blank line must follow before Markdown.
 func detailsOpen(summary string, open bool) string {
+	var w Writer
+	writeDetailsOpen(&w, open, summary)
+	return w.String()
+}
+
+// writeDetailsOpen writes detailsOpen of the summary made of parts.
+func writeDetailsOpen(w *Writer, open bool, summary ...string) {
 	tag := "<details>"
 	if open {
 		tag = "<details open>"
 	}
-	// A blank line would end the HTML block, and with it the summary.
-	if strings.ContainsAny(summary, "\r\n") {
-		summary = strings.ReplaceAll(strings.ReplaceAll(summary, "\r", " "), "\n", " ")
+	w.Write(tag, "<summary>")
+	for _, s := range summary {
+		// A blank line would end the HTML block, and with it the summary.
+		if strings.ContainsAny(s, "\r\n") {
+			s = strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ")
+		}
+		w.WriteString(s)
 	}
-	return tag + "<summary>" + summary + "</summary>\n"
+	w.WriteString("</summary>\n")
 }
 
 // fenceFor picks the shortest fence s does not contain, backticks first.
