@@ -22,6 +22,9 @@ const (
 	CommandDiff   Command = "diff"
 	CommandDeploy Command = "deploy"
 	CommandDrift  Command = "drift"
+	// CommandVerify checks a merge queue's group against the reviews of
+	// its pull requests, as the deploy gate would, without deploying.
+	CommandVerify Command = "verify"
 )
 
 // DefaultTrustedApp is the app GITHUB_TOKEN's check runs belong to, the

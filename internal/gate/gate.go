@@ -153,12 +153,7 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		if one.PR == 0 || !one.Comment || one.Digest == "" || one.ReviewedSHA == "" || one.Record != nil {
 			continue
 		}
-		rv := one
-		// The comment alone is not a review: anyone with write access can
-		// edit it and keep its author. Without the check run the diff
-		// recorded, nothing vouches for the digest in it.
-		msg := fmt.Sprintf("No diff check run on %s records the review of pull request #%d (the diff ran with check-run: false, could not create its check run, or was cancelled), "+
-			"so the digest in its comment cannot be verified", short(rv.ReviewedSHA), rv.PR)
+		msg := unrecorded(one)
 		if p.RequireReviewedDiff {
 			d.Reason, d.Title = NoReviewedDiff, "Review cannot be verified"
 			d.Message = msg + ": not deploying. Run the diff with check-run: true, or set require-reviewed-diff: false."
@@ -235,6 +230,15 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		d.Message = "The change set was not verified against a review (require-reviewed-diff is false); its digest is " + shortDigest(cur.Digest) + "."
 	}
 	return d
+}
+
+// unrecorded says that no check run vouches for the review rv: the comment
+// alone is not a review, since anyone with write access can edit it and
+// keep its author. Without the check run the diff recorded, nothing vouches
+// for the digest in it.
+func unrecorded(rv Review) string {
+	return fmt.Sprintf("No diff check run on %s records the review of pull request #%d (the diff ran with check-run: false, could not create its check run, or was cancelled), "+
+		"so the digest in its comment cannot be verified", short(rv.ReviewedSHA), rv.PR)
 }
 
 // GitHubActionsApp is the app of check runs written with GITHUB_TOKEN.

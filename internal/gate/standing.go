@@ -1,0 +1,33 @@
+package gate
+
+// Standing is how one pull request's review stands, for a report that names
+// every pull request (a merge queue's check), not only the first problem.
+type Standing struct {
+	PR int
+	// Reason and Problem say what is wrong with its review under the rules
+	// a deploy applies ("" when nothing is); Problem is one sentence.
+	Reason  Reason
+	Problem string
+	// ReviewedSHA is the head its diff was computed at.
+	ReviewedSHA string
+}
+
+// Standings lists the pull request of rv and those of its batch, each with
+// what the gate's review rules (a missing, failed, altered, unverifiable or
+// stale review) find wrong with it, in the order the gate checks them.
+func Standings(p Policy, rv Review) []Standing {
+	var out []Standing
+	for _, one := range rv.all() {
+		if one.PR == 0 {
+			continue
+		}
+		s := Standing{PR: one.PR, ReviewedSHA: one.ReviewedSHA}
+		if r, _, msg, ok := reviewIssue(p, one); ok {
+			s.Reason, s.Problem = r, msg+"."
+		} else if one.Record == nil && one.Comment && one.Digest != "" && one.ReviewedSHA != "" {
+			s.Reason, s.Problem = NoReviewedDiff, unrecorded(one)+"."
+		}
+		out = append(out, s)
+	}
+	return out
+}
