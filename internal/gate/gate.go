@@ -408,6 +408,7 @@ func reviewedIn(rv Review) string {
 	for _, one := range rv.all() {
 		prs = append(prs, one.PR)
 	}
+	slices.Sort(prs)
 	return prList(prs)
 }
 

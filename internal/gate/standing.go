@@ -1,5 +1,10 @@
 package gate
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Standing is how one pull request's review stands, for a report that names
 // every pull request (a merge queue's check), not only the first problem.
 type Standing struct {
@@ -29,5 +34,6 @@ func Standings(p Policy, rv Review) []Standing {
 		}
 		out = append(out, s)
 	}
+	slices.SortFunc(out, func(a, b Standing) int { return cmp.Compare(a.PR, b.PR) })
 	return out
 }

@@ -350,6 +350,24 @@ func (s *Server) PushToPullRequest(owner, repo string, number int, sha string) {
 	it.updated = s.now()
 }
 
+// MergePullRequest merges an open pull request as the merge queue does
+// when its group lands: closed, merged now, at mergeCommitSHA (the
+// group's commit for it).
+func (s *Server) MergePullRequest(owner, repo string, number int, mergeCommitSHA string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	owner, repo = s.defaults(owner, repo)
+	it := s.repo(owner, repo).items[number]
+	if it == nil || it.pr == nil || it.state != "open" {
+		s.t.Fatalf("githubtest: MergePullRequest: %s/%s#%d is no open pull request", owner, repo, number)
+		return
+	}
+	now := s.now()
+	it.state, it.closed, it.updated = "closed", now, now
+	it.pr.merged, it.pr.mergedAt, it.pr.mergeCommitSHA = true, now, mergeCommitSHA
+}
+
 // SetCommits seeds what GitHub's compare of base...head lists: shas, oldest
 // first (the commits a push from base to head brought).
 func (s *Server) SetCommits(owner, repo, base, head string, shas ...string) {

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+)
+
+// A merge queue checks the group before it merges: `command: verify` on
+// merge_group diffs the group's head and judges it against the reviews of
+// the group's pull requests, as the deploy would, in the "cdkd merge
+// queue" check run on the group's head that a ruleset requires; each pull
+// request's diff writes the same check on its head, so it may enter the
+// queue.
+
+const (
+	queueBase  = "1010101010101010101010101010101010101010" // main when the group was built
+	queueHead9 = "2929292929292929292929292929292929292929"
+	queueHead0 = "3030303030303030303030303030303030303030" // #10's head
+	queueM8    = "4848484848484848484848484848484848484848" // the queue's merge commits
+	queueM9    = "4949494949494949494949494949494949494949"
+	groupHead  = "5050505050505050505050505050505050505050" // the group's head: #10's merge commit
+)
+
+// queueWorkspace has pull requests #8, #9 and #10 open into main, each
+// reviewed with its own part of diff-safe.json (a topic's update, a queue's
+// creation, StackB), and a merge group of the three built by merge
+// commits: the compare of main...group lists each head and merge commit.
+func queueWorkspace(t *testing.T, extra ...cdkdtest.Invocation) (*workspace, *cdkdtest.Stub) {
+	t.Helper()
+	w := newWorkspace(t)
+	w.createdFromAssembly()
+	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: reviewedSHA, HeadRef: "a", BaseRef: "main"})
+	w.gh.AddPullRequest(githubtest.PR{Number: 9, HeadSHA: queueHead9, HeadRef: "b", BaseRef: "main"})
+	w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: "main"})
+	w.gh.SetCommits(owner, repo, "main", groupHead, reviewedSHA, queueM8, queueHead9, queueM9, queueHead0, groupHead)
+	topic := diffPart(t, w.dir, "topic.json", func(_, id string) bool { return id == "TopicBFC7AF6E" })
+	queue := diffPart(t, w.dir, "queue.json", func(_, id string) bool { return id == "NewQueue1C62264E" })
+	param := diffPart(t, w.dir, "param.json", func(stack, _ string) bool { return stack == "StackB" })
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, topic), gateDiff(t, queue), gateDiff(t, param)}, extra...)...)
+	w.reviewPR(deployPR, "main", reviewedSHA, diffInputs())
+	w.reviewPR(9, "main", queueHead9, diffInputs())
+	w.reviewPR(10, "main", queueHead0, diffInputs())
+	return w, stub
+}
+
+// onMergeGroup makes the next step run on the merge_group event of the
+// group of #8-#10 (the queue named it after #10, the last it adds), as
+// GitHub's real payload gives it.
+func (w *workspace) onMergeGroup() {
+	w.t.Helper()
+	path := filepath.Join(w.dir, "merge-group-event.json")
+	writeFile(w.t, path, fmt.Sprintf(`{"action":"checks_requested","merge_group":{"head_sha":%q,"head_ref":"refs/heads/gh-readonly-queue/main/pr-10-%s","base_sha":%q,"base_ref":"refs/heads/main"}}`,
+		groupHead, queueBase, queueM9))
+	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"] = "merge_group", path, groupHead
+	delete(w.vars, "GITHUB_REF") // the runner's: the group's own ref
+}
+
+func verifyInputs() map[string]string {
+	return map[string]string{"command": "verify", "all": "true", "mask-values": maskValues}
+}
+
+// checkRunsOn are the check runs named name on sha.
+func checkRunsOn(gh *githubtest.Server, name, sha string) []githubtest.CheckRun {
+	var out []githubtest.CheckRun
+	for _, cr := range gh.CheckRuns() {
+		if cr.Name == name && cr.HeadSHA == sha {
+			out = append(out, cr)
+		}
+	}
+	return out
+}
+
+// A group of three, each change reviewed in its own pull request: the
+// check passes on the group's head, naming the three. Every pull request's
+// head carries the same check, written by its diff. The group merges (the
+// queue fast-forwards main to its head) and the deploy of that push finds
+// each review through the diff's own check run, not the queue's.
+func TestMergeQueueGroupOfThree(t *testing.T) {
+	w, stub := queueWorkspace(t, append([]cdkdtest.Invocation{
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the group's check
+		gateDiff(t, "testdata/deploy/diff-safe.json"), // the deploy's gate
+		deployInvocation(t),
+	}, resultInvocations(t, "events-StackA-run.json")...)...)
+
+	for _, head := range []string{reviewedSHA, queueHead9, queueHead0} {
+		runs := checkRunsOn(w.gh, "cdkd merge queue", head)
+		assert.Assert(t, is.Len(runs, 1), "the pull request's diff writes the required check on its head %s", head)
+		assert.Equal(t, runs[0].Conclusion, "success")
+		assert.Equal(t, runs[0].ExternalID, "", "it records no review: the diff's own check run does")
+		assert.Assert(t, is.Contains(runs[0].Output.Summary, "The real check runs in the merge queue"))
+		assert.Assert(t, is.Len(checkRunsOn(w.gh, "cdkd diff", head), 1))
+	}
+
+	w.onMergeGroup()
+	res := w.run(verifyInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "")
+	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
+	assert.Assert(t, is.Len(runs, 1), "the required check on the group's head")
+	assert.Equal(t, runs[0].Conclusion, "success")
+	assert.Equal(t, runs[0].Output.Title, "Every change of the group is reviewed")
+	assert.Assert(t, is.Contains(res.stdout, "Every change of the group is reviewed: Every change is one reviewed in pull requests #8, #9 and #10."))
+	for _, s := range []string{runs[0].Output.Summary, res.summary} {
+		assert.Assert(t, is.Contains(s, "### cdkd merge queue"))
+		assert.Assert(t, is.Contains(s, "Every change is one reviewed in pull requests <code>&#35;8,</code> <code>&#35;9</code> and <code>&#35;10.</code>"))
+		for _, pr := range []string{"`#8` reviewed at `8888888`", "`#9` reviewed at `2929292`", "`#10` reviewed at `3030303`"} {
+			assert.Assert(t, is.Contains(s, pr))
+		}
+	}
+	assert.Assert(t, is.Len(checkRunsOn(w.gh, "cdkd deploy", groupHead), 0), "nothing deployed")
+
+	// The queue merges the group: main moves to its head in one push.
+	w.gh.MergePullRequest(owner, repo, deployPR, queueM8)
+	w.gh.MergePullRequest(owner, repo, 9, queueM9)
+	w.gh.MergePullRequest(owner, repo, 10, groupHead)
+	w.gh.SetCommits(owner, repo, queueBase, groupHead, reviewedSHA, queueM8, queueHead9, queueM9, queueHead0, groupHead)
+	push := filepath.Join(w.dir, "push-group.json")
+	writeFile(t, push, `{"ref":"refs/heads/main","before":"`+queueBase+`","after":"`+groupHead+`"}`)
+	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"], w.vars["GITHUB_REF"] = "push", push, groupHead, "refs/heads/main"
+	dep := w.run(deployInputs())
+	assert.Equal(t, dep.code, 0, dep.stdout)
+	assert.Equal(t, dep.outputs["deployed"], "true")
+	assert.Assert(t, is.Contains(dep.summary, "Every change is one reviewed in pull requests <code>&#35;8,</code> <code>&#35;9</code> and <code>&#35;10.</code>"))
+	stub.AssertAllUsed(t)
+}
+
+// The base moved under a queued pull request: the topic #8 reviewed from
+// one display name now starts from another, so #8's review no longer
+// covers what the group would deploy. The check fails on the group's head,
+// naming #8 and why, and the queue removes the group instead of the deploy
+// refusing it after the merge.
+func TestMergeQueueRemovesAGroupAReviewNoLongerCovers(t *testing.T) {
+	var stacks []map[string]any
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/deploy/diff-safe.json")), &stacks))
+	stacks[0]["changes"].([]any)[0].(map[string]any)["propertyChanges"].([]any)[0].(map[string]any)["oldValue"] = "renamed-by-another-merge"
+	raw, err := json.Marshal(stacks)
+	assert.NilError(t, err)
+	moved := filepath.Join(t.TempDir(), "moved.json")
+	writeFile(t, moved, string(raw))
+	w, stub := queueWorkspace(t, gateDiff(t, moved))
+
+	w.onMergeGroup()
+	res := w.run(verifyInputs())
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "diff-changed")
+	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Conclusion, "failure")
+	assert.Equal(t, runs[0].Output.Title, "Group refused: Diff changed since review")
+	assert.Assert(t, is.Contains(res.stdout, "update TopicBFC7AF6E.DisplayName in StackA starts from another value than pull request #8 reviewed (it changed since the review)"))
+	const why = "update TopicBFC7AF6E.DisplayName in StackA starts from another value than pull request <code>&#35;8</code> reviewed"
+	for _, s := range []string{runs[0].Output.Summary, res.summary} {
+		assert.Assert(t, is.Contains(s, why))
+	}
+	assert.Assert(t, is.Contains(res.summary, "The deploy of this group would be refused, so the merge queue removes it"))
+}
+
+// verify outside a merge group is bad input, said in one sentence; the job
+// summary still says why.
+func TestVerifyNeedsAMergeGroup(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.onPush()
+	res := w.run(verifyInputs())
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+	const msg = "input command: verify checks a merge queue's group and runs on a merge_group event (on: merge_group)"
+	assert.Assert(t, is.Contains(res.stdout, msg))
+	assert.Assert(t, is.Contains(res.summary, "cdkd verify failed"))
+	assert.Assert(t, is.Contains(res.summary, "verify checks a merge queue's group"))
+	assert.Assert(t, !strings.Contains(res.stdout, "panic"))
+}
