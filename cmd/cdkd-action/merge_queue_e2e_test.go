@@ -179,3 +179,16 @@ func TestVerifyNeedsAMergeGroup(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "verify checks a merge queue's group"))
 	assert.Assert(t, !strings.Contains(res.stdout, "panic"))
 }
+
+// reportRuns are the check runs that carry a report (a diff's, a drift's,
+// a deploy's): every one but the merge queue's required check, which a
+// pull request's diff writes beside its own.
+func reportRuns(gh *githubtest.Server) []githubtest.CheckRun {
+	var out []githubtest.CheckRun
+	for _, cr := range gh.CheckRuns() {
+		if !strings.HasPrefix(cr.Name, "cdkd merge queue") {
+			out = append(out, cr)
+		}
+	}
+	return out
+}
