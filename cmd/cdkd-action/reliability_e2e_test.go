@@ -331,7 +331,7 @@ func TestDeployLastWordsAreTrue(t *testing.T) {
 		{
 			name:   "timed out, cdkd ignores SIGINT and is killed",
 			sigint: &cdkdtest.Sigint{Ignore: true},
-			want:   []string{"Deploy timed out", "did not exit within its "+e2eKillGrace.String()+" grace period after SIGINT and was killed (SIGKILL)"},
+			want:   []string{"Deploy timed out", "did not exit within its " + e2eKillGrace.String() + " grace period after SIGINT and was killed (SIGKILL)"},
 		},
 	}
 	for _, tc := range tests {

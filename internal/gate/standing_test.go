@@ -13,8 +13,8 @@ func TestStandings(t *testing.T) {
 	a := stackWith(update("Topic", "DisplayName", "a", "b"))
 	rv := reviewsOf(a, a, a, a)
 	rv.Batch[0].HeadSHA = "7777777777777777777777777777777777777777" // pushed after its review
-	rv.Batch[1].Record = nil                                           // no check run vouches for it
-	rv.Batch[2].Comment, rv.Batch[2].Digest = false, ""                // never diffed
+	rv.Batch[1].Record = nil                                         // no check run vouches for it
+	rv.Batch[2].Comment, rv.Batch[2].Digest = false, ""              // never diffed
 	got := Standings(Policy{RequireReviewedDiff: true}, rv)
 	assert.Equal(t, len(got), 4)
 	assert.Equal(t, got[0].PR, 7)
