@@ -192,3 +192,47 @@ func reportRuns(gh *githubtest.Server) []githubtest.CheckRun {
 	}
 	return out
 }
+
+// A queue that squashes writes a commit GitHub associates with no pull
+// request: the group's ref names the one it adds. Deletes and replacements
+// are judged as the deploy would: refused unless the label is on the pull
+// request whose review holds them, so the queue admits nothing the deploy
+// would refuse.
+func TestMergeQueueSquashedGroupAndDestructiveChanges(t *testing.T) {
+	const v2 = "../../testdata/fixtures/diff-v2.json" // deletes ExtraTopic, replaces Queue (QueueName)
+	const squashed = "6060606060606060606060606060606060606060"
+	for _, tc := range []struct {
+		name   string
+		labels []string
+		code   int
+		reason string
+	}{
+		{name: "no label", code: 1, reason: "destructive-refused"},
+		{name: "labelled", labels: []string{"cdkd:allow-destructive"}, code: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			w.createdFromAssembly()
+			w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: "main", Labels: tc.labels})
+			w.gh.SetCommits(owner, repo, "main", groupHead, squashed, groupHead)
+			stub := w.stub(gateDiff(t, v2), gateDiff(t, v2))
+			w.reviewPR(10, "main", queueHead0, diffInputs())
+			w.onMergeGroup()
+			res := w.run(verifyInputs())
+			stub.AssertAllUsed(t)
+			assert.Equal(t, res.code, tc.code, res.stdout)
+			assert.Equal(t, res.outputs["failure-reason"], tc.reason)
+			assert.Assert(t, is.Contains(res.summary, "- `#10` reviewed at `3030303`: ✅"), "found by the group's ref")
+			runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
+			assert.Assert(t, is.Len(runs, 1))
+			if tc.code == 0 {
+				assert.Equal(t, runs[0].Conclusion, "success")
+				assert.Assert(t, is.Contains(res.summary, "✅ allowed by the pull request label cdkd:allow-destructive"))
+				return
+			}
+			assert.Equal(t, runs[0].Conclusion, "failure")
+			assert.Equal(t, runs[0].Output.Title, "Group refused: Destructive changes refused")
+			assert.Assert(t, is.Contains(res.summary, "⛔ **refused**: ♻️ **replace** `Queue4A7E3555` (`AWS::SQS::Queue`) in `StackA`, forced by `QueueName`"))
+		})
+	}
+}
