@@ -273,6 +273,12 @@ func (d *deployRun) redact() {
 // finish publishes the report and sets the outputs. After a cancellation
 // the job's context is gone, so the report gets a short one of its own.
 func (d *deployRun) finish(ctx context.Context) Outcome {
+	return d.finishWith(ctx, d.publish)
+}
+
+// finishWith is finish with the report written by publish (a deploy's,
+// or a merge group's check).
+func (d *deployRun) finishWith(ctx context.Context, publish func(context.Context) error) Outcome {
 	r := d.r
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
@@ -280,7 +286,7 @@ func (d *deployRun) finish(ctx context.Context) Outcome {
 		defer cancel()
 		r.reportBudget = cancelledReportTimeout
 	}
-	apiErr := d.publish(ctx)
+	apiErr := publish(ctx)
 	if d.reason != "" {
 		msg := joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)
 		return failed(d.reason, errors.New(msg))
@@ -288,7 +294,11 @@ func (d *deployRun) finish(ctx context.Context) Outcome {
 	if apiErr != nil {
 		return failed(ReasonAPIFailed, apiErr)
 	}
-	r.runner.Notice(r.set.OneLine(reporters.DeployHeadline(d.rep)))
+	line := reporters.DeployHeadline(d.rep)
+	if d.rep.Group != nil {
+		line += ": " + d.rep.Message // which pull requests' reviews cover it
+	}
+	r.runner.Notice(r.set.OneLine(line))
 	return succeeded()
 }
 

@@ -216,4 +216,7 @@ func (r *Env) warnInputs() {
 	if w := r.cfg.UnreviewableDiff(); w != "" {
 		r.runner.Warning(w)
 	}
+	if r.gh.MergeGroup != nil && r.cfg.Command == config.CommandDiff {
+		r.runner.Warning("command diff on a merge_group event reports the group's diff but checks it against no review, and writes no cdkd merge queue check: run command: verify on merge_group (see docs/deploy.md, Merge queues)")
+	}
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -45,15 +44,7 @@ func (verifyCommand) Run(ctx context.Context, r *Env) Outcome {
 	}
 	d.rep.PR, d.rep.ReviewedSHA, d.rep.ReviewURL = 0, "", ""
 	d.redact()
-	apiErr := d.publishGroup(ctx)
-	if d.reason != "" {
-		return failed(d.reason, errors.New(joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)))
-	}
-	if apiErr != nil {
-		return failed(ReasonAPIFailed, apiErr)
-	}
-	r.runner.Notice(r.set.OneLine(reporters.DeployHeadline(d.rep) + ": " + d.rep.Message))
-	return succeeded()
+	return d.finishWith(ctx, d.publishGroup)
 }
 
 // verifyEvent refuses verify outside a merge group: it judges a group's
