@@ -163,6 +163,11 @@ func TestMergeQueueRemovesAGroupAReviewNoLongerCovers(t *testing.T) {
 		assert.Assert(t, is.Contains(s, why))
 	}
 	assert.Assert(t, is.Contains(res.summary, "The deploy of this group would be refused, so the merge queue removes it"))
+	for _, s := range []string{runs[0].Output.Summary, res.summary} {
+		assert.Assert(t, is.Contains(s, "- `#8` reviewed at `8888888`: ⛔ `diff-changed` Its review no longer covers what would deploy: update TopicBFC7AF6E.DisplayName in StackA starts from another value (it changed since the review)."))
+		assert.Assert(t, is.Contains(s, "- `#9` reviewed at `2929292`: ✅"))
+		assert.Assert(t, is.Contains(s, "- `#10` reviewed at `3030303`: ✅"))
+	}
 }
 
 // verify outside a merge group is bad input, said in one sentence; the job

@@ -34,11 +34,12 @@ func (verifyCommand) Run(ctx context.Context, r *Env) Outcome {
 	w := &d.reviews.Where
 	w.SHA, w.Branch, w.Ref, w.Before, w.EventPR = g.HeadSHA, g.BaseBranch(), g.HeadRef, "", 0
 	w.Group = &review.Group{HeadSHA: g.HeadSHA, Branch: g.BaseBranch(), QueuedPR: g.QueuedPR()}
-	if _, ok := d.decide(ctx); ok {
+	dec, ok := d.decide(ctx)
+	if ok {
 		d.rep.Outcome, d.rep.Title = reporters.OutcomeVerified, "Every change of the group is reviewed"
 	}
 	d.rep.Group = &model.GroupCheck{Branch: g.BaseBranch()}
-	for _, s := range gate.Standings(r.gatePolicy(d.reviews.Bot(ctx)), d.reviews.Found) {
+	for _, s := range gate.Standings(r.gatePolicy(d.reviews.Bot(ctx)), d.reviews.Found, dec) {
 		d.rep.Group.PullRequests = append(d.rep.Group.PullRequests, model.GroupPullRequest{
 			Number: s.PR, ReviewedSHA: s.ReviewedSHA, Reason: string(s.Reason), Problem: s.Problem})
 	}

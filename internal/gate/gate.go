@@ -76,6 +76,9 @@ type Decision struct {
 	// ComparisonNote says why the difference cannot be listed, when it
 	// cannot.
 	ComparisonNote string
+	// Differs names, per pull request, the changes its review holds
+	// otherwise than the change set makes them (see Coverage.Differs).
+	Differs map[int][]string
 	// Destructive is every delete and replacement in the change set, each
 	// allowed or not.
 	Destructive []Destructive

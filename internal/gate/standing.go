@@ -3,6 +3,7 @@ package gate
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // Standing is how one pull request's review stands, for a report that names
@@ -17,10 +18,11 @@ type Standing struct {
 	ReviewedSHA string
 }
 
-// Standings lists the pull request of rv and those of its batch, each with
-// what the gate's review rules (a missing, failed, altered, unverifiable or
-// stale review) find wrong with it, in the order the gate checks them.
-func Standings(p Policy, rv Review) []Standing {
+// Standings lists the pull request of rv and those of its batch, sorted,
+// each with what the gate's review rules (a missing, failed, altered,
+// unverifiable or stale review) find wrong with it, else the changes of d's
+// change set its review no longer covers (d refused them).
+func Standings(p Policy, rv Review, d Decision) []Standing {
 	var out []Standing
 	for _, one := range rv.all() {
 		if one.PR == 0 {
@@ -31,6 +33,8 @@ func Standings(p Policy, rv Review) []Standing {
 			s.Reason, s.Problem = r, msg+"."
 		} else if one.Record == nil && one.Comment && one.Digest != "" && one.ReviewedSHA != "" {
 			s.Reason, s.Problem = NoReviewedDiff, unrecorded(one)+"."
+		} else if what := d.Differs[one.PR]; len(what) > 0 && !d.Deploy {
+			s.Reason, s.Problem = d.Reason, "Its review no longer covers what would deploy: "+strings.Join(what, "; ")+"."
 		}
 		out = append(out, s)
 	}
