@@ -241,3 +241,24 @@ func TestMergeQueueSquashedGroupAndDestructiveChanges(t *testing.T) {
 		})
 	}
 }
+
+// A pull request pushed to after its review, queued at its new head: its
+// review is stale, the group is refused (stale-review) and the check names
+// that pull request, the others standing.
+func TestMergeQueueNamesAStaleReview(t *testing.T) {
+	const pushed = "7070707070707070707070707070707070707070"
+	w, stub := queueWorkspace(t)
+	w.gh.PushToPullRequest(owner, repo, 9, pushed)
+	w.gh.SetCommits(owner, repo, "main", groupHead, reviewedSHA, queueM8, queueHead9, pushed, queueM9, queueHead0, groupHead)
+	w.onMergeGroup()
+	res := w.run(verifyInputs())
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.code, 1, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "stale-review")
+	assert.Assert(t, is.Contains(res.stdout, "The diff on pull request #9 was reviewed at 2929292, but the pull request's final head is 7070707"))
+	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Conclusion, "failure")
+	assert.Assert(t, is.Contains(runs[0].Output.Summary, "- `#9` reviewed at `2929292`: ⛔ `stale-review`"))
+	assert.Assert(t, is.Contains(runs[0].Output.Summary, "- `#8` reviewed at `8888888`: ✅"))
+}
