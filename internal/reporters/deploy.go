@@ -187,11 +187,17 @@ func (x *deployWriter) headline() {
 		x.w.Write(" · ", totalDeployed(x.r.Stacks))
 	}
 	x.w.WriteString("\n")
-	if x.r.Message != "" {
-		msg, _ := cutRunes(x.r.Message, reasonMax)
-		x.w.Block()
-		x.w.Write(Text(msg), "\n")
+	x.message("")
+}
+
+// message is the report's message, after lead (trusted Markdown).
+func (x *deployWriter) message(lead string) {
+	if x.r.Message == "" {
+		return
 	}
+	msg, _ := cutRunes(x.r.Message, reasonMax)
+	x.w.Block()
+	x.w.Write(lead, Text(msg), "\n")
 }
 
 func (x *deployWriter) lock() {

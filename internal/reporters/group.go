@@ -38,14 +38,11 @@ func (x *deployWriter) groupHeadline() {
 		x.w.Write(" at ", Code(ShortSHA(x.r.SHA)))
 	}
 	x.w.WriteString("\n")
-	if x.r.Message != "" {
-		msg, _ := cutRunes(x.r.Message, reasonMax)
-		x.w.Block()
-		if x.r.Outcome == OutcomeRefused {
-			x.w.WriteString("The deploy of this group would be refused, so the merge queue removes it: ")
-		}
-		x.w.Write(Text(msg), "\n")
+	lead := ""
+	if x.r.Outcome == OutcomeRefused {
+		lead = "The deploy of this group would be refused, so the merge queue removes it: "
 	}
+	x.message(lead)
 }
 
 // group lists the group's pull requests.

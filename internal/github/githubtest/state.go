@@ -340,14 +340,24 @@ func (s *Server) PushToPullRequest(owner, repo string, number int, sha string) {
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if it := s.pullRequest("PushToPullRequest", owner, repo, number, false); it != nil {
+		it.pr.headSHA = sha
+		it.updated = s.now()
+	}
+}
+
+// pullRequest is pull request number (an open one when open is set), for
+// the test helper named op; it fails the test when there is none. The
+// caller holds s.mu.
+func (s *Server) pullRequest(op, owner, repo string, number int, open bool) *item {
+	s.t.Helper()
 	owner, repo = s.defaults(owner, repo)
 	it := s.repo(owner, repo).items[number]
-	if it == nil || it.pr == nil {
-		s.t.Fatalf("githubtest: PushToPullRequest: %s/%s#%d is no pull request", owner, repo, number)
-		return
+	if it == nil || it.pr == nil || open && it.state != "open" {
+		s.t.Fatalf("githubtest: %s: %s/%s#%d is no pull request (open: %v)", op, owner, repo, number, open)
+		return nil
 	}
-	it.pr.headSHA = sha
-	it.updated = s.now()
+	return it
 }
 
 // MergePullRequest merges an open pull request as the merge queue does
@@ -357,10 +367,8 @@ func (s *Server) MergePullRequest(owner, repo string, number int, mergeCommitSHA
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	owner, repo = s.defaults(owner, repo)
-	it := s.repo(owner, repo).items[number]
-	if it == nil || it.pr == nil || it.state != "open" {
-		s.t.Fatalf("githubtest: MergePullRequest: %s/%s#%d is no open pull request", owner, repo, number)
+	it := s.pullRequest("MergePullRequest", owner, repo, number, true)
+	if it == nil {
 		return
 	}
 	now := s.now()
