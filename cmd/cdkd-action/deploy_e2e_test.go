@@ -286,7 +286,7 @@ func TestDeployRefusesChangedDiff(t *testing.T) {
 		Digest string `json:"digest"`
 	}
 	assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
-	assert.Assert(t, strings.HasPrefix(report.Digest, "v2:") && len(report.Digest) > 40, report.Digest)
+	assert.Assert(t, strings.HasPrefix(report.Digest, "v3:") && len(report.Digest) > 40, report.Digest)
 	assert.Assert(t, is.Contains(res.stdout, report.Digest[:15]), "a short prefix tells them apart")
 	for where, text := range map[string]string{"log": res.stdout, "summary": res.summary, "check run": check.Output.Title + check.Output.Summary, "comment": prComment(t, w.gh).Body} {
 		assert.Assert(t, !strings.Contains(text, report.Digest), "the current digest is printed whole in the %s", where)
@@ -623,7 +623,7 @@ func TestDeployWithoutPullRequest(t *testing.T) {
 			Digest string `json:"digest"`
 		}
 		assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
-		assert.Assert(t, strings.HasPrefix(report.Digest, "v2:"), "the unreviewed change set's digest is recorded")
+		assert.Assert(t, strings.HasPrefix(report.Digest, "v3:"), "the unreviewed change set's digest is recorded")
 		assert.Assert(t, is.Contains(res.summary, "not verified against a review"))
 		assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 	})

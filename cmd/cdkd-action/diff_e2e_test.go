@@ -50,7 +50,7 @@ func TestDiffStickyCommentLifecycle(t *testing.T) {
 	assert.Equal(t, h.Kind, "diff")
 	assert.Equal(t, h.SHA, headSHA)
 	assert.Equal(t, h.Cdkd, "0.284.40")
-	assert.Assert(t, strings.HasPrefix(h.Digest, "v2:"))
+	assert.Assert(t, strings.HasPrefix(h.Digest, "v3:"))
 	assert.Equal(t, first.outputs["has-changes"], "false")
 	assert.Equal(t, first.outputs["comment-url"], comments[0].HTMLURL)
 	firstID := comments[0].ID
@@ -208,7 +208,7 @@ func TestDiffHeaderSurvivesAHexLikeSecret(t *testing.T) {
 	h, ok := marker.Parse(body)
 	assert.Assert(t, ok)
 	assert.Equal(t, h.SHA, headSHA)
-	assert.Assert(t, strings.HasPrefix(h.Digest, "v2:"))
+	assert.Assert(t, strings.HasPrefix(h.Digest, "v3:"))
 	_, rest, _ := strings.Cut(body, "\n")
 	assert.Assert(t, !strings.Contains(rest, "fixture-topic-v2"), "the body is still redacted")
 	assertHidden(t, []channel{{"the comment after its header", rest}}, "1111")
@@ -346,7 +346,7 @@ func TestDiffReportJSONInTheWorkspace(t *testing.T) {
 	}
 	assert.NilError(t, json.Unmarshal([]byte(readFile(t, filepath.Join(w.dir, res.rawOutputs["report-json"]))), &report))
 	assert.Equal(t, report.Kind, "diff")
-	assert.Assert(t, strings.HasPrefix(report.Digest, "v2:"))
+	assert.Assert(t, strings.HasPrefix(report.Digest, "v3:"))
 }
 
 // Local mode prints Markdown and calls no API, even inside Actions.

@@ -54,7 +54,7 @@ func TestDeployComparesTheValuesBehindTheMask(t *testing.T) {
 			deployed := noEchoDiff(t, w, "deployed.json", tc.deployed[0], tc.deployed[1])
 			stub := w.stub(gateDiff(t, reviewed), gateDiff(t, deployed))
 			h := w.review(reviewedSHA, diffInputs())
-			assert.Assert(t, strings.HasPrefix(h.Digest, "v2:"), h.Digest)
+			assert.Assert(t, strings.HasPrefix(h.Digest, "v3:"), h.Digest)
 			review := prComment(t, w.gh).Body
 			res := w.run(deployInputs())
 			assert.Equal(t, res.code, 1, res.stdout)
@@ -154,7 +154,7 @@ func TestDeployRefusesAnUnverifiableChangeSet(t *testing.T) {
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["failure-reason"], "diff-unverifiable")
 	assert.Equal(t, res.outputs["deployed"], "false")
-	assert.Assert(t, is.Contains(res.stdout, "hides 2500 distinct values (a value at a place), more than the 2400 cdkd-action fingerprints"), "the refusal names the count and the bound")
+	assert.Assert(t, is.Contains(res.stdout, "hides 2500 distinct values, more than the 2400 cdkd-action fingerprints"), "the refusal names the count and the bound")
 	assert.Assert(t, is.Contains(res.stdout, "without the cloud assembly every value is hidden"), "and the cause")
 	assert.Assert(t, !strings.Contains(res.stdout, "Pass the cloud assembly (app"), "no second, generic hint")
 	assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Change set cannot be verified")

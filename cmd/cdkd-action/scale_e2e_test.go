@@ -224,7 +224,7 @@ func TestAggregateEqualsTheSingleRun(t *testing.T) {
 	for _, name := range []string{"digest", "has-changes", "to-create", "to-update", "to-replace", "to-delete", "outputs-changed"} {
 		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
 	}
-	assert.Assert(t, strings.HasPrefix(agg.outputs["digest"], "v2:"))
+	assert.Assert(t, strings.HasPrefix(agg.outputs["digest"], "v3:"))
 	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	assert.Assert(t, strings.HasSuffix(runs[0].ExternalID, ":"+one.outputs["digest"]), "the check run vouches for the same digest: %s", runs[0].ExternalID)

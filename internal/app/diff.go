@@ -170,7 +170,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 	p := &publish.Publication{
 		Kind:    "diff",
 		Result:  rep.Result(),
-		Render:  func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) },
+		Render:  publish.Prerender(func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }, r.prerendered()...),
 		Outputs: outputs,
 	}
 	cr := &publish.CheckRunFields{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}

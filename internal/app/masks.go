@@ -12,13 +12,22 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
-// maxMaskedValues bounds the distinct hidden values (a value at a place) a
-// run fingerprints into the digest's mask tokens. One Argon2id hash (the
-// default parameters) takes about 50 ms of one core, and a run hashes on
+// maxMaskedValues bounds the distinct values a run hashes with Argon2id
+// for the digest's mask tokens: Argon2id runs once per distinct value
+// (however many places it fills; see fingerprint.SchemeShared), one hash at
+// the default parameters takes about 50 ms of one core, and a run hashes on
 // every core, so 2,400 is about a minute on a 2-core runner: room for 1,200
-// changed NoEcho positions (each hides its old and its new value). A diff
-// with no cloud assembly hides every value and can hold many more.
+// changed NoEcho positions with values of their own (each hides its old and
+// its new value), and for any number that share fewer values. A shard
+// counts the values it hashes itself.
 const maxMaskedValues = 2400
+
+// maxMaskedPlaces bounds the tokens (a value at a place) of a change set,
+// carried ones included: each is a keyed HMAC, cheap, but each lengthens
+// the change set. It is counted exactly by a single run and by an
+// aggregate of shards alike. A diff with no cloud assembly hides every
+// value and can hold many more.
+const maxMaskedPlaces = 20000
 
 // maskHasher is the hasher of the mask tokens: the fingerprints' own when
 // they are on (one memo for both), else one with the same key. Without a
@@ -50,24 +59,26 @@ func (r *Env) maskKeyID(ctx context.Context) string {
 }
 
 // maskSet collects the values redaction hid (see redact.Report.Hidden)
-// for fillMasks: each distinct value at each place once, up to
-// maxMaskedValues; past that every token is unverifiable at once, and
-// nothing more is kept. Tokens a shard's report carries count as the
-// distinct values they stand for, so an aggregate of shards crosses the
-// bound where one run over every stack does.
+// for fillMasks: each value at each place once, while there are at most
+// maxMaskedPlaces of them and at most maxMaskedValues distinct values to
+// hash; past either bound every token is unverifiable at once, and nothing
+// more is kept than counts. A token a shard's report carries counts as a
+// place (it stands for one), not as a value to hash: the shard hashed it.
 type maskSet struct {
 	tokens  []*model.MaskToken // to fill
 	at      []int              // tokens[i]'s item
 	items   []fingerprint.Item
 	values  []model.Value      // items[i]'s value; hashed as canonical JSON
 	carried []*model.MaskToken // set already
-	index   map[string]int
-	over    bool
-	// past the bound: a digest of each distinct value seen, only to say
-	// how many there were; atLeast when a shard past the bound hides how
-	// many it saw.
-	counted map[[sha256.Size]byte]struct{}
-	atLeast bool
+	index   map[string]int     // a value or carried token at a place: its item
+	// distinct are the distinct values this run hashes.
+	distinct map[string]struct{}
+	over     bool
+	// past a bound: a digest of each place and of each distinct value
+	// seen, only to say how many there were; atLeast when a shard past a
+	// bound hides how many it saw.
+	places, valuesSeen map[[sha256.Size]byte]struct{}
+	atLeast            bool
 }
 
 // addAll adds what the redaction stage hid, in its order.
@@ -84,26 +95,28 @@ func (m *maskSet) add(h redact.Hidden) {
 		m.atLeast = true
 		return
 	}
-	key, carried := maskKey(h)
+	key, value, carried := maskKey(h)
 	if m.over {
-		m.counted[sha256.Sum256([]byte(key))] = struct{}{}
+		m.count(key, value, carried)
 		*h.Token = model.MaskUnverifiable
 		return
 	}
 	if m.index == nil {
-		m.index = map[string]int{}
+		m.index, m.distinct = map[string]int{}, map[string]struct{}{}
 	}
 	n, ok := m.index[key]
 	if !ok {
-		if len(m.index) == maxMaskedValues {
+		_, seen := m.distinct[value]
+		if len(m.index) == maxMaskedPlaces || !carried && !seen && len(m.distinct) == maxMaskedValues {
 			m.overflow()
-			m.counted[sha256.Sum256([]byte(key))] = struct{}{}
+			m.count(key, value, carried)
 			*h.Token = model.MaskUnverifiable
 			return
 		}
 		n = len(m.items)
 		m.index[key] = n
 		if !carried {
+			m.distinct[value] = struct{}{}
 			m.items = append(m.items, fingerprint.Item{Position: placePosition(h.Place)})
 			m.values = append(m.values, h.Original)
 		}
@@ -116,24 +129,37 @@ func (m *maskSet) add(h redact.Hidden) {
 	m.at = append(m.at, n)
 }
 
-// maskKey identifies a hidden value at its place. A value is keyed as cdkd
-// spelled it (canonical JSON, which the hash reads, costs; cdkd spells one
-// value one way), a carried token by itself: distinct tokens at a place are
-// distinct values.
-func maskKey(h redact.Hidden) (key string, carried bool) {
+// maskKey identifies a hidden value at its place (key) and the value alone
+// (value; "" for a carried token). A value is keyed as cdkd spelled it
+// (canonical JSON, which the hash reads, costs; cdkd spells one value one
+// way), a carried token by itself: distinct tokens at a place are distinct
+// values.
+func maskKey(h redact.Hidden) (key, value string, carried bool) {
 	if *h.Token != "" {
-		return "t\x00" + placeKey(h.Place) + "\x00" + string(*h.Token), true
+		return "t\x00" + placeKey(h.Place) + "\x00" + string(*h.Token), "", true
 	}
-	return "v\x00" + placeKey(h.Place) + "\x00" + string(h.Original.Raw), false
+	return "v\x00" + placeKey(h.Place) + "\x00" + string(h.Original.Raw), string(h.Original.Raw), false
+}
+
+// count counts a place and its value past the bound.
+func (m *maskSet) count(key, value string, carried bool) {
+	m.places[sha256.Sum256([]byte(key))] = struct{}{}
+	if !carried {
+		m.valuesSeen[sha256.Sum256([]byte(value))] = struct{}{}
+	}
 }
 
 // overflow makes every token unverifiable and keeps nothing more than the
-// count of distinct values.
+// counts of places and distinct values.
 func (m *maskSet) overflow() {
 	if !m.over {
-		m.counted = make(map[[sha256.Size]byte]struct{}, len(m.index))
+		m.places = make(map[[sha256.Size]byte]struct{}, len(m.index))
+		m.valuesSeen = make(map[[sha256.Size]byte]struct{}, len(m.distinct))
 		for k := range m.index {
-			m.counted[sha256.Sum256([]byte(k))] = struct{}{}
+			m.places[sha256.Sum256([]byte(k))] = struct{}{}
+		}
+		for v := range m.distinct {
+			m.valuesSeen[sha256.Sum256([]byte(v))] = struct{}{}
 		}
 	}
 	m.over = true
@@ -142,17 +168,22 @@ func (m *maskSet) overflow() {
 			*tok = model.MaskUnverifiable
 		}
 	}
-	m.tokens, m.carried, m.items, m.values, m.index, m.at = nil, nil, nil, nil, nil, nil
+	m.tokens, m.carried, m.items, m.values, m.index, m.distinct, m.at = nil, nil, nil, nil, nil, nil, nil
 }
 
-// overBound says how many distinct values the change set hides, past the
-// bound, and why so many.
+// overBound says which bound the change set is past, with the count, and
+// why so many.
 func (m *maskSet) overBound(haveAssembly bool) string {
-	n := fmt.Sprintf("%d", len(m.counted))
+	atLeast := ""
 	if m.atLeast {
-		n = "at least " + n
+		atLeast = "at least "
 	}
-	why := fmt.Sprintf("the change set hides %s distinct values (a value at a place), more than the %d cdkd-action fingerprints into the digest (about a minute of hashing on a 2-core runner)", n, maxMaskedValues)
+	var why string
+	if len(m.valuesSeen) > maxMaskedValues {
+		why = fmt.Sprintf("the change set hides %s%d distinct values, more than the %d cdkd-action fingerprints into the digest in one run (about a minute of hashing on a 2-core runner)", atLeast, len(m.valuesSeen), maxMaskedValues)
+	} else {
+		why = fmt.Sprintf("the change set hides values at %s%d places, more than the %d cdkd-action fingerprints into the digest", atLeast, len(m.places), maxMaskedPlaces)
+	}
 	if !haveAssembly {
 		return why + "; without the cloud assembly every value is hidden, its position unknown"
 	}

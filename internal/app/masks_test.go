@@ -21,7 +21,8 @@ func TestMaskSetHashesEachDistinctValueOnce(t *testing.T) {
 	other := place
 	other.Name = "Db2"
 	m.add(redact.Hidden{Place: other, Original: model.StringValue("v1"), Token: &toks[3]})
-	assert.Equal(t, len(m.items), 3, "one value at one place is hashed once; one value at two places twice (salted apart)")
+	assert.Equal(t, len(m.items), 3, "one value at one place is one token; one value at two places two (salted apart)")
+	assert.Equal(t, len(m.distinct), 2, "the bound counts values, each hashed once")
 	assert.DeepEqual(t, m.at, []int{0, 0, 1, 2})
 	assert.Assert(t, !m.over)
 }
@@ -30,7 +31,7 @@ func TestMaskSetPastTheBoundIsUnverifiable(t *testing.T) {
 	var m maskSet
 	toks := make([]model.MaskToken, maxMaskedValues+10)
 	for i := range toks {
-		m.add(redact.Hidden{Place: redact.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Original: model.StringValue("x"), Token: &toks[i]})
+		m.add(redact.Hidden{Place: redact.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Original: model.StringValue(fmt.Sprintf("x%d", i)), Token: &toks[i]})
 	}
 	assert.Assert(t, m.over)
 	assert.Equal(t, len(m.items), 0, "nothing is kept for hashing")
@@ -59,28 +60,44 @@ func TestMaskSetHoldsAThousandChangedPositions(t *testing.T) {
 	assert.Equal(t, len(m.items), 2000)
 }
 
-// An aggregate counts the tokens its shards carry as the values they stand
-// for: past the bound over every stack, all are unverifiable, as in one run.
+// The bound is on distinct values, not places: one NoEcho parameter that
+// feeds five thousand places costs one hash, and a deploy of it goes ahead.
+func TestMaskSetBoundCountsValuesNotPlaces(t *testing.T) {
+	var m maskSet
+	toks := make([]model.MaskToken, 5000)
+	for i := range toks {
+		m.add(redact.Hidden{Place: redact.Place{Stack: "A", Name: fmt.Sprintf("Db%d", i), Path: "MasterUserPassword"}, Original: model.StringValue(fmt.Sprintf("pw-%d", i%10)), Token: &toks[i]})
+	}
+	assert.Assert(t, !m.over)
+	assert.Equal(t, len(m.items), 5000)
+	assert.Equal(t, len(m.distinct), 10)
+}
+
+// An aggregate counts the tokens its shards carry as the places they stand
+// for, exactly as one run over every stack counts them: past the bound on
+// places, all are unverifiable. They are not values to hash: a carried
+// token never counts against the bound on hashing.
 func TestMaskSetCountsCarriedTokens(t *testing.T) {
 	var m maskSet
-	carried := make([]model.MaskToken, maxMaskedValues)
+	carried := make([]model.MaskToken, maxMaskedPlaces)
 	for i := range carried {
 		carried[i] = model.FingerprintToken(fmt.Sprint(i))
 		m.add(redact.Hidden{Place: redact.Place{Stack: "A", Name: fmt.Sprintf("R%d", i), Path: "P"}, Token: &carried[i]})
 	}
-	assert.Assert(t, !m.over)
+	assert.Assert(t, !m.over, "%d carried tokens are more than the values a run hashes, but none is hashed again", maxMaskedPlaces)
 	assert.Equal(t, len(m.items), 0, "a carried token is not hashed again")
 	var fresh model.MaskToken
 	m.add(redact.Hidden{Place: redact.Place{Stack: "B", Name: "R", Path: "P"}, Original: model.StringValue("x"), Token: &fresh})
 	assert.Assert(t, m.over)
 	assert.Equal(t, fresh, model.MaskUnverifiable)
 	assert.Equal(t, carried[0], model.MaskUnverifiable)
+	assert.Assert(t, strings.Contains(m.overBound(true), fmt.Sprintf("hides values at %d places, more than the %d", maxMaskedPlaces+1, maxMaskedPlaces)), m.overBound(true))
 
 	var n maskSet
 	shard, other := model.MaskUnverifiable, model.FingerprintToken("a")
 	n.add(redact.Hidden{Place: redact.Place{Stack: "A"}, Token: &other})
 	n.add(redact.Hidden{Place: redact.Place{Stack: "B"}, Token: &shard})
 	assert.Assert(t, n.over, "a shard past the bound puts the whole past it")
-	assert.Assert(t, strings.Contains(n.overBound(true), "hides at least 1 distinct values"), "a shard's count past the bound is unknown: %s", n.overBound(true))
+	assert.Assert(t, strings.Contains(n.overBound(true), "at least 1 places"), "a shard's count past the bound is unknown: %s", n.overBound(true))
 	assert.Equal(t, other, model.MaskUnverifiable)
 }

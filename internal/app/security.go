@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -18,7 +19,16 @@ import (
 // from cdkd's state. What it reads outside the diff is redacted before it
 // is read. The diff and the deploy gate call it alike, so the rows are the
 // same on both sides of the digest.
+//
+// Stacks are independent (each reads its own template and state), so they
+// are worked on one per core: the stage is a large part of a diff of
+// thousands of policies.
 func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
+	type job struct {
+		s          *model.StackDiff
+		name, path string
+	}
+	var jobs []job
 	var walk func(stacks []model.StackDiff, parent, shown string)
 	walk = func(stacks []model.StackDiff, parent, shown string) {
 		for i := range stacks {
@@ -32,11 +42,17 @@ func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
 					name = parent + "~" + s.Stack
 				}
 			}
-			s.Security = security.Changes(r.securityResources(ctx, s, name, path))
+			jobs = append(jobs, job{s, name, path})
 			walk(s.Children, name, path)
 		}
 	}
 	walk(d.Stacks, "", "")
+	// Every stack gets its rows, even once ctx is done: a missing row would
+	// read as "no security change" (a state read then says why it failed).
+	forEachBounded(context.WithoutCancel(ctx), len(jobs), runtime.GOMAXPROCS(0), func(i int) {
+		j := jobs[i]
+		j.s.Security = security.Changes(r.securityResources(ctx, j.s, j.name, j.path))
+	})
 }
 
 // securityResources gathers the values of one stack's scrutinized changes.
@@ -53,16 +69,18 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 	template := func() (map[string]assembly.Resource, string) {
 		if !tmplRead {
 			tmplRead = true
-			tmpl, tmplWhy, account = r.templateResources(name, s.Region)
+			tmpl, tmplWhy = r.templateResources(name, s.Region)
 		}
 		return tmpl, tmplWhy
+	}
+	if st, ok := r.asmStack(name, s.Region); ok {
+		account = st.Account // for a role's trust
 	}
 	var out []security.Resource
 	for _, ch := range s.Changes {
 		if !security.Scrutinized(ch.ResourceType) {
 			continue
 		}
-		template() // once per stack with a scrutinized change: the account, for a role's trust
 		res := security.Resource{Stack: path, Region: s.Region, Account: account, LogicalID: ch.LogicalID, Type: ch.ResourceType}
 		switch ch.ChangeType {
 		case model.ChangeCreate:
@@ -137,8 +155,7 @@ func fromChanges(res *security.Resource, changes []model.PropertyChange) {
 // hiddenSide reports a property change whose value redaction hid on
 // either side (a secret position, a value no assembly places).
 func hiddenSide(p model.PropertyChange) bool {
-	masked := func(v model.Value) bool { return v.Present() && !v.IsNull() && v.Text() == model.Masked }
-	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || masked(p.Old) || masked(p.New)
+	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || p.Old.IsMasked() || p.New.IsMasked()
 }
 
 func setSide(m map[string]json.RawMessage, k string, v model.Value) {
@@ -162,22 +179,22 @@ func topProperty(path string) string {
 
 // templateResources reads a stack's template from the cloud assembly; why
 // says why it could not.
-func (r *Env) templateResources(name, region string) (map[string]assembly.Resource, string, string) {
+func (r *Env) templateResources(name, region string) (map[string]assembly.Resource, string) {
 	if r.asm == nil {
-		return nil, "no cloud assembly was given (set app to a synthesized cdk.out)", ""
+		return nil, "no cloud assembly was given (set app to a synthesized cdk.out)"
 	}
 	st, ok := r.asmStack(name, region)
 	if !ok {
-		return nil, "the cloud assembly has no stack " + name, ""
+		return nil, "the cloud assembly has no stack " + name
 	}
 	if st.Unknown != "" {
-		return nil, st.Unknown, st.Account
+		return nil, st.Unknown
 	}
 	res, err := st.ReadResources()
 	if err != nil {
-		return nil, err.Error(), st.Account
+		return nil, err.Error()
 	}
-	return res, "", st.Account
+	return res, ""
 }
 
 // asmStack finds a stack in the cloud assembly, if there is one.
@@ -197,7 +214,9 @@ func (r *Env) stackState(ctx context.Context, name string) (*cdkd.StackState, st
 	show, err := r.stateShow(ctx, name)
 	if err != nil {
 		why := fmt.Sprintf("cdkd's state of %s could not be read: %v", name, err)
+		r.logMu.Lock() // stacks are read in parallel: one log line at a time
 		r.runner.Warning("security changes: " + why)
+		r.logMu.Unlock()
 		return nil, why
 	}
 	return &show.State, ""

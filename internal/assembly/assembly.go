@@ -23,6 +23,10 @@ import (
 // stacks included, sorted by name and region.
 type Assembly struct {
 	Stacks []Stack
+	// templates are the templates Load read, by file: BindCreates reads
+	// created resources' properties from them instead of reading the
+	// files again, then lets them go.
+	templates map[string]*template
 }
 
 // Stack is one stack's template, reduced to what redaction needs.
@@ -168,7 +172,7 @@ func IsAssembly(dir string) bool {
 // cloud assemblies (CDK Stages) and nested stacks (AWS::CloudFormation::Stack
 // whose template CDK wrote next to the parent's).
 func Load(dir string) (*Assembly, error) {
-	l := loader{seen: map[string]bool{}, assets: map[string]map[string]string{}}
+	l := loader{seen: map[string]bool{}, assets: map[string]map[string]string{}, templates: map[string]*template{}}
 	if err := l.assembly(dir); err != nil {
 		return nil, err
 	}
@@ -176,7 +180,7 @@ func Load(dir string) (*Assembly, error) {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Region, b.Region),
 			cmp.Compare(a.DisplayName, b.DisplayName))
 	})
-	return &Assembly{Stacks: l.stacks}, nil
+	return &Assembly{Stacks: l.stacks, templates: l.templates}, nil
 }
 
 // Stack finds a stack by cdkd's stack name or, failing that, by display path.
@@ -281,6 +285,8 @@ type loader struct {
 	assets map[string]map[string]string
 	// manifest is the one being read.
 	manifest *manifest
+	// templates are the templates read, by file.
+	templates map[string]*template
 }
 
 func (l *loader) assembly(dir string) error {
@@ -364,6 +370,7 @@ func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, 
 	if err != nil {
 		return err
 	}
+	l.templates[s.TemplateFile] = tpl
 	t := newTracer(tpl, s, passed)
 	t.trace()
 	t.fill(&s)

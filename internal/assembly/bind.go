@@ -29,9 +29,15 @@ const NoAssembly = "no cloud assembly to read its properties from (pass app: a s
 // A creation it cannot bind (no assembly: a nil a; a stack or resource the
 // assembly does not hold, or a template it cannot read) gets Unbound set to
 // why, and the deploy gate refuses it. It returns the number of creations
-// left unbound.
+// left unbound. The templates Load read are used, then released.
 func (a *Assembly) BindCreates(d *model.Diff) int {
 	b := binder{a: a, templates: map[string]*template{}}
+	if a != nil && a.templates != nil {
+		b.templates = a.templates // read by Load: not read again
+		// A run binds one diff: the decoded templates are let go now,
+		// not held through the report (a later call reads the files).
+		a.templates = nil
+	}
 	b.stacks(d.Stacks, "")
 	return b.unbound
 }

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
 // template holds the sections of a CloudFormation template that can print a
@@ -19,19 +22,47 @@ type template struct {
 }
 
 func readTemplate(path string) (*template, error) {
-	var t template
-	if err := decodeFile(path, &t); err != nil {
+	b, err := os.ReadFile(path)
+	if err != nil {
 		return nil, fmt.Errorf("read template %s: %w", path, err)
 	}
-	return &t, nil
+	t, err := decodeTemplate(b)
+	if err != nil {
+		return nil, fmt.Errorf("read template %s: %w", path, err)
+	}
+	return t, nil
 }
 
 func parseTemplate(data string) (*template, error) {
-	var t template
-	dec := json.NewDecoder(strings.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&t); err != nil {
+	t, err := decodeTemplate([]byte(data))
+	if err != nil {
 		return nil, fmt.Errorf("decode template: %w", err)
+	}
+	return t, nil
+}
+
+// decodeTemplate decodes a template once (model.DecodeJSON: numbers as
+// written) and keeps its three sections; each, when present, must be an
+// object, as CloudFormation requires (names are matched exactly, as
+// CloudFormation matches them).
+func decodeTemplate(b []byte) (*template, error) {
+	v, err := model.DecodeJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("decode JSON: %w", err)
+	}
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("decode JSON: the template is not a JSON object")
+	}
+	var t template
+	for name, section := range map[string]*map[string]any{"Parameters": &t.Parameters, "Resources": &t.Resources, "Outputs": &t.Outputs} {
+		switch s := top[name].(type) {
+		case nil:
+		case map[string]any:
+			*section = s
+		default:
+			return nil, fmt.Errorf("decode JSON: the template's %s is not a JSON object", name)
+		}
 	}
 	return &t, nil
 }

@@ -218,7 +218,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "digest from another version is stale", policy: policy(true), review: oldDigest, current: current(safeDiff()),
-			reason: StaleReview, message: []string{"another version of cdkd-action (v0, this one computes v2)", "does not cover the values behind the masks", "re-run the pull request's diff"}, compared: -1,
+			reason: StaleReview, message: []string{"another version of cdkd-action (v0, this one computes " + model.DigestVersion + ")", "does not cover the values behind the masks", "re-run the pull request's diff"}, compared: -1,
 		},
 		{
 			name: "digest from another version, gate off", policy: policy(false), review: oldDigest, current: current(safeDiff()),

@@ -12,7 +12,7 @@ import (
 
 // DigestVersion names the canonical form below; it changes whenever that form
 // does, so a deploy never compares digests computed two different ways.
-const DigestVersion = "v2"
+const DigestVersion = "v3"
 
 // Digest is the canonical fingerprint of the change set: what the deploy gate
 // compares with the digest recorded in the reviewed PR comment. It covers every
@@ -21,9 +21,10 @@ const DigestVersion = "v2"
 // written as its mask token (the salted Argon2id fingerprint of what the
 // mask hides, see MaskToken) before the masked text: two different secrets
 // behind one mask digest differently, and so do a masked value and a literal
-// "***" (v1 wrote the mask alone). Guessing a secret from the public digest
-// costs one Argon2id hash per guess and position, and is impossible without
-// the fingerprint-key when one is set.
+// "***" (v1 wrote the mask alone; v2's tokens were Argon2id per value and
+// position, v3's are fingerprint.SchemeShared). Guessing a secret from the
+// public digest is impossible without the fingerprint key, and costs one
+// Argon2id hash per guess with it.
 //
 // The canonical form is streamed into the hash (no copy of the diff is made):
 // every string is length-prefixed, lists are visited in sorted order, and JSON
@@ -172,10 +173,8 @@ func (w *digestWriter) value(v Value, mask MaskToken) {
 		w.str(string(s))
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.Raw))
-	dec.UseNumber()
-	var x any
-	if err := dec.Decode(&x); err != nil {
+	x, err := DecodeJSON(v.Raw)
+	if err != nil {
 		w.tag('?')
 		w.str(string(v.Raw))
 		return
@@ -270,10 +269,8 @@ func canonicalValue(v Value) Value {
 	if v.Raw == nil {
 		return v
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.Raw))
-	dec.UseNumber()
-	var x any
-	if err := dec.Decode(&x); err != nil {
+	x, err := DecodeJSON(v.Raw)
+	if err != nil {
 		return Value{Raw: append(json.RawMessage(nil), v.Raw...)}
 	}
 	var buf bytes.Buffer

@@ -30,7 +30,7 @@ func TestDigestIgnoresOrderAndFormatting(t *testing.T) {
 	b.Stacks[1].Changes[0], b.Stacks[1].Changes[1] = b.Stacks[1].Changes[1], b.Stacks[1].Changes[0]
 	b.Stacks[0].Changes[0].PropertyChanges[0].Old = JSONValue("{ \"a\": 2,\n \"b\": 1 }")
 	assert.Equal(t, a.Digest(), b.Digest())
-	assert.Assert(t, strings.HasPrefix(a.Digest(), "v2:"))
+	assert.Assert(t, strings.HasPrefix(a.Digest(), DigestVersion+":"))
 }
 
 func TestDigestIgnoresNoEchoNotes(t *testing.T) {

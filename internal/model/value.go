@@ -68,9 +68,14 @@ func (v Value) Text() string {
 	if v.Raw == nil {
 		return ""
 	}
-	var s string
-	if err := json.Unmarshal(v.Raw, &s); err == nil {
-		return s
+	if s, ok := plainString(v.Raw); ok {
+		return string(s) // most values: nothing to decode
+	}
+	if t := bytes.TrimSpace(v.Raw); len(t) > 0 && t[0] == '"' {
+		var s string
+		if err := json.Unmarshal(t, &s); err == nil {
+			return s
+		}
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, v.Raw); err != nil {
@@ -81,6 +86,16 @@ func (v Value) Text() string {
 
 // Masked is the placeholder every secret position renders as.
 const Masked = "***"
+
+// IsMasked reports a value that is cdkd's (or our) mask: the JSON string
+// "***". Most values are told apart without decoding them.
+func (v Value) IsMasked() bool {
+	if s, ok := plainString(v.Raw); ok {
+		return string(s) == Masked
+	}
+	t := bytes.TrimSpace(v.Raw)
+	return len(t) > 0 && t[0] == '"' && v.Text() == Masked
+}
 
 // MaskedValue is what a secret position holds after position-based redaction.
 func MaskedValue() Value { return StringValue(Masked) }

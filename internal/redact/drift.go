@@ -46,7 +46,7 @@ func redactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				ch := &dr.Changes[c] // its Secret is learnDrift's, refined below
 				ch.Path = set.Redact(ch.Path)
 				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
-				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS)) {
+				if ch.Secret == model.SecretNone && (ch.State.IsMasked() || ch.AWS.IsMasked()) {
 					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
 				}
 				if ch.Secret != model.SecretNone {
@@ -88,7 +88,7 @@ func learnDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				if known {
 					ch.Secret = stronger(ch.Secret, st.SecretAt(dr.LogicalID, ch.Path))
 				}
-				if ch.Secret == model.SecretNone && (isMask(ch.State) || isMask(ch.AWS) ||
+				if ch.Secret == model.SecretNone && (ch.State.IsMasked() || ch.AWS.IsMasked() ||
 					redactedWhole(ch.State, set) || redactedWhole(ch.AWS, set)) {
 					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
 				}

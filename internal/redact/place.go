@@ -36,7 +36,7 @@ func placeDrift(d *model.Drift, pos Positions, state StateLookup) []Unplaced {
 				switch {
 				case storedMask(rec, dr.LogicalID, ch.Path):
 					ch.Secret = model.SecretNoEcho
-				case isMask(ch.State) || isMask(ch.AWS):
+				case ch.State.IsMasked() || ch.AWS.IsMasked():
 					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
 				}
 				some = hideUnplaced(&ch.Secret, why, ch.State, ch.AWS) || some

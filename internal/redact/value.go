@@ -10,11 +10,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
-// isMask reports a value that is cdkd's (or our) mask: the JSON string "***".
-func isMask(v model.Value) bool {
-	return v.Present() && !v.IsNull() && v.Text() == model.Masked
-}
-
 // maskKind is the secret kind of a change one side of which is the mask:
 // a reference when the change already reads one or a side spells one
 // (cdkd masks the live side of a rotated reference: sample 78), else
@@ -148,7 +143,7 @@ func covered(set *secrets.Set, text string) bool {
 // redactedWhole reports a value that is one secret and nothing else: the
 // other side of its change is the live secret.
 func redactedWhole(v model.Value, set *secrets.Set) bool {
-	if !hideable(v) || isMask(v) {
+	if !hideable(v) || v.IsMasked() {
 		return false
 	}
 	return set.Redact(v.Text()) == model.Masked

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
 // errUnparsed is a value this package cannot read as a plain value: a
@@ -14,15 +16,7 @@ import (
 var errUnparsed = errors.New("not a value this table can read")
 
 // decode reads a JSON value keeping numbers as written.
-func decode(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
+func decode(raw json.RawMessage) (any, error) { return model.DecodeJSON(raw) }
 
 // compact is a value as one line of JSON, keys sorted, for a row that
 // shows what could not be read.

@@ -4,18 +4,25 @@
 //
 // A position is where a NoEcho parameter or a resolved {{resolve:...}}
 // reference fills a stack (stack, region, logical id and property path, or
-// an output). The salt is an HMAC of the position under the key, so one
-// value in two places gives two unrelated fingerprints and no table
-// computed in advance serves any of them. Every fingerprint is keyed (the
-// fingerprint-key input, or the action's own key in the state bucket: see
-// key.go): the value is first keyed with HMAC-SHA256, so a reader of the
+// an output). Every fingerprint is keyed (the fingerprint-key input, or the
+// action's own key in the state bucket: see key.go), so a reader of the
 // fingerprints who lacks the key cannot test guesses at all. The key is
 // identified by a key id, an HMAC of a fixed label under the key.
+//
+// A fingerprint (SchemeShared) is HMAC-SHA256 under the position's keyed
+// salt over Argon2id(HMAC-SHA256(key, value)) with a keyed salt of its own:
+// one value in two places gives two unrelated fingerprints, and the
+// expensive Argon2id is paid once per distinct value, whatever the number
+// of places it fills (one NoEcho parameter feeding a hundred resources
+// costs one hash). The price: who holds the key tests a guess against every
+// position for one Argon2id hash, not one per position. Fingerprints made
+// before (SchemePerPosition: Argon2id under the position's salt) are still
+// checked as they were made.
 //
 // The API, for the diff, the deploy and the deploy gate's digest:
 //
 //	h := fingerprint.NewHasher(fingerprint.Options{Key: key})
-//	fp, err := h.Fingerprint(ctx, pos, value)    // memoised per (value, position)
+//	fp, err := h.Fingerprint(ctx, pos, value)    // Argon2id memoised per value
 //	fps, err := h.All(ctx, items)                // in parallel, up to the CPU count
 //	st, why := h.Compare(ctx, recorded, pos, value) // changed / unchanged / unknown
 //
@@ -86,12 +93,28 @@ func (p Params) Validate() error {
 	return nil
 }
 
+// Scheme names how a fingerprint was computed from the value, the position
+// and the key (see the package comment).
+type Scheme int
+
+const (
+	// SchemePerPosition is Argon2id under the position's keyed salt: every
+	// fingerprint recorded before SchemeShared, still checked.
+	SchemePerPosition Scheme = 0
+	// SchemeShared is the position's keyed HMAC over the value's Argon2id
+	// hash under a keyed salt of its own: new fingerprints.
+	SchemeShared Scheme = 1
+)
+
 // Fingerprint is one position's salted hash, with what is needed to check
 // a value against it later. It never holds the value.
 type Fingerprint struct {
-	// Hash is the Argon2id output, base64 (standard, unpadded).
+	// Hash is the fingerprint, base64 (standard, unpadded).
 	Hash   string `json:"hash"`
 	Params Params `json:"params"`
+	// Scheme is how Hash was computed; absent (0) in fingerprints recorded
+	// before SchemeShared.
+	Scheme Scheme `json:"scheme,omitempty"`
 	// KeyID identifies the fingerprint-key the value was keyed with; ""
 	// when there was none.
 	KeyID string `json:"keyId,omitempty"`
@@ -99,7 +122,7 @@ type Fingerprint struct {
 
 // Equal compares two fingerprints in constant time over the hash.
 func (f Fingerprint) Equal(o Fingerprint) bool {
-	return f.Params == o.Params && f.KeyID == o.KeyID &&
+	return f.Params == o.Params && f.Scheme == o.Scheme && f.KeyID == o.KeyID &&
 		subtle.ConstantTimeCompare([]byte(f.Hash), []byte(o.Hash)) == 1
 }
 
@@ -115,26 +138,31 @@ type Options struct {
 }
 
 // Hasher makes fingerprints. It is safe for concurrent use; each distinct
-// (value, position, params) is hashed once per Hasher.
+// (value, params) is hashed with Argon2id once per Hasher (and, for a
+// SchemePerPosition fingerprint, each distinct (value, position, params)).
 type Hasher struct {
 	params Params
 	key    []byte
 	keyID  string
 	sem    chan struct{}
+	// valueSalt is SchemeShared's Argon2id salt (see valueSalt).
+	valueSalt [sha256.Size]byte
 
 	mu   sync.Mutex
 	memo map[memoKey]*memoEntry
 }
 
 type memoKey struct {
-	salt   [sha256.Size]byte // the keyed salt
+	// salt is the Argon2id salt: the position's keyed salt under
+	// SchemePerPosition, the keyed value salt under SchemeShared.
+	salt   [sha256.Size]byte
 	value  string
 	params Params
 }
 
 type memoEntry struct {
 	once sync.Once
-	hash string
+	hash []byte
 }
 
 // NewHasher returns a Hasher. It fails for a key shorter than KeySize and
@@ -155,7 +183,7 @@ func NewHasher(o Options) (*Hasher, error) {
 		n = runtime.NumCPU()
 	}
 	key := append([]byte(nil), o.Key...)
-	return &Hasher{params: p, key: key, keyID: keyID(key), sem: make(chan struct{}, n), memo: map[memoKey]*memoEntry{}}, nil
+	return &Hasher{params: p, key: key, keyID: keyID(key), sem: make(chan struct{}, n), valueSalt: valueSalt(key), memo: map[memoKey]*memoEntry{}}, nil
 }
 
 // Params are the parameters new fingerprints are made with.
@@ -167,14 +195,38 @@ func (h *Hasher) KeyID() string { return h.keyID }
 
 // Fingerprint hashes value at pos with the Hasher's parameters.
 func (h *Hasher) Fingerprint(ctx context.Context, pos Position, value string) (Fingerprint, error) {
-	return h.fingerprintWith(ctx, pos, value, h.params)
+	return h.fingerprintWith(ctx, pos, value, h.params, SchemeShared)
 }
 
-func (h *Hasher) fingerprintWith(ctx context.Context, pos Position, value string, p Params) (Fingerprint, error) {
+func (h *Hasher) fingerprintWith(ctx context.Context, pos Position, value string, p Params, scheme Scheme) (Fingerprint, error) {
 	if err := p.Validate(); err != nil {
 		return Fingerprint{}, fmt.Errorf("fingerprint parameters: %w", err)
 	}
-	k := memoKey{salt: pos.salt(h.key), value: value, params: p}
+	posSalt := pos.salt(h.key)
+	salt := posSalt
+	switch scheme {
+	case SchemePerPosition:
+	case SchemeShared:
+		salt = h.valueSalt
+	default:
+		return Fingerprint{}, fmt.Errorf("fingerprint scheme %d is not one this cdkd-action knows", scheme)
+	}
+	hash, err := h.argon2(ctx, memoKey{salt: salt, value: value, params: p})
+	if err != nil {
+		return Fingerprint{}, fmt.Errorf("fingerprint %s: %w", pos, err)
+	}
+	if scheme == SchemeShared {
+		mac := hmac.New(sha256.New, posSalt[:])
+		mac.Write(hash)
+		hash = mac.Sum(nil)
+	}
+	return Fingerprint{Hash: base64.RawStdEncoding.EncodeToString(hash), Params: p, Scheme: scheme, KeyID: h.keyID}, nil
+}
+
+// argon2 is Argon2id over HMAC-SHA256(key, value) under k's salt, computed
+// once per k however many callers ask at once, on at most Options.Parallel
+// cores.
+func (h *Hasher) argon2(ctx context.Context, k memoKey) ([]byte, error) {
 	h.mu.Lock()
 	e, ok := h.memo[k]
 	if !ok {
@@ -191,27 +243,22 @@ func (h *Hasher) fingerprintWith(ctx context.Context, pos Position, value string
 			return
 		}
 		defer func() { <-h.sem }()
-		e.hash = base64.RawStdEncoding.EncodeToString(h.hash(k.salt, value, p))
+		mac := hmac.New(sha256.New, h.key)
+		mac.Write([]byte(k.value))
+		e.hash = argon2.IDKey(mac.Sum(nil), k.salt[:], k.params.Time, k.params.MemoryKiB, k.params.Threads, k.params.KeyLen)
 	})
 	if err != nil {
 		// Not memoised: the next call tries again.
 		h.mu.Lock()
 		delete(h.memo, k)
 		h.mu.Unlock()
-		return Fingerprint{}, fmt.Errorf("fingerprint %s: %w", pos, err)
+		return nil, err
 	}
-	if e.hash == "" {
+	if e.hash == nil {
 		// Another caller's attempt was cancelled under the same key.
-		return h.fingerprintWith(ctx, pos, value, p)
+		return h.argon2(ctx, k)
 	}
-	return Fingerprint{Hash: e.hash, Params: p, KeyID: h.keyID}, nil
-}
-
-// hash is Argon2id over HMAC-SHA256(key, value) under the keyed salt.
-func (h *Hasher) hash(salt [sha256.Size]byte, value string, p Params) []byte {
-	mac := hmac.New(sha256.New, h.key)
-	mac.Write([]byte(value))
-	return argon2.IDKey(mac.Sum(nil), salt[:], p.Time, p.MemoryKiB, p.Threads, p.KeyLen)
+	return e.hash, nil
 }
 
 // Item is one value to fingerprint at one position.
@@ -263,7 +310,7 @@ func (h *Hasher) Compare(ctx context.Context, recorded *Fingerprint, pos Positio
 	if recorded.KeyID != h.keyID {
 		return StatusUnknown, keyMismatch(recorded.KeyID, h.keyID)
 	}
-	fp, err := h.fingerprintWith(ctx, pos, value, recorded.Params)
+	fp, err := h.fingerprintWith(ctx, pos, value, recorded.Params, recorded.Scheme)
 	if err != nil {
 		return StatusUnknown, "the recorded fingerprint cannot be checked: " + err.Error()
 	}
@@ -290,6 +337,19 @@ func KeyChange(recorded, current string) string {
 
 // saltDomain separates these salts from any other use of the same inputs.
 const saltDomain = "cdkd-action fingerprint salt v2"
+
+// valueSaltDomain names the Argon2id salt of SchemeShared.
+const valueSaltDomain = "cdkd-action fingerprint value salt v3"
+
+// valueSalt is SchemeShared's Argon2id salt: an HMAC of a fixed label under
+// the key, so no table computed in advance serves it.
+func valueSalt(key []byte) [sha256.Size]byte {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(valueSaltDomain))
+	var s [sha256.Size]byte
+	copy(s[:], mac.Sum(nil))
+	return s
+}
 
 // salt is HMAC-SHA256 under the key over the length-prefixed position
 // fields: without the key, nobody can compute a position's salt, so no

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -124,8 +125,14 @@ func TestCompare(t *testing.T) {
 
 	stronger := recorded
 	stronger.Params.Time = 3 // recorded with other parameters: re-hashed with those
-	strongerFP, err := keyed.fingerprintWith(ctx, p, "v1", stronger.Params)
+	strongerFP, err := keyed.fingerprintWith(ctx, p, "v1", stronger.Params, SchemeShared)
 	assert.NilError(t, err)
+	// Recorded before SchemeShared: checked as it was made.
+	perPosition, err := keyed.fingerprintWith(ctx, p, "v1", cheap, SchemePerPosition)
+	assert.NilError(t, err)
+	assert.Assert(t, perPosition.Hash != recorded.Hash)
+	unknownScheme := recorded
+	unknownScheme.Scheme = 7
 
 	bad := recorded
 	bad.Params.MemoryKiB = 1 << 30
@@ -145,6 +152,9 @@ func TestCompare(t *testing.T) {
 		{"recorded without a key", keyed, &Fingerprint{Hash: recorded.Hash, Params: recorded.Params}, "v1", StatusUnknown, "without a key (by an older cdkd-action)"},
 		{"recorded params", keyed, &strongerFP, "v1", StatusUnchanged, ""},
 		{"unusable params", keyed, &bad, "v1", StatusUnknown, "cannot be checked"},
+		{"recorded per position, same value", keyed, &perPosition, "v1", StatusUnchanged, ""},
+		{"recorded per position, new value", keyed, &perPosition, "v2", StatusChanged, ""},
+		{"a scheme this version does not know", keyed, &unknownScheme, "v1", StatusUnknown, "scheme 7 is not one this cdkd-action knows"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,21 +165,28 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func TestMemoHashesOncePerValueAndPosition(t *testing.T) {
+// Argon2id runs once per distinct value, however many positions it fills
+// and however many callers ask at once; the fingerprints of its positions
+// still differ.
+func TestMemoHashesOncePerValue(t *testing.T) {
 	ctx := context.Background()
 	h := hasher(t, "")
-	p := pos("Api", "Db", "MasterUserPassword")
+	hashes := make([]string, 8)
 	var wg sync.WaitGroup
-	for range 8 {
+	for i := range hashes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := h.Fingerprint(ctx, p, "v1")
+			fp, err := h.Fingerprint(ctx, pos("Api", fmt.Sprintf("Db%d", i%4), "MasterUserPassword"), "v1")
 			assert.Check(t, err)
+			hashes[i] = fp.Hash
 		}()
 	}
 	wg.Wait()
-	_, err := h.Fingerprint(ctx, pos("Api", "Db2", "MasterUserPassword"), "v1")
+	assert.Equal(t, len(h.memo), 1, "one Argon2id hash for one value in four places")
+	assert.Equal(t, hashes[0], hashes[4], "same place, same fingerprint")
+	assert.Assert(t, hashes[0] != hashes[1], "another place, another fingerprint")
+	_, err := h.Fingerprint(ctx, pos("Api", "Db", "MasterUserPassword"), "v2")
 	assert.NilError(t, err)
 	assert.Equal(t, len(h.memo), 2)
 }
@@ -351,17 +368,20 @@ func TestObjectKey(t *testing.T) {
 	assert.Equal(t, ObjectKey("/team/fp/", "Parent~Child", "eu-west-1"), "team/fp/Parent~Child/eu-west-1/fingerprints.json")
 }
 
-// BenchmarkFingerprintOne is one fingerprint at the default (OWASP)
-// parameters on one core: what testing one guess at one position costs
-// whoever holds the key. README's figure comes from here.
+// BenchmarkFingerprintOne is one fingerprint of a new value at the default
+// (OWASP) parameters on one core: what testing one guess costs whoever
+// holds the key. README's figure comes from here.
 func BenchmarkFingerprintOne(b *testing.B) {
 	h, err := NewHasher(Options{Key: testKey("bench"), Parallel: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	p := pos("Api", "Db", "MasterUserPassword")
-	salt := p.salt(h.key)
+	i := 0
 	for b.Loop() {
-		h.hash(salt, "123456", DefaultParams)
+		i++
+		if _, err := h.Fingerprint(context.Background(), p, strconv.Itoa(i)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
