@@ -262,3 +262,21 @@ func TestMergeQueueNamesAStaleReview(t *testing.T) {
 	assert.Assert(t, is.Contains(runs[0].Output.Summary, "- `#9` reviewed at `2929292`: ⛔ `stale-review`"))
 	assert.Assert(t, is.Contains(runs[0].Output.Summary, "- `#8` reviewed at `8888888`: ✅"))
 }
+
+// GitHub failing to list the group's commits is not "no review": verify
+// stops with api-failed (exit 3), and its job summary and check run say
+// why; nothing is judged.
+func TestMergeQueueAPIFailure(t *testing.T) {
+	w, stub := queueWorkspace(t)
+	w.gh.Inject(githubtest.Fault{Times: 100, Operation: githubtest.OpCompareCommits, Status: 502})
+	w.onMergeGroup()
+	res := w.run(verifyInputs())
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.code, 3, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "api-failed")
+	assert.Assert(t, is.Contains(res.summary, "list the commits the merge group adds to main"))
+	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Equal(t, runs[0].Conclusion, "failure")
+	assert.Equal(t, runs[0].Output.Title, "Merge queue check failed: Could not read the review")
+}
