@@ -280,3 +280,17 @@ func TestMergeQueueAPIFailure(t *testing.T) {
 	assert.Equal(t, runs[0].Conclusion, "failure")
 	assert.Equal(t, runs[0].Output.Title, "Merge queue check failed: Could not read the review")
 }
+
+// The diff command in a merge_group job judges nothing: it says to run
+// verify, and writes no merge queue check a ruleset could take for one.
+func TestDiffOnAMergeGroupSaysToVerify(t *testing.T) {
+	w := newWorkspace(t)
+	w.createdFromAssembly()
+	stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+	w.onMergeGroup()
+	res := w.run(diffInputs())
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "::warning::command diff on a merge_group event reports the group's diff but checks it against no review"))
+	assert.Assert(t, is.Len(checkRunsOn(w.gh, "cdkd merge queue", groupHead), 0))
+}

@@ -216,6 +216,9 @@ func (r *Env) warnInputs() {
 	if w := r.cfg.UnreviewableDiff(); w != "" {
 		r.runner.Warning(w)
 	}
+	if r.cfg.Command == config.CommandVerify && !r.cfg.CheckRun {
+		r.runner.Warning("check-run is false: verify writes no cdkd merge queue check run, so a ruleset requiring it waits for one that never comes; only this job's own status says how the group stands")
+	}
 	if r.gh.MergeGroup != nil && r.cfg.Command == config.CommandDiff {
 		r.runner.Warning("command diff on a merge_group event reports the group's diff but checks it against no review, and writes no cdkd merge queue check: run command: verify on merge_group (see docs/deploy.md, Merge queues)")
 	}
