@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -53,13 +54,16 @@ func queueWorkspace(t *testing.T, extra ...cdkdtest.Invocation) (*workspace, *cd
 }
 
 // onMergeGroup makes the next step run on the merge_group event of the
-// group of #8-#10 (the queue named it after #10, the last it adds), as
-// GitHub's real payload gives it.
-func (w *workspace) onMergeGroup() {
+// group of #8-#10 into main (the queue named it after #10, the last it
+// adds), as GitHub's real payload gives it.
+func (w *workspace) onMergeGroup() { w.onMergeGroupInto("main") }
+
+// onMergeGroupInto is onMergeGroup for a group into branch.
+func (w *workspace) onMergeGroupInto(branch string) {
 	w.t.Helper()
 	path := filepath.Join(w.dir, "merge-group-event.json")
-	writeFile(w.t, path, fmt.Sprintf(`{"action":"checks_requested","merge_group":{"head_sha":%q,"head_ref":"refs/heads/gh-readonly-queue/main/pr-10-%s","base_sha":%q,"base_ref":"refs/heads/main"}}`,
-		groupHead, queueBase, queueM9))
+	writeFile(w.t, path, fmt.Sprintf(`{"action":"checks_requested","merge_group":{"head_sha":%q,"head_ref":"refs/heads/gh-readonly-queue/%s/pr-10-%s","base_sha":%q,"base_ref":"refs/heads/%s"}}`,
+		groupHead, branch, queueBase, queueM9, branch))
 	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"] = "merge_group", path, groupHead
 	delete(w.vars, "GITHUB_REF") // the runner's: the group's own ref
 }
@@ -211,18 +215,20 @@ func TestMergeQueueSquashedGroupAndDestructiveChanges(t *testing.T) {
 		labels []string
 		code   int
 		reason string
+		branch string
 	}{
 		{name: "no label", code: 1, reason: "destructive-refused"},
-		{name: "labelled", labels: []string{"cdkd:allow-destructive"}, code: 0},
+		{name: "labelled, into a branch with a slash", labels: []string{"cdkd:allow-destructive"}, code: 0, branch: "release/v2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			branch := cmp.Or(tc.branch, "main")
 			w := newWorkspace(t)
 			w.createdFromAssembly()
-			w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: "main", Labels: tc.labels})
-			w.gh.SetCommits(owner, repo, "main", groupHead, squashed, groupHead)
+			w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: branch, Labels: tc.labels})
+			w.gh.SetCommits(owner, repo, branch, groupHead, squashed, groupHead)
 			stub := w.stub(gateDiff(t, v2), gateDiff(t, v2))
-			w.reviewPR(10, "main", queueHead0, diffInputs())
-			w.onMergeGroup()
+			w.reviewPR(10, branch, queueHead0, diffInputs())
+			w.onMergeGroupInto(branch)
 			res := w.run(verifyInputs())
 			stub.AssertAllUsed(t)
 			assert.Equal(t, res.code, tc.code, res.stdout)
