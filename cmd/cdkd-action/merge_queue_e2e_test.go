@@ -72,6 +72,20 @@ func verifyInputs() map[string]string {
 	return map[string]string{"command": "verify", "all": "true", "mask-values": maskValues}
 }
 
+// verifyGroup runs verify on the merge group, checks that it ended with
+// exit code and failure-reason and wrote one check run on the group's
+// head with conclusion, and returns the step and that check run.
+func (w *workspace) verifyGroup(code int, reason, conclusion string) (result, githubtest.CheckRun) {
+	w.t.Helper()
+	res := w.run(verifyInputs())
+	assert.Equal(w.t, res.code, code, res.stdout)
+	assert.Equal(w.t, res.outputs["failure-reason"], reason)
+	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
+	assert.Assert(w.t, is.Len(runs, 1), "one required check on the group's head")
+	assert.Equal(w.t, runs[0].Conclusion, conclusion)
+	return res, runs[0]
+}
+
 // checkRunsOn are the check runs named name on sha.
 func checkRunsOn(gh *githubtest.Server, name, sha string) []githubtest.CheckRun {
 	var out []githubtest.CheckRun
@@ -105,15 +119,10 @@ func TestMergeQueueGroupOfThree(t *testing.T) {
 	}
 
 	w.onMergeGroup()
-	res := w.run(verifyInputs())
-	assert.Equal(t, res.code, 0, res.stdout)
-	assert.Equal(t, res.outputs["failure-reason"], "")
-	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
-	assert.Assert(t, is.Len(runs, 1), "the required check on the group's head")
-	assert.Equal(t, runs[0].Conclusion, "success")
-	assert.Equal(t, runs[0].Output.Title, "Every change of the group is reviewed")
+	res, check := w.verifyGroup(0, "", "success")
+	assert.Equal(t, check.Output.Title, "Every change of the group is reviewed")
 	assert.Assert(t, is.Contains(res.stdout, "Every change of the group is reviewed: Every change is one reviewed in pull requests #8, #9 and #10."))
-	for _, s := range []string{runs[0].Output.Summary, res.summary} {
+	for _, s := range []string{check.Output.Summary, res.summary} {
 		assert.Assert(t, is.Contains(s, "### cdkd merge queue"))
 		assert.Assert(t, is.Contains(s, "Every change is one reviewed in pull requests <code>&#35;8,</code> <code>&#35;9</code> and <code>&#35;10.</code>"))
 		for _, pr := range []string{"`#8` reviewed at `8888888`", "`#9` reviewed at `2929292`", "`#10` reviewed at `3030303`"} {
@@ -153,21 +162,16 @@ func TestMergeQueueRemovesAGroupAReviewNoLongerCovers(t *testing.T) {
 	w, stub := queueWorkspace(t, gateDiff(t, moved))
 
 	w.onMergeGroup()
-	res := w.run(verifyInputs())
+	res, check := w.verifyGroup(1, "diff-changed", "failure")
 	stub.AssertAllUsed(t)
-	assert.Equal(t, res.code, 1, res.stdout)
-	assert.Equal(t, res.outputs["failure-reason"], "diff-changed")
-	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
-	assert.Assert(t, is.Len(runs, 1))
-	assert.Equal(t, runs[0].Conclusion, "failure")
-	assert.Equal(t, runs[0].Output.Title, "Group refused: Diff changed since review")
+	assert.Equal(t, check.Output.Title, "Group refused: Diff changed since review")
 	assert.Assert(t, is.Contains(res.stdout, "update TopicBFC7AF6E.DisplayName in StackA starts from another value than pull request #8 reviewed (it changed since the review)"))
 	const why = "update TopicBFC7AF6E.DisplayName in StackA starts from another value than pull request <code>&#35;8</code> reviewed"
-	for _, s := range []string{runs[0].Output.Summary, res.summary} {
+	for _, s := range []string{check.Output.Summary, res.summary} {
 		assert.Assert(t, is.Contains(s, why))
 	}
 	assert.Assert(t, is.Contains(res.summary, "The deploy of this group would be refused, so the merge queue removes it"))
-	for _, s := range []string{runs[0].Output.Summary, res.summary} {
+	for _, s := range []string{check.Output.Summary, res.summary} {
 		assert.Assert(t, is.Contains(s, "- `#8` reviewed at `8888888`: ⛔ `diff-changed` Its review no longer covers what would deploy: update TopicBFC7AF6E.DisplayName in StackA starts from another value (it changed since the review)."))
 		assert.Assert(t, is.Contains(s, "- `#9` reviewed at `2929292`: ✅"))
 		assert.Assert(t, is.Contains(s, "- `#10` reviewed at `3030303`: ✅"))
@@ -216,9 +220,11 @@ func TestMergeQueueSquashedGroupAndDestructiveChanges(t *testing.T) {
 		code   int
 		reason string
 		branch string
+		// conclusion is the check run's.
+		conclusion string
 	}{
-		{name: "no label", code: 1, reason: "destructive-refused"},
-		{name: "labelled, into a branch with a slash", labels: []string{"cdkd:allow-destructive"}, code: 0, branch: "release/v2"},
+		{name: "no label", code: 1, reason: "destructive-refused", conclusion: "failure"},
+		{name: "labelled, into a branch with a slash", labels: []string{"cdkd:allow-destructive"}, code: 0, branch: "release/v2", conclusion: "success"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			branch := cmp.Or(tc.branch, "main")
@@ -229,20 +235,14 @@ func TestMergeQueueSquashedGroupAndDestructiveChanges(t *testing.T) {
 			stub := w.stub(gateDiff(t, v2), gateDiff(t, v2))
 			w.reviewPR(10, branch, queueHead0, diffInputs())
 			w.onMergeGroupInto(branch)
-			res := w.run(verifyInputs())
+			res, check := w.verifyGroup(tc.code, tc.reason, tc.conclusion)
 			stub.AssertAllUsed(t)
-			assert.Equal(t, res.code, tc.code, res.stdout)
-			assert.Equal(t, res.outputs["failure-reason"], tc.reason)
 			assert.Assert(t, is.Contains(res.summary, "- `#10` reviewed at `3030303`: ✅"), "found by the group's ref")
-			runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
-			assert.Assert(t, is.Len(runs, 1))
 			if tc.code == 0 {
-				assert.Equal(t, runs[0].Conclusion, "success")
 				assert.Assert(t, is.Contains(res.summary, "✅ allowed by the pull request label cdkd:allow-destructive"))
 				return
 			}
-			assert.Equal(t, runs[0].Conclusion, "failure")
-			assert.Equal(t, runs[0].Output.Title, "Group refused: Destructive changes refused")
+			assert.Equal(t, check.Output.Title, "Group refused: Destructive changes refused")
 			assert.Assert(t, is.Contains(res.summary, "⛔ **refused**: ♻️ **replace** `Queue4A7E3555` (`AWS::SQS::Queue`) in `StackA`, forced by `QueueName`"))
 		})
 	}
@@ -257,16 +257,11 @@ func TestMergeQueueNamesAStaleReview(t *testing.T) {
 	w.gh.PushToPullRequest(owner, repo, 9, pushed)
 	w.gh.SetCommits(owner, repo, "main", groupHead, reviewedSHA, queueM8, queueHead9, pushed, queueM9, queueHead0, groupHead)
 	w.onMergeGroup()
-	res := w.run(verifyInputs())
+	res, check := w.verifyGroup(1, "stale-review", "failure")
 	stub.AssertAllUsed(t)
-	assert.Equal(t, res.code, 1, res.stdout)
-	assert.Equal(t, res.outputs["failure-reason"], "stale-review")
 	assert.Assert(t, is.Contains(res.stdout, "The diff on pull request #9 was reviewed at 2929292, but the pull request's final head is 7070707"))
-	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
-	assert.Assert(t, is.Len(runs, 1))
-	assert.Equal(t, runs[0].Conclusion, "failure")
-	assert.Assert(t, is.Contains(runs[0].Output.Summary, "- `#9` reviewed at `2929292`: ⛔ `stale-review`"))
-	assert.Assert(t, is.Contains(runs[0].Output.Summary, "- `#8` reviewed at `8888888`: ✅"))
+	assert.Assert(t, is.Contains(check.Output.Summary, "- `#9` reviewed at `2929292`: ⛔ `stale-review`"))
+	assert.Assert(t, is.Contains(check.Output.Summary, "- `#8` reviewed at `8888888`: ✅"))
 }
 
 // GitHub failing to list the group's commits is not "no review": verify
@@ -276,15 +271,10 @@ func TestMergeQueueAPIFailure(t *testing.T) {
 	w, stub := queueWorkspace(t)
 	w.gh.Inject(githubtest.Fault{Times: 100, Operation: githubtest.OpCompareCommits, Status: 502})
 	w.onMergeGroup()
-	res := w.run(verifyInputs())
+	res, check := w.verifyGroup(3, "api-failed", "failure")
 	stub.AssertAllUsed(t)
-	assert.Equal(t, res.code, 3, res.stdout)
-	assert.Equal(t, res.outputs["failure-reason"], "api-failed")
 	assert.Assert(t, is.Contains(res.summary, "list the commits the merge group adds to main"))
-	runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
-	assert.Assert(t, is.Len(runs, 1))
-	assert.Equal(t, runs[0].Conclusion, "failure")
-	assert.Equal(t, runs[0].Output.Title, "Merge queue check failed: Could not read the review")
+	assert.Equal(t, check.Output.Title, "Merge queue check failed: Could not read the review")
 }
 
 // The diff command in a merge_group job judges nothing: it says to run
