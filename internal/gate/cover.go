@@ -245,7 +245,13 @@ func (d *Decision) judge(p Policy, rv Review, cur Current, usable bool) (covered
 	case rv.Digest == cur.Digest:
 		// Exactly the pull request's own review: the batch adds nothing.
 	default:
-		d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
+		if len(rv.Batch) == 0 {
+			d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
+		} else {
+			// One review's change set is not what the others reviewed:
+			// listed against it, their changes would read as new.
+			d.ComparisonNote = "Several pull requests' reviews count here, so the change set is not listed against one of them; the changes no review holds as they are now are named above."
+		}
 		// Short digests: a message that printed the current one whole
 		// would hand anyone who can edit the comment the value to paste.
 		msg := fmt.Sprintf("The change set differs from the one reviewed in %s (reviewed digest %s, now %s)", reviewedIn(rv), shortDigest(rv.Digest), shortDigest(cur.Digest))
