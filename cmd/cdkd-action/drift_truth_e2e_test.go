@@ -54,16 +54,16 @@ func TestDriftRevertRefusesTokenLiteralOverwrite(t *testing.T) {
 		assert.Equal(t, res.outputs["drift-status"], "drifted")
 		assert.Equal(t, onlyCheckRun(t, w.gh).Output.Title, "1 resource drifted · revert refused")
 		for _, want := range []string{
-			"🚫 **revert refused** for 1 resource: cdkd warns that a revert would overwrite a live value with a token literal.",
-			"🚫 **Not reverted (refused by cdkd-action)** (1): a `{{resolve:ssm-secure:…}}` token embedded in a longer string (or one no assembly places: pass the assembly as `app` so the action can tell) would be written back as the token literal. Set `drift-allow-token-overwrite: true` to revert anyway",
-			"- `StackD/SecureTopic` · `AWS::SNS::Topic`: cdkd warns that a revert would overwrite a live value with a token literal",
+			"🚫 **revert refused** for 1 resource: a revert would overwrite a live value with a `{{resolve:ssm-secure:…}}` token literal, or nothing rules that out.",
+			"🚫 **Not reverted (refused by cdkd-action)** (1): a revert would write a `{{resolve:ssm-secure:…}}` token literal over the value AWS holds, or nothing shows that it would not (each resource says which), and cdkd reverts a whole stack at a time. Set `drift-allow-token-overwrite: true` to revert anyway.",
+			"- `StackD/SecureTopic` · `AWS::SNS::Topic`: whether the token is its property's whole value (a `--revert` leaves it unchanged) or embedded in a longer string (a `--revert` overwrites the value AWS holds) is **unknown**: the state record was not read",
 			"⚠️ **cdkd's plan warns** (from `--dry-run`, before anything was reverted):",
 			"LEAVES 1 AWS-authored value untouched: ArchivePolicy",
 		} {
 			assert.Assert(t, is.Contains(res.summary, want), res.summary)
 		}
 		assert.Assert(t, !strings.Contains(res.summary, "nothing to do"), res.summary)
-		assert.Assert(t, is.Contains(res.stdout, "::error::cdkd drift --revert: refused for 1 resource(s)"))
+		assert.Assert(t, is.Contains(res.stdout, "::error::cdkd drift --revert: refused for 1 resource(s): a revert would overwrite a live value with an ssm-secure token literal, or nothing rules that out"))
 	})
 	t.Run("allowed by the input", func(t *testing.T) {
 		w := newDriftWorkspace(t)
@@ -79,6 +79,27 @@ func TestDriftRevertRefusesTokenLiteralOverwrite(t *testing.T) {
 		stub.AssertAllUsed(t)
 		assert.Assert(t, is.Contains(res.summary, "✅ **Reverted** (1)\n- `StackD/SecureTopic` · `AWS::SNS::Topic`"), res.summary)
 		assert.Assert(t, is.Contains(res.summary, "⚠️ **cdkd's plan warns**"), "the warnings show even when allowed")
+	})
+	// Issue 21, item 7: the state record shows the token is the property's
+	// whole value, which a revert leaves unchanged: cdkd's two-case line
+	// refuses nothing.
+	t.Run("the whole value, from the state record", func(t *testing.T) {
+		bucket := randomBucket(t)
+		w := newDriftWorkspace(t)
+		w.useAWS(stateAWS(t, bucket, map[string]string{"StackD": "state-stackD.json"}))
+		dry := detectStack(t, "", 0, "StackD", "--state-bucket", bucket, "--revert", "--dry-run")
+		dry.Stdout = plan(t)
+		revert := detectStack(t, "", 0, "StackD", "--state-bucket", bucket, "--revert", "-y")
+		revert.Stdout = readFile(t, "testdata/drift/secure-drifted.json") +
+			"\n  ✓ StackD/SecureTopic (AWS::SNS::Topic): reverted.\n\nRevert summary: 1 reverted.\n"
+		stub := w.stub(stderrFile(t, detectStack(t, "secure-drifted.json", 1, "StackD", "--state-bucket", bucket), "ssmsecure.stderr"), dry, revert,
+			detectStack(t, "ssmsecure.json", 0, "StackD", "--state-bucket", bucket))
+		res := w.run(map[string]string{"stacks": "StackD", "drift-resolution": "revert", "state-bucket": bucket})
+		assert.Equal(t, res.code, 0, res.stdout)
+		stub.AssertAllUsed(t)
+		assert.Assert(t, is.Contains(res.summary, "✅ **Reverted** (1)\n- `StackD/SecureTopic` · `AWS::SNS::Topic`"), res.summary)
+		assert.Assert(t, !strings.Contains(res.summary, "refused"), res.summary)
+		assert.Assert(t, !strings.Contains(res.summary, "make the token the property's whole value"), res.summary)
 	})
 }
 

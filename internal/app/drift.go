@@ -135,6 +135,7 @@ func (r *driftRun) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *dr
 	evidence := logEvidence(res)
 	cdkd.ApplyLogCauses(&dr.Drift, evidence, r.set.Redact)
 	note := r.decideCauses(ctx, aws, &dr.Drift, dr.ExitCode)
+	cdkd.PlaceTokens(&dr.Drift, r.tokenCase(ctx, aws))
 	unplaced := r.redactDrift(ctx, aws, &dr.Drift)
 	det := detection{drift: dr.Drift, verdict: model.ClassifyRun(&dr.Drift, dr.ExitCode, cdkd.ReadsCurrentState), causeNote: note}
 	for _, e := range evidence {
@@ -175,7 +176,7 @@ func (r *driftRun) driftExit(rep reporters.DriftReport, apiErr error) Outcome {
 		switch {
 		case reason != "":
 		case res.Refused() > 0 && len(res.Failed) == 0:
-			reason = fmt.Sprintf("refused for %d resource(s): cdkd warns that a revert would overwrite a live value with a token literal (set drift-allow-token-overwrite: true to allow it)", res.Refused())
+			reason = fmt.Sprintf("refused for %d resource(s): a revert would overwrite a live value with an ssm-secure token literal, or nothing rules that out (set drift-allow-token-overwrite: true to allow it)", res.Refused())
 		default:
 			reason = fmt.Sprintf("%d resource(s) were not resolved", len(res.Failed))
 		}

@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
-	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -58,7 +56,7 @@ func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftA
 		}
 		rr.Warnings = plan.Warnings
 		rr.PlanText = r.resolutionText(plan.Lines, detected, det.hidden)
-		refused = tokenRefusals(detected, append(plan.TokenOverwrite, logRefusals(det.tokenOverwrite)...), r.tokenWhole)
+		refused = cdkd.TokenRefusals(detected, append(plan.TokenOverwrite, logRefusals(det.tokenOverwrite)...), r.tokenCase(ctx, aws))
 		if len(refused) > 0 && !r.cfg.AllowTokenOverwrite {
 			var keep []string
 			refused, keep = refuseStacks(detected, refused)
@@ -185,61 +183,6 @@ func logRefusals(lines []cdkd.LogCause) []model.ResolvedResource {
 		out = append(out, model.ResolvedResource{LogicalID: l.LogicalID, Type: l.Type, Outcome: model.ResolutionRefused, Reason: l.Reason})
 	}
 	return out
-}
-
-// tokenRefusals are the drifted resources cdkd warned a revert would
-// overwrite with a token literal. A resource that did not drift is not
-// touched by a revert, so its warning refuses nothing.
-func tokenRefusals(d model.Drift, warned []model.ResolvedResource, whole func(stack, region, logicalID string) bool) []model.ResolvedResource {
-	var out []model.ResolvedResource
-	for _, s := range d.Stacks {
-		for _, dr := range s.Drifted {
-			for _, w := range warned {
-				if w.LogicalID != dr.LogicalID || (w.Stack != "" && w.Stack != s.Stack) || (w.Type != "" && w.Type != dr.Type) {
-					continue
-				}
-				if whole != nil && whole(s.Stack, s.Region, dr.LogicalID) {
-					// cdkd 0.284.40's warning states both cases; the
-					// template says the token is the whole value, which
-					// a revert leaves unchanged.
-					break
-				}
-				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.ResolutionRefused,
-					Reason: "cdkd warns that a revert would overwrite a live value with a token literal — " + w.Reason})
-				break
-			}
-		}
-	}
-	return out
-}
-
-// tokenWhole reports, from the assembly, that every ssm-secure reference
-// of a resource is its property's whole value: cdkd's revert leaves such a
-// value unchanged (the seed: "If the property's whole value is the token,
-// the live value is left unchanged"). Without the assembly, or with one
-// token embedded in a longer string, it is false: the warning stands.
-func (r *driftRun) tokenWhole(stack, region, logicalID string) bool {
-	if r.asm == nil {
-		return false
-	}
-	if region == "" {
-		region = r.region(stack, region)
-	}
-	st, ok := r.asm.StackIn(stack, region)
-	if !ok {
-		return false
-	}
-	found := false
-	for _, p := range st.Positions {
-		if p.Kind != assembly.KindResource || p.LogicalID != logicalID || p.Service != dynref.SSMSecure {
-			continue
-		}
-		if !p.Whole {
-			return false
-		}
-		found = true
-	}
-	return found
 }
 
 // refuseStacks: cdkd reverts whole stacks, so a refused resource keeps its

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -177,4 +178,49 @@ func (r *driftRun) decideCauses(ctx context.Context, aws *driftAWS, d *model.Dri
 		return fmt.Sprintf("The state records of %s could not be read, and cdkd's exit code is unknown, so for their resources the causes cdkd did not report stay unknown.", strings.Join(failed, ", "))
 	}
 	return fmt.Sprintf("The state records of %s could not be read, so for their resources the causes cdkd did not report were inferred from its exit code alone.", strings.Join(failed, ", "))
+}
+
+// tokenCase gathers, for cdkd.PlaceTokens and cdkd.TokenRefusals, where a
+// resource's ssm-secure tokens sit: in its stack's state record (what a
+// revert writes back) and in the assembly's template. The decision is
+// model.DecideTokenCase's; this only reads.
+func (r *driftRun) tokenCase(ctx context.Context, aws *driftAWS) cdkd.TokenCaseOf {
+	return func(stack, region, logicalID string) model.TokenCase {
+		return model.DecideTokenCase(r.stateTokens(ctx, aws, stack, cmp.Or(region, r.defaultRegion()), logicalID),
+			r.templateTokens(stack, r.region(stack, region), logicalID))
+	}
+}
+
+func (r *driftRun) stateTokens(ctx context.Context, aws *driftAWS, stack, region, logicalID string) model.TokenEvidence {
+	src, why := aws.stateSource()
+	if src == nil {
+		return model.TokenEvidence{Why: "the state record was not read (" + why + ")"}
+	}
+	st, err := src.Read(ctx, r.stateBucket(), r.cfg.StatePrefix, stack, region)
+	switch {
+	case err != nil:
+		return model.TokenEvidence{Why: fmt.Sprintf("the state record of %s could not be read (%v)", stack, err)}
+	case st == nil:
+		return model.TokenEvidence{Why: fmt.Sprintf("there is no state record for %s in %s", stack, region)}
+	}
+	sites := st.TokenSites(logicalID, dynref.SSMSecure)
+	if len(sites) == 0 {
+		return model.TokenEvidence{Why: fmt.Sprintf("the state record of %s holds no ssm-secure token for %s", stack, logicalID)}
+	}
+	return model.TokenEvidence{Sites: sites}
+}
+
+func (r *driftRun) templateTokens(stack, region, logicalID string) model.TokenEvidence {
+	if r.asm == nil {
+		return model.TokenEvidence{Why: "no assembly was given (the app input)"}
+	}
+	st, ok := r.asm.StackIn(stack, region)
+	if !ok {
+		return model.TokenEvidence{Why: fmt.Sprintf("the assembly has no stack %s in %s", stack, region)}
+	}
+	sites := st.TokenSites(logicalID, dynref.SSMSecure)
+	if len(sites) == 0 {
+		return model.TokenEvidence{Why: fmt.Sprintf("the template of %s reads no ssm-secure reference in %s", stack, logicalID)}
+	}
+	return model.TokenEvidence{Sites: sites}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
@@ -151,4 +152,17 @@ func splitPath(path string) []string {
 		path = path[i+end+1:]
 	}
 	return segs
+}
+
+// TokenSites are the resource's properties that read a dynamic reference
+// of svc, and whether the reference is the property's whole value (false
+// when an Fn::Join or Fn::Sub embeds it in a longer string).
+func (s Stack) TokenSites(logicalID string, svc dynref.Service) []model.TokenSite {
+	var out []model.TokenSite
+	for _, p := range s.Positions {
+		if p.Kind == KindResource && p.LogicalID == logicalID && p.Service == svc {
+			out = append(out, model.TokenSite{Path: p.Path, Whole: p.Whole})
+		}
+	}
+	return out
 }

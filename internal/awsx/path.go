@@ -2,9 +2,13 @@ package awsx
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/dynref"
+	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
 // ValueAt returns the value at a dot path ("Tags.0.Value") inside a decoded
@@ -158,4 +162,55 @@ func (s *State) OutputString(name string) (string, bool) {
 		return "", false
 	}
 	return str, true
+}
+
+// TokenSites returns the recorded property values (properties, then
+// observedProperties) of a resource that hold a {{resolve:<svc>:...}}
+// token, with their dot paths and whether the value is exactly one token.
+// cdkd stores the template's intrinsics resolved and dynamic references
+// unresolved, so a token a template joins into a longer string is recorded
+// inside that string.
+func (s *State) TokenSites(logicalID string, svc dynref.Service) []model.TokenSite {
+	if s == nil {
+		return nil
+	}
+	res, ok := s.Resources[logicalID]
+	if !ok {
+		return nil
+	}
+	prefix := "{{resolve:" + string(svc) + ":"
+	var out []model.TokenSite
+	for _, bag := range []map[string]any{res.Properties, res.ObservedProperties} {
+		walkPaths(bag, "", func(path, str string) {
+			if !strings.Contains(str, prefix) {
+				return
+			}
+			ref, whole := dynref.Parse(str)
+			out = append(out, model.TokenSite{Path: path, Whole: whole && ref.Service == svc})
+		})
+	}
+	return out
+}
+
+// walkPaths calls f with every string inside v and its dot path, object
+// keys in sorted order.
+func walkPaths(v any, path string, f func(path, str string)) {
+	join := func(seg string) string {
+		if path == "" {
+			return seg
+		}
+		return path + "." + seg
+	}
+	switch n := v.(type) {
+	case string:
+		f(path, n)
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(n)) {
+			walkPaths(n[k], join(k), f)
+		}
+	case []any:
+		for i, e := range n {
+			walkPaths(e, join(strconv.Itoa(i)), f)
+		}
+	}
 }

@@ -2,13 +2,13 @@ package cdkd
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	jsonv2 "github.com/go-json-experiment/json"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -16,17 +16,17 @@ import (
 // errNoJSON is the decode error for an empty stdout.
 var errNoJSON = errors.New("cdkd printed no JSON")
 
-// decodeList unmarshals one of cdkd's --json lists. what names the payload
-// in errors ("cdkd diff JSON"), items what it lists ("stacks").
+// decodeList unmarshals one of cdkd's --json lists (see readOptions). what
+// names the payload in errors ("cdkd diff JSON"), items what it lists
+// ("stacks").
 func decodeList[T any](b []byte, what, items string) ([]T, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, errNoJSON
 	}
 	var list []T
-	if err := json.Unmarshal(b, &list); err != nil {
+	if err := unmarshal(b, &list); err != nil {
 		msg := jsonProblem(err, "a list of "+items)
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
+		if malformed(err) {
 			// Say what was printed instead, so it can be diagnosed (a
 			// debug line on stdout, say). The caller's redactor masks it.
 			msg += "; " + stdoutStart(b, maxQuote)
@@ -58,31 +58,15 @@ func stdoutStart(b []byte, max int) string {
 	return "stdout holds only blank lines"
 }
 
-// jsonProblem says what is wrong with a payload in the user's terms, not in
-// Go's (encoding/json names our private types).
-func jsonProblem(err error, expected string) string {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax):
-		return fmt.Sprintf("not valid JSON (at byte %d: %v)", syntax.Offset, syntax)
-	case errors.As(err, &typ) && typ.Field == "":
-		return fmt.Sprintf("expected %s, got a JSON %s", expected, typ.Value)
-	case errors.As(err, &typ):
-		return fmt.Sprintf("field %q holds a JSON %s, which is not what cdkd prints there", typ.Field, typ.Value)
-	}
-	return err.Error()
-}
-
 // Private shapes of `cdkd diff --json`. Required fields are pointers so a
 // missing key can be told apart from a zero value; unknown fields are ignored.
 type diffNodeJSON struct {
-	Stack         *string         `json:"stack"`
-	Region        string          `json:"region"`
-	Changes       *[]changeJSON   `json:"changes"`
-	OutputChanges []outputJSON    `json:"outputChanges"`
-	Children      []diffNodeJSON  `json:"children"`
-	NoEchoReaders json.RawMessage `json:"noEchoReaders"`
+	Stack         *string        `json:"stack"`
+	Region        string         `json:"region"`
+	Changes       *[]changeJSON  `json:"changes"`
+	OutputChanges []outputJSON   `json:"outputChanges"`
+	Children      []diffNodeJSON `json:"children"`
+	NoEchoReaders jsontext.Value `json:"noEchoReaders"`
 }
 
 type changeJSON struct {
@@ -111,32 +95,14 @@ type outputJSON struct {
 	Export           bool        `json:"export"`
 }
 
-// decodeStrict reads `cdkd diff --json` with encoding/json/v2's
-// implementation (github.com/go-json-experiment/json), which decodes it in
-// about a third of encoding/json's time, in its strictest form: names as
-// spelled, no unknown or repeated name, valid UTF-8, no null where a list
-// goes. What it takes, encoding/json reads the same (FuzzDecodeStrict); it
-// declines (false) anything else, which DecodeDiff then decodes with
-// encoding/json, the reference for every result and every error.
-func decodeStrict(b []byte) ([]diffNodeJSON, bool) {
-	var nodes []diffNodeJSON
-	if err := jsonv2.Unmarshal(b, &nodes, jsonv2.RejectUnknownMembers(true)); err != nil || nodes == nil {
-		return nil, false
-	}
-	return nodes, true
-}
-
-// DecodeDiff parses `cdkd diff --json` stdout. Unknown fields are tolerated;
-// a missing required field is an error naming the field and the stack. An
-// absent value stays absent and a null stays null (model.Value). The result is
-// sorted. Its values share b's bytes: b must not change afterwards.
+// DecodeDiff parses `cdkd diff --json` stdout with the one reader
+// (readOptions). Unknown fields are tolerated; a missing required field is
+// an error naming the field and the stack. An absent value stays absent and
+// a null stays null (model.Value). The result is sorted.
 func DecodeDiff(b []byte) (model.Diff, error) {
-	nodes, ok := decodeStrict(b)
-	if !ok {
-		var err error
-		if nodes, err = decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks"); err != nil {
-			return model.Diff{}, err
-		}
+	nodes, err := decodeList[diffNodeJSON](b, "cdkd diff JSON", "stacks")
+	if err != nil {
+		return model.Diff{}, err
 	}
 	stacks, err := convertDiffNodes(nodes, "")
 	if err != nil {
@@ -279,18 +245,18 @@ func convertOutput(o outputJSON) (model.OutputChange, error) {
 // noEchoReaders reads the seeds' per-stack NoEcho note when it is a list of
 // logical ids (or of objects with a logicalId). It is a note, not a change,
 // so any other shape is ignored rather than failing the whole diff.
-func noEchoReaders(raw json.RawMessage) []string {
+func noEchoReaders(raw jsontext.Value) []string {
 	if len(raw) == 0 {
 		return nil
 	}
 	var ids []string
-	if json.Unmarshal(raw, &ids) == nil {
+	if unmarshal(raw, &ids) == nil {
 		return nonEmpty(ids)
 	}
 	var objs []struct {
 		LogicalID string `json:"logicalId"`
 	}
-	if json.Unmarshal(raw, &objs) == nil {
+	if unmarshal(raw, &objs) == nil {
 		for _, o := range objs {
 			ids = append(ids, o.LogicalID)
 		}

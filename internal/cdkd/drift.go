@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
@@ -20,9 +22,10 @@ type stackDriftJSON struct {
 	NotSupported *[]resourceJSON    `json:"notSupported"`
 	Skipped      []resourceJSON     `json:"skipped"`
 	NotCompared  *[]notComparedJSON `json:"notCompared"`
-	// groups are the arrays of resources under keys this version does not
-	// know (see drift_groups.go).
-	groups []model.DriftGroup
+	// Unknown holds the members under names this version does not know:
+	// the arrays of resources among them are kept as groups
+	// (unknownGroups).
+	Unknown map[string]jsontext.Value `json:",embed"`
 }
 
 type resourceJSON struct {
@@ -97,7 +100,7 @@ func convertStackDrift(n stackDriftJSON, i int) (model.StackDrift, error) {
 			return model.StackDrift{}, fmt.Errorf("stack %q: missing %q", name, f.name)
 		}
 	}
-	s := model.StackDrift{Stack: name, Region: n.Region, Groups: n.groups}
+	s := model.StackDrift{Stack: name, Region: n.Region, Groups: unknownGroups(n.Unknown)}
 	var err error
 	for j, r := range *n.Drifted {
 		res, e := r.resource(name, "drifted", j)

@@ -1,45 +1,27 @@
 package cdkd
 
 import (
-	"encoding/json"
+	"maps"
 	"slices"
-	"sort"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
-// knownDriftKeys are the keys of a stack's drift report this version reads.
-var knownDriftKeys = []string{"stack", "region", "drifted", "clean", "notSupported", "skipped", "notCompared"}
-
-// UnmarshalJSON reads the known groups, and keeps every other array of
-// resources as a group of its own: the seeds' cdkd reports masked
-// positions "in its own group", and dropping a group silently would hide
-// what cdkd chose to report. Only names and paths are kept, never values.
-func (n *stackDriftJSON) UnmarshalJSON(b []byte) error {
-	type plain stackDriftJSON
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return err
-	}
-	keys := make([]string, 0, len(all))
-	for k := range all {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if slices.Contains(knownDriftKeys, k) {
-			continue
-		}
-		if g, ok := unknownGroup(k, all[k]); ok {
-			p.groups = append(p.groups, g)
+// unknownGroups keeps every array of resources under a key this version
+// does not know (stackDriftJSON.Unknown) as a group of its own: the seeds'
+// cdkd reports masked positions "in its own group", and dropping a group
+// silently would hide what cdkd chose to report. Only names and paths are
+// kept, never values. Groups come in key order.
+func unknownGroups(unknown map[string]jsontext.Value) []model.DriftGroup {
+	var out []model.DriftGroup
+	for _, k := range slices.Sorted(maps.Keys(unknown)) {
+		if g, ok := unknownGroup(k, unknown[k]); ok {
+			out = append(out, g)
 		}
 	}
-	*n = stackDriftJSON(p)
-	return nil
+	return out
 }
 
 // groupEntryJSON is what an unknown group's entry is read for: a resource
@@ -57,9 +39,9 @@ type groupEntryJSON struct {
 
 // unknownGroup reads an array of resources; ok is false for anything else
 // (a scalar, an object, an array of non-resources).
-func unknownGroup(name string, raw json.RawMessage) (model.DriftGroup, bool) {
+func unknownGroup(name string, raw jsontext.Value) (model.DriftGroup, bool) {
 	var entries []groupEntryJSON
-	if err := json.Unmarshal(raw, &entries); err != nil {
+	if err := unmarshal(raw, &entries); err != nil {
 		return model.DriftGroup{}, false
 	}
 	g := model.DriftGroup{Name: name, Entries: []model.GroupEntry{}}

@@ -2,7 +2,6 @@ package cdkd
 
 import (
 	"bytes"
-	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,13 +23,10 @@ func SplitJSON(stdout []byte) (doc []byte, text []string) {
 	if len(trimmed) == 0 || (trimmed[0] != '[' && trimmed[0] != '{') {
 		return stdout, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(stdout))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return stdout, nil
+	if _, off, err := firstValue(stdout); err == nil {
+		return stdout[:off], nonEmpty(plainLines(stdout[off:]))
 	}
-	off := dec.InputOffset()
-	return stdout[:off], nonEmpty(plainLines(stdout[off:]))
+	return stdout, nil
 }
 
 // resourceRef finds "[Stack/]LogicalId (Type)" in one of cdkd's lines.
@@ -83,7 +79,7 @@ func NotComparedLines(lines []string) []LogCause {
 		if !ok {
 			continue
 		}
-		lc := LogCause{LogicalID: ref.id, Type: ref.typ, Cause: c, Reason: ref.rest, TokenOverwrite: tokenOverwrite(ref.rest)}
+		lc := LogCause{LogicalID: ref.id, Type: ref.typ, Cause: c, Reason: withoutTokenCases(ref.rest), TokenOverwrite: tokenOverwrite(ref.rest)}
 		key := ref.id + "\x00" + ref.typ
 		if i, seen := index[key]; seen {
 			if out[i].Cause == model.CauseUnreported && c != model.CauseUnreported {
@@ -114,6 +110,21 @@ func logCause(rest string) (model.NotComparedCause, bool) {
 		return model.CauseUnreported, true
 	}
 	return "", false
+}
+
+// tokenCases is cdkd 0.284.40's sentence stating both revert cases of an
+// ssm-secure token at once (sample 86): "A revert leaves a property whose
+// WHOLE value is one of these tokens untouched; where a token is EMBEDDED
+// … WOULD be overwritten." The action says the one case that applies
+// (model.DecideTokenCase), so the quote leaves this sentence out.
+var tokenCases = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\s*A revert leaves a property whose whole value [^.]*? would be overwritten\.`)
+})
+
+// withoutTokenCases is cdkd's line with its two-case sentence marked as
+// left out.
+func withoutTokenCases(line string) string {
+	return tokenCases().ReplaceAllString(line, " (…)")
 }
 
 // tokenOverwrite reports a line saying a live value WOULD be overwritten
@@ -329,7 +340,7 @@ func ParseResolution(lines []string, mode string) ResolutionOutput {
 		}
 		if hasRef && tokenOverwrite(trim) {
 			out.TokenOverwrite = append(out.TokenOverwrite, model.ResolvedResource{Stack: ref.stack, LogicalID: ref.id, Type: ref.typ,
-				Outcome: model.ResolutionRefused, Reason: ref.rest})
+				Outcome: model.ResolutionRefused, Reason: withoutTokenCases(ref.rest)})
 		}
 		out.Lines = append(out.Lines, pl)
 	}

@@ -92,6 +92,9 @@ func TestNotComparedLinesSamples(t *testing.T) {
 	assert.Equal(t, secure[0].LogicalID, "SecureTopic")
 	assert.Equal(t, secure[0].Cause, model.CauseUnresolvedToken)
 	assert.Assert(t, secure[0].TokenOverwrite)
+	// cdkd states both revert cases in one sentence; the quote leaves it
+	// out, for the report says the one that applies.
+	assert.Equal(t, secure[0].Reason, "cdkd cannot resolve {{resolve:ssm-secure:/fixture/secure-value}} — those properties are NOT compared. (…) cdkd resolves 'secretsmanager' and 'ssm' references only.")
 
 	assert.Assert(t, is.Len(NotComparedLines(sample(t, "20-drift-oob1-json").StderrTail), 0))
 }

@@ -2,9 +2,10 @@ package cdkd
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Event types cdkd records per deploy or destroy run. Others may appear; an
@@ -102,11 +103,11 @@ func DecodeRuns(b []byte) (RunList, error) {
 		return RunList{}, errNoJSON
 	}
 	var raw struct {
-		StackName string             `json:"stackName"`
-		Region    string             `json:"region"`
-		Runs      *[]json.RawMessage `json:"runs"`
+		StackName string            `json:"stackName"`
+		Region    string            `json:"region"`
+		Runs      *[]jsontext.Value `json:"runs"`
 	}
-	if err := json.Unmarshal(b, &raw); err != nil {
+	if err := unmarshal(b, &raw); err != nil {
 		return RunList{}, fmt.Errorf("decode cdkd events JSON: %s", jsonProblem(err, "an object"))
 	}
 	if raw.Runs == nil {
@@ -115,7 +116,7 @@ func DecodeRuns(b []byte) (RunList, error) {
 	list := RunList{StackName: raw.StackName, Region: raw.Region}
 	for i, r := range *raw.Runs {
 		var s RunSummary
-		if err := json.Unmarshal(r, &s); err != nil {
+		if err := unmarshal(r, &s); err != nil {
 			return RunList{}, fmt.Errorf("decode cdkd events JSON: stack %q: run #%d: %s", raw.StackName, i+1, jsonProblem(err, "an object"))
 		}
 		if s.RunID == "" {

@@ -58,7 +58,7 @@ func DecodeStateShow(b []byte) (StateShow, error) {
 		State *StackState `json:"state"`
 		Lock  *Lock       `json:"lock"`
 	}
-	if err := json.Unmarshal(b, &raw); err != nil {
+	if err := unmarshal(b, &raw); err != nil {
 		return StateShow{}, fmt.Errorf("decode cdkd state show JSON: %s", jsonProblem(err, "an object"))
 	}
 	if raw.State == nil {
@@ -97,7 +97,7 @@ func DecodeStateList(b []byte) ([]StateListEntry, error) {
 		return nil, errNoJSON
 	}
 	var rows []StateListEntry
-	if err := json.Unmarshal(b, &rows); err != nil {
+	if err := unmarshal(b, &rows); err != nil {
 		return nil, fmt.Errorf("decode cdkd state list JSON: %s", jsonProblem(err, "an array"))
 	}
 	for i, r := range rows {

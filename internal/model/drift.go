@@ -69,4 +69,8 @@ type NotCompared struct {
 	// Reason is cdkd's own line about the resource (redacted), when its log
 	// had one: the authority on why it was not compared.
 	Reason string `json:"reason,omitempty"`
+	// Token is, for an unresolved ssm-secure token, whether it is its
+	// property's whole value or embedded in a longer string (see
+	// DecideTokenCase): what a revert does with it.
+	Token *TokenCase `json:"ssmSecure,omitempty"`
 }

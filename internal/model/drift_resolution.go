@@ -36,6 +36,9 @@ type ResolvedResource struct {
 	// Reason is cdkd's own words (a skip's, an error's), or the action's
 	// for a refusal. Like every cdkd line it is redacted before it is kept.
 	Reason string `json:"reason,omitempty"`
+	// Token is, for a revert refused over an ssm-secure token, where the
+	// token sits (see DecideTokenCase).
+	Token *TokenCase `json:"ssmSecure,omitempty"`
 }
 
 // Name is "Stack/LogicalId", or the logical id alone when cdkd named no stack.

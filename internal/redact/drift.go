@@ -64,9 +64,21 @@ func redactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 			nc := &s.NotCompared[r]
 			redactResource(&nc.Resource, set)
 			nc.Reason = set.Redact(nc.Reason) // cdkd's own line
+			redactToken(nc.Token, set)
 		}
 		s.Stack = set.Redact(s.Stack)
 	}
+}
+
+// redactToken redacts a token case's paths and why (a state read's error).
+func redactToken(c *model.TokenCase, set *secrets.Set) {
+	if c == nil {
+		return
+	}
+	for i := range c.Paths {
+		c.Paths[i] = set.Redact(c.Paths[i])
+	}
+	c.Why = set.OneLine(c.Why)
 }
 
 func redactResource(r *model.Resource, set *secrets.Set) {

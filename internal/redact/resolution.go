@@ -33,6 +33,7 @@ func Resolution(rr *model.DriftResolution, set *secrets.Set) {
 		x.Stack, x.LogicalID, x.Type = red(x.Stack), red(x.LogicalID), red(x.Type)
 		// Redacted before folding, and again after.
 		x.Reason = set.OneLine(x.Reason)
+		redactToken(x.Token, set)
 	}
 	rr.Summary, rr.Warnings = Lines(set, rr.Summary), Lines(set, rr.Warnings)
 	rr.PlanText, rr.Output = Lines(set, rr.PlanText), Lines(set, rr.Output)

@@ -17,8 +17,8 @@ func causeText(c model.NotComparedCause, exitCode int) (head, todo string) {
 	case model.CauseReadFailed:
 		return "❗ **Read failed**", "reading the resource (or comparing it) failed, so none of its properties were compared. **To fix:** grant the read permission cdkd needs (the error is in cdkd's log), or re-run if it was a throttle."
 	case model.CauseUnresolvedToken:
-		return "🔒 **Unresolved token**", "the state records a `{{resolve:ssm-secure:...}}` reference, which cdkd never resolves, so those properties are never compared. Permanent: it does not make the check incomplete. " +
-			"**Before a `--revert`:** a property whose whole value is the token is left untouched, but a token embedded in a longer string is written back as the token literal, so the resolved value AWS holds there **would be overwritten** (cdkd's warning)."
+		return "🔒 **Unresolved token**", "these resources read a `{{resolve:ssm-secure:...}}` reference, which cdkd never resolves, so the properties holding one are never compared. Permanent: it does not make the check incomplete. " +
+			"What a `--revert` does depends on where the token sits, said per resource."
 	case model.CauseUnreported:
 		switch exitCode {
 		case 2:
@@ -32,6 +32,28 @@ func causeText(c model.NotComparedCause, exitCode int) (head, todo string) {
 			" because something drifted, and drift outranks a refused or failed comparison, so the exit code says nothing about these: treat them as could-not-check."
 	}
 	return "❔ **Cause " + Code(shortName(string(c))) + "**", "a cause this version of cdkd-action does not know, shown as cdkd reported it. It is not counted as checked."
+}
+
+// tokenCaseText says the one case of an ssm-secure token that applies
+// (model.DecideTokenCase), never both: cdkd 0.284.40's own line states both
+// at once.
+func tokenCaseText(c *model.TokenCase) string {
+	if c == nil {
+		return ""
+	}
+	from := "cdkd's state record"
+	if c.Basis == model.TokenFromTemplate {
+		from = "the template"
+	}
+	switch c.Placement {
+	case model.TokenWhole:
+		return "the token is the whole value of " + codeList(c.Paths, listMax) + " (" + from + "), so a `--revert` leaves the live value there unchanged."
+	case model.TokenEmbedded:
+		return "the token is embedded in a longer string at " + codeList(c.Paths, listMax) + " (" + from + "), so a `--revert` writes that string back with the token literal and **overwrites** the resolved value AWS holds there. " +
+			"**To fix:** use a `secretsmanager` or plain `ssm` reference in the composed string, or make the token the property's whole value."
+	}
+	return "whether the token is its property's whole value (a `--revert` leaves it unchanged) or embedded in a longer string (a `--revert` overwrites the value AWS holds) is **unknown**: " +
+		Text(c.Why) + "."
 }
 
 func basisText(b model.CauseBasis) string {
@@ -89,6 +111,9 @@ func (x *driftWriter) notCompared(s *model.StackDrift, v model.StackVerdict) {
 				x.w.Write(" · ", b)
 			}
 			x.w.WriteString("\n")
+			if t := tokenCaseText(nc.Token); t != "" {
+				x.w.Write("    - ", t, "\n")
+			}
 			if nc.Reason != "" && x.rung.causeDetails {
 				reason, _ := cutRunes(nc.Reason, 600)
 				x.w.Write("    - cdkd: ", Text(reason), "\n")

@@ -15,7 +15,7 @@ var outcomeGroups = []struct {
 }{
 	{model.ResolutionFailed, "❌ **Failed**", "cdkd's error is shown; inspect it and retry once its cause is resolved."},
 	{model.ResolutionUpdateNotSupported, "⊘ **Update not supported**", "the type cannot be updated in place. **To fix:** re-deploy the stack with `cdkd deploy --replace` (or destroy and re-deploy)."},
-	{model.ResolutionRefused, "🚫 **Not reverted (refused by cdkd-action)**", "a `{{resolve:ssm-secure:…}}` token embedded in a longer string (or one no assembly places: pass the assembly as `app` so the action can tell) would be written back as the token literal. Set `drift-allow-token-overwrite: true` to revert anyway, or use a `secretsmanager`/plain `ssm` reference in the composed string, or keep the token as the property's whole value, which a revert leaves unchanged."},
+	{model.ResolutionRefused, "🚫 **Not reverted (refused by cdkd-action)**", "a revert would write a `{{resolve:ssm-secure:…}}` token literal over the value AWS holds, or nothing shows that it would not (each resource says which), and cdkd reverts a whole stack at a time. Set `drift-allow-token-overwrite: true` to revert anyway."},
 	{model.ResolutionSkipped, "⏭️ **Skipped by cdkd**", "cdkd refused these (a secret-bearing property whose live value it could not identify) and warned by name; the drift is still reported on the next run."},
 	{model.ResolutionNotCompared, "⚠️ **Not compared**", "cdkd did not compare these, so it did not resolve them."},
 	{outcomeRevertedStillDrifted, "⚠️ **cdkd said reverted, still drifted**", "cdkd printed ✓ reverted, and the detection after it still finds the drift: the property was not changed (an immutable property, such as an SQS queue's name, cdkd cannot update in place; cdkd 0.284.40 reports it reverted). `cdkd deploy --replace` leaves it too, as it sees no change; for a value behind a secret reference, new reference text (the secret's version pinned) makes a deploy replace the resource."},
@@ -64,9 +64,14 @@ func (x *driftWriter) outcomes(res *ResolutionReport) {
 			if o.Type != "" {
 				x.w.Write(" · ", nameCode(o.Type))
 			}
+			sep := ": "
+			if t := tokenCaseText(o.Token); t != "" {
+				x.w.Write(sep, t)
+				sep = " "
+			}
 			if o.Reason != "" && x.rung.details {
 				reason, _ := cutRunes(o.Reason, 500)
-				x.w.Write(": ", Text(reason))
+				x.w.Write(sep, Text(reason))
 			}
 			x.w.WriteString("\n")
 		}

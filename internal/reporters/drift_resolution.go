@@ -33,7 +33,7 @@ func (x *driftWriter) resolution() {
 	case len(res.Failed) > 0:
 		x.w.Write("❌ **", Text(res.Mode), " partly failed:** ", countOf(len(res.Failed), "resource", "resources"), " not resolved (cdkd exited 2).\n")
 	case res.Refused() > 0:
-		x.w.Write("🚫 **", Text(res.Mode), " refused** for ", countOf(res.Refused(), "resource", "resources"), ": cdkd warns that a revert would overwrite a live value with a token literal.\n")
+		x.w.Write("🚫 **", Text(res.Mode), " refused** for ", countOf(res.Refused(), "resource", "resources"), ": a revert would overwrite a live value with a `{{resolve:ssm-secure:…}}` token literal, or nothing rules that out.\n")
 	}
 	x.outcomes(res)
 	x.planWarnings(res.Warnings)
