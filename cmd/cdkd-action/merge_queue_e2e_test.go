@@ -47,9 +47,9 @@ func queueWorkspace(t *testing.T, extra ...cdkdtest.Invocation) (*workspace, *cd
 	queue := diffPart(t, w.dir, "queue.json", func(_, id string) bool { return id == "NewQueue1C62264E" })
 	param := diffPart(t, w.dir, "param.json", func(stack, _ string) bool { return stack == "StackB" })
 	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, topic), gateDiff(t, queue), gateDiff(t, param)}, extra...)...)
-	w.reviewPR(deployPR, "main", reviewedSHA, diffInputs())
-	w.reviewPR(9, "main", queueHead9, diffInputs())
-	w.reviewPR(10, "main", queueHead0, diffInputs())
+	w.reviewPR(deployPR, "main", reviewedSHA, queueDiffInputs())
+	w.reviewPR(9, "main", queueHead9, queueDiffInputs())
+	w.reviewPR(10, "main", queueHead0, queueDiffInputs())
 	return w, stub
 }
 
@@ -199,6 +199,14 @@ func TestVerifyNeedsAMergeGroup(t *testing.T) {
 // reportRuns are the check runs that carry a report (a diff's, a drift's,
 // a deploy's): every one but the merge queue's required check, which a
 // pull request's diff writes beside its own.
+// queueDiffInputs are a pull request diff's inputs where a merge queue
+// runs verify: the diff writes the queue's required check too.
+func queueDiffInputs() map[string]string {
+	in := diffInputs()
+	in["merge-queue"] = "true"
+	return in
+}
+
 func reportRuns(gh *githubtest.Server) []githubtest.CheckRun {
 	var out []githubtest.CheckRun
 	for _, cr := range gh.CheckRuns() {
@@ -292,4 +300,26 @@ func TestDiffOnAMergeGroupSaysToVerify(t *testing.T) {
 	assert.Equal(t, res.code, 0, res.stdout)
 	assert.Assert(t, is.Contains(res.stdout, "::warning::command diff on a merge_group event reports the group's diff but checks it against no review"))
 	assert.Assert(t, is.Len(checkRunsOn(w.gh, "cdkd merge queue", groupHead), 0))
+}
+
+// The queue's check is written on a pull request's head only where the
+// workflow says a merge queue runs verify (merge-queue: true): any other
+// repository's pull requests get their cdkd diff check run and no other.
+func TestDiffWritesTheQueueCheckOnlyWhereAsked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   map[string]string
+		want int
+	}{
+		{"default", diffInputs(), 0},
+		{"merge-queue: true", queueDiffInputs(), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newDeployWorkspace(t, reviewedSHA)
+			w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+			w.review(reviewedSHA, tc.in)
+			assert.Assert(t, is.Len(checkRunsOn(w.gh, "cdkd merge queue", reviewedSHA), tc.want))
+			assert.Assert(t, is.Len(checkRunsOn(w.gh, "cdkd diff", reviewedSHA), 1))
+		})
+	}
 }

@@ -203,7 +203,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 			RunURL: r.gh.RunURL, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})
 	}
 	api := append(comment, r.checkRun()...)
-	if len(api) > len(comment) && r.gh.PR != nil && rep.Shard == nil {
+	if r.cfg.MergeQueue && len(api) > len(comment) && r.gh.PR != nil && rep.Shard == nil {
 		api = append(api, r.queueCheckOnHead(rep))
 	}
 	return r.pub().Publish(ctx, p, r.targets(api...)...)
