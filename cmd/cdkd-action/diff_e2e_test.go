@@ -78,7 +78,7 @@ func TestDiffStickyCommentLifecycle(t *testing.T) {
 	assert.Equal(t, commentWrites(w.gh), writes, "same diff: no comment write")
 	stub.AssertAllUsed(t)
 
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 3))
 	assert.Equal(t, runs[0].Name, "cdkd diff")
 	assert.Equal(t, runs[0].HeadSHA, headSHA)
@@ -119,7 +119,7 @@ func TestDiffLabelsHaveTheirOwnCommentAndCheck(t *testing.T) {
 	assert.Equal(t, w.run(map[string]string{"all": "true", "label": "prod"}).code, 0)
 	assert.Equal(t, w.run(map[string]string{"all": "true", "label": "staging"}).code, 0)
 	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, prNum), 2))
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Equal(t, runs[0].Name, "cdkd diff (prod)")
 	assert.Equal(t, runs[1].Name, "cdkd diff (staging)")
 }

@@ -276,7 +276,7 @@ func TestDiffHugeHiddenNoteFitsEveryChannel(t *testing.T) {
 	assert.Assert(t, is.Len(comments, 1), res.stdout)
 	body := comments[0].Body
 	assert.Assert(t, utf8.RuneCountInString(body) <= 65536, "%d characters", utf8.RuneCountInString(body))
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	for name, s := range map[string]string{"comment": body, "check run": runs[0].Output.Summary, "job summary": res.summary} {
 		assert.Assert(t, is.Contains(s, "Values hidden at StackA/CreatedParameterWithAVeryLongLogicalIdentifierForThisTest0000ABCDEF12, "), "%s:\n%.2000s", name, s)

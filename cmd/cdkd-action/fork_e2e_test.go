@@ -92,7 +92,7 @@ func TestForkDiffTakesSecretPositionsFromTheBase(t *testing.T) {
 	for _, other := range []int{7, 8, 9} {
 		assert.Assert(t, is.Len(w.gh.Comments(owner, repo, other), 0), "pull request #%d", other)
 	}
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	assert.Equal(t, runs[0].HeadSHA, headSHA, "the check run is on the pull request's head, not GITHUB_SHA")
 }

@@ -303,7 +303,7 @@ func TestConcurrentDiffRunsLeaveOneComment(t *testing.T) {
 		assert.Equal(t, res.code, 0, res.stdout)
 	}
 	c := prComment(t, w.gh)
-	for _, cr := range w.gh.CheckRuns() {
+	for _, cr := range reportRuns(w.gh) {
 		rec, ok := gate.ParseDiffMarker(cr.ExternalID)
 		assert.Assert(t, ok, cr.ExternalID)
 		assert.Equal(t, rec.CommentID, c.ID, "each check run names the surviving comment")

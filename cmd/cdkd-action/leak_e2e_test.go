@@ -415,7 +415,7 @@ func TestLeakDiff(t *testing.T) {
 	assert.Assert(t, is.Contains(report, `"secret":"secret"`))
 
 	// The NoEcho notes reach every channel and are not changes.
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	for name, text := range map[string]string{"comment": comment[0].Body, "job summary": res.summary, "check run summary": runs[0].Output.Summary} {
 		assert.Assert(t, is.Contains(text, "2 unchanged resources read a NoEcho parameter; cdkd cannot tell whether its value changed"), name)
@@ -447,7 +447,7 @@ func TestLeakNoEchoNoteIsNotAChange(t *testing.T) {
 	assert.Assert(t, masks[maskValue1.value] && masks[maskedToken.value])
 	assert.Assert(t, is.Regexp(`(?m)^::warning::AWS is not configured`, res.stdout))
 	assert.Equal(t, res.outputs["has-changes"], "false")
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	assert.Equal(t, runs[0].Conclusion, "success")
 	note := "2 unchanged resources read a NoEcho parameter; cdkd cannot tell whether its value changed: `NoEchoNamedQueue`, `TokenParam`"

@@ -276,7 +276,7 @@ func TestAppliedCreateIsNotDuplicated(t *testing.T) {
 			comments := w.gh.Comments(owner, repo, prNum)
 			assert.Assert(t, is.Len(comments, 1), "one sticky comment")
 			assert.Equal(t, res.outputs["comment-url"], comments[0].HTMLURL)
-			runs := w.gh.CheckRuns()
+			runs := reportRuns(w.gh)
 			assert.Assert(t, is.Len(runs, 1), "one check run")
 			assert.Equal(t, res.outputs["check-run-url"], runs[0].HTMLURL)
 		})

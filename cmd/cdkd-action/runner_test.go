@@ -247,6 +247,7 @@ var eventExamples = map[string]string{
 	"pull_request_target": "pull_request.synchronize.json",
 	"push":                "push.json",
 	"workflow_dispatch":   "workflow_dispatch.json",
+	"merge_group":         "merge_group.checks_requested.json",
 }
 
 // setRepo names a repository object of an example owner/name.
@@ -277,7 +278,8 @@ func mergeJSON(base, over map[string]any) map[string]any {
 }
 
 // defaultRef is GITHUB_REF as the runner sets it for the event: a pull
-// request's merge ref, a push's ref, the default branch otherwise.
+// request's merge ref, a push's ref, a merge group's own ref, the default
+// branch otherwise.
 func defaultRef(t *testing.T, event, path string) string {
 	t.Helper()
 	var p struct {
@@ -286,6 +288,9 @@ func defaultRef(t *testing.T, event, path string) string {
 		PullRequest *struct {
 			Number int `json:"number"`
 		} `json:"pull_request"`
+		MergeGroup *struct {
+			HeadRef string `json:"head_ref"`
+		} `json:"merge_group"`
 	}
 	if path != "" {
 		if b, err := os.ReadFile(path); err == nil {
@@ -301,6 +306,8 @@ func defaultRef(t *testing.T, event, path string) string {
 		return "refs/pull/" + strconv.Itoa(n) + "/merge"
 	case (event == "push" || event == "workflow_dispatch") && p.Ref != "":
 		return p.Ref
+	case event == "merge_group" && p.MergeGroup != nil && p.MergeGroup.HeadRef != "":
+		return p.MergeGroup.HeadRef
 	}
 	return "refs/heads/main"
 }

@@ -225,7 +225,7 @@ func TestAggregateEqualsTheSingleRun(t *testing.T) {
 		assert.Equal(t, agg.outputs[name], one.outputs[name], name)
 	}
 	assert.Assert(t, strings.HasPrefix(agg.outputs["digest"], "v3:"))
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	assert.Assert(t, strings.HasSuffix(runs[0].ExternalID, ":"+one.outputs["digest"]), "the check run vouches for the same digest: %s", runs[0].ExternalID)
 }
@@ -281,7 +281,7 @@ func TestAggregateNamesTheMissingShard(t *testing.T) {
 			h, ok := marker.Parse(comments[0].Body)
 			assert.Assert(t, ok)
 			assert.Equal(t, h.Digest, "", "an incomplete review vouches for no digest")
-			runs := w.gh.CheckRuns()
+			runs := reportRuns(w.gh)
 			assert.Assert(t, is.Len(runs, 1))
 			assert.Equal(t, runs[0].Conclusion, "failure")
 		})

@@ -98,7 +98,7 @@ func TestDiffWithoutAnyAssemblySaysSo(t *testing.T) {
 		StdoutFile: abs(t, "../../testdata/cdkd-samples/12-diff-v1-nochange-json.stdout")})
 	res := w.run(map[string]string{"all": "true", "app": "node app.js"})
 	assert.Equal(t, res.code, 0, res.stdout)
-	runs := w.gh.CheckRuns()
+	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	comments := w.gh.Comments(owner, repo, prNum)
 	assert.Assert(t, is.Len(comments, 1))

@@ -60,7 +60,20 @@ type deployRun struct {
 type deployCommand struct{}
 
 func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
-	d := &deployRun{
+	d := newDeployRun(r)
+	d.decideAndDeploy(ctx)
+	d.redact()
+	if r.cfg.CLI.DryRun {
+		if o, done := d.dryRun(ctx); done {
+			return o
+		}
+	}
+	return d.finish(ctx)
+}
+
+// newDeployRun is a deploy of GITHUB_SHA, its review still to be found.
+func newDeployRun(r *Env) *deployRun {
+	return &deployRun{
 		r:       r,
 		reviews: r.reviewFinder(),
 		changes: &currentChangeSet{r: r},
@@ -72,39 +85,28 @@ func (deployCommand) Run(ctx context.Context, r *Env) Outcome {
 		},
 		outputs: map[string]map[string]string{},
 	}
-	d.decideAndDeploy(ctx)
-	d.redact()
-	if r.cfg.CLI.DryRun {
-		if o, done := d.dryRun(ctx); done {
-			return o
-		}
-	}
-	return d.finish(ctx)
 }
 
 func (d *deployRun) decideAndDeploy(ctx context.Context) {
-	r := d.r
-	policy := gate.Policy{
-		RequireReviewedDiff:   r.cfg.RequireReviewedDiff,
-		RequireApproval:       string(r.cfg.RequireApproval),
-		SecurityApprovalLabel: r.cfg.SecurityApprovalLabel,
-		RequiredApprovals:     r.cfg.RequiredApprovals,
-		AllowDestructive:      r.cfg.AllowDestructive,
-		DestructiveLabel:      r.cfg.DestructiveLabel,
-		AllowDestroyTypes:     r.cfg.AllowDestroyTypes,
-		Bot:                   d.reviews.Bot(ctx),
-		TrustedApp:            r.cfg.TrustedApp,
+	if dec, ok := d.decide(ctx); ok {
+		d.apply(ctx, dec)
 	}
-	dec, err := gate.Evaluate(ctx, policy, d.reviews, d.changes)
+}
+
+// decide runs the gate and puts its decision in the report; ok is true
+// when it would deploy.
+func (d *deployRun) decide(ctx context.Context) (dec gate.Decision, ok bool) {
+	r := d.r
+	dec, err := gate.Evaluate(ctx, r.gatePolicy(d.reviews.Bot(ctx)), d.reviews, d.changes)
 	d.describeReview()
 	d.rep.CdkdVersion, d.rep.CdkdSource = d.changes.version, r.cdkdSource()
 	switch {
 	case ctx.Err() != nil:
 		d.stopped(cdkd.Result{Cancelled: true}, nil)
-		return
+		return dec, false
 	case err != nil && d.reviews.Err != nil && !isCdkdError(err):
 		d.failed(ReasonAPIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
-		return
+		return dec, false
 	case err != nil:
 		var cerr *cdkd.Error
 		var tail []string
@@ -112,15 +114,31 @@ func (d *deployRun) decideAndDeploy(ctx context.Context) {
 			tail = cerr.StderrTail
 		}
 		d.failed(cdkdReason(err, ReasonCdkdFailed), "cdkd diff failed", fmt.Sprintf("The change set could not be computed, so it cannot be checked against the review: %v. Not deploying.", err), tail)
-		return
+		return dec, false
 	}
 	d.fromDecision(dec)
 	if !dec.Deploy {
 		d.reason = FailureReason(dec.Reason)
 		d.rep.Outcome, d.rep.Reason = reporters.OutcomeRefused, d.reason.String()
-		return
+		return dec, false
 	}
-	d.apply(ctx, dec)
+	return dec, true
+}
+
+// gatePolicy is the gate's policy from the inputs; bot is the login
+// trusted diff comments are written by.
+func (r *Env) gatePolicy(bot string) gate.Policy {
+	return gate.Policy{
+		RequireReviewedDiff:   r.cfg.RequireReviewedDiff,
+		RequireApproval:       string(r.cfg.RequireApproval),
+		SecurityApprovalLabel: r.cfg.SecurityApprovalLabel,
+		RequiredApprovals:     r.cfg.RequiredApprovals,
+		AllowDestructive:      r.cfg.AllowDestructive,
+		DestructiveLabel:      r.cfg.DestructiveLabel,
+		AllowDestroyTypes:     r.cfg.AllowDestroyTypes,
+		Bot:                   bot,
+		TrustedApp:            r.cfg.TrustedApp,
+	}
 }
 
 // reviewFinder is the review lookup, wired to this run's GitHub client,
@@ -255,6 +273,12 @@ func (d *deployRun) redact() {
 // finish publishes the report and sets the outputs. After a cancellation
 // the job's context is gone, so the report gets a short one of its own.
 func (d *deployRun) finish(ctx context.Context) Outcome {
+	return d.finishWith(ctx, d.publish)
+}
+
+// finishWith is finish with the report written by publish (a deploy's,
+// or a merge group's check).
+func (d *deployRun) finishWith(ctx context.Context, publish func(context.Context) error) Outcome {
 	r := d.r
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
@@ -262,7 +286,7 @@ func (d *deployRun) finish(ctx context.Context) Outcome {
 		defer cancel()
 		r.reportBudget = cancelledReportTimeout
 	}
-	apiErr := d.publish(ctx)
+	apiErr := publish(ctx)
 	if d.reason != "" {
 		msg := joinReason(reporters.DeployHeadline(d.rep), d.rep.Message)
 		return failed(d.reason, errors.New(msg))
@@ -270,7 +294,11 @@ func (d *deployRun) finish(ctx context.Context) Outcome {
 	if apiErr != nil {
 		return failed(ReasonAPIFailed, apiErr)
 	}
-	r.runner.Notice(r.set.OneLine(reporters.DeployHeadline(d.rep)))
+	line := reporters.DeployHeadline(d.rep)
+	if d.rep.Group != nil {
+		line += ": " + d.rep.Message // which pull requests' reviews cover it
+	}
+	r.runner.Notice(r.set.OneLine(line))
 	return succeeded()
 }
 

@@ -32,6 +32,7 @@ func deployReportFixture(secret string) reporters.DeployReport {
 		},
 		StderrTail:     []string{"Error: " + secret},
 		FullReportHint: "the job summary",
+		Group:          &model.GroupCheck{Branch: "main", PullRequests: []model.GroupPullRequest{{Number: 7, Reason: "stale-review", Problem: "problem " + secret}}},
 	}
 }
 
@@ -65,7 +66,8 @@ func TestDeployRedactStage(t *testing.T) {
 	set.Add(secret, "test")
 	d = run(set)
 	b := strings.Join([]string{d.rep.Title, d.rep.Message, d.rep.Warnings[0], d.rep.ComparisonNote, d.rep.Lock.Owner,
-		d.rep.Stacks[0].Resources[0].Error, d.rep.Stacks[0].Outputs[0].Value, d.rep.StderrTail[0], stackOutputsJSON(d.outputs)}, "\n")
+		d.rep.Stacks[0].Resources[0].Error, d.rep.Stacks[0].Outputs[0].Value, d.rep.StderrTail[0], stackOutputsJSON(d.outputs),
+		d.rep.Group.PullRequests[0].Problem}, "\n")
 	assert.Assert(t, !strings.Contains(b, secret), b)
-	assert.Equal(t, strings.Count(b, secrets.Mask), 10, b)
+	assert.Equal(t, strings.Count(b, secrets.Mask), 11, b)
 }

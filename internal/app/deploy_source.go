@@ -39,7 +39,7 @@ func (s reviewSource) CommitsBetween(ctx context.Context, base, head string) ([]
 
 func pullRequestOf(pr github.PullRequest) review.PullRequest {
 	return review.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, MergeCommitSHA: pr.MergeCommitSHA,
-		Merged: pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels, Author: pr.Author}
+		Merged: pr.Merged, Open: pr.State == "open" && !pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels, Author: pr.Author}
 }
 
 func (s reviewSource) ListLabelEvents(ctx context.Context, number int) ([]review.LabelEvent, error) {

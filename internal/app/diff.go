@@ -202,7 +202,11 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 		comment = append(comment, &publish.Comment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: r.gh.PR.Number, HeadSHA: r.gh.HeadSHA,
 			RunURL: r.gh.RunURL, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})
 	}
-	return r.pub().Publish(ctx, p, r.targets(append(comment, r.checkRun()...)...)...)
+	api := append(comment, r.checkRun()...)
+	if r.cfg.MergeQueue && len(api) > len(comment) && r.gh.PR != nil && rep.Shard == nil {
+		api = append(api, r.queueCheckOnHead(rep))
+	}
+	return r.pub().Publish(ctx, p, r.targets(api...)...)
 }
 
 func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool) (conclusion, title string) {

@@ -48,7 +48,7 @@ func checkFingerprintKey(cfg config.Config) error {
 // its masks (the digest of a diff, an aggregate of diffs, a deploy's gate).
 func (r *Env) keysMasks() bool {
 	switch r.cfg.Command {
-	case config.CommandDiff, config.CommandDeploy:
+	case config.CommandDiff, config.CommandDeploy, config.CommandVerify:
 		return true
 	case config.CommandAggregate:
 		return r.cfg.For != config.CommandDrift

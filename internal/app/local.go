@@ -48,6 +48,7 @@ func (a *App) meta(ctx context.Context) (ExitCode, bool) {
 var commandHelp = map[config.Command]string{
 	config.CommandDiff:      "diff: runs cdkd diff and reports what a deploy would change (a PR comment, a check run, a job summary; locally, the report on stdout).",
 	config.CommandDeploy:    "deploy: runs cdkd deploy behind the gate: only the change set reviewers saw is deployed.",
+	config.CommandVerify:    "verify: checks a merge queue's group (on: merge_group) against its pull requests' reviews, as the deploy gate would; deploys nothing.",
 	config.CommandDrift:     "drift: runs cdkd drift and reports drift, \"could not check\" and clean apart.",
 	config.CommandPlan:      "plan: spreads the stacks over shards for a matrix of diff or drift jobs.",
 	config.CommandAggregate: "aggregate: merges the shards' report JSON files into one review.",
@@ -214,5 +215,11 @@ func (r *Env) warnInputs() {
 	}
 	if w := r.cfg.UnreviewableDiff(); w != "" {
 		r.runner.Warning(w)
+	}
+	if r.cfg.Command == config.CommandVerify && !r.cfg.CheckRun {
+		r.runner.Warning("check-run is false: verify writes no cdkd merge queue check run, so a ruleset requiring it waits for one that never comes; only this job's own status says how the group stands")
+	}
+	if r.gh.MergeGroup != nil && r.cfg.Command == config.CommandDiff {
+		r.runner.Warning("command diff on a merge_group event reports the group's diff but checks it against no review, and writes no cdkd merge queue check: run command: verify on merge_group (see docs/deploy.md, Merge queues)")
 	}
 }

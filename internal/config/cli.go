@@ -30,7 +30,7 @@ type CLI struct {
 }
 
 // Commands are the first words the binary accepts (`cdkd-action diff --all`).
-var Commands = []Command{CommandDiff, CommandDeploy, CommandDrift, CommandPlan, CommandAggregate}
+var Commands = []Command{CommandDiff, CommandDeploy, CommandVerify, CommandDrift, CommandPlan, CommandAggregate}
 
 // Meta is a request that needs no inputs at all: --help or --version.
 type Meta int

@@ -22,6 +22,9 @@ const (
 	CommandDiff   Command = "diff"
 	CommandDeploy Command = "deploy"
 	CommandDrift  Command = "drift"
+	// CommandVerify checks a merge queue's group against the reviews of
+	// its pull requests, as the deploy gate would, without deploying.
+	CommandVerify Command = "verify"
 )
 
 // DefaultTrustedApp is the app GITHUB_TOKEN's check runs belong to, the
@@ -55,8 +58,11 @@ type Config struct {
 	Comment          CommentMode
 	Label            string
 	CheckRun         bool
-	FailOnChanges    bool
-	FromJSON         string
+	// MergeQueue: the diff also writes the merge queue's required check on
+	// the pull request's head.
+	MergeQueue    bool
+	FailOnChanges bool
+	FromJSON      string
 	// CdkdExitCode is the exit code of the cdkd drift run whose JSON
 	// from-json holds; nil when not given (unknown).
 	CdkdExitCode   *int
@@ -254,7 +260,7 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 		{"resolve-secrets", &c.ResolveSecrets}, {"issue", &c.Issue}, {"fail-on-drift", &c.FailOnDrift},
 		{"fail-on-incomplete", &c.FailOnIncomplete}, {"require-reviewed-diff", &c.RequireReviewedDiff},
 		{"allow-destructive", &c.AllowDestructive}, {"drift-allow-token-overwrite", &c.AllowTokenOverwrite},
-		{"fingerprints", &c.Fingerprints},
+		{"fingerprints", &c.Fingerprints}, {"merge-queue", &c.MergeQueue},
 	} {
 		v, err := ParseBool(b.name, values[b.name])
 		if err != nil {

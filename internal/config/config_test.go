@@ -83,7 +83,7 @@ func TestBadInputsNameTheInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"command", map[string]string{"INPUT_COMMAND": "destroy"}, nil, `input command: expected diff, deploy, drift, plan or aggregate, got "destroy"`},
+		{"command", map[string]string{"INPUT_COMMAND": "destroy"}, nil, `input command: expected diff, deploy, verify, drift, plan or aggregate, got "destroy"`},
 		{"bool", map[string]string{"INPUT_ALL": "yes"}, nil, `input all: expected true or false, got "yes"`},
 		{"comment", map[string]string{"INPUT_COMMENT": "sticky"}, nil, `input comment: expected update, recreate or off, got "sticky"`},
 		{"flag-like stack", map[string]string{"INPUT_STACKS": "--all"}, nil, `input stacks: stack names cannot start with '-', got "--all"`},
@@ -97,9 +97,11 @@ func TestBadInputsNameTheInput(t *testing.T) {
 		{"context like a flag", map[string]string{"INPUT_CONTEXT": "-k=v"}, nil, `input context: expected one key=value per line, got "-k=v"`},
 		{"unknown flag", nil, []string{"--stackz=A"}, "input command line: --stackz is not an input of this action"},
 		{"stray arg", nil, []string{"diff", "extra"}, `input command line: unexpected argument "extra"`},
-		{"unknown first word", nil, []string{"destroy"}, `input command: expected diff, deploy, drift, plan or aggregate as the first word, got "destroy"`},
+		{"unknown first word", nil, []string{"destroy"}, `input command: expected diff, deploy, verify, drift, plan or aggregate as the first word, got "destroy"`},
 		{"first word and --command disagree", nil, []string{"drift", "--command=diff"}, "input command: the first word says drift but --command says diff"},
 		{"local deploy unconfirmed", nil, []string{"deploy"}, "input command line: a local deploy changes AWS resources: pass --yes"},
+		{"local verify", nil, []string{"verify"}, "input command: verify checks a merge queue's group against its pull requests' reviews on GitHub: run it in a workflow on merge_group, not locally"},
+		{"verify from a saved diff", map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "verify", "INPUT_FROM-JSON": "config_test.go"}, nil, "input from-json: verify runs cdkd diff on the group's head itself"},
 		{"--yes on diff", nil, []string{"diff", "--yes"}, "input command line: --yes only applies to deploy, not diff"},
 		{"cdkd-version", map[string]string{"INPUT_CDKD-VERSION": "latest"}, nil, `input cdkd-version: expected a cdkd release such as 0.284.40, got "latest"`},
 	}

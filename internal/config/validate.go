@@ -13,9 +13,15 @@ import (
 
 func (c Config) validate() error {
 	switch c.Command {
-	case CommandDiff, CommandDeploy, CommandDrift, CommandPlan, CommandAggregate:
+	case CommandDiff, CommandDeploy, CommandVerify, CommandDrift, CommandPlan, CommandAggregate:
 	default:
 		return bad("command", "expected %s, got %q", commandList(), c.Command)
+	}
+	if c.Command == CommandVerify && c.Local {
+		return bad("command", "verify checks a merge queue's group against its pull requests' reviews on GitHub: run it in a workflow on merge_group, not locally")
+	}
+	if c.Command == CommandVerify && c.FromJSON != "" {
+		return bad("from-json", "verify runs cdkd diff on the group's head itself; a saved diff cannot stand for it, so leave from-json empty")
 	}
 	if err := c.validateSharding(); err != nil {
 		return err
@@ -81,7 +87,7 @@ func (c Config) validate() error {
 	if c.StackRegion != "" && !regionPattern().MatchString(c.StackRegion) {
 		return bad("stack-region", "expected an AWS region such as us-east-1, got %q", c.StackRegion)
 	}
-	if c.Command == CommandDeploy && !appSlugPattern().MatchString(c.TrustedApp) {
+	if (c.Command == CommandDeploy || c.Command == CommandVerify) && !appSlugPattern().MatchString(c.TrustedApp) {
 		return bad("trusted-app", "expected the slug of the GitHub App whose diff check runs vouch for a review, such as github-actions, got %q", c.TrustedApp)
 	}
 	for _, t := range c.AllowDestroyTypes {

@@ -93,6 +93,10 @@ type Coverage struct {
 	// By maps each change of the deploy to the pull requests whose review
 	// holds it (for the destructive policy's labels).
 	By map[string][]int
+	// Differs names, per pull request, the changes of the deploy its
+	// review holds otherwise (another value, another starting point, or
+	// set differently than another review): what it no longer covers.
+	Differs map[int][]string
 }
 
 // Covered reports that every change is reviewed and no two reviews
@@ -124,7 +128,12 @@ func cover(reviewed []reviewedSet, cur model.Diff) Coverage {
 			}
 		}
 	}
-	c := Coverage{By: map[string][]int{}}
+	c := Coverage{By: map[string][]int{}, Differs: map[int][]string{}}
+	differs := func(what string, prs []int) {
+		for _, n := range prs {
+			c.Differs[n] = append(c.Differs[n], what)
+		}
+	}
 	made := map[string]bool{}
 	for _, u := range units(cur) {
 		made[u.key] = true
@@ -135,6 +144,7 @@ func cover(reviewed []reviewedSet, cur model.Diff) Coverage {
 		}
 		if len(effects) > 1 {
 			c.Contradictions = append(c.Contradictions, fmt.Sprintf("%s (set differently by %s)", u.what, prList(versionPRs(effects))))
+			differs(u.what+" (another review sets it differently)", versionPRs(effects))
 			continue
 		}
 		i := slices.IndexFunc(versions, func(s *seen) bool { return s.u.hash == u.hash })
@@ -143,8 +153,10 @@ func cover(reviewed []reviewedSet, cur model.Diff) Coverage {
 			c.By[u.key] = versions[i].prs
 		case len(versions) > 0 && versions[0].u.effect == u.effect:
 			c.Unreviewed = append(c.Unreviewed, u.what+" starts from another value than "+prList(versions[0].prs)+" reviewed (it changed since the review)")
+			differs(u.what+" starts from another value (it changed since the review)", versions[0].prs)
 		case len(versions) > 0:
 			c.Unreviewed = append(c.Unreviewed, u.what+" differs from what "+prList(versions[0].prs)+" reviewed")
+			differs(u.what+" differs from what it reviewed", versions[0].prs)
 		default:
 			c.Unreviewed = append(c.Unreviewed, u.what+" was in no review")
 		}
@@ -223,6 +235,7 @@ func (d *Decision) judge(p Policy, rv Review, cur Current, usable bool) (covered
 			d.Notes = append(d.Notes, "Reviewed and already in place, so not deployed again: "+strings.Join(cov.AlreadyDeployed, "; ")+".")
 		}
 	case whole && len(cov.Contradictions) > 0:
+		d.Differs = cov.Differs
 		msg := fmt.Sprintf("The pull requests merged in this push reviewed some changes differently: %s", strings.Join(cov.Contradictions, "; "))
 		if p.RequireReviewedDiff {
 			d.Reason, d.Title, d.Message = ReviewsContradict, "Reviews contradict each other", msg+": not deploying. Review the merged result in one pull request."
@@ -232,12 +245,19 @@ func (d *Decision) judge(p Policy, rv Review, cur Current, usable bool) (covered
 	case rv.Digest == cur.Digest:
 		// Exactly the pull request's own review: the batch adds nothing.
 	default:
-		d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
+		if len(rv.Batch) == 0 {
+			d.Comparison, d.ComparisonNote = compare(rv.ChangeSet, cur.Diff)
+		} else {
+			// One review's change set is not what the others reviewed:
+			// listed against it, their changes would read as new.
+			d.ComparisonNote = "Several pull requests' reviews count here, so the change set is not listed against one of them; the changes no review holds as they are now are named above."
+		}
 		// Short digests: a message that printed the current one whole
 		// would hand anyone who can edit the comment the value to paste.
 		msg := fmt.Sprintf("The change set differs from the one reviewed in %s (reviewed digest %s, now %s)", reviewedIn(rv), shortDigest(rv.Digest), shortDigest(cur.Digest))
 		if whole && len(cov.Unreviewed) > 0 {
 			msg += "; not reviewed: " + strings.Join(cov.Unreviewed, "; ")
+			d.Differs = cov.Differs
 		}
 		if !strings.HasPrefix(rv.Digest, digestVersion(cur.Digest)) {
 			msg += "; the digests were computed by different versions of cdkd-action"

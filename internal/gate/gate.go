@@ -76,6 +76,9 @@ type Decision struct {
 	// ComparisonNote says why the difference cannot be listed, when it
 	// cannot.
 	ComparisonNote string
+	// Differs names, per pull request, the changes its review holds
+	// otherwise than the change set makes them (see Coverage.Differs).
+	Differs map[int][]string
 	// Destructive is every delete and replacement in the change set, each
 	// allowed or not.
 	Destructive []Destructive
@@ -153,12 +156,7 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		if one.PR == 0 || !one.Comment || one.Digest == "" || one.ReviewedSHA == "" || one.Record != nil {
 			continue
 		}
-		rv := one
-		// The comment alone is not a review: anyone with write access can
-		// edit it and keep its author. Without the check run the diff
-		// recorded, nothing vouches for the digest in it.
-		msg := fmt.Sprintf("No diff check run on %s records the review of pull request #%d (the diff ran with check-run: false, could not create its check run, or was cancelled), "+
-			"so the digest in its comment cannot be verified", short(rv.ReviewedSHA), rv.PR)
+		msg := unrecorded(one)
 		if p.RequireReviewedDiff {
 			d.Reason, d.Title = NoReviewedDiff, "Review cannot be verified"
 			d.Message = msg + ": not deploying. Run the diff with check-run: true, or set require-reviewed-diff: false."
@@ -235,6 +233,15 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		d.Message = "The change set was not verified against a review (require-reviewed-diff is false); its digest is " + shortDigest(cur.Digest) + "."
 	}
 	return d
+}
+
+// unrecorded says that no check run vouches for the review rv: the comment
+// alone is not a review, since anyone with write access can edit it and
+// keep its author. Without the check run the diff recorded, nothing vouches
+// for the digest in it.
+func unrecorded(rv Review) string {
+	return fmt.Sprintf("No diff check run on %s records the review of pull request #%d (the diff ran with check-run: false, could not create its check run, or was cancelled), "+
+		"so the digest in its comment cannot be verified", short(rv.ReviewedSHA), rv.PR)
 }
 
 // GitHubActionsApp is the app of check runs written with GITHUB_TOKEN.
@@ -404,6 +411,7 @@ func reviewedIn(rv Review) string {
 	for _, one := range rv.all() {
 		prs = append(prs, one.PR)
 	}
+	slices.Sort(prs)
 	return prList(prs)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -37,6 +38,54 @@ type Context struct {
 	// WorkflowRun is set in a workflow_run job: the run that triggered
 	// it, as GitHub's event says (never as an artifact of that run says).
 	WorkflowRun *WorkflowRun
+	// MergeGroup is set in a merge_group job: the merge queue's group
+	// being checked.
+	MergeGroup *MergeGroup
+}
+
+// MergeGroup is the part of a merge_group event payload that names the
+// group: its head commit (the commit checked out, which the queue
+// fast-forwards the base branch to when the group merges), its ref and the
+// branch it merges into. The payload names no pull request.
+type MergeGroup struct {
+	HeadSHA string
+	// HeadRef is refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>.
+	HeadRef string
+	// BaseSHA is the group's parent commit: the base branch's head, or
+	// the head of the group ahead of this one in the queue.
+	BaseSHA string
+	// BaseRef is refs/heads/<base>.
+	BaseRef string
+}
+
+// BaseBranch is the branch the group merges into ("" when BaseRef names
+// no branch).
+func (g MergeGroup) BaseBranch() string {
+	b, _ := strings.CutPrefix(g.BaseRef, "refs/heads/")
+	if b == g.BaseRef {
+		return ""
+	}
+	return b
+}
+
+// QueuedPR is the pull request the group's ref names (pr-<N> in
+// gh-readonly-queue/<base>/pr-<N>-<sha>): the last one the group adds;
+// 0 when the ref names none.
+func (g MergeGroup) QueuedPR() int {
+	name, ok := strings.CutPrefix(g.HeadRef, "refs/heads/gh-readonly-queue/")
+	if !ok {
+		return 0
+	}
+	i := strings.LastIndex(name, "/pr-")
+	if i < 0 {
+		return 0
+	}
+	num, _, ok := strings.Cut(name[i+len("/pr-"):], "-")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n <= 0 || strings.Trim(num, "0123456789") != "" {
+		return 0
+	}
+	return n
 }
 
 // WorkflowRun is the part of a workflow_run event payload that names what
@@ -65,8 +114,14 @@ type PullRequest struct {
 }
 
 type eventPayload struct {
-	Number      int    `json:"number"`
-	Before      string `json:"before"`
+	Number     int    `json:"number"`
+	Before     string `json:"before"`
+	MergeGroup *struct {
+		HeadSHA string `json:"head_sha"`
+		HeadRef string `json:"head_ref"`
+		BaseSHA string `json:"base_sha"`
+		BaseRef string `json:"base_ref"`
+	} `json:"merge_group"`
 	WorkflowRun *struct {
 		Event          string `json:"event"`
 		HeadSHA        string `json:"head_sha"`
@@ -150,6 +205,13 @@ func (c *Context) readEvent(path string) error {
 			// The review belongs to the commit the triggering run ran on,
 			// not to GITHUB_SHA (the default branch's head).
 			c.HeadSHA = w.HeadSHA
+		}
+	}
+	if g := p.MergeGroup; g != nil && c.EventName == "merge_group" {
+		c.MergeGroup = &MergeGroup{HeadSHA: g.HeadSHA, HeadRef: g.HeadRef, BaseSHA: g.BaseSHA, BaseRef: g.BaseRef}
+		if g.HeadSHA != "" {
+			// GITHUB_SHA is the group's head too; the event says so first.
+			c.HeadSHA = g.HeadSHA
 		}
 	}
 	if p.PullRequest == nil {

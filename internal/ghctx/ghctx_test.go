@@ -88,3 +88,45 @@ func TestLoadWorkflowRunOfAFork(t *testing.T) {
 	assert.Assert(t, c.WorkflowRun == nil)
 	assert.Equal(t, c.HeadSHA, "defaultbranchhead")
 }
+
+// A merge_group job checks the queue's group: GitHub's real payload (from
+// @octokit/webhooks-examples) names its head, its parent and the branch it
+// merges into, and in its ref the pull request it adds; no pull request
+// object.
+func TestLoadMergeGroup(t *testing.T) {
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "octo-org/octo-repo", "GITHUB_SHA": "2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d",
+		"GITHUB_EVENT_NAME": "merge_group", "GITHUB_EVENT_PATH": "../../cmd/cdkd-action/testdata/events/merge_group.checks_requested.json",
+	}
+	c, err := Load(func(k string) string { return env[k] })
+	assert.NilError(t, err)
+	assert.DeepEqual(t, c.MergeGroup, &MergeGroup{HeadSHA: "2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d",
+		HeadRef: "refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64",
+		BaseSHA: "380387fbc80638b734a49e1be1c4dfec1c01b33c", BaseRef: "refs/heads/main"})
+	assert.Equal(t, c.MergeGroup.BaseBranch(), "main")
+	assert.Equal(t, c.MergeGroup.QueuedPR(), 104)
+	assert.Equal(t, c.HeadSHA, "2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d")
+	assert.Assert(t, c.PR == nil)
+
+	env["GITHUB_EVENT_NAME"] = "push"
+	c, err = Load(func(k string) string { return env[k] })
+	assert.NilError(t, err)
+	assert.Assert(t, c.MergeGroup == nil, "only a merge_group event is a merge group")
+}
+
+func TestQueuedPR(t *testing.T) {
+	for ref, want := range map[string]int{
+		"refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64":     104,
+		"refs/heads/gh-readonly-queue/release/v2/pr-7-929f8209d40f77f4abc622a499c93a83babdbe64": 7,
+		"refs/heads/gh-readonly-queue/main/pr-x7-929f8209d40f77f4abc622a499c93a83babdbe64":      0,
+		"refs/heads/gh-readonly-queue/main/pr--929f8209d40f77f4abc622a499c93a83babdbe64":        0,
+		"refs/heads/gh-readonly-queue/main/pr-+7-929f8209d40f77f4abc622a499c93a83babdbe64":      0,
+		"refs/heads/gh-readonly-queue/main/pr-0-929f8209d40f77f4abc622a499c93a83babdbe64":       0,
+		"refs/heads/feature/pr-7-929f8209d40f77f4abc622a499c93a83babdbe64":                      0,
+		"refs/heads/gh-readonly-queue/main/pr-7":                                                0,
+		"":                                                                                      0,
+	} {
+		assert.Equal(t, MergeGroup{HeadRef: ref}.QueuedPR(), want, ref)
+	}
+	assert.Equal(t, MergeGroup{BaseRef: "refs/tags/v1"}.BaseBranch(), "")
+}

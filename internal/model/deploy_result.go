@@ -10,6 +10,8 @@ const (
 	OutcomePartial   DeployOutcome = "partial"   // cdkd left resources unaddressed
 	OutcomeLocked    DeployOutcome = "locked"    // another job holds a stack's lock
 	OutcomeCancelled DeployOutcome = "cancelled" // the job was cancelled or timed out
+	// OutcomeVerified: a merge queue's group the gate would deploy (verify).
+	OutcomeVerified DeployOutcome = "verified"
 )
 
 // DeployResult is one deploy as a typed result: whether it ran, why not,
@@ -43,6 +45,27 @@ type DeployResult struct {
 	StackOutputs map[string]map[string]string `json:"stackOutputs,omitempty"`
 	// StderrTail is the end of cdkd's stderr, for a failure.
 	StderrTail []string `json:"stderrTail,omitempty"`
+	// Group is set by verify: the merge queue's group the gate judged
+	// (nothing was deployed), SHA being its head.
+	Group *GroupCheck `json:"group,omitempty"`
+}
+
+// GroupCheck is a merge queue's group as verify judged it.
+type GroupCheck struct {
+	// Branch is the branch the group merges into.
+	Branch string `json:"branch"`
+	// PullRequests are the group's pull requests, each with what the
+	// gate's review rules found wrong with its review.
+	PullRequests []GroupPullRequest `json:"pullRequests"`
+}
+
+// GroupPullRequest is one pull request of a merge group.
+type GroupPullRequest struct {
+	Number      int    `json:"number"`
+	ReviewedSHA string `json:"reviewedSha,omitempty"`
+	// Reason and Problem are empty when its review passes the rules.
+	Reason  string `json:"failureReason,omitempty"`
+	Problem string `json:"problem,omitempty"`
 }
 
 // DeployReview is the review a deploy was checked against.

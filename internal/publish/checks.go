@@ -215,3 +215,34 @@ func (t *Deployment) Publish(ctx context.Context, pub *Publisher, p *Publication
 	s := pub.Secrets
 	return t.API.CreateDeploymentStatus(ctx, t.Owner, t.Repo, t.id, f.State, s.Redact(f.EnvironmentURL), t.RunURL, s.Redact(f.Description))
 }
+
+// RequiredCheck creates a check run of a fixed name beside the report's
+// own, for a ruleset to require: the merge queue's check, which must be
+// reported on every pull request's head too or none can enter the queue.
+// Its words are its own, decided from what the targets before it wrote.
+type RequiredCheck struct {
+	API         CheckRunAPI
+	Owner, Repo string
+	DetailsURL  string
+	Name        string
+	HeadSHA     string
+	// Conclude gives the conclusion, title and summary (Markdown).
+	Conclude func(w *Written) (conclusion, title, summary string)
+}
+
+func (t *RequiredCheck) Policy(*Publication) Policy {
+	return Policy{What: "the " + t.Name + " check run", Denied: "cannot create the check run (no checks: write permission?): %v"}
+}
+
+func (t *RequiredCheck) Publish(ctx context.Context, pub *Publisher, _ *Publication, w *Written) error {
+	if t.HeadSHA == "" || t.Conclude == nil {
+		return nil
+	}
+	conclusion, title, summary := t.Conclude(w)
+	s := pub.Secrets
+	_, err := t.API.CreateCheckRun(ctx, t.Owner, t.Repo, github.CheckRun{
+		Name: s.Redact(t.Name), HeadSHA: t.HeadSHA, Status: "completed", Conclusion: conclusion, DetailsURL: t.DetailsURL,
+		Title: s.Redact(title), Summary: s.Redact(summary),
+	})
+	return err
+}

@@ -55,6 +55,11 @@ func Deploy(d *model.DeployResult, in Input) Report {
 		d.StackOutputs = outputs
 	}
 	d.StderrTail = Lines(set, d.StderrTail)
+	if g := d.Group; g != nil {
+		for i := range g.PullRequests {
+			g.PullRequests[i].Problem = red(g.PullRequests[i].Problem)
+		}
+	}
 	return Report{}
 }
 

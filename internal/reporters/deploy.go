@@ -25,6 +25,7 @@ const (
 	OutcomePartial   = model.OutcomePartial
 	OutcomeLocked    = model.OutcomeLocked
 	OutcomeCancelled = model.OutcomeCancelled
+	OutcomeVerified  = model.OutcomeVerified
 )
 
 // DeployReport is one deploy as the pull request, the check run and the job
@@ -66,6 +67,9 @@ type DeployReport struct {
 	StderrTail []string
 	// FullReportHint is trusted Markdown saying where the full report is.
 	FullReportHint string
+	// Group, set by verify, is the merge queue's group judged instead of
+	// a deploy: the report is the merge queue check's (group.go).
+	Group *model.GroupCheck
 }
 
 // warningsMax is how many warnings a deploy report shows; the rest are
@@ -94,6 +98,9 @@ func DeployMarkdown(r DeployReport, b Budget) string {
 // DeployHeadline is the one-line outcome, for a check run title or a log
 // line.
 func DeployHeadline(r DeployReport) string {
+	if r.Group != nil {
+		return groupHeadline(r)
+	}
 	switch r.Outcome {
 	case OutcomeDeployed:
 		return "Deployed: " + totalDeployed(r.Stacks)
@@ -125,8 +132,13 @@ type deployWriter struct {
 }
 
 func (x *deployWriter) report() {
-	writeTitle(x.w, "deploy", x.r.Label)
-	x.headline()
+	if x.r.Group != nil {
+		writeTitle(x.w, "merge queue", x.r.Label)
+		x.groupHeadline()
+	} else {
+		writeTitle(x.w, "deploy", x.r.Label)
+		x.headline()
+	}
 	if x.lv.shortenedNote {
 		x.w.Block()
 		x.w.Write(x.note, "\n")
@@ -134,6 +146,7 @@ func (x *deployWriter) report() {
 	x.lock()
 	x.warnings()
 	if x.lv.sections {
+		x.group()
 		x.comparison()
 		x.destructive()
 		x.stacks()
@@ -174,11 +187,17 @@ func (x *deployWriter) headline() {
 		x.w.Write(" · ", totalDeployed(x.r.Stacks))
 	}
 	x.w.WriteString("\n")
-	if x.r.Message != "" {
-		msg, _ := cutRunes(x.r.Message, reasonMax)
-		x.w.Block()
-		x.w.Write(Text(msg), "\n")
+	x.message("")
+}
+
+// message is the report's message, after lead (trusted Markdown).
+func (x *deployWriter) message(lead string) {
+	if x.r.Message == "" {
+		return
 	}
+	msg, _ := cutRunes(x.r.Message, reasonMax)
+	x.w.Block()
+	x.w.Write(lead, Text(msg), "\n")
 }
 
 func (x *deployWriter) lock() {
@@ -380,6 +399,10 @@ func (x *deployWriter) stderr() {
 }
 
 func (x *deployWriter) footer() {
+	if x.r.Group != nil {
+		footer{shaLabel: "group head", sha: x.r.SHA, runURL: x.r.RunURL, cdkd: x.r.CdkdVersion, source: x.r.CdkdSource, digest: x.r.Digest}.write(x.w)
+		return
+	}
 	var pr string
 	if x.r.PR > 0 {
 		pr = "PR " + Code("#"+strconv.Itoa(x.r.PR))

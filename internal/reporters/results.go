@@ -65,7 +65,7 @@ func (r DeployReport) Result() model.DeployResult {
 		Outcome: r.Outcome, Deployed: r.Outcome == OutcomeDeployed, Title: r.Title, Message: r.Message, Reason: r.Reason,
 		SHA: r.SHA, Digest: r.Digest, Review: model.DeployReview{PullRequest: r.PR, ReviewedSHA: r.ReviewedSHA, CommentURL: r.ReviewURL, Reviewed: r.Reviewed},
 		Warnings: r.Warnings, Comparison: r.Comparison, ComparisonNote: r.ComparisonNote, Destructive: r.Destructive,
-		Lock: r.Lock, StderrTail: r.StderrTail,
+		Lock: r.Lock, StderrTail: r.StderrTail, Group: r.Group,
 	}
 	res.Stacks = make([]model.DeployedStack, len(r.Stacks))
 	for i, s := range r.Stacks {
@@ -91,6 +91,6 @@ func DeployReportOf(res model.DeployResult, hint string) DeployReport {
 		SHA: res.SHA, RunURL: res.RunURL, CdkdVersion: res.CdkdVersion, CdkdSource: res.CdkdSource, Digest: res.Digest, PR: res.Review.PullRequest,
 		ReviewedSHA: res.Review.ReviewedSHA, ReviewURL: res.Review.CommentURL, Reviewed: res.Review.Reviewed, Warnings: res.Warnings,
 		Comparison: res.Comparison, ComparisonNote: res.ComparisonNote, Destructive: res.Destructive, Lock: res.Lock,
-		Stacks: res.Stacks, StderrTail: res.StderrTail, FullReportHint: hint,
+		Stacks: res.Stacks, StderrTail: res.StderrTail, FullReportHint: hint, Group: res.Group,
 	}
 }

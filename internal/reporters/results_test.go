@@ -85,7 +85,8 @@ func TestReportsSurviveTheirJSON(t *testing.T) {
 			ComparisonNote: "n", Destructive: []DestructiveChange{{Stack: "A", LogicalID: "Q", Action: model.ActionDelete}},
 			Lock:       &DeployLock{Stack: "A", Unlock: "cdkd force-unlock A"},
 			Stacks:     []DeployedStack{{Stack: "A", Created: 1, Outputs: []StackOutput{{Name: "Url", Value: "https://x"}, {Name: "Token", Value: "s3cr3t", Secret: true}}}},
-			StderrTail: []string{"line"}, FullReportHint: hint}
+			StderrTail: []string{"line"}, FullReportHint: hint,
+			Group: &model.GroupCheck{Branch: "main", PullRequests: []model.GroupPullRequest{{Number: 8, ReviewedSHA: "4444444", Reason: "stale-review", Problem: "p"}}}}
 		assertAllSet(t, rep)
 		res := viaJSON(t, rep.Result())
 		assert.Equal(t, res.Stacks[0].Outputs[1].Value, model.Masked, "a secret output's value never leaves")

@@ -53,6 +53,9 @@ type Where struct {
 	Before string
 	// Approval is what the approval rules read (approvals.go).
 	Approval Approval
+	// Group, in a merge queue's check, is the group being checked: its
+	// pull requests are open ones, not merged ones (group.go).
+	Group *Group
 }
 
 // Finder finds the review of the commit being deployed: the pull request
@@ -78,6 +81,10 @@ type Finder struct {
 	PR      *PullRequest
 	Comment *Comment
 	Header  marker.Header
+	// GroupPRs are the pull requests of the merge group being checked.
+	GroupPRs []int
+	// Found is the review the lookup last returned.
+	Found gate.Review
 	// Err is the error the lookup failed with (the review could not be
 	// read, which is not "no review").
 	Err error
@@ -103,7 +110,7 @@ func (s *Finder) Bot(ctx context.Context) string {
 
 func (s *Finder) Review(ctx context.Context) (gate.Review, error) {
 	rv, err := s.review(ctx)
-	s.Err = err
+	s.Err, s.Found = err, rv
 	return rv, err
 }
 
@@ -117,6 +124,9 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 	case s.API == nil:
 		rv.Note = "no GitHub token to read pull requests with"
 		return rv, nil
+	}
+	if w.Group != nil {
+		return s.groupReview(ctx, rv)
 	}
 	number, note, err := s.findPR(ctx)
 	if err != nil {

@@ -15,6 +15,8 @@ type PullRequest struct {
 	BaseRef        string
 	MergeCommitSHA string
 	Merged         bool
+	// Open: neither merged nor closed.
+	Open bool
 	// MergedAt is zero when it was not merged.
 	MergedAt time.Time
 	Labels   []string

@@ -315,9 +315,19 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 	routed := r.Clone(r.Context())
 	routed.URL.Path = path
 	routed.URL.RawPath = ""
+	if escaped, ok := s.stripBase(r.URL.EscapedPath()); ok && escaped != path {
+		// An encoded slash stays inside its parameter, as on GitHub: a
+		// compare of release%2Fv2...sha is one basehead, not two segments.
+		routed.URL.RawPath = escaped
+	}
 	route, params, err := s.spec.match(routed)
 	if err != nil {
 		return s.reject(rec, http.StatusNotFound, "no operation "+r.Method+" "+path+" in the vendored GitHub OpenAPI subset")
+	}
+	for k, v := range params {
+		if u, err := url.PathUnescape(v); err == nil {
+			params[k] = u
+		}
 	}
 	rec.Operation = route.Operation.OperationID
 

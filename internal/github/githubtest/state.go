@@ -340,14 +340,40 @@ func (s *Server) PushToPullRequest(owner, repo string, number int, sha string) {
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if it := s.pullRequest("PushToPullRequest", owner, repo, number, false); it != nil {
+		it.pr.headSHA = sha
+		it.updated = s.now()
+	}
+}
+
+// pullRequest is pull request number (an open one when open is set), for
+// the test helper named op; it fails the test when there is none. The
+// caller holds s.mu.
+func (s *Server) pullRequest(op, owner, repo string, number int, open bool) *item {
+	s.t.Helper()
 	owner, repo = s.defaults(owner, repo)
 	it := s.repo(owner, repo).items[number]
-	if it == nil || it.pr == nil {
-		s.t.Fatalf("githubtest: PushToPullRequest: %s/%s#%d is no pull request", owner, repo, number)
+	if it == nil || it.pr == nil || open && it.state != "open" {
+		s.t.Fatalf("githubtest: %s: %s/%s#%d is no pull request (open: %v)", op, owner, repo, number, open)
+		return nil
+	}
+	return it
+}
+
+// MergePullRequest merges an open pull request as the merge queue does
+// when its group lands: closed, merged now, at mergeCommitSHA (the
+// group's commit for it).
+func (s *Server) MergePullRequest(owner, repo string, number int, mergeCommitSHA string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it := s.pullRequest("MergePullRequest", owner, repo, number, true)
+	if it == nil {
 		return
 	}
-	it.pr.headSHA = sha
-	it.updated = s.now()
+	now := s.now()
+	it.state, it.closed, it.updated = "closed", now, now
+	it.pr.merged, it.pr.mergedAt, it.pr.mergeCommitSHA = true, now, mergeCommitSHA
 }
 
 // SetCommits seeds what GitHub's compare of base...head lists: shas, oldest
