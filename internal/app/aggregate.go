@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/masks"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
@@ -166,11 +167,11 @@ func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems
 	}
 	// The shards' mask tokens travel in their reports; a value hidden only
 	// now is fingerprinted here.
-	var masks maskSet
-	masks.addAll(redact.Diff(&d, redact.Input{Set: r.set, Placed: true}).Hidden)
-	why := r.fillMasks(ctx, &masks)
+	var toks masks.Set
+	toks.AddAll(redact.Diff(&d, redact.Input{Set: r.set, Placed: true}).Hidden)
+	why := r.fillMasks(ctx, &toks)
 	if other := r.otherShardKey(ctx, results); other != "" && why == "" {
-		why = r.unverifiable(&masks, other)
+		why = r.unverifiable(&toks, other)
 	}
 	if why != "" {
 		note := unverifiableNote(why)
