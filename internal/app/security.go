@@ -88,7 +88,7 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 				// The change set binds its properties (redacted, masked
 				// values hidden): read them from there, as for an update.
 				res.New = map[string]json.RawMessage{}
-				fromChanges(&res, ch.PropertyChanges)
+				res.FromChanges(ch.PropertyChanges)
 				break
 			}
 			t, why := template()
@@ -126,55 +126,13 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 					res.Partial = "its unchanged properties are not known (" + firstOf(why, "not in the cloud assembly") + ")"
 				}
 			}
-			fromChanges(&res, ch.PropertyChanges)
+			res.FromChanges(ch.PropertyChanges)
 		default:
 			res.NewUnknown = "cdkd's change type " + string(ch.ChangeType) + " is not one cdkd-action knows"
 		}
 		out = append(out, res)
 	}
 	return out
-}
-
-// fromChanges takes a resource's values from its property changes: each
-// side's value of each changed top-level property, or, where only part of
-// the property is known or redaction hid a side, a hidden property.
-func fromChanges(res *security.Resource, changes []model.PropertyChange) {
-	for _, p := range changes {
-		top := topProperty(p.Path)
-		if top != p.Path || hiddenSide(p) {
-			res.Hidden = append(res.Hidden, top)
-			continue
-		}
-		if res.Old != nil {
-			setSide(res.Old, top, p.Old)
-		}
-		setSide(res.New, top, p.New)
-	}
-}
-
-// hiddenSide reports a property change whose value redaction hid on
-// either side (a secret position, a value no assembly places).
-func hiddenSide(p model.PropertyChange) bool {
-	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || p.Old.IsMasked() || p.New.IsMasked()
-}
-
-func setSide(m map[string]json.RawMessage, k string, v model.Value) {
-	if v.Present() {
-		m[k] = json.RawMessage(v.Raw)
-	} else {
-		delete(m, k)
-	}
-}
-
-// topProperty is the top-level property of a diff path ("Policies" of
-// "Policies.0.PolicyName").
-func topProperty(path string) string {
-	for i, c := range path {
-		if c == '.' || c == '[' || c == '/' {
-			return path[:i]
-		}
-	}
-	return path
 }
 
 // templateResources reads a stack's template from the cloud assembly; why
