@@ -72,7 +72,7 @@ func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftA
 		rr.Error = err.Error()
 		return rr
 	}
-	res, err := r.runCdkdVia(ctx, &resolver, args, filterPlan)
+	res, err := r.runCdkdVia(ctx, &resolver, args, redact.FilterPlan)
 	ran := err == nil || res.ExitCode >= 0
 	if res.TimedOut {
 		r.resolveTimedOut = true
@@ -145,7 +145,7 @@ func (r *driftRun) revertPlan(ctx context.Context, runner *cdkd.Runner, aws *dri
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
 	}
-	res, err := r.runCdkdVia(ctx, runner, args, filterPlan)
+	res, err := r.runCdkdVia(ctx, runner, args, redact.FilterPlan)
 	if res.TimedOut {
 		r.resolveTimedOut = true // the step fails with timeout, not as a failed resolution
 	}
