@@ -124,7 +124,7 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 // (cdkd compares the reference text); or that whether it did is unknown.
 func (d *deployRun) warnNotApplied(ctx context.Context, fp *fpRun, stack string, s *slot, rec *fingerprint.Record, changes map[string]*model.ResourceChange) {
 	dec := fp.effect(s, changes[s.pos.LogicalID])
-	if !dec.Effect.LeavesBehind() && dec.Effect != model.EffectReferenceResourceUpdated {
+	if dec.Effect.AppliedByUpdate() {
 		return
 	}
 	if st, _ := fp.hasher.Compare(ctx, rec.Lookup(s.pos), s.pos, s.value); st != fingerprint.StatusChanged {
@@ -160,8 +160,7 @@ func (d *deployRun) applied(fp *fpRun, s *slot, ds reporters.DeployedStack, chan
 			// unchanged reference (cdkd compares the text); and whether
 			// it carried such a value along with another change is not
 			// known, so nothing is recorded.
-			e := fp.effect(s, changes[s.pos.LogicalID]).Effect
-			return !e.LeavesBehind() && e != model.EffectReferenceResourceUpdated
+			return fp.effect(s, changes[s.pos.LogicalID]).Effect.AppliedByUpdate()
 		}
 		return false
 	}

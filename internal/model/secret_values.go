@@ -100,6 +100,14 @@ func (e SecretEffect) LeavesBehind() bool {
 	return e == EffectNotApplied || e == EffectReferenceKept
 }
 
+// AppliedByUpdate reports whether a changed value counts as applied when
+// cdkd updated its resource, so its fingerprint is recorded: under every
+// effect but those that leave it behind and the one under which whether it
+// went along with another change is unknown (EffectReferenceResourceUpdated).
+func (e SecretEffect) AppliedByUpdate() bool {
+	return !e.LeavesBehind() && e != EffectReferenceResourceUpdated
+}
+
 // SecretCounts counts a run's secret positions by status.
 type SecretCounts struct {
 	Changed, Unchanged, Unknown, NotApplied int

@@ -41,3 +41,15 @@ func TestUntoldNoEchoReaders(t *testing.T) {
 	assert.Assert(t, UntoldNoEchoReaders([]string{"Told"}, vals) == nil, "none left is no note")
 	assert.DeepEqual(t, UntoldNoEchoReaders(readers, nil), readers)
 }
+
+// A value counts as applied by an update of its resource under every
+// effect but those that leave it behind and the one that rides, unknown, on
+// an update for another change: only then is its fingerprint recorded.
+func TestAppliedByUpdate(t *testing.T) {
+	for e, want := range map[SecretEffect]bool{
+		EffectNotApplied: false, EffectReferenceKept: false, EffectReferenceResourceUpdated: false,
+		EffectUpdated: true, EffectReplaced: true, EffectInCdkdDiff: true, EffectHandlerRuns: true, EffectUnknown: true,
+	} {
+		assert.Equal(t, e.AppliedByUpdate(), want, e)
+	}
+}
