@@ -102,7 +102,7 @@ func (r *Env) redactDiff(ctx context.Context, d *model.Diff) (notes []string, un
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 	r.flushHeld()
-	_, unplaced := r.unplacedNotes(red.Unplaced, "", "changed values")
+	_, unplaced := redact.UnplacedNotes(red.Unplaced, r.set, r.asm != nil, "", "changed values")
 	notes = append(notes, unplaced...)
 	if unverifiable = r.fillMasks(ctx, &toks); unverifiable != "" {
 		note := unverifiableNote(unverifiable)
