@@ -44,7 +44,7 @@ func (aggregateCommand) Run(ctx context.Context, r *Env) Outcome {
 	if err != nil {
 		return failed(ReasonBadInput, err)
 	}
-	reports, problems := r.matchShards(m, files)
+	reports, problems := matchShards(m, files, r.shardCommit())
 	kind := model.Kind(r.cfg.For)
 	for _, rep := range reports {
 		if rep.Kind != kind {
@@ -89,9 +89,19 @@ func reportFiles(spec, workdir string) ([]string, error) {
 	return files, nil
 }
 
+// shardCommit is the commit every shard's report must be about: a diff's
+// pull request head, a drift's checked-out commit ("" when unknown: any).
+func (r *Env) shardCommit() string {
+	if model.Kind(r.cfg.For) == model.KindDrift || r.gh.HeadSHA == "" {
+		return r.gh.SHA
+	}
+	return r.gh.HeadSHA
+}
+
 // matchShards reads the report files and pairs them with the plan's
-// shards. Every shard without exactly one good report is a problem, named.
-func (r *Env) matchShards(m plan.Matrix, files []string) ([]shardReport, []string) {
+// shards, each report about commit want ("": any). Every shard without
+// exactly one good report is a problem, named.
+func matchShards(m plan.Matrix, files []string, want string) ([]shardReport, []string) {
 	byShard := map[string][]shardReport{}
 	var problems []string
 	for _, f := range files {
@@ -113,10 +123,6 @@ func (r *Env) matchShards(m plan.Matrix, files []string) ([]shardReport, []strin
 			continue
 		}
 		byShard[info.Shard.ID] = append(byShard[info.Shard.ID], shardReport{path: f, raw: b, ReportInfo: info})
-	}
-	want := r.gh.HeadSHA
-	if model.Kind(r.cfg.For) == model.KindDrift || want == "" {
-		want = r.gh.SHA
 	}
 	var out []shardReport
 	for _, sh := range m.Shard {
