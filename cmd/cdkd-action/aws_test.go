@@ -253,16 +253,7 @@ const e2eKillGrace = time.Second
 // real one: the retry policy (attempts, what is retried, what the log says
 // it waits) is the real one, only the clock runs faster, so the tests of a
 // GitHub outage fit the one-minute budget of go test.
-func e2eSleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d / 100)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func e2eSleep(ctx context.Context, d time.Duration) error { return github.Sleep(ctx, d/100) }
 
 func stepAWSConfig(getenv func(string) string, s awsx.Settings, appID string) (aws.Config, error) {
 	cfg := aws.Config{Region: cmp.Or(s.Region, getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION")), AppID: appID}

@@ -106,7 +106,7 @@ func NewClient(token, apiURL string, opts ...Option) (*Client, error) {
 	s := settings{
 		maxAttempts: 5,
 		maxWait:     2 * time.Minute,
-		sleep:       sleepContext,
+		sleep:       Sleep,
 		now:         time.Now,
 		jitter:      halfJitter,
 		attempt:     DefaultAttemptTimeout,
@@ -178,7 +178,9 @@ func parseAPIURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func sleepContext(ctx context.Context, d time.Duration) error {
+// Sleep is the wait between retries a client makes unless WithSleeper
+// replaces it: d, or until ctx is done.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
