@@ -268,13 +268,17 @@ func (r *driftRun) aggregate(ctx context.Context, reports []shardReport, problem
 
 // oneRunExit is the exit code one cdkd drift over the stacks of two runs
 // would have ended with: drift (1) outranks a refused or failed comparison
-// (2), which outranks nothing to report (0).
+// (2), which outranks a run whose exit code is unknown
+// (model.ExitCodeUnknown: a shard re-rendered from a bare cdkd JSON),
+// which outranks nothing to report (0): an unknown code is never read as 0.
 func oneRunExit(a, b int) int {
 	rank := func(code int) int {
 		switch code {
 		case 1:
-			return 2
+			return 3
 		case 2:
+			return 2
+		case model.ExitCodeUnknown:
 			return 1
 		}
 		return 0
