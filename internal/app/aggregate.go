@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/masks"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
@@ -43,7 +44,7 @@ func (aggregateCommand) Run(ctx context.Context, r *Env) Outcome {
 	if err != nil {
 		return failed(ReasonBadInput, err)
 	}
-	reports, problems := r.matchShards(m, files)
+	reports, problems := matchShards(m, files, r.shardCommit())
 	kind := model.Kind(r.cfg.For)
 	for _, rep := range reports {
 		if rep.Kind != kind {
@@ -88,9 +89,19 @@ func reportFiles(spec, workdir string) ([]string, error) {
 	return files, nil
 }
 
+// shardCommit is the commit every shard's report must be about: a diff's
+// pull request head, a drift's checked-out commit ("" when unknown: any).
+func (r *Env) shardCommit() string {
+	if model.Kind(r.cfg.For) == model.KindDrift || r.gh.HeadSHA == "" {
+		return r.gh.SHA
+	}
+	return r.gh.HeadSHA
+}
+
 // matchShards reads the report files and pairs them with the plan's
-// shards. Every shard without exactly one good report is a problem, named.
-func (r *Env) matchShards(m plan.Matrix, files []string) ([]shardReport, []string) {
+// shards, each report about commit want ("": any). Every shard without
+// exactly one good report is a problem, named.
+func matchShards(m plan.Matrix, files []string, want string) ([]shardReport, []string) {
 	byShard := map[string][]shardReport{}
 	var problems []string
 	for _, f := range files {
@@ -112,10 +123,6 @@ func (r *Env) matchShards(m plan.Matrix, files []string) ([]shardReport, []strin
 			continue
 		}
 		byShard[info.Shard.ID] = append(byShard[info.Shard.ID], shardReport{path: f, raw: b, ReportInfo: info})
-	}
-	want := r.gh.HeadSHA
-	if model.Kind(r.cfg.For) == model.KindDrift || want == "" {
-		want = r.gh.SHA
 	}
 	var out []shardReport
 	for _, sh := range m.Shard {
@@ -166,11 +173,11 @@ func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems
 	}
 	// The shards' mask tokens travel in their reports; a value hidden only
 	// now is fingerprinted here.
-	var masks maskSet
-	masks.addAll(redact.Diff(&d, redact.Input{Set: r.set, Placed: true}).Hidden)
-	why := r.fillMasks(ctx, &masks)
+	var toks masks.Set
+	toks.AddAll(redact.Diff(&d, redact.Input{Set: r.set, Placed: true}).Hidden)
+	why := r.fillMasks(ctx, &toks)
 	if other := r.otherShardKey(ctx, results); other != "" && why == "" {
-		why = r.unverifiable(&masks, other)
+		why = r.unverifiable(&toks, other)
 	}
 	if why != "" {
 		note := unverifiableNote(why)
@@ -261,13 +268,17 @@ func (r *driftRun) aggregate(ctx context.Context, reports []shardReport, problem
 
 // oneRunExit is the exit code one cdkd drift over the stacks of two runs
 // would have ended with: drift (1) outranks a refused or failed comparison
-// (2), which outranks nothing to report (0).
+// (2), which outranks a run whose exit code is unknown
+// (model.ExitCodeUnknown: a shard re-rendered from a bare cdkd JSON),
+// which outranks nothing to report (0): an unknown code is never read as 0.
 func oneRunExit(a, b int) int {
 	rank := func(code int) int {
 		switch code {
 		case 1:
-			return 2
+			return 3
 		case 2:
+			return 2
+		case model.ExitCodeUnknown:
 			return 1
 		}
 		return 0

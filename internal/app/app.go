@@ -76,7 +76,7 @@ type App struct {
 
 	// Environ lists the environment as NAME=value, so that every credential
 	// the runner hands the container is masked by its name (see
-	// credentialNames); nil means only the names Getenv is asked for.
+	// discover.CredentialNames); nil means only the names Getenv is asked for.
 	Environ func() []string
 
 	// Dir is the directory relative inputs (working-directory, from-json,

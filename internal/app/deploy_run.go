@@ -40,7 +40,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 		r.runner.Warning(w)
 	}
 	if dec.Current != nil {
-		if scope := r.deployScope(dec.Current.Diff); scope != "" {
+		if scope := deployScope(r.cfg, r.asm, dec.Current.Diff); scope != "" {
 			d.rep.Message = strings.TrimSpace(d.rep.Message + " " + scope)
 			r.runner.Notice(scope)
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
@@ -19,8 +21,8 @@ import (
 //
 // A shard run says nothing: its stacks are the plan's, not the deploy's, and
 // the aggregate says it once for the whole change set.
-func (r *Env) deployScope(d model.Diff) string {
-	if r.cfg.All || len(r.cfg.Stacks) == 0 || r.cfg.Shard != nil {
+func deployScope(cfg config.Config, asm *assembly.Assembly, d model.Diff) string {
+	if cfg.All || len(cfg.Stacks) == 0 || cfg.Shard != nil {
 		return ""
 	}
 	var names []string
@@ -31,9 +33,9 @@ func (r *Env) deployScope(d model.Diff) string {
 		return ""
 	}
 	var left []string
-	if r.asm != nil {
+	if asm != nil {
 		for _, s := range d.Stacks {
-			st, ok := r.asm.Stack(s.Stack)
+			st, ok := asm.Stack(s.Stack)
 			if !ok {
 				continue
 			}

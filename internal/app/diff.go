@@ -89,7 +89,7 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if d.Masks().Tokens > 0 {
 		report.FingerprintKeyID = r.maskKeyID(ctx)
 	}
-	if scope := r.deployScope(d); scope != "" {
+	if scope := deployScope(r.cfg, r.asm, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
 	outputs := diffOutputs(d.Totals(), d.AnyChange(), d.SecurityChanges())

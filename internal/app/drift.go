@@ -9,6 +9,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -143,7 +144,7 @@ func (r *driftRun) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *dr
 			det.tokenOverwrite = append(det.tokenOverwrite, e)
 		}
 	}
-	det.hidden, det.notes = r.unplacedNotes(unplaced, noAssemblyDriftNote, "drifted values, in cdkd's state and in AWS,")
+	det.hidden, det.notes = redact.UnplacedNotes(unplaced, r.set, r.asm != nil, noAssemblyDriftNote, "drifted values, in cdkd's state and in AWS,")
 	return det, nil
 }
 

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"slices"
 	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -59,7 +58,7 @@ func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftA
 		refused = cdkd.TokenRefusals(detected, append(plan.TokenOverwrite, logRefusals(det.tokenOverwrite)...), r.tokenCase(ctx, aws))
 		if len(refused) > 0 && !r.cfg.AllowTokenOverwrite {
 			var keep []string
-			refused, keep = refuseStacks(detected, refused)
+			refused, keep = model.RefuseWholeStacks(detected, refused)
 			rr.Outcomes = append(rr.Outcomes, refused...)
 			if len(keep) == 0 {
 				return rr
@@ -72,7 +71,7 @@ func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftA
 		rr.Error = err.Error()
 		return rr
 	}
-	res, err := r.runCdkdVia(ctx, &resolver, args, filterPlan)
+	res, err := r.runCdkdVia(ctx, &resolver, args, redact.FilterPlan)
 	ran := err == nil || res.ExitCode >= 0
 	if res.TimedOut {
 		r.resolveTimedOut = true
@@ -94,7 +93,7 @@ func (r *driftRun) resolve(ctx context.Context, runner *cdkd.Runner, aws *driftA
 	}
 	rr.Summary = out.Summary
 	rr.Output = r.resolutionText(out.Output.Lines, detected, det.hidden)
-	rr.Outcomes = append(rr.Outcomes, outcomes(detected, out.Output.Resources, refused)...)
+	rr.Outcomes = append(rr.Outcomes, model.WithUnreported(detected, out.Output.Resources, refused)...)
 	if err != nil {
 		rr.Error = err.Error()
 		if lockNote != "" && cerr == nil {
@@ -145,7 +144,7 @@ func (r *driftRun) revertPlan(ctx context.Context, runner *cdkd.Runner, aws *dri
 	if err != nil {
 		return cdkd.ResolutionOutput{}, err
 	}
-	res, err := r.runCdkdVia(ctx, runner, args, filterPlan)
+	res, err := r.runCdkdVia(ctx, runner, args, redact.FilterPlan)
 	if res.TimedOut {
 		r.resolveTimedOut = true // the step fails with timeout, not as a failed resolution
 	}
@@ -181,54 +180,6 @@ func logRefusals(lines []cdkd.LogCause) []model.ResolvedResource {
 	out := make([]model.ResolvedResource, 0, len(lines))
 	for _, l := range lines {
 		out = append(out, model.ResolvedResource{LogicalID: l.LogicalID, Type: l.Type, Outcome: model.ResolutionRefused, Reason: l.Reason})
-	}
-	return out
-}
-
-// refuseStacks: cdkd reverts whole stacks, so a refused resource keeps its
-// whole stack from being reverted. It returns every drifted resource of
-// those stacks as refused, and the stacks that may still be reverted.
-func refuseStacks(d model.Drift, refused []model.ResolvedResource) ([]model.ResolvedResource, []string) {
-	var stacks []string
-	for _, x := range refused {
-		if !slices.Contains(stacks, x.Stack) {
-			stacks = append(stacks, x.Stack)
-		}
-	}
-	out := refused
-	var keep []string
-	for _, s := range d.Stacks {
-		if !slices.Contains(stacks, s.Stack) {
-			if len(s.Drifted) > 0 && !slices.Contains(keep, s.Stack) {
-				keep = append(keep, s.Stack)
-			}
-			continue
-		}
-		for _, dr := range s.Drifted {
-			if slices.ContainsFunc(refused, func(x model.ResolvedResource) bool { return x.Stack == s.Stack && x.LogicalID == dr.LogicalID }) {
-				continue
-			}
-			out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.ResolutionRefused,
-				Reason: "not reverted: cdkd reverts a whole stack, and this stack holds a resource whose revert was refused"})
-		}
-	}
-	return out, keep
-}
-
-// outcomes are cdkd's per-resource lines, then every drifted resource no
-// line names (and that was not refused): drifted, but cdkd did not say.
-func outcomes(d model.Drift, lines, refused []model.ResolvedResource) []model.ResolvedResource {
-	out := slices.Clone(lines)
-	named := func(stack, id string) bool {
-		match := func(x model.ResolvedResource) bool { return x.LogicalID == id && (x.Stack == "" || x.Stack == stack) }
-		return slices.ContainsFunc(lines, match) || slices.ContainsFunc(refused, match)
-	}
-	for _, s := range d.Stacks {
-		for _, dr := range s.Drifted {
-			if !named(s.Stack, dr.LogicalID) {
-				out = append(out, model.ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: model.ResolutionUnreported})
-			}
-		}
 	}
 	return out
 }

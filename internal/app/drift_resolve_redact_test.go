@@ -110,24 +110,3 @@ func TestResolutionLearnsItsOwnJSON(t *testing.T) {
 	assert.Assert(t, strings.Contains(strings.Join(rr.PlanText, "\n"), redact.HiddenPlanLine), rr.PlanText)
 	stub.AssertAllUsed(t)
 }
-
-// The live log of a resolution hides a multi-line value's later lines, up
-// to the next line of the plan's own, whatever they look like.
-func TestPlanLogFilterHidesContinuations(t *testing.T) {
-	var out bytes.Buffer
-	f := filterPlan(&out)
-	for _, l := range []string{
-		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 1 property path",
-		"    Value: -----BEGIN KEY-----", "ab", "", "x.y = z", "-----END KEY----- -> old",
-		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.", "Revert summary: 1 reverted.",
-	} {
-		_, err := f.Write([]byte(l + "\n"))
-		assert.NilError(t, err)
-	}
-	assert.Equal(t, out.String(), strings.Join([]string{
-		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 1 property path",
-		"    Value: *** -> ***",
-		"    " + redact.HiddenPlanLine,
-		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.", "Revert summary: 1 reverted.", "",
-	}, "\n"))
-}

@@ -245,7 +245,7 @@ func (r *Env) positionValue(st assembly.Stack, p assembly.Position) (source, val
 	switch p.Source {
 	case model.SecretNoEcho:
 		source = "NoEcho parameter " + p.Parameter
-		if v, ok := r.noEchoDefault(st, p.Parameter); ok {
+		if v, ok := r.asm.NoEchoDefault(st, p.Parameter); ok {
 			return source, v, ""
 		}
 		return source, "", "the parameter has no default, so its value is not known before the deploy"
@@ -259,27 +259,6 @@ func (r *Env) positionValue(st assembly.Stack, p assembly.Position) (source, val
 		}
 		return source, "", "the reference was not resolved (resolve-secrets is off, or the secret could not be read)"
 	}
-}
-
-// noEchoDefault finds a NoEcho parameter's default in the stack or, for a
-// value a parent passes down, in its ancestors.
-func (r *Env) noEchoDefault(st assembly.Stack, name string) (string, bool) {
-	for depth := 0; depth < 32; depth++ {
-		for _, p := range st.NoEchoParams {
-			if p.Name == name && p.Default != nil {
-				return *p.Default, true
-			}
-		}
-		if st.Parent == "" || r.asm == nil {
-			return "", false
-		}
-		parent, ok := r.asm.StackIn(st.Parent, st.Region)
-		if !ok {
-			return "", false
-		}
-		st = parent
-	}
-	return "", false
 }
 
 // compare sets each slot's status against the record; reason, when set,

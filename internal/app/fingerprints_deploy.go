@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -63,23 +62,23 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		rec, reason := fp.load(ctx, st.Name, region)
 		updates := fingerprint.NewRecord(st.Name, region)
 		updates.KeyID = fp.hasher.KeyID()
-		var unrecorded unrecordedPositions
+		var unrecorded fingerprint.Unrecorded
 		noEvents := d.noEvents[ds.Stack+"\x00"+ds.Region]
 		var applied []*slot
 		var items []fingerprint.Item
 		for _, s := range slots {
 			switch {
 			case !s.known:
-				unrecorded.add("its value is not known to this run: "+s.why, s, rec)
+				unrecorded.Add("its value is not known to this run: "+s.why, s.pos, rec)
 				continue
 			case noEvents != "":
 				// What no deploy can apply is said whatever the events.
 				d.warnNotApplied(ctx, fp, st.Name, s, rec, changes)
-				unrecorded.add(noEvents, s, rec)
+				unrecorded.Add(noEvents, s.pos, rec)
 				continue
 			case !d.applied(fp, s, ds, changes):
 				d.warnNotApplied(ctx, fp, st.Name, s, rec, changes)
-				unrecorded.add("this deploy did not create or update its resource", s, rec)
+				unrecorded.Add("this deploy did not create or update its resource", s.pos, rec)
 				continue
 			}
 			applied = append(applied, s)
@@ -92,12 +91,12 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 			f, err := fp.hasher.Fingerprint(ctx, s.pos, s.value)
 			if err != nil {
 				r.runner.Warning(fmt.Sprintf("fingerprint %s: %v", r.set.Redact(s.pos.String()), err))
-				unrecorded.add(fmt.Sprintf("its fingerprint could not be computed (%v)", err), s, rec)
+				unrecorded.Add(fmt.Sprintf("its fingerprint could not be computed (%v)", err), s.pos, rec)
 				continue
 			}
 			updates.Positions[s.pos.Key()] = fingerprint.Entry{Position: s.pos, Source: r.set.Redact(strings.Join(s.sources, " + ")), Fingerprint: f}
 		}
-		for _, w := range unrecorded.warnings(st.Name, noEvents != "") {
+		for _, w := range unrecorded.Warnings(st.Name, noEvents != "") {
 			d.rep.Warnings = append(d.rep.Warnings, w)
 			r.runner.Warning(r.set.Redact(w))
 		}
@@ -125,7 +124,7 @@ func (d *deployRun) recordFingerprints(ctx context.Context, cur *gate.Current) {
 // (cdkd compares the reference text); or that whether it did is unknown.
 func (d *deployRun) warnNotApplied(ctx context.Context, fp *fpRun, stack string, s *slot, rec *fingerprint.Record, changes map[string]*model.ResourceChange) {
 	dec := fp.effect(s, changes[s.pos.LogicalID])
-	if !dec.Effect.LeavesBehind() && dec.Effect != model.EffectReferenceResourceUpdated {
+	if dec.Effect.AppliedByUpdate() {
 		return
 	}
 	if st, _ := fp.hasher.Compare(ctx, rec.Lookup(s.pos), s.pos, s.value); st != fingerprint.StatusChanged {
@@ -161,8 +160,7 @@ func (d *deployRun) applied(fp *fpRun, s *slot, ds reporters.DeployedStack, chan
 			// unchanged reference (cdkd compares the text); and whether
 			// it carried such a value along with another change is not
 			// known, so nothing is recorded.
-			e := fp.effect(s, changes[s.pos.LogicalID]).Effect
-			return !e.LeavesBehind() && e != model.EffectReferenceResourceUpdated
+			return fp.effect(s, changes[s.pos.LogicalID]).Effect.AppliedByUpdate()
 		}
 		return false
 	}
@@ -182,51 +180,6 @@ func changesOf(cur *gate.Current, stack, region string) map[string]*model.Resour
 		}
 		for k := range s.Changes {
 			out[s.Changes[k].LogicalID] = &s.Changes[k]
-		}
-	}
-	return out
-}
-
-// unrecordedPositions are the secret positions of one stack whose
-// fingerprint a deploy did not record, grouped by why: nothing about
-// fingerprints is silent.
-type unrecordedPositions struct {
-	reasons []string
-	// unknown and kept hold, per reason, the positions left with no
-	// fingerprint at all and those keeping one recorded before.
-	unknown, kept map[string][]string
-}
-
-func (u *unrecordedPositions) add(why string, s *slot, rec *fingerprint.Record) {
-	if u.unknown == nil {
-		u.unknown, u.kept = map[string][]string{}, map[string][]string{}
-	}
-	if !slices.Contains(u.reasons, why) {
-		u.reasons = append(u.reasons, why)
-	}
-	name := strings.TrimPrefix(s.pos.String(), s.pos.Stack+" ")
-	if rec.Lookup(s.pos) != nil {
-		u.kept[why] = append(u.kept[why], name)
-		return
-	}
-	u.unknown[why] = append(u.unknown[why], name)
-}
-
-// warnings says, per reason, which positions stay unknown and which keep
-// the fingerprint recorded before. A position whose resource this deploy
-// did not touch keeps a fingerprint that still holds, which is no news;
-// when the deploy's events are unknown (mayBeStale), a kept fingerprint may
-// no longer match what AWS has, and that is said.
-func (u *unrecordedPositions) warnings(stack string, mayBeStale bool) []string {
-	var out []string
-	for _, why := range u.reasons {
-		if unknown := u.unknown[why]; len(unknown) > 0 {
-			out = append(out, fmt.Sprintf("%s: no fingerprint recorded for %d secret position(s), which stay unknown (%s): %s. The next diff cannot tell whether their values changed until a deploy records them.",
-				stack, len(unknown), strings.Join(unknown, ", "), why))
-		}
-		if kept := u.kept[why]; len(kept) > 0 && mayBeStale {
-			out = append(out, fmt.Sprintf("%s: no fingerprint recorded for %d secret position(s), which keep the one recorded before though this deploy may have changed their values (%s): %s.",
-				stack, len(kept), strings.Join(kept, ", "), why))
 		}
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -71,7 +70,7 @@ func (r *diffRun) secretValues(ctx context.Context, d *model.Diff) {
 			r.noteKeyMismatch(fp, j.st.Name, j.rec)
 		}
 		j.diff.SecretValues = r.stackSecretValues(ctx, fp, j.st, j.slots, j.rec, j.reason, j.diff.Changes)
-		j.diff.NoEchoReaders = withoutListed(j.diff.NoEchoReaders, j.diff.SecretValues)
+		j.diff.NoEchoReaders = model.UntoldNoEchoReaders(j.diff.NoEchoReaders, j.diff.SecretValues)
 	}
 }
 
@@ -133,29 +132,6 @@ func (r *diffRun) noteKeyMismatch(fp *fpRun, stack string, rec *fingerprint.Reco
 		r.set.Redact(stack), fingerprint.KeyChange(rec.KeyID, fp.hasher.KeyID()))
 	r.notes = append(r.notes, note)
 	r.runner.Warning(note)
-}
-
-// withoutListed drops from the NoEcho note ("cdkd cannot tell whether its
-// value changed") the resources whose every secret position the
-// fingerprints could tell: the note stays true for the others.
-func withoutListed(readers []string, vals []model.SecretValue) []string {
-	if len(vals) == 0 {
-		return readers
-	}
-	out := slices.DeleteFunc(slices.Clone(readers), func(id string) bool {
-		listed, known := false, true
-		for _, v := range vals {
-			if v.LogicalID == id {
-				listed = true
-				known = known && v.Status != model.FingerprintUnknown
-			}
-		}
-		return listed && known
-	})
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 // fingerprintHeader is what the comment's hidden header records about the

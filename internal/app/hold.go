@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/masks"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
@@ -96,14 +97,14 @@ func (r *Env) redactDiff(ctx context.Context, d *model.Diff) (notes []string, un
 		notes = append(notes, note)
 	}
 	red := redact.Diff(d, redact.Input{Set: r.set, Positions: r.positions()})
-	var masks maskSet
-	masks.addAll(red.Hidden)
+	var toks masks.Set
+	toks.AddAll(red.Hidden)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))
 	r.flushHeld()
-	_, unplaced := r.unplacedNotes(red.Unplaced, "", "changed values")
+	_, unplaced := redact.UnplacedNotes(red.Unplaced, r.set, r.asm != nil, "", "changed values")
 	notes = append(notes, unplaced...)
-	if unverifiable = r.fillMasks(ctx, &masks); unverifiable != "" {
+	if unverifiable = r.fillMasks(ctx, &toks); unverifiable != "" {
 		note := unverifiableNote(unverifiable)
 		r.runner.Warning(note)
 		notes = append(notes, note)

@@ -67,7 +67,7 @@ func writeHelp(w io.Writer, cmd config.Command, local bool) error {
 		b.WriteString(`cdkd-action runs cdkd (AWS CDK without CloudFormation) and reports what it found.
 
 Usage:
-  cdkd-action [diff|deploy|drift|plan|aggregate] [--input=value ...] [flags]
+  cdkd-action [diff|deploy|verify|drift|plan|aggregate] [--input=value ...] [flags]
   cdkd-action COMMAND --help   (the inputs that COMMAND reads)
 `)
 	} else {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
@@ -19,7 +20,31 @@ import (
 type planCommand struct{}
 
 func (planCommand) Run(ctx context.Context, r *Env) Outcome {
-	stacks, err := r.planStacks(ctx)
+	return planRun{
+		cfg: r.cfg, asm: r.asm, deployed: r.deployedStacks,
+		warn: func(msg string) { r.runner.Warning(msg) },
+		publish: func(ctx context.Context, p *publish.Publication) error {
+			return r.pub().Publish(ctx, p, r.targets()...)
+		},
+	}.run(ctx)
+}
+
+// planRun is what the plan command uses of Env, named, so that a test
+// hands it the stacks and reads what it publishes without a step around it.
+type planRun struct {
+	cfg config.Config
+	// asm is the cloud assembly, nil when app is not one.
+	asm *assembly.Assembly
+	// deployed lists the stack records of the state bucket (cdkd state list).
+	deployed func(ctx context.Context) ([]plan.Deployed, error)
+	warn     func(msg string)
+	// publish writes the plan to the job summary and the outputs (stdout in
+	// a local run): a plan posts nothing through the API.
+	publish func(ctx context.Context, p *publish.Publication) error
+}
+
+func (r planRun) run(ctx context.Context) Outcome {
+	stacks, err := r.stacks(ctx)
 	if err != nil {
 		if config.IsInputError(err) {
 			return failed(ReasonBadInput, err)
@@ -37,7 +62,7 @@ func (planCommand) Run(ctx context.Context, r *Env) Outcome {
 	m := plan.Split(stacks, n)
 	if r.cfg.Shards > len(m.Shard) {
 		// Never fewer shards than asked without saying so.
-		r.runner.Warning(fmt.Sprintf("shards asks for %d, but the plan has %d: a shard holds at least one stack (a stack and its nested stacks are never split), and there are %d", r.cfg.Shards, len(m.Shard), len(stacks)))
+		r.warn(fmt.Sprintf("shards asks for %d, but the plan has %d: a shard holds at least one stack (a stack and its nested stacks are never split), and there are %d", r.cfg.Shards, len(m.Shard), len(stacks)))
 	}
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -49,18 +74,16 @@ func (planCommand) Run(ctx context.Context, r *Env) Outcome {
 		Render:  func(reporters.Budget) string { return md },
 		Outputs: map[string]string{OutputMatrix: string(b), OutputShardCount: strconv.Itoa(len(m.Shard))},
 	}
-	// The job summary and the outputs (stdout in a local run): a plan
-	// posts nothing through the API.
-	if err := r.pub().Publish(ctx, p, r.targets()...); err != nil {
+	if err := r.publish(ctx, p); err != nil {
 		return failed(ReasonAPIFailed, err)
 	}
 	return succeeded()
 }
 
-// planStacks lists the stacks to spread, with their sizes: from the cloud
+// stacks lists the stacks to spread, with their sizes: from the cloud
 // assembly for a diff (what the code will deploy), from the state bucket
 // for drift (what is deployed, code or not).
-func (r *Env) planStacks(ctx context.Context) ([]plan.Stack, error) {
+func (r planRun) stacks(ctx context.Context) ([]plan.Stack, error) {
 	if !r.cfg.All && len(r.cfg.Stacks) == 0 {
 		return nil, &config.InputError{Input: "stacks", Msg: "expected the stacks to spread over shards, or all: true"}
 	}
@@ -74,27 +97,32 @@ func (r *Env) planStacks(ctx context.Context) ([]plan.Stack, error) {
 		}
 		return stacks, nil
 	}
-	res, err := r.runCdkd(ctx, r.cdkdRunner(), cdkd.StateListArgs(r.common()))
+	rows, err := r.deployed(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list the stacks in the state bucket: %w", err)
 	}
-	rows, err := cdkd.ClassifyStateList(res)
-	if err != nil {
-		return nil, fmt.Errorf("list the stacks in the state bucket: %w", err)
-	}
-	stacks, err := plan.FromState(deployed(rows), r.cfg.StackRegion, r.cfg.Stacks, r.cfg.All)
+	stacks, err := plan.FromState(rows, r.cfg.StackRegion, r.cfg.Stacks, r.cfg.All)
 	if err != nil {
 		return nil, &config.InputError{Input: "stacks", Msg: err.Error()}
 	}
 	return stacks, nil
 }
 
-// deployed converts cdkd's state rows at the edge, so planning (and the
-// reporters that show a plan) knows nothing of cdkd.
-func deployed(rows []cdkd.StateListEntry) []plan.Deployed {
-	out := make([]plan.Deployed, len(rows))
-	for i, r := range rows {
-		out[i] = plan.Deployed{Stack: r.StackName, Region: r.Region, Resources: r.ResourceCount}
+// deployedStacks lists the stack records of the state bucket with cdkd
+// state list, converted at the edge, so planning (and the reporters that
+// show a plan) knows nothing of cdkd.
+func (r *Env) deployedStacks(ctx context.Context) ([]plan.Deployed, error) {
+	res, err := r.runCdkd(ctx, r.cdkdRunner(), cdkd.StateListArgs(r.common()))
+	if err != nil {
+		return nil, err
 	}
-	return out
+	rows, err := cdkd.ClassifyStateList(res)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]plan.Deployed, len(rows))
+	for i, row := range rows {
+		out[i] = plan.Deployed{Stack: row.StackName, Region: row.Region, Resources: row.ResourceCount}
+	}
+	return out, nil
 }

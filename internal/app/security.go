@@ -10,6 +10,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
@@ -24,6 +25,19 @@ import (
 // are worked on one per core: the stage is a large part of a diff of
 // thousands of policies.
 func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
+	securityStage{asm: r.asm, set: r.set, state: r.stackState}.changes(ctx, d)
+}
+
+// securityStage is what the security stage uses of Env, named: the cloud
+// assembly (nil without one), the redactor, and cdkd's state of a stack,
+// read for the resources a deploy deletes (why says why it could not be).
+type securityStage struct {
+	asm   *assembly.Assembly
+	set   *secrets.Set
+	state func(ctx context.Context, name string) (state *cdkd.StackState, why string)
+}
+
+func (r securityStage) changes(ctx context.Context, d *model.Diff) {
 	type job struct {
 		s          *model.StackDiff
 		name, path string
@@ -51,12 +65,12 @@ func (r *Env) securityChanges(ctx context.Context, d *model.Diff) {
 	// read as "no security change" (a state read then says why it failed).
 	forEachBounded(context.WithoutCancel(ctx), len(jobs), runtime.GOMAXPROCS(0), func(i int) {
 		j := jobs[i]
-		j.s.Security = security.Changes(r.securityResources(ctx, j.s, j.name, j.path))
+		j.s.Security = security.Changes(r.resources(ctx, j.s, j.name, j.path))
 	})
 }
 
-// securityResources gathers the values of one stack's scrutinized changes.
-func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, path string) []security.Resource {
+// resources gathers the values of one stack's scrutinized changes.
+func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, path string) []security.Resource {
 	var (
 		tmpl      map[string]assembly.Resource
 		tmplWhy   string
@@ -88,7 +102,7 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 				// The change set binds its properties (redacted, masked
 				// values hidden): read them from there, as for an update.
 				res.New = map[string]json.RawMessage{}
-				fromChanges(&res, ch.PropertyChanges)
+				res.FromChanges(ch.PropertyChanges)
 				break
 			}
 			t, why := template()
@@ -105,7 +119,7 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 			}
 			if !stateRead {
 				stateRead = true
-				state, stateWhy = r.stackState(ctx, name)
+				state, stateWhy = r.state(ctx, name)
 			}
 			if sr, ok := stateResource(state, ch.LogicalID); ok {
 				res.Old = r.redactProps(sr)
@@ -126,7 +140,7 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 					res.Partial = "its unchanged properties are not known (" + firstOf(why, "not in the cloud assembly") + ")"
 				}
 			}
-			fromChanges(&res, ch.PropertyChanges)
+			res.FromChanges(ch.PropertyChanges)
 		default:
 			res.NewUnknown = "cdkd's change type " + string(ch.ChangeType) + " is not one cdkd-action knows"
 		}
@@ -135,51 +149,9 @@ func (r *Env) securityResources(ctx context.Context, s *model.StackDiff, name, p
 	return out
 }
 
-// fromChanges takes a resource's values from its property changes: each
-// side's value of each changed top-level property, or, where only part of
-// the property is known or redaction hid a side, a hidden property.
-func fromChanges(res *security.Resource, changes []model.PropertyChange) {
-	for _, p := range changes {
-		top := topProperty(p.Path)
-		if top != p.Path || hiddenSide(p) {
-			res.Hidden = append(res.Hidden, top)
-			continue
-		}
-		if res.Old != nil {
-			setSide(res.Old, top, p.Old)
-		}
-		setSide(res.New, top, p.New)
-	}
-}
-
-// hiddenSide reports a property change whose value redaction hid on
-// either side (a secret position, a value no assembly places).
-func hiddenSide(p model.PropertyChange) bool {
-	return p.Secret != model.SecretNone || p.OldMask != "" || p.NewMask != "" || p.Old.IsMasked() || p.New.IsMasked()
-}
-
-func setSide(m map[string]json.RawMessage, k string, v model.Value) {
-	if v.Present() {
-		m[k] = json.RawMessage(v.Raw)
-	} else {
-		delete(m, k)
-	}
-}
-
-// topProperty is the top-level property of a diff path ("Policies" of
-// "Policies.0.PolicyName").
-func topProperty(path string) string {
-	for i, c := range path {
-		if c == '.' || c == '[' || c == '/' {
-			return path[:i]
-		}
-	}
-	return path
-}
-
 // templateResources reads a stack's template from the cloud assembly; why
 // says why it could not.
-func (r *Env) templateResources(name, region string) (map[string]assembly.Resource, string) {
+func (r securityStage) templateResources(name, region string) (map[string]assembly.Resource, string) {
 	if r.asm == nil {
 		return nil, "no cloud assembly was given (set app to a synthesized cdk.out)"
 	}
@@ -198,7 +170,7 @@ func (r *Env) templateResources(name, region string) (map[string]assembly.Resour
 }
 
 // asmStack finds a stack in the cloud assembly, if there is one.
-func (r *Env) asmStack(name, region string) (assembly.Stack, bool) {
+func (r securityStage) asmStack(name, region string) (assembly.Stack, bool) {
 	if r.asm == nil {
 		return assembly.Stack{}, false
 	}
@@ -254,7 +226,7 @@ func stateResource(s *cdkd.StackState, id string) (map[string]json.RawMessage, b
 }
 
 // redactProps redacts each value by value before anything reads it.
-func (r *Env) redactProps(in map[string]json.RawMessage) map[string]json.RawMessage {
+func (r securityStage) redactProps(in map[string]json.RawMessage) map[string]json.RawMessage {
 	out := make(map[string]json.RawMessage, len(in))
 	for k, v := range in {
 		out[k] = json.RawMessage(redact.JSON(model.Value{Raw: v}, r.set).Raw)

@@ -1,17 +1,18 @@
 package app
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
@@ -33,16 +34,19 @@ func securityAssembly(t *testing.T) *assembly.Assembly {
 }
 
 func TestSecurityChangesGatherEachSide(t *testing.T) {
-	var log bytes.Buffer
-	r := testEnv(t, &log)
-	r.asm = securityAssembly(t)
-	r.cfg.FromJSON = "saved.json" // no cdkd: a deleted resource's state is not read
-	r.set.Add("s3cr3t-v4lue", "test")
+	set := secrets.NewSet()
+	set.Add("s3cr3t-v4lue", "test")
+	stage := securityStage{asm: securityAssembly(t), set: set, state: func(_ context.Context, name string) (*cdkd.StackState, string) {
+		assert.Equal(t, name, "App")
+		return &cdkd.StackState{Resources: map[string]cdkd.StateResource{"Policy": {Properties: json.RawMessage(
+			`{"Bucket":"b","PolicyDocument":{"Statement":[{"Effect":"Deny","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::b-s3cr3t-v4lue/*"}]}}`)}}}, ""
+	}}
 	d := model.Diff{Stacks: []model.StackDiff{{Stack: "App", Region: "us-east-1", Changes: []model.ResourceChange{
 		{LogicalID: "Invoke", ChangeType: model.ChangeCreate, ResourceType: "AWS::Lambda::Permission"},
 		{LogicalID: "In", ChangeType: model.ChangeUpdate, ResourceType: "AWS::EC2::SecurityGroupIngress", PropertyChanges: []model.PropertyChange{
 			{Path: "CidrIp", Old: model.StringValue("10.0.0.0/8"), New: model.StringValue("10.0.0.0/16")}}},
 		{LogicalID: "Policy", ChangeType: model.ChangeDelete, ResourceType: "AWS::S3::BucketPolicy"},
+		{LogicalID: "Gone", ChangeType: model.ChangeDelete, ResourceType: "AWS::S3::BucketPolicy"},
 		{LogicalID: "Role", ChangeType: model.ChangeUpdate, ResourceType: "AWS::IAM::Role", PropertyChanges: []model.PropertyChange{
 			{Path: "AssumeRolePolicyDocument", Old: model.MaskedValue(), New: model.MaskedValue(), Secret: model.SecretNoEcho}}},
 		{LogicalID: "Topic", ChangeType: model.ChangeDelete, ResourceType: "AWS::SNS::Topic"},
@@ -50,7 +54,7 @@ func TestSecurityChangesGatherEachSide(t *testing.T) {
 		{LogicalID: "Bound", ChangeType: model.ChangeCreate, ResourceType: "AWS::IAM::ManagedPolicy", PropertyChanges: []model.PropertyChange{
 			{Path: "PolicyDocument", New: model.JSONValue(`{"Statement":[{"Effect":"Allow","Action":"iam:PassRole","Resource":"*"}]}`)}}},
 	}}}}
-	r.securityChanges(context.Background(), &d)
+	stage.changes(context.Background(), &d)
 	var got []string
 	for _, c := range d.Stacks[0].Security {
 		got = append(got, string(c.Op)+" "+c.LogicalID+" "+security.Describe(c)+" "+string(c.Status))
@@ -61,12 +65,24 @@ func TestSecurityChangesGatherEachSide(t *testing.T) {
 		// updated: the group comes from the template, unchanged
 		"remove In ${Sg.GroupId} ingress tcp:443 from 10.0.0.0/8 ",
 		"add In ${Sg.GroupId} ingress tcp:443 from 10.0.0.0/16 narrowed",
-		// deleted without its state: a Deny may go
-		"remove Policy values not known unknown",
+		// deleted: its state's values, redacted before they are read
+		"remove Policy Deny s3:GetObject on arn:aws:s3:::b-***/* to * broadening",
+		// deleted, not in the state: a Deny may go
+		"remove Gone values not known unknown",
 		// hidden by redaction on both sides: something changed
 		"add Role value hidden (***) unknown",
 		"add Bound Allow iam:PassRole on * broadening",
 	})
-	assert.Assert(t, strings.Contains(d.Stacks[0].Security[3].Note, "from-json"))
+	assert.Equal(t, d.Stacks[0].Security[4].Note, "cdkd's state has no resource Gone")
 	assert.Equal(t, d.Stacks[0].Security[0].Findings[0], security.FindingWildcardPrincipal)
+}
+
+// A diff read from a saved report has no cdkd to read a state with, and a
+// deleted resource's values say so.
+func TestStackStateOfASavedDiff(t *testing.T) {
+	r := &Env{}
+	r.cfg.FromJSON = "saved.json"
+	state, why := r.stackState(context.Background(), "App")
+	assert.Assert(t, state == nil)
+	assert.Equal(t, why, "cdkd's state was not read (the diff came from from-json)")
 }

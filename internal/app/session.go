@@ -116,8 +116,8 @@ func (r *Env) warnDiscovery(warnings []string) {
 // nothing may print a secret before it is masked.
 func (r *Env) earlyMasks() {
 	getenv := r.app.Getenv
-	for _, name := range credentialNames(r.app.Environ) {
-		if v := getenv(name); credentialValue(name, v) {
+	for _, name := range discover.CredentialNames(r.app.Environ) {
+		if v := getenv(name); discover.CredentialValue(name, v) {
 			r.set.Add(v, "environment variable "+name)
 		}
 		// The fingerprint key's input name ends in -KEY, not _KEY.

@@ -47,6 +47,11 @@ var rules = []rule{
 		why:  "what a deploy does with a secret is decided from cdkd's diff and the schema table it is given: no edge",
 	},
 	{
+		from: []string{"internal/security"},
+		deny: edges,
+		why:  "security changes are read from the redacted change set and the values they are given: the caller reads templates and state",
+	},
+	{
 		from: []string{"internal/github"},
 		deny: []string{"internal/reporters", "internal/prcomment", "internal/driftissue"},
 		why:  "the GitHub client must not depend on rendering; the hidden header it finds comments by is internal/marker",

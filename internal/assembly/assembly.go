@@ -219,6 +219,28 @@ func (a *Assembly) StackIn(name, region string) (Stack, bool) {
 	return Stack{}, false
 }
 
+// NoEchoDefault finds a NoEcho parameter's default in the stack or, for a
+// value a parent passes down, in its ancestors (a nil Assembly: the stack
+// alone).
+func (a *Assembly) NoEchoDefault(st Stack, name string) (string, bool) {
+	for depth := 0; depth < 32; depth++ {
+		for _, p := range st.NoEchoParams {
+			if p.Name == name && p.Default != nil {
+				return *p.Default, true
+			}
+		}
+		if st.Parent == "" || a == nil {
+			return "", false
+		}
+		parent, ok := a.StackIn(st.Parent, st.Region)
+		if !ok {
+			return "", false
+		}
+		st = parent
+	}
+	return "", false
+}
+
 // MarkSecureSSM asks, once per plain {{resolve:ssm:...}} spelling, whether
 // it names a SecureString, and makes the positions of those that do count as
 // secret. The caller resolves; this package does no I/O beyond reading files.

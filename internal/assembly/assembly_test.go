@@ -376,3 +376,24 @@ func TestLoadNestedTemplates(t *testing.T) {
 func stackManifest(extra string) string {
 	return `{"artifacts": {"S": {"type": "aws:cloudformation:stack", "properties": {"templateFile": "S.template.json"}}` + extra + `}}`
 }
+
+// A NoEcho parameter's default is the stack's own, else the nearest
+// ancestor's (a parent passes the value down); without the assembly only
+// the stack's own is known.
+func TestNoEchoDefault(t *testing.T) {
+	top, mid := "top", "mid"
+	root := Stack{Name: "Root", Region: "us-east-1", NoEchoParams: []Parameter{{Name: "Pw", Default: &top}, {Name: "Other", Default: &top}}}
+	middle := Stack{Name: "Root~Mid", Parent: "Root", Region: "us-east-1", NoEchoParams: []Parameter{{Name: "Other", Default: &mid}, {Name: "NoDefault"}}}
+	leaf := Stack{Name: "Root~Mid~Leaf", Parent: "Root~Mid", Region: "us-east-1"}
+	a := &Assembly{Stacks: []Stack{root, middle, leaf}}
+	for name, want := range map[string]string{"Pw": "top", "Other": "mid", "NoDefault": "", "Missing": ""} {
+		got, ok := a.NoEchoDefault(leaf, name)
+		assert.Equal(t, got, want, name)
+		assert.Equal(t, ok, want != "", name)
+	}
+	var none *Assembly
+	_, ok := none.NoEchoDefault(leaf, "Pw")
+	assert.Assert(t, !ok, "without the assembly, a parent's default is not known")
+	got, ok := none.NoEchoDefault(root, "Pw")
+	assert.Assert(t, ok && got == "top")
+}

@@ -54,3 +54,13 @@ func TestPlaceTokens(t *testing.T) {
 	assert.DeepEqual(t, d.Stacks[0].NotCompared[0].Token, &model.TokenCase{Placement: model.TokenWhole, Paths: []string{"SecureTopic"}})
 	assert.Assert(t, d.Stacks[0].NotCompared[1].Token == nil)
 }
+
+// A warned resource that did not drift is not touched by a revert: no
+// refusal names it.
+func TestTokenRefusalsOnlyOfDriftedResources(t *testing.T) {
+	d := model.Drift{Stacks: []model.StackDrift{{Stack: "A", Drifted: []model.DriftedResource{{Resource: model.Resource{LogicalID: "Secure", Type: "AWS::SNS::Topic"}}}}}}
+	warned := []model.ResolvedResource{{LogicalID: "Secure", Type: "AWS::SNS::Topic", Reason: "WOULD be overwritten"}, {LogicalID: "NotDrifted"}}
+	got := TokenRefusals(d, warned, func(string, string, string) model.TokenCase { return model.TokenCase{Why: "no evidence"} })
+	assert.Equal(t, len(got), 1)
+	assert.Equal(t, got[0].Name(), "A/Secure")
+}

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // ResolutionOutcome is what `cdkd drift --accept|--revert` did to one
 // resource, as cdkd's own lines say.
 type ResolutionOutcome string
@@ -91,4 +93,54 @@ type DriftGroup struct {
 type GroupEntry struct {
 	Resource
 	Paths []string `json:"paths,omitempty"`
+}
+
+// RefuseWholeStacks: cdkd reverts whole stacks, so a refused resource
+// keeps its whole stack from being reverted. It returns every drifted
+// resource of those stacks as refused, and the stacks that may still be
+// reverted.
+func RefuseWholeStacks(d Drift, refused []ResolvedResource) ([]ResolvedResource, []string) {
+	var stacks []string
+	for _, x := range refused {
+		if !slices.Contains(stacks, x.Stack) {
+			stacks = append(stacks, x.Stack)
+		}
+	}
+	out := refused
+	var keep []string
+	for _, s := range d.Stacks {
+		if !slices.Contains(stacks, s.Stack) {
+			if len(s.Drifted) > 0 && !slices.Contains(keep, s.Stack) {
+				keep = append(keep, s.Stack)
+			}
+			continue
+		}
+		for _, dr := range s.Drifted {
+			if slices.ContainsFunc(refused, func(x ResolvedResource) bool { return x.Stack == s.Stack && x.LogicalID == dr.LogicalID }) {
+				continue
+			}
+			out = append(out, ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: ResolutionRefused,
+				Reason: "not reverted: cdkd reverts a whole stack, and this stack holds a resource whose revert was refused"})
+		}
+	}
+	return out, keep
+}
+
+// WithUnreported is cdkd's per-resource lines of a resolution, then every
+// drifted resource no line names (and that was not refused): drifted, but
+// cdkd did not say (ResolutionUnreported).
+func WithUnreported(d Drift, lines, refused []ResolvedResource) []ResolvedResource {
+	out := slices.Clone(lines)
+	named := func(stack, id string) bool {
+		match := func(x ResolvedResource) bool { return x.LogicalID == id && (x.Stack == "" || x.Stack == stack) }
+		return slices.ContainsFunc(lines, match) || slices.ContainsFunc(refused, match)
+	}
+	for _, s := range d.Stacks {
+		for _, dr := range s.Drifted {
+			if !named(s.Stack, dr.LogicalID) {
+				out = append(out, ResolvedResource{Stack: s.Stack, LogicalID: dr.LogicalID, Type: dr.Type, Outcome: ResolutionUnreported})
+			}
+		}
+	}
+	return out
 }

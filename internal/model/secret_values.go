@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // FingerprintStatus is what a secret position's fingerprint says about its
 // value since the last deploy that applied it.
 type FingerprintStatus string
@@ -98,6 +100,14 @@ func (e SecretEffect) LeavesBehind() bool {
 	return e == EffectNotApplied || e == EffectReferenceKept
 }
 
+// AppliedByUpdate reports whether a changed value counts as applied when
+// cdkd updated its resource, so its fingerprint is recorded: under every
+// effect but those that leave it behind and the one under which whether it
+// went along with another change is unknown (EffectReferenceResourceUpdated).
+func (e SecretEffect) AppliedByUpdate() bool {
+	return !e.LeavesBehind() && e != EffectReferenceResourceUpdated
+}
+
 // SecretCounts counts a run's secret positions by status.
 type SecretCounts struct {
 	Changed, Unchanged, Unknown, NotApplied int
@@ -127,3 +137,27 @@ func (d Diff) SecretCounts() SecretCounts {
 // AnyChange reports whether the next deploy changes anything: a resource,
 // an output, or a secret value cdkd itself cannot see change.
 func (d Diff) AnyChange() bool { return d.Totals().Any() || d.SecretCounts().Changed > 0 }
+
+// UntoldNoEchoReaders drops from a stack's NoEcho note (NoEchoReaders:
+// "cdkd cannot tell whether its value changed") the resources whose every
+// secret position the fingerprints could tell (vals): the note stays true
+// for the others.
+func UntoldNoEchoReaders(readers []string, vals []SecretValue) []string {
+	if len(vals) == 0 {
+		return readers
+	}
+	out := slices.DeleteFunc(slices.Clone(readers), func(id string) bool {
+		listed, known := false, true
+		for _, v := range vals {
+			if v.LogicalID == id {
+				listed = true
+				known = known && v.Status != FingerprintUnknown
+			}
+		}
+		return listed && known
+	})
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

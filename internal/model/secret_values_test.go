@@ -24,3 +24,32 @@ func TestSecretCountsAndAnyChange(t *testing.T) {
 	assert.Equal(t, d.Digest(), Diff{Stacks: []StackDiff{{Stack: "Parent", Children: []StackDiff{{Stack: "Child"}}}}}.Digest(),
 		"the digest is the gate's business; fingerprints do not enter it yet")
 }
+
+// The NoEcho note keeps a resource only while some secret position of it
+// is not told by a fingerprint: one unknown keeps it, all told drop it, one
+// never listed stays.
+func TestUntoldNoEchoReaders(t *testing.T) {
+	vals := []SecretValue{
+		{LogicalID: "Told", Path: "A", Status: FingerprintUnchanged},
+		{LogicalID: "Told", Path: "B", Status: FingerprintChanged},
+		{LogicalID: "Half", Path: "A", Status: FingerprintChanged},
+		{LogicalID: "Half", Path: "B", Status: FingerprintUnknown},
+	}
+	readers := []string{"Told", "Half", "Unlisted"}
+	assert.DeepEqual(t, UntoldNoEchoReaders(readers, vals), []string{"Half", "Unlisted"})
+	assert.DeepEqual(t, readers, []string{"Told", "Half", "Unlisted"}) // the caller's list is not changed
+	assert.Assert(t, UntoldNoEchoReaders([]string{"Told"}, vals) == nil, "none left is no note")
+	assert.DeepEqual(t, UntoldNoEchoReaders(readers, nil), readers)
+}
+
+// A value counts as applied by an update of its resource under every
+// effect but those that leave it behind and the one that rides, unknown, on
+// an update for another change: only then is its fingerprint recorded.
+func TestAppliedByUpdate(t *testing.T) {
+	for e, want := range map[SecretEffect]bool{
+		EffectNotApplied: false, EffectReferenceKept: false, EffectReferenceResourceUpdated: false,
+		EffectUpdated: true, EffectReplaced: true, EffectInCdkdDiff: true, EffectHandlerRuns: true, EffectUnknown: true,
+	} {
+		assert.Equal(t, e.AppliedByUpdate(), want, e)
+	}
+}

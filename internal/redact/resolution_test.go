@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -129,4 +130,25 @@ func TestPlanTextMultiLineValue(t *testing.T) {
 		"d ***",
 		"Revert summary: 2 reverted.",
 	})
+}
+
+// The live log of a resolution hides a multi-line value's later lines, up
+// to the next line of the plan's own, whatever they look like.
+func TestFilterPlanHidesContinuations(t *testing.T) {
+	var out bytes.Buffer
+	f := FilterPlan(&out)
+	for _, l := range []string{
+		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 1 property path",
+		"    Value: -----BEGIN KEY-----", "ab", "", "x.y = z", "-----END KEY----- -> old",
+		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.", "Revert summary: 1 reverted.",
+	} {
+		_, err := f.Write([]byte(l + "\n"))
+		assert.NilError(t, err)
+	}
+	assert.Equal(t, out.String(), strings.Join([]string{
+		"  → provider.update on PemParam (AWS::SSM::Parameter): revert 1 property path",
+		"    Value: *** -> ***",
+		"    " + HiddenPlanLine,
+		"  ✓ StackA/PemParam (AWS::SSM::Parameter): reverted.", "Revert summary: 1 reverted.", "",
+	}, "\n"))
 }

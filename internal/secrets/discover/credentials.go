@@ -1,4 +1,4 @@
-package app
+package discover
 
 import (
 	"slices"
@@ -22,10 +22,11 @@ var knownCredentials = []string{
 // name ends in one of them is masked.
 var credentialSuffixes = []string{"TOKEN", "SECRET", "PASSWORD", "_KEY"}
 
-// credentialNames returns the names of the variables to mask: the known
-// credentials and every variable of environ whose name ends in a credential
-// suffix (case-insensitively), sorted.
-func credentialNames(environ func() []string) []string {
+// CredentialNames returns the names of the environment variables to mask
+// before anything prints: the known credentials and every variable of
+// environ whose name ends in a credential suffix (case-insensitively),
+// sorted.
+func CredentialNames(environ func() []string) []string {
 	names := slices.Clone(knownCredentials)
 	if environ != nil {
 		for _, kv := range environ() {
@@ -40,12 +41,12 @@ func credentialNames(environ func() []string) []string {
 	return slices.Compact(names)
 }
 
-// credentialValue reports whether the value of a variable named as a
+// CredentialValue reports whether the value of a variable named as a
 // credential is masked. A known credential always is. One matched only by
 // its suffix is not when it is shorter than secrets.MinRedactRunes or a
 // flag (true, false, null, none): a CACHE_KEY of "v1" is not a credential,
 // and masking it would hide every "v1" in the log.
-func credentialValue(name, v string) bool {
+func CredentialValue(name, v string) bool {
 	if slices.Contains(knownCredentials, name) {
 		return true
 	}
