@@ -37,3 +37,47 @@ func TestSortSecurity(t *testing.T) {
 		t.Errorf("checking 1,000 sorted rows allocated %v times", n)
 	}
 }
+
+// TestEqualityKeyTellsApartWhatKeyDoes checks every pair of a set of rows
+// alike but for one detail: EqualityKey must agree with Key on which are
+// equal, or a security change would hide an element or invent one.
+func TestEqualityKeyTellsApartWhatKeyDoes(t *testing.T) {
+	st := func(f func(*PolicyStatement)) *PolicyStatement {
+		s := &PolicyStatement{Effect: "Allow", Actions: []string{"s3:GetObject"}, Resources: []string{"*"}}
+		f(s)
+		return s
+	}
+	rows := []SecurityChange{
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(*PolicyStatement) {})},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Principals = []string{} })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Actions = []string{"s3:GetObject", ""} })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Actions = nil; s.Resources = []string{"s3:GetObject", "*"} })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.NotAction = true })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Sid = "a:1" })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Sid = "a"; s.Effect = ":1Allow" })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: &PolicyStatement{}},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument"},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Raw = "\xff" })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Raw = "\xfe" })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Raw = "\uFFFD" })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Raw = `\uFFFD` })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Raw = "\\\xff" })},
+		{Kind: SecurityStatementKind, Property: "PolicyDocument", Statement: st(func(s *PolicyStatement) { s.Raw = `\\uFFFD` })},
+		{Kind: SecurityRuleKind, Property: "IngressRules", Rule: &SecurityRule{Direction: "ingress", Protocol: "tcp", FromPort: "443", ToPort: "443", Peer: "0.0.0.0/0"}},
+		{Kind: SecurityRuleKind, Property: "IngressRules", Rule: &SecurityRule{Direction: "ingress", Protocol: "tcp", FromPort: "443", Peer: "443", ToPort: "0.0.0.0/0"}},
+		{Kind: SecurityRuleKind, Property: "IngressRules", Rule: &SecurityRule{}},
+		{Kind: SecurityRuleKind, Property: "IngressRules"},
+		{Kind: SecurityManagedPolicyKind, Property: "ManagedPolicyArns", ManagedPolicy: "arn:aws:iam::aws:policy/A"},
+		{Kind: SecurityManagedPolicyKind, Property: "ManagedPolicyArns", Item: "arn:aws:iam::aws:policy/A"},
+		{Kind: SecuritySSOKind, Item: "<x>"},
+		{Kind: SecuritySSOKind, Item: `\u003cx>`},
+	}
+	same := rows[0]
+	same.Op, same.Status, same.Note, same.Stack = SecurityAdd, SecurityBroadening, "a note", "other" // not content
+	rows = append(rows, same)
+	for i, a := range rows {
+		for j, b := range rows {
+			assert.Equal(t, a.EqualityKey() == b.EqualityKey(), a.Key() == b.Key(), "rows %d and %d: %s / %s", i, j, a.Key(), b.Key())
+		}
+	}
+}

@@ -104,11 +104,14 @@ func ResourceChanges(r Resource) []Change {
 	}
 	olds := elements(r, entry, strip(r.Old))
 	news := elements(r, entry, strip(r.New))
-	props := map[string]bool{}
-	for _, e := range append(slices.Clone(olds), news...) {
-		props[e.Property] = true
+	var props []string
+	for _, side := range [][]Change{olds, news} {
+		for _, e := range side {
+			props = append(props, e.Property)
+		}
 	}
-	for _, p := range sortedKeys(props) {
+	slices.Sort(props)
+	for _, p := range slices.Compact(props) {
 		out = append(out, diffElements(filter(olds, p), filter(news, p))...)
 	}
 	if len(hidden) == 0 {
@@ -225,11 +228,8 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 		}
 		out = append(out, ssoItem(rest))
 	}
-	for _, prop := range sortedKeys(entry.Properties) {
-		v, ok := vals[prop]
-		if !ok {
-			continue
-		}
+	for _, prop := range read(vals, entry) {
+		v := vals[prop]
 		switch entry.Properties[prop] {
 		case propPolicyDocument, propInlineResourcePolicy:
 			if sts, ok := statements(v); ok {
@@ -278,6 +278,19 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 	return out
 }
 
+// read is which of a side's properties the type's elements are read
+// from, sorted.
+func read(vals map[string]any, entry typeEntry) []string {
+	out := make([]string, 0, len(vals))
+	for k := range vals {
+		if _, ok := entry.Properties[k]; ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ssoItem is an SSO resource's values as one element.
 func ssoItem(vals map[string]any) Change {
 	item := compact(vals)
@@ -306,28 +319,38 @@ func crossAccountNote(accts []string, own string) string {
 // no change; each other new one is added, each other old one removed, with
 // what that does to access.
 func diffElements(olds, news []Change) []Change {
+	oldKeys, newKeys := keys(olds), keys(news)
 	var out []Change
-	for _, o := range without(olds, news) {
+	for _, o := range without(olds, oldKeys, newKeys) {
 		o.Op, o.Status = OpRemove, removedStatus(o, news)
 		out = append(out, o)
 	}
-	for _, n := range without(news, olds) {
+	for _, n := range without(news, newKeys, oldKeys) {
 		n.Op, n.Status = OpAdd, addedStatus(n, olds)
 		out = append(out, n)
 	}
 	return out
 }
 
-// without is cs less one equal element of other for each of its own
-// (a multiset difference, in cs's order).
-func without(cs, other []Change) []Change {
-	left := map[string]int{}
-	for _, o := range other {
-		left[o.Key()]++
+// keys are the elements' content keys, each computed once.
+func keys(cs []Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.EqualityKey()
+	}
+	return out
+}
+
+// without is cs (whose keys are csKeys) less one equal element of other
+// for each of its own (a multiset difference, in cs's order).
+func without(cs []Change, csKeys, otherKeys []string) []Change {
+	left := make(map[string]int, len(otherKeys))
+	for _, k := range otherKeys {
+		left[k]++
 	}
 	var out []Change
-	for _, c := range cs {
-		if k := c.Key(); left[k] > 0 {
+	for i, c := range cs {
+		if k := csKeys[i]; left[k] > 0 {
 			left[k]--
 			continue
 		}
