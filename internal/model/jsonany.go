@@ -17,13 +17,20 @@ import (
 // faster on the small values a diff holds; the digest, canonical values
 // and the security table all read values through it, once each.
 func DecodeJSON(b []byte) (any, error) {
-	dec := decoders.Get().(*jsontext.Decoder)
-	defer decoders.Put(dec)
-	dec.Reset(bytes.NewReader(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	return decodeAny(dec)
+	d := decoders.Get().(*pooledDecoder)
+	defer decoders.Put(d)
+	d.r.Reset(b)
+	d.dec.Reset(&d.r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	return decodeAny(&d.dec)
 }
 
-var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+// pooledDecoder is a decoder with its reader, both reused.
+type pooledDecoder struct {
+	dec jsontext.Decoder
+	r   bytes.Reader
+}
+
+var decoders = sync.Pool{New: func() any { return new(pooledDecoder) }}
 
 func decodeAny(dec *jsontext.Decoder) (any, error) {
 	tok, err := dec.ReadToken()

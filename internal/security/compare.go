@@ -433,4 +433,9 @@ func filter(cs []Change, prop string) []Change {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil // most resources: nothing to sort, nothing to allocate
+	}
+	return slices.Sorted(maps.Keys(m))
+}
