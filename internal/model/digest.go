@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -173,46 +174,15 @@ func (w *digestWriter) value(v Value, mask MaskToken) {
 		w.str(string(s))
 		return
 	}
-	x, err := DecodeJSON(v.Raw)
+	c := canonicals.Get().(*canonicalJSON)
+	defer canonicals.Put(c)
+	form, err := c.digestForm(v.Raw)
 	if err != nil {
 		w.tag('?')
 		w.str(string(v.Raw))
 		return
 	}
-	w.any(x)
-}
-
-func (w *digestWriter) any(x any) {
-	switch t := x.(type) {
-	case nil:
-		w.tag('n')
-	case bool:
-		w.bool(t)
-	case json.Number:
-		w.tag('d')
-		w.str(t.String())
-	case string:
-		w.tag('s')
-		w.str(t)
-	case []any:
-		w.tag('[')
-		w.count(len(t))
-		for _, e := range t {
-			w.any(e)
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		w.tag('{')
-		w.count(len(keys))
-		for _, k := range keys {
-			w.str(k)
-			w.any(t[k])
-		}
-	}
+	w.w.Write(form)
 }
 
 // sortedIndex returns 0..n-1 ordered by less, leaving the data untouched.
@@ -221,7 +191,19 @@ func sortedIndex(n int, less func(i, j int) bool) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return less(idx[a], idx[b]) })
+	order := func(a, b int) int {
+		switch {
+		case less(a, b):
+			return -1
+		case less(b, a):
+			return 1
+		}
+		return 0
+	}
+	// cdkd's lists mostly come in order: checking costs a comparison each.
+	if !slices.IsSortedFunc(idx, order) {
+		slices.SortStableFunc(idx, order)
+	}
 	return idx
 }
 
