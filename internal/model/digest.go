@@ -171,7 +171,8 @@ func (w *digestWriter) value(v Value, mask MaskToken) {
 	// Fast path: most values are plain strings, which need no decoding.
 	if s, ok := plainString(v.Raw); ok {
 		w.tag('s')
-		w.str(string(s))
+		w.num = appendStr(w.num[:0], s)
+		w.w.Write(w.num)
 		return
 	}
 	c := canonicals.Get().(*canonicalJSON)

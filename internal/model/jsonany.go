@@ -21,18 +21,63 @@ func DecodeJSON(b []byte) (any, error) {
 	defer decoders.Put(d)
 	d.r.Reset(b)
 	d.dec.Reset(&d.r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	return decodeAny(&d.dec)
+	return d.decodeAny()
 }
 
-// pooledDecoder is a decoder with its reader, both reused.
+// pooledDecoder is a decoder with its reader, both reused, and the short
+// strings it decoded lately: a policy's or a template's names and many of
+// its values ("Effect", "Allow", "Fn::GetAtt") repeat from value to value,
+// and each would be a string of its own.
 type pooledDecoder struct {
-	dec jsontext.Decoder
-	r   bytes.Reader
+	dec     jsontext.Decoder
+	r       bytes.Reader
+	strings map[string]string
+	text    []byte
+}
+
+// Bounds of pooledDecoder.strings.
+const (
+	internedLen  = 64
+	internedMost = 1024
+)
+
+// text is a string or number token's text, as Token.String gives it: a
+// string unquoted, invalid UTF-8 replaced.
+func (d *pooledDecoder) readText() (string, error) {
+	v, err := d.dec.ReadValue()
+	if err != nil {
+		return "", err
+	}
+	b := []byte(v)
+	if v.Kind() == '"' {
+		d.text, _ = jsontext.AppendUnquote(d.text[:0], v)
+		b = d.text
+	}
+	if len(b) > internedLen {
+		return string(b), nil
+	}
+	if s, ok := d.strings[string(b)]; ok {
+		return s, nil
+	}
+	if d.strings == nil || len(d.strings) >= internedMost {
+		d.strings = make(map[string]string, internedMost)
+	}
+	s := string(b)
+	d.strings[s] = s
+	return s, nil
 }
 
 var decoders = sync.Pool{New: func() any { return new(pooledDecoder) }}
 
-func decodeAny(dec *jsontext.Decoder) (any, error) {
+func (d *pooledDecoder) decodeAny() (any, error) {
+	dec := &d.dec
+	switch dec.PeekKind() {
+	case '"':
+		return d.readText()
+	case '0':
+		s, err := d.readText()
+		return json.Number(s), err
+	}
 	tok, err := dec.ReadToken()
 	if err != nil {
 		return nil, err
@@ -44,14 +89,10 @@ func decodeAny(dec *jsontext.Decoder) (any, error) {
 		return false, nil
 	case 't':
 		return true, nil
-	case '"':
-		return tok.String(), nil
-	case '0':
-		return json.Number(tok.String()), nil
 	case '[':
 		list := []any{}
 		for dec.PeekKind() != ']' {
-			v, err := decodeAny(dec)
+			v, err := d.decodeAny()
 			if err != nil {
 				return nil, err
 			}
@@ -64,12 +105,11 @@ func decodeAny(dec *jsontext.Decoder) (any, error) {
 	case '{':
 		obj := map[string]any{}
 		for dec.PeekKind() != '}' {
-			tok, err := dec.ReadToken()
+			name, err := d.readText()
 			if err != nil {
 				return nil, err
 			}
-			name := tok.String() // before the next read voids tok
-			v, err := decodeAny(dec)
+			v, err := d.decodeAny()
 			if err != nil {
 				return nil, err
 			}

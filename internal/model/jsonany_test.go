@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -31,6 +33,28 @@ func TestDecodeJSONMatchesEncodingJSON(t *testing.T) {
 		if werr == nil {
 			assert.DeepEqual(t, got, want)
 		}
+	}
+}
+
+// DecodeJSON shares the short strings it decodes from value to value:
+// each value must still get its own, through escapes and past the bound.
+func TestDecodeJSONSharesStringsRightly(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("[")
+	for i := range internedMost*2 + 10 {
+		fmt.Fprintf(&many, `"s%d",{"k%d":%d},`, i%(internedMost+7), i, i)
+	}
+	many.WriteString(`"` + strings.Repeat("long", internedLen) + `"]`)
+	ins := []string{
+		`{"A":"A","a":"\u0041","\u0041b":"Ab"}`, `["A","\u0041","\u00e9","é","e\u0301"]`,
+		many.String(), many.String(), `["s1","s1 ","k1",1,1.0,"1"]`, "[\"\xff\",\"\xfe\",\"\ufffd\"]",
+	}
+	for _, in := range ins {
+		want, werr := decodeV1(t, []byte(in))
+		assert.NilError(t, werr)
+		got, err := DecodeJSON([]byte(in))
+		assert.NilError(t, err)
+		assert.DeepEqual(t, got, want)
 	}
 }
 
