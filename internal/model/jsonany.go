@@ -41,7 +41,7 @@ const (
 	internedMost = 1024
 )
 
-// text is a string or number token's text, as Token.String gives it: a
+// readText is a string or number token's text, as Token.String gives it: a
 // string unquoted, invalid UTF-8 replaced.
 func (d *pooledDecoder) readText() (string, error) {
 	v, err := d.dec.ReadValue()

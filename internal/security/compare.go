@@ -163,8 +163,14 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 	if props == nil {
 		return nil
 	}
-	vals := map[string]any{}
+	// Only the properties elements are read from are decoded, unless every
+	// property counts (or a created permission set's others are its item).
+	all := wholeResource(entry.Kind) || entry.Kind == kindSsoPermissionSet
+	vals := make(map[string]any, len(props))
 	for k, raw := range props {
+		if _, read := entry.Properties[k]; !read && !all {
+			continue
+		}
 		v, err := decode(raw)
 		if err != nil {
 			v = string(raw) // not JSON: shown as it is, read as nothing
@@ -424,6 +430,9 @@ func covers(w, n Change) tri {
 }
 
 func filter(cs []Change, prop string) []Change {
+	if !slices.ContainsFunc(cs, func(c Change) bool { return c.Property != prop }) {
+		return cs // most resources: one property; its elements are not changed
+	}
 	var out []Change
 	for _, c := range cs {
 		if c.Property == prop {
