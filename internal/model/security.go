@@ -291,8 +291,9 @@ func opOrder(o SecurityOp) int {
 // fixed field order), sorted: what a digest covers.
 func SecurityKeys(cs []SecurityChange) []string {
 	out := make([]string, len(cs))
+	var b []byte
 	for i, c := range cs {
-		b, _ := json.Marshal(c)
+		b = appendSecurityJSON(b[:0], c)
 		out[i] = string(b)
 	}
 	slices.Sort(out)
