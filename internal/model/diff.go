@@ -185,7 +185,12 @@ func (c ResourceChange) ReplacingPaths() []string {
 // SecurityChanges is every security change of the run, nested stacks
 // included.
 func (d Diff) SecurityChanges() []SecurityChange {
-	var out []SecurityChange
+	n := 0
+	d.Walk(func(_ string, s StackDiff) { n += len(s.Security) })
+	if n == 0 {
+		return nil
+	}
+	out := make([]SecurityChange, 0, n) // a row is large: growing the list copied each several times
 	d.Walk(func(_ string, s StackDiff) { out = append(out, s.Security...) })
 	return out
 }
