@@ -93,13 +93,18 @@ func myers(a, b []string, maxEdits int) []byte {
 	x, y := intern(a), intern(b)
 	n, m := len(x), len(y)
 	limit := min(n+m, maxEdits)
-	// v[off+k] is the furthest x reached on diagonal k (k = x-y). trace[d]
-	// keeps diagonals -d-1..d+1 as they were before step d, for the way back.
+	// v[off+k] is the furthest x reached on diagonal k (k = x-y). trace
+	// keeps, for each step d, diagonals -d-1..d+1 as they were before it,
+	// for the way back: 2d+3 values each, one after the other in one slice
+	// (step d starts at d²+2d) rather than a slice per step.
 	off := limit + 1
 	v := make([]int32, 2*limit+3)
-	var trace [][]int32
+	// Steps 0..d keep (d+1)(d+3) values: room for every step of a middle
+	// of up to 60 lines (a changed value, mostly), and 16 KiB to start
+	// with for a longer one.
+	trace := make([]int32, 0, min((limit+1)*(limit+3), 1<<12))
 	for d := 0; d <= limit; d++ {
-		trace = append(trace, slices.Clone(v[off-d-1:off+d+2]))
+		trace = append(trace, v[off-d-1:off+d+2]...)
 		for k := -d; k <= d; k += 2 {
 			var i int32
 			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
@@ -114,20 +119,21 @@ func myers(a, b []string, maxEdits int) []byte {
 			}
 			v[off+k] = i
 			if int(i) >= n && int(j) >= m {
-				return backtrack(trace, n, m)
+				return backtrack(trace, d, n, m)
 			}
 		}
 	}
 	return nil
 }
 
-// backtrack follows myers' furthest-reaching paths from the end back to
-// the start and returns the edit script's kinds in order.
-func backtrack(trace [][]int32, n, m int) []byte {
+// backtrack follows myers' furthest-reaching paths from the end (reached
+// at step last) back to the start and returns the edit script's kinds in
+// order. trace is as myers keeps it.
+func backtrack(trace []int32, last, n, m int) []byte {
 	rev := make([]byte, 0, n+m)
 	i, j := n, m
-	for d := len(trace) - 1; d >= 0; d-- {
-		v := trace[d]
+	for d := last; d >= 0; d-- {
+		v := trace[d*d+2*d : d*d+4*d+3]
 		at := func(k int) int { return int(v[k+d+1]) } // v starts at diagonal -d-1
 		k := i - j
 		pk := k - 1

@@ -144,17 +144,22 @@ func lcs(a, b []string) int {
 	return prev[len(b)]
 }
 
+// TestLinesIsShortest compares with the longest common subsequence, on
+// short inputs and long ones.
 func TestLinesIsShortest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	words := func() []string {
-		out := make([]string, rng.IntN(12))
+	words := func(lo, hi int) []string {
+		out := make([]string, lo+rng.IntN(hi-lo))
 		for i := range out {
 			out[i] = string(rune('a' + rng.IntN(4)))
 		}
 		return out
 	}
-	for n := range 500 {
-		a, b := words(), words()
+	for n := range 700 {
+		a, b := words(0, 12), words(0, 12)
+		if n >= 500 {
+			a, b = words(32, 128), words(32, 128)
+		}
 		ops := Lines(a, b)
 		assertScript(t, a, b, ops)
 		kept := 0
@@ -211,6 +216,17 @@ func BenchmarkDiffLines(b *testing.B) {
 	for i := 0; i < len(cur); i += 50 {
 		cur[i] += ","
 	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Lines(old, cur)
+	}
+}
+
+// BenchmarkDiffLinesPolicy diffs a statement's action growing into a
+// list: the few lines a report diffs thousands of times.
+func BenchmarkDiffLinesPolicy(b *testing.B) {
+	old := strings.Split("{\n  \"Version\": \"2012-10-17\",\n  \"Statement\": [\n    {\n      \"Effect\": \"Allow\",\n      \"Action\": \"s3:GetObject\",\n      \"Resource\": \"arn:aws:s3:::bucket-2/*\"\n    }\n  ]\n}", "\n")
+	cur := strings.Split("{\n  \"Version\": \"2012-10-17\",\n  \"Statement\": [\n    {\n      \"Effect\": \"Allow\",\n      \"Action\": [\n        \"s3:GetObject\",\n        \"s3:PutObject\"\n      ],\n      \"Resource\": \"arn:aws:s3:::bucket-2/*\"\n    }\n  ]\n}", "\n")
 	b.ReportAllocs()
 	for b.Loop() {
 		Lines(old, cur)

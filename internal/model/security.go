@@ -176,10 +176,24 @@ func (c SecurityChange) Group() string {
 // SortSecurity puts security rows in their stable order: by stack, resource, property,
 // removed before added, then by content.
 func SortSecurity(cs []SecurityChange) {
-	slices.SortStableFunc(cs, func(a, b SecurityChange) int {
-		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region), cmp.Compare(a.LogicalID, b.LogicalID),
-			cmp.Compare(a.Property, b.Property), cmp.Compare(opOrder(a.Op), opOrder(b.Op)), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Key(), b.Key()))
-	})
+	// A diff's rows arrive sorted (package security sorts them, and the
+	// pipeline sorts the diff again): checking costs one comparison a row.
+	if slices.IsSortedFunc(cs, compareSecurity) {
+		return
+	}
+	slices.SortStableFunc(cs, compareSecurity)
+}
+
+// compareSecurity orders two rows for SortSecurity. The content key is a
+// JSON encoding: it is computed only for rows alike in everything else
+// (cmp.Or would compute it for every pair, its arguments being evaluated
+// first).
+func compareSecurity(a, b SecurityChange) int {
+	if c := cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region), cmp.Compare(a.LogicalID, b.LogicalID),
+		cmp.Compare(a.Property, b.Property), cmp.Compare(opOrder(a.Op), opOrder(b.Op)), cmp.Compare(a.Kind, b.Kind)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Key(), b.Key())
 }
 
 func opOrder(o SecurityOp) int {

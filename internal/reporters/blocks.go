@@ -171,9 +171,11 @@ func newValueLimits(b Budget, hint string, tier int) valueLimits {
 // a collapsed section, a line diff when both are long strings of several
 // lines or JSON objects or arrays, or each in a fenced block.
 type valueItem struct {
-	indent  string // before "- ": nests the item in an outer list
-	head    string
-	markers string // after head, e.g. " · 🔒 secret"
+	indent string // before "- ": nests the item in an outer list
+	head   string // Markdown before name, e.g. "attribute "
+	// name is the property, attribute or output, shown as code.
+	name    string
+	markers string // after name, e.g. " · 🔒 secret"
 	sides   []side
 	what    string // the collapsed section's summary, e.g. "old and new values"
 	// diffWhat is the summary of a line diff, e.g. "changes (- old, + new)".
@@ -185,20 +187,23 @@ type valueItem struct {
 // have changed anything.
 func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 	if l.pathOnly {
-		w.Write(it.indent, "- ", it.head, it.markers, "\n")
+		it.writeHead(w)
+		w.Write(it.markers, "\n")
 		return 0
 	}
 	if n, ok := it.writeDiff(w, l); ok {
 		return n
 	}
-	shown := make([]Shown, len(it.sides))
+	var buf [2]Shown // an item has one or two sides: no allocation
+	shown := buf[:0]
 	inline := true
-	for i, s := range it.sides {
-		shown[i] = s.show(l.short, l.blockMax)
-		inline = inline && shown[i].Inline != ""
+	for _, s := range it.sides {
+		shown = append(shown, s.show(l.short, l.blockMax))
+		inline = inline && shown[len(shown)-1].Inline != ""
 	}
 	if inline {
-		w.Write(it.indent, "- ", it.head, ": ")
+		it.writeHead(w)
+		w.WriteString(": ")
 		for i := range shown {
 			if i > 0 {
 				w.WriteString(" → ")
@@ -209,7 +214,8 @@ func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 		return 0
 	}
 	body := it.indent + "  "
-	w.Write(it.indent, "- ", it.head, it.markers, "\n")
+	it.writeHead(w)
+	w.Write(it.markers, "\n")
 	w.Write(body, "<details><summary>", it.what, "</summary>\n\n")
 	for i, s := range it.sides {
 		if shown[i].Inline != "" {
@@ -232,6 +238,12 @@ func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 	return widest
 }
 
+// writeHead starts the item's line: the list marker, head and name.
+func (it valueItem) writeHead(w *Writer) {
+	w.Write(it.indent, "- ", it.head)
+	writeNameCode(w, it.name)
+}
+
 // writeDiff renders the item as a line diff of its two values, when they
 // are worth one, and reports whether it did and the diff's length in bytes,
 // or more when it was shortened. Changed lines are what a reviewer must
@@ -252,7 +264,8 @@ func (it valueItem) writeDiff(w *Writer, l valueLimits) (int, bool) {
 		n = len(old) + len(cur)
 	}
 	body := it.indent + "  "
-	w.Write(it.indent, "- ", it.head, it.markers, "\n")
+	it.writeHead(w)
+	w.Write(it.markers, "\n")
 	w.Write(body, "<details><summary>", it.diffWhat, "</summary>\n\n")
 	w.Fence(text, "diff", body)
 	if shortened && l.hint != "" {
@@ -294,22 +307,31 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 			texts[i] = visible(indentCompact(compact[i]), true)
 		}
 	case a == '"' && b == '"':
+		// Most strings are neither documents nor lines: tell from their
+		// JSON, before decoding them.
+		docs := mayHoldJSONDoc(raw[0]) && mayHoldJSONDoc(raw[1])
+		lines := hasNewlineEscape(raw[0]) || hasNewlineEscape(raw[1])
+		if !docs && !lines {
+			return "", "", false
+		}
 		var strs [2]string
 		for i := range strs {
-			if json.Unmarshal(raw[i], &strs[i]) != nil {
+			if strs[i], ok = stringText(raw[i]); !ok {
 				return "", "", false
 			}
 		}
 		// A JSON document held in a one-line string (a Step Functions
 		// definition, a policy string): diff its indented form, or a change
 		// past the cut would be invisible.
-		if doc, ok := jsonDocs(strs); ok && (len(strs[0]) > InlineMax || len(strs[1]) > InlineMax) {
-			for i := range texts {
-				texts[i] = visible(indentCompact(compactJSON(doc[i])), true)
+		if docs {
+			if doc, ok := jsonDocs(strs); ok && (len(strs[0]) > InlineMax || len(strs[1]) > InlineMax) {
+				for i := range texts {
+					texts[i] = visible(indentCompact(compactJSON(doc[i])), true)
+				}
+				break
 			}
-			break
 		}
-		if !hasNewlineEscape(string(raw[0])) && !hasNewlineEscape(string(raw[1])) {
+		if !lines {
 			return "", "", false
 		}
 		for i := range texts {
@@ -321,15 +343,25 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 	return texts[0], texts[1], true
 }
 
+// mayHoldJSONDoc reports whether a JSON string could hold a JSON object or
+// array: its text has a "{" or "[", written as is or as a \u escape.
+func mayHoldJSONDoc(raw []byte) bool {
+	return bytes.ContainsAny(raw, "{[") || bytes.Contains(raw, []byte(`\u`))
+}
+
 // jsonDocs reports whether both strings are JSON objects or arrays.
 func jsonDocs(strs [2]string) ([2][]byte, bool) {
 	var doc [2][]byte
 	for i, s := range strs {
-		b := bytes.TrimSpace([]byte(s))
-		if len(b) == 0 || (b[0] != '{' && b[0] != '[') || !json.Valid(b) {
+		// Most strings are not documents: tell by the first character,
+		// before copying them to bytes.
+		s = strings.TrimSpace(s)
+		if s == "" || (s[0] != '{' && s[0] != '[') {
 			return doc, false
 		}
-		doc[i] = b
+		if doc[i] = []byte(s); !json.Valid(doc[i]) {
+			return doc, false
+		}
 	}
 	return doc, true
 }
@@ -353,10 +385,15 @@ func stackSummary(stack, region string) string {
 	return s
 }
 
-// destructiveText names a delete or replacement: "♻️ **replace** `Db`
+// writeDestructive names a delete or replacement: "♻️ **replace** `Db`
 // (`AWS::RDS::DBInstance`) in `Stack`".
-func destructiveText(a model.Action, logicalID, typ, stack string) string {
-	return actionLabel(a) + " " + nameCode(logicalID) + " (" + nameCode(typ) + ") in " + nameCode(stack)
+func writeDestructive(w *Writer, a model.Action, logicalID, typ, stack string) {
+	w.Write(actionLabel(a), " ")
+	writeNameCode(w, logicalID)
+	w.WriteString(" (")
+	writeNameCode(w, typ)
+	w.WriteString(") in ")
+	writeNameCode(w, stack)
 }
 
 // actionLabel pairs an emoji with a word: the emoji alone says little to a
@@ -398,18 +435,23 @@ func countOf(n int, one, many string) string {
 
 // codeList renders names as code spans, at most limit of them (-1: all).
 func codeList(names []string, limit int) string {
-	var b strings.Builder
+	var w Writer
+	writeCodeList(&w, names, limit)
+	return w.String()
+}
+
+// writeCodeList writes codeList(names, limit) to w.
+func writeCodeList(w *Writer, names []string, limit int) {
 	for i, n := range names {
 		if i == limit {
-			b.WriteString(" and " + strconv.Itoa(len(names)-limit) + " more")
+			w.Write(" and ", strconv.Itoa(len(names)-limit), " more")
 			break
 		}
 		if i > 0 {
-			b.WriteString(", ")
+			w.WriteString(", ")
 		}
-		b.WriteString(nameCode(n))
+		writeNameCode(w, n)
 	}
-	return b.String()
 }
 
 // nameMax caps a name's length: CloudFormation allows 255 characters for a
@@ -430,6 +472,9 @@ func shortName(s string) string {
 
 // nameCode shows a name as code.
 func nameCode(s string) string { return Code(shortName(s)) }
+
+// writeNameCode writes nameCode(s) to w.
+func writeNameCode(w *Writer, s string) { writeCode(w, shortName(s)) }
 
 // region is " (eu-west-1)" after a stack's name, or "".
 func region(r string) string {

@@ -254,7 +254,7 @@ func (x *deployWriter) destructive() {
 		} else {
 			x.w.Write("- ✅ allowed by ", Text(d.AllowedBy), ": ")
 		}
-		x.w.WriteString(destructiveText(d.Action, d.LogicalID, d.Type, d.Stack))
+		writeDestructive(x.w, d.Action, d.LogicalID, d.Type, d.Stack)
 		if len(d.ForcedBy) > 0 {
 			x.w.Write(", forced by ", codeList(d.ForcedBy, -1))
 		}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // DiffReport is one `cdkd diff` run as a reviewer sees it: the changes, or
@@ -95,6 +96,12 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 	sorted := model.Diff{Stacks: d.stacks}
 	d.totals = sorted.Totals()
 	d.secrets = sorted.SecretCounts()
+	d.securityRows = securityRows(d.stacks)
+	for _, c := range d.securityRows {
+		if c.Broadening() {
+			d.broadening++
+		}
+	}
 	d.destructive = make([]located, 0, d.totals.Replace+d.totals.Delete+d.totals.Other)
 	sorted.Walk(func(path string, s model.StackDiff) {
 		for i := range s.Changes {
@@ -128,10 +135,14 @@ type diffData struct {
 	totals      model.Counts
 	secrets     model.SecretCounts
 	destructive []located
-	limited     bool
-	note        string
-	full        *Writer // level 0, once rendered
-	widest      int     // the longest block or diff level 0 wrote, in bytes
+	// securityRows are every stack's security rows; broadening counts
+	// those that may widen access.
+	securityRows []*security.Change
+	broadening   int
+	limited      bool
+	note         string
+	full         *Writer // level 0, once rendered
+	widest       int     // the longest block or diff level 0 wrote, in bytes
 }
 
 // collapseCannotFit tells, from what level 0 wrote before giving up, that
@@ -219,9 +230,11 @@ func (x *diffWriter) callout() {
 	}
 	writeList(x.w, len(x.destructive), limit, "> ", func(i int) {
 		ch := x.destructive[i].change
-		x.w.Write("> - ", destructiveText(ch.Action(), ch.LogicalID, ch.ResourceType, x.destructive[i].path))
+		x.w.WriteString("> - ")
+		writeDestructive(x.w, ch.Action(), ch.LogicalID, ch.ResourceType, x.destructive[i].path)
 		if ch.Action() == model.ActionReplace {
-			x.w.Write(", forced by ", codeList(ch.ReplacingPaths(), -1))
+			x.w.WriteString(", forced by ")
+			writeCodeList(x.w, ch.ReplacingPaths(), -1)
 		}
 		x.w.WriteString("\n")
 	})
@@ -287,7 +300,9 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 			if x.w.Over() {
 				return
 			}
-			x.w.Write("- ", resourceHead(&changes[i], true), "\n")
+			x.w.WriteString("- ")
+			writeResourceHead(x.w, &changes[i], true)
+			x.w.WriteString("\n")
 		}
 		return
 	}
@@ -297,7 +312,8 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 		}
 		ch := &changes[i]
 		x.w.Block()
-		x.w.Write(resourceHead(ch, false), "\n")
+		writeResourceHead(x.w, ch, false)
+		x.w.WriteString("\n")
 		if ch.ChangeType == model.ChangeCreate {
 			x.created(ch)
 			continue
@@ -306,7 +322,7 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 			x.property(p)
 		}
 		for _, a := range ch.AttributeChanges {
-			x.item("attribute "+nameCode(a.Attribute), []side{
+			x.item("attribute ", a.Attribute, []side{
 				{name: "Old", v: a.Old, absent: "(absent)"},
 				{name: "New", v: a.New, absent: "(removed)"},
 			}, "")
@@ -314,18 +330,22 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 	}
 }
 
-// resourceHead is a resource's line: action, logical id, type, and what
-// sends it through Cloud Control. withForcing adds the paths forcing a
-// replacement, for when properties are not listed.
-func resourceHead(ch *model.ResourceChange, withForcing bool) string {
-	head := actionLabel(ch.Action()) + " " + nameCode(ch.LogicalID) + " · " + nameCode(ch.ResourceType)
+// writeResourceHead writes a resource's line: action, logical id, type,
+// and what sends it through Cloud Control. withForcing adds the paths
+// forcing a replacement, for when properties are not listed.
+func writeResourceHead(w *Writer, ch *model.ResourceChange, withForcing bool) {
+	w.Write(actionLabel(ch.Action()), " ")
+	writeNameCode(w, ch.LogicalID)
+	w.WriteString(" · ")
+	writeNameCode(w, ch.ResourceType)
 	if withForcing && ch.Action() == model.ActionReplace {
-		head += " · forced by " + codeList(ch.ReplacingPaths(), -1)
+		w.WriteString(" · forced by ")
+		writeCodeList(w, ch.ReplacingPaths(), -1)
 	}
 	if len(ch.CCAPI) > 0 {
-		head += " · via Cloud Control: " + codeList(ch.CCAPI, -1)
+		w.WriteString(" · via Cloud Control: ")
+		writeCodeList(w, ch.CCAPI, -1)
 	}
-	return head
 }
 
 // created lists what a resource is created with, collapsed: the review
@@ -340,11 +360,11 @@ func (x *diffWriter) created(ch *model.ResourceChange) {
 		return
 	}
 	x.w.Block()
-	x.w.WriteString(detailsOpen(countOf(len(ch.PropertyChanges), "property", "properties")+" it is created with", false))
+	writeDetailsOpen(x.w, false, countOf(len(ch.PropertyChanges), "property", "properties"), " it is created with")
 	x.w.Block()
 	for _, p := range ch.PropertyChanges {
 		masked := p.Secret != model.SecretNone
-		x.item(nameCode(p.Path), []side{{name: "Value", v: p.New, absent: "(absent)", masked: masked}}, secretMarker(p.Secret))
+		x.item("", p.Path, []side{{name: "Value", v: p.New, absent: "(absent)", masked: masked}}, secretMarker(p.Secret))
 	}
 	x.w.Block()
 	x.w.WriteString("</details>\n")
@@ -359,7 +379,7 @@ func (x *diffWriter) property(p model.PropertyChange) {
 		}
 	}
 	masked := p.Secret != model.SecretNone
-	x.item(nameCode(p.Path), []side{
+	x.item("", p.Path, []side{
 		{name: "Old", v: p.Old, absent: "(absent)", masked: masked},
 		{name: "New", v: p.New, absent: "(removed)", masked: masked},
 	}, markers)
@@ -392,13 +412,13 @@ func (x *diffWriter) outputs(outs []model.OutputChange) {
 			old.name = "Was"
 			sides = []side{old}
 		}
-		x.item(outputLabel(o.ChangeType)+" "+nameCode(o.Name), sides, markers)
+		x.item(outputLabel(o.ChangeType)+" ", o.Name, sides, markers)
 	}
 }
 
 // item renders one changed property, attribute or output as a list item:
 // short values inline ("old → new"), long ones in a collapsed section.
-func (x *diffWriter) item(head string, sides []side, markers string) {
+func (x *diffWriter) item(head, name string, sides []side, markers string) {
 	if x.w.Over() {
 		return
 	}
@@ -406,7 +426,7 @@ func (x *diffWriter) item(head string, sides []side, markers string) {
 	if len(sides) == 1 {
 		what = "value"
 	}
-	n := valueItem{head: head, markers: markers, sides: sides, what: what, diffWhat: "changes (- old, + new)"}.write(x.w, x.valueLimits())
+	n := valueItem{head: head, name: name, markers: markers, sides: sides, what: what, diffWhat: "changes (- old, + new)"}.write(x.w, x.valueLimits())
 	if x.level == levelFull {
 		x.widest = max(x.widest, n)
 	}

@@ -29,27 +29,21 @@ const (
 // list: per stack, tables of statement, managed policy, security group and
 // SSO changes and of findings, with broadening rows marked.
 func (x *diffWriter) securitySection() {
-	all := model.Diff{Stacks: x.stacks}.SecurityChanges()
+	all := x.securityRows
 	if len(all) == 0 {
 		return
 	}
-	broad := 0
-	for _, c := range all {
-		if c.Broadening() {
-			broad++
-		}
-	}
 	x.w.Block()
-	x.w.Write("### 🔐 Security changes\n\n", securityHeadline(len(all), broad), "\n")
+	x.w.Write("### 🔐 Security changes\n\n", securityHeadline(len(all), x.broadening), "\n")
 	switch x.rung.security {
 	case securityCount:
 		return
 	case securityBroadList:
-		if broad == 0 {
+		if x.broadening == 0 {
 			return
 		}
 		x.w.Block()
-		var rows []security.Change
+		rows := make([]*security.Change, 0, x.broadening)
 		for _, c := range all {
 			if c.Broadening() {
 				rows = append(rows, c)
@@ -57,7 +51,11 @@ func (x *diffWriter) securitySection() {
 		}
 		writeList(x.w, len(rows), securityListCap, "", func(i int) {
 			c := rows[i]
-			x.w.Write("- ", statusCell(c), " ", Code(shortName(c.LogicalID)), " · ", Text(cut(security.Describe(c), securityShortCellMax)), "\n")
+			x.w.WriteString("- ")
+			writeStatusCell(x.w, c)
+			x.w.WriteString(" ")
+			writeNameCode(x.w, c.LogicalID)
+			x.w.Write(" · ", Text(cut(security.Describe(*c), securityShortCellMax)), "\n")
 		})
 		return
 	}
@@ -65,6 +63,7 @@ func (x *diffWriter) securitySection() {
 	if x.rung.values != valuesFull && x.rung.values != valuesCollapsed {
 		cell = securityShortCellMax
 	}
+	var rows []*security.Change // one group's rows of one stack, reused
 	model.Diff{Stacks: x.stacks}.Walk(func(path string, s model.StackDiff) {
 		if len(s.Security) == 0 || x.w.Over() {
 			return
@@ -72,9 +71,9 @@ func (x *diffWriter) securitySection() {
 		x.w.Block()
 		x.w.Write("#### ", stackSummary(path, s.Region), "\n")
 		for _, g := range securityGroups {
-			var rows []security.Change
-			for _, c := range s.Security {
-				if c.Group() == g.name {
+			rows = rows[:0]
+			for i := range s.Security {
+				if c := &s.Security[i]; c.Group() == g.name {
 					rows = append(rows, c)
 				}
 			}
@@ -87,13 +86,31 @@ func (x *diffWriter) securitySection() {
 				if x.w.Over() {
 					return
 				}
-				x.w.Write("| ", opCell(c.Op), " | ", statusCell(c), " | ", whereCell(c), " | ", strings.Join(g.row(c, cell), " | "), " |\n")
+				x.w.Write("| ", opCell(c.Op), " | ")
+				writeStatusCell(x.w, c)
+				x.w.WriteString(" | ")
+				writeWhereCell(x.w, c)
+				g.row(cells{x.w}, c, cell)
+				x.w.WriteString(" |\n")
 			}
 			if g.name == "IAM statement changes" {
 				notes(x.w, rows)
 			}
 		}
 	})
+}
+
+// securityRows are the security rows of every stack, nested ones after
+// their parent, as model.Diff.SecurityChanges lists them: pointers, not
+// copies of thousands of rows at each level of the ladder.
+func securityRows(stacks []model.StackDiff) []*security.Change {
+	var out []*security.Change
+	model.Diff{Stacks: stacks}.Walk(func(_ string, s model.StackDiff) {
+		for i := range s.Security {
+			out = append(out, &s.Security[i])
+		}
+	})
+	return out
 }
 
 // securityHeadline counts the rows; a broadening is named first.
@@ -107,50 +124,78 @@ func securityHeadline(n, broad int) string {
 
 type securityGroup struct {
 	name, header, rule string
-	cells              func(c security.Change, max int) []string
+	cells              func(r cells, c *security.Change, max int)
 }
 
-// row is a row's cells after the first three. A row without its element
-// (values that could not be read at all) says so in the first cell.
-func (g securityGroup) row(c security.Change, max int) []string {
-	if c.Kind == security.KindStatement && c.Statement == nil || c.Kind == security.KindRule && c.Rule == nil {
-		out := make([]string, strings.Count(g.header, "|")-4)
-		out[0] = Text(cut(strings.TrimSuffix(c.Item+": "+c.Note, ": "), max))
-		return out
+// cells writes a table row's cells straight to the report: a diff of
+// thousands of policies has thousands of rows.
+type cells struct{ w *Writer }
+
+// next starts the next cell and returns the writer to write it with.
+func (r cells) next() *Writer {
+	r.w.WriteString(" | ")
+	return r.w
+}
+
+// skip leaves the next n cells empty.
+func (r cells) skip(n int) {
+	for range n {
+		r.next()
 	}
-	return g.cells(c, max)
+}
+
+// row writes a row's cells after the first three. A row without its
+// element (values that could not be read at all) says so in the first cell.
+func (g securityGroup) row(r cells, c *security.Change, max int) {
+	if c.Kind == security.KindStatement && c.Statement == nil || c.Kind == security.KindRule && c.Rule == nil {
+		writeText(r.next(), cut(strings.TrimSuffix(c.Item+": "+c.Note, ": "), max))
+		r.skip(strings.Count(g.header, "|") - 5)
+		return
+	}
+	g.cells(r, c, max)
 }
 
 var securityGroups = []securityGroup{
 	{"IAM statement changes", "| ± | | where | effect | action | resource | principal | condition |", "|---|---|---|---|---|---|---|---|",
-		func(c security.Change, max int) []string {
+		func(r cells, c *security.Change, max int) {
 			s := c.Statement
+			writeText(r.next(), s.Effect)
 			if s.Raw != "" {
-				return []string{Text(s.Effect), CodeHTML(cut(s.Raw, max)), "", "", ""}
+				writeCodeHTML(r.next(), cut(s.Raw, max))
+				r.skip(3)
+				return
 			}
-			return []string{Text(s.Effect), valuesCell(notWord(s.NotAction), s.Actions, max), valuesCell(notWord(s.NotResource), s.Resources, max),
-				valuesCell(notWord(s.NotPrincipal), s.Principals, max), valuesCell("", nonEmpty(s.Condition), max)}
+			writeValuesCell(r.next(), notWord(s.NotAction), s.Actions, max)
+			writeValuesCell(r.next(), notWord(s.NotResource), s.Resources, max)
+			writeValuesCell(r.next(), notWord(s.NotPrincipal), s.Principals, max)
+			writeValuesCell(r.next(), "", nonEmpty(s.Condition), max)
 		}},
 	{"Managed policy changes", "| ± | | where | managed policy |", "|---|---|---|---|",
-		func(c security.Change, max int) []string {
-			return []string{valuesCell("", nonEmpty(c.ManagedPolicy), max)}
+		func(r cells, c *security.Change, max int) {
+			writeValuesCell(r.next(), "", nonEmpty(c.ManagedPolicy), max)
 		}},
 	{"Security group changes", "| ± | | where | group | direction | protocol | ports | peer |", "|---|---|---|---|---|---|---|---|",
-		func(c security.Change, max int) []string {
-			r := c.Rule
-			if r.Raw != "" {
-				return []string{CodeHTML(cut(r.Group, max)), Text(r.Direction), CodeHTML(cut(r.Raw, max)), "", ""}
+		func(r cells, c *security.Change, max int) {
+			rule := c.Rule
+			writeCodeHTML(r.next(), cut(rule.Group, max))
+			writeText(r.next(), rule.Direction)
+			if rule.Raw != "" {
+				writeCodeHTML(r.next(), cut(rule.Raw, max))
+				r.skip(2)
+				return
 			}
-			return []string{CodeHTML(cut(r.Group, max)), Text(r.Direction), Text(r.Protocol), Text(r.Ports()), CodeHTML(cut(r.Peer, max))}
+			writeText(r.next(), rule.Protocol)
+			writeText(r.next(), rule.Ports())
+			writeCodeHTML(r.next(), cut(rule.Peer, max))
 		}},
 	{"SSO changes", "| ± | | where | item |", "|---|---|---|---|",
-		func(c security.Change, max int) []string { return []string{valuesCell("", nonEmpty(c.Item), max)} }},
+		func(r cells, c *security.Change, max int) { writeValuesCell(r.next(), "", nonEmpty(c.Item), max) }},
 	{"Findings", "| ± | | where | finding |", "|---|---|---|---|",
-		func(c security.Change, max int) []string { return []string{Text(cut(c.Item, max))} }}, // the status cell names the finding
+		func(r cells, c *security.Change, max int) { writeText(r.next(), cut(c.Item, max)) }}, // the status cell names the finding
 }
 
 // notes lists what explains a row beyond its cells (a trusted account).
-func notes(w *Writer, rows []security.Change) {
+func notes(w *Writer, rows []*security.Change) {
 	var seen []string
 	for _, c := range rows {
 		if c.Note != "" && !slices.Contains(seen, c.Note) {
@@ -173,44 +218,49 @@ func opCell(o security.Op) string {
 	return "+"
 }
 
-// statusCell marks a row: what it does to access, and its findings.
-func statusCell(c security.Change) string {
-	var parts []string
+// writeStatusCell marks a row: what it does to access, and its findings,
+// one per line.
+func writeStatusCell(w *Writer, c *security.Change) {
+	status := ""
 	switch c.Status {
 	case security.Broadening:
-		parts = append(parts, "⚠️ **broadening**")
+		status = "⚠️ **broadening**"
 	case security.Unknown:
-		parts = append(parts, "❓ **unknown** (counts as broadening)")
+		status = "❓ **unknown** (counts as broadening)"
 	case security.Narrowed:
-		parts = append(parts, "narrowed")
+		status = "narrowed"
 	case security.Unresolved:
-		parts = append(parts, "unresolved")
+		status = "unresolved"
 	}
-	for _, f := range c.Findings {
-		parts = append(parts, "🚩 "+Text(security.FindingText(f)))
+	w.WriteString(status)
+	for i, f := range c.Findings {
+		if i > 0 || status != "" {
+			w.WriteString("<br>")
+		}
+		w.Write("🚩 ", Text(security.FindingText(f)))
 	}
-	return strings.Join(parts, "<br>")
 }
 
-func whereCell(c security.Change) string {
-	s := CodeHTML(shortName(c.LogicalID))
+func writeWhereCell(w *Writer, c *security.Change) {
+	writeCodeHTML(w, shortName(c.LogicalID))
 	if c.Property != "" {
-		s += "<br>" + CodeHTML(c.Property)
+		w.WriteString("<br>")
+		writeCodeHTML(w, c.Property)
 	}
-	return s
 }
 
-// valuesCell is a list of values in one cell, one per line.
-func valuesCell(prefix string, vals []string, max int) string {
-	parts := make([]string, 0, len(vals))
-	for _, v := range vals {
-		parts = append(parts, CodeHTML(cut(v, max)))
+// writeValuesCell writes a list of values in one cell, one per line, after
+// prefix when there is any.
+func writeValuesCell(w *Writer, prefix string, vals []string, max int) {
+	if prefix != "" && len(vals) > 0 {
+		w.Write(prefix, " ")
 	}
-	s := strings.Join(parts, "<br>")
-	if prefix != "" && s != "" {
-		s = prefix + " " + s
+	for i, v := range vals {
+		if i > 0 {
+			w.WriteString("<br>")
+		}
+		writeCodeHTML(w, cut(v, max))
 	}
-	return s
 }
 
 func notWord(not bool) string {

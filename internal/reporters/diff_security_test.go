@@ -139,3 +139,41 @@ func TestSecuritySectionFitsTheComment(t *testing.T) {
 	assert.Assert(t, strings.Contains(got, "- ⚠️ **broadening**"), "the broadening rows are listed")
 	assert.Assert(t, strings.Contains(got, "… and 2980 more"), "and the rest counted")
 }
+
+// TestSecuritySectionEdgeRows pins the cells of the rows the CDK shapes
+// above do not make: an element that could not be read, a rule written as
+// is, a removal with only a finding, two findings, SSO and Not* fields, at
+// full fidelity, with short cells and as the broadening list.
+func TestSecuritySectionEdgeRows(t *testing.T) {
+	row := func(id string, op security.Op, kind security.Kind, st security.Status) security.Change {
+		return security.Change{Stack: "App", Region: "us-east-1", LogicalID: id, ResourceType: "AWS::IAM::Policy", Property: "PolicyDocument", Op: op, Kind: kind, Status: st}
+	}
+	unread := row("Hidden", security.OpAdd, security.KindStatement, security.Unknown)
+	unread.Item, unread.Note = "PolicyDocument", "a value redaction hides"
+	unreadRule := row("HiddenSg", security.OpAdd, security.KindRule, security.Unknown)
+	unreadRule.Note = "the rule is an Fn::If"
+	rawRule := row("RawSg", security.OpAdd, security.KindRule, security.Unknown)
+	rawRule.Rule = &security.Rule{Direction: "ingress", Group: "sg-1|2", Raw: `{"Fn::If":["C",{"CidrIp":"0.0.0.0/0"},{}]}`}
+	boundary := row("Role", security.OpRemove, security.KindFinding, security.Removed)
+	boundary.Item, boundary.Findings = "PermissionsBoundary", []security.Finding{security.FindingBoundaryRemoved}
+	two := row("Trust", security.OpAdd, security.KindStatement, security.Broadening)
+	two.Findings = []security.Finding{security.FindingWildcardPrincipal, security.FindingCrossAccountTrust}
+	two.Statement = &security.Statement{Effect: "Allow", Actions: []string{"s3:*"}, NotAction: true, Resources: []string{"arn:aws:s3:::" + strings.Repeat("b", 120)},
+		NotResource: true, Principals: []string{"*"}, NotPrincipal: true, Condition: `{"Bool":{"aws:SecureTransport":"false"}}`}
+	two.Note = "trusts account 999988887777"
+	sso := row("Assignment", security.OpAdd, security.KindSSO, security.Broadening)
+	sso.Item = "permission set AdministratorAccess to group @admins"
+	mp := row("Managed", security.OpAdd, security.KindManagedPolicy, security.Unresolved)
+	mp.ManagedPolicy = "${Token[TOKEN.123]}"
+	cs := []security.Change{unread, unreadRule, rawRule, boundary, two, sso, mp}
+	security.Sort(cs)
+	d := model.Diff{Stacks: []model.StackDiff{{Stack: "App", Region: "us-east-1", Security: cs}}}
+	var got strings.Builder
+	for _, level := range []int{levelFull, levelShortValues, levelResources} {
+		w := NewWriter(Unlimited)
+		_, render, _ := diffRenderer(report(d), Unlimited)
+		render(w, level)
+		got.WriteString("==== level " + strconv.Itoa(level) + "\n" + w.String())
+	}
+	golden.Assert(t, got.String(), "diff-security-edges.golden")
+}

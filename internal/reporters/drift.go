@@ -441,7 +441,7 @@ func (x *driftWriter) change(c model.DriftChange, masked bool) {
 		{name: "State", v: c.State, absent: "(absent)", masked: masked},
 		{name: "AWS", v: c.AWS, absent: "(absent)", masked: masked},
 	}
-	valueItem{indent: "  ", head: nameCode(c.Path), markers: markers, sides: sides, what: "state and AWS values",
+	valueItem{indent: "  ", name: c.Path, markers: markers, sides: sides, what: "state and AWS values",
 		diffWhat: "changes (- state, + AWS)"}.write(x.w, newValueLimits(x.budget, x.r.FullReportHint, x.rung.values))
 }
 

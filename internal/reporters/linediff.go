@@ -138,20 +138,31 @@ type rendered struct {
 // each run of changes shows at most that many removed and added lines and
 // says how many more of each it leaves out.
 func (d lineDiff) renderStyle(st diffStyle, limit, perRun int) rendered {
+	hunks := d.hunks(st.context)
 	var b strings.Builder
+	b.Grow(d.hunksSize(hunks, limit))
 	r := rendered{ok: true}
 	size := 0
-	write := func(s string) bool {
-		n := utf8.RuneCountInString(s)
-		if limit > 0 && size+n > limit {
-			r.ok = false
-			return false
+	// write adds the parts of a line: all of them, or none if they would
+	// take the diff past limit characters.
+	write := func(parts ...string) bool {
+		if limit > 0 {
+			n := 0
+			for _, p := range parts {
+				n += utf8.RuneCountInString(p)
+			}
+			if size+n > limit {
+				r.ok = false
+				return false
+			}
+			size += n
 		}
-		b.WriteString(s)
-		size += n
+		for _, p := range parts {
+			b.WriteString(p)
+		}
 		return true
 	}
-	line := func(op linediff.Op) string {
+	line := func(op linediff.Op) bool {
 		var l string
 		width := st.changeWidth
 		switch op.Kind {
@@ -164,13 +175,14 @@ func (d lineDiff) renderStyle(st diffStyle, limit, perRun int) rendered {
 		}
 		if width > 0 {
 			if head, more := cutRunes(l, width); more > 0 {
-				l, r.cut = head+" … "+moreChars(more), true
+				r.cut = true
+				return write(string(op.Kind), head, " … ", moreChars(more), "\n")
 			}
 		}
-		return string(op.Kind) + l + "\n"
+		return write(string(op.Kind), l, "\n")
 	}
 hunks:
-	for _, h := range d.hunks(st.context) {
+	for _, h := range hunks {
 		if !write(hunkHeader(d.ops[h[0]:h[1]])) {
 			break
 		}
@@ -197,7 +209,7 @@ hunks:
 				p = q - 1
 				continue
 			}
-			if !write(line(op)) {
+			if !line(op) {
 				break hunks
 			}
 			shown++
@@ -211,6 +223,26 @@ hunks:
 	}
 	r.text = b.String()
 	return r
+}
+
+// hunksSize is the bytes of the hunks written whole, or of limit
+// characters when that is less: what to size the text for.
+func (d lineDiff) hunksSize(hunks [][2]int, limit int) int {
+	n := 0
+	for _, h := range hunks {
+		n += 32 // the header
+		for _, op := range d.ops[h[0]:h[1]] {
+			if op.Kind == '+' {
+				n += len(d.b[op.B]) + 2
+			} else {
+				n += len(d.a[op.A]) + 2
+			}
+		}
+	}
+	if limit > 0 {
+		n = min(n, 4*limit) // a character is at most 4 bytes
+	}
+	return n
 }
 
 // runLeftOut says how many lines one side of a run of changes leaves out.

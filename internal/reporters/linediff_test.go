@@ -197,9 +197,20 @@ func TestDiffMarkdownJSONInAString(t *testing.T) {
 		LogicalID: "Machine", ChangeType: model.ChangeUpdate, ResourceType: "AWS::StepFunctions::StateMachine",
 		PropertyChanges: []model.PropertyChange{{Path: "DefinitionString", Old: model.StringValue(oldDef), New: model.StringValue(newDef)}},
 	}}}}}
-	for _, b := range []Budget{CommentBudget, CheckRunBudget} {
-		md := DiffMarkdown(DiffReport{Diff: d}, b)
-		assert.Assert(t, strings.Contains(md, "function:exfiltrate"), "%s hides the change", b.Channel)
-		assert.Assert(t, strings.Contains(md, "```diff") || strings.Contains(md, "~~~diff"))
+	// The same documents with every brace written as a \u escape, as
+	// another encoder may write them.
+	escaped := func(def string) model.Value {
+		return model.JSONValue(strings.ReplaceAll(string(model.StringValue(def).Raw), "{", `\u007b`))
+	}
+	e := model.Diff{Stacks: []model.StackDiff{{Stack: "S", Region: "us-east-1", Changes: []model.ResourceChange{{
+		LogicalID: "Machine", ChangeType: model.ChangeUpdate, ResourceType: "AWS::StepFunctions::StateMachine",
+		PropertyChanges: []model.PropertyChange{{Path: "DefinitionString", Old: escaped(oldDef), New: escaped(newDef)}},
+	}}}}}
+	for _, d := range []model.Diff{d, e} {
+		for _, b := range []Budget{CommentBudget, CheckRunBudget} {
+			md := DiffMarkdown(DiffReport{Diff: d}, b)
+			assert.Assert(t, strings.Contains(md, "function:exfiltrate"), "%s hides the change", b.Channel)
+			assert.Assert(t, strings.Contains(md, "```diff") || strings.Contains(md, "~~~diff"))
+		}
 	}
 }

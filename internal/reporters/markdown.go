@@ -18,31 +18,47 @@ import (
 // Not for table cells: GFM splits cells on "|" even inside code spans, so use
 // CodeHTML there.
 func Code(s string) string {
+	var w Writer
+	w.Grow(len(s) + 4)
+	writeCode(&w, s)
+	return w.String()
+}
+
+// writeCode writes Code(s) to w. A report holds tens of thousands of code
+// spans: writing them in place spares building each as a string first.
+// Code and the others build theirs in a Writer of their own, not a
+// strings.Builder behind an interface, which would move it to the heap.
+func writeCode(w *Writer, s string) {
 	s = sanitize(s, false)
 	if s == "" {
-		return "` `"
+		w.WriteString("` `")
+		return
 	}
 	ticks := strings.Repeat("`", longestRun(s, '`')+1)
-	pad := ""
 	// CommonMark strips one space from each side when both are spaces, and a
 	// backtick at either edge would merge with the delimiter: pad both.
+	pad := ""
 	if s[0] == '`' || s[len(s)-1] == '`' || (s[0] == ' ' && s[len(s)-1] == ' ' && strings.Trim(s, " ") != "") {
 		pad = " "
 	}
-	return ticks + pad + s + pad + ticks
+	w.Write(ticks, pad, s, pad, ticks)
 }
 
 // CodeHTML renders s as a <code> element with every special character
 // escaped: for places where Markdown is not parsed (a <summary>) or where a
 // "|" would split a table cell.
 func CodeHTML(s string) string {
-	s = sanitize(s, false)
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString("<code>")
-	escapeTo(&b, s)
-	b.WriteString("</code>")
-	return b.String()
+	var w Writer
+	w.Grow(len(s) + 16)
+	writeCodeHTML(&w, s)
+	return w.String()
+}
+
+// writeCodeHTML writes CodeHTML(s) to w.
+func writeCodeHTML(w *Writer, s string) {
+	w.WriteString("<code>")
+	escapeTo(w, sanitize(s, false))
+	w.WriteString("</code>")
 }
 
 // Text escapes s for plain Markdown text, table cells and HTML such as a
@@ -54,9 +70,15 @@ func CodeHTML(s string) string {
 // mentions. Surrounding spaces are dropped. Text is for inline positions:
 // at the start of a line, "-" or "1." would still make a list.
 func Text(s string) string {
+	var w Writer
+	w.Grow(len(s) + len(s)/8)
+	writeText(&w, s)
+	return w.String()
+}
+
+// writeText writes Text(s) to w.
+func writeText(w *Writer, s string) {
 	s = strings.Trim(sanitize(s, false), " ")
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
 	start := 0
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && s[i] != ' ' {
@@ -64,19 +86,18 @@ func Text(s string) string {
 		}
 		if tok := s[start:i]; tok != "" {
 			if linkish(tok) {
-				b.WriteString("<code>")
-				escapeTo(&b, tok)
-				b.WriteString("</code>")
+				w.WriteString("<code>")
+				escapeTo(w, tok)
+				w.WriteString("</code>")
 			} else {
-				escapeTo(&b, tok)
+				escapeTo(w, tok)
 			}
 		}
 		if i < len(s) {
-			b.WriteByte(' ')
+			w.WriteString(" ")
 		}
 		start = i + 1
 	}
-	return b.String()
 }
 
 // Fence renders s as a fenced code block whose fence (``` or ~~~, longer than
@@ -104,7 +125,12 @@ func writeFence(w interface{ WriteString(string) (int, error) }, s, lang, indent
 	w.WriteString(fence)
 	w.WriteString(string(safeLang))
 	w.WriteString("\n")
-	if s != "" {
+	switch {
+	case s == "":
+	case indent == "":
+		w.WriteString(s)
+		w.WriteString("\n")
+	default:
 		for line := range strings.Lines(s) {
 			w.WriteString(indent)
 			w.WriteString(line)
@@ -127,15 +153,26 @@ func Details(summary string, open bool, body string) string {
 // detailsOpen is the first line of a <details> block, newline included; a
 // blank line must follow before Markdown.
 func detailsOpen(summary string, open bool) string {
+	var w Writer
+	writeDetailsOpen(&w, open, summary)
+	return w.String()
+}
+
+// writeDetailsOpen writes detailsOpen of the summary made of parts.
+func writeDetailsOpen(w *Writer, open bool, summary ...string) {
 	tag := "<details>"
 	if open {
 		tag = "<details open>"
 	}
-	// A blank line would end the HTML block, and with it the summary.
-	if strings.ContainsAny(summary, "\r\n") {
-		summary = strings.ReplaceAll(strings.ReplaceAll(summary, "\r", " "), "\n", " ")
+	w.Write(tag, "<summary>")
+	for _, s := range summary {
+		// A blank line would end the HTML block, and with it the summary.
+		if strings.ContainsAny(s, "\r\n") {
+			s = strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ")
+		}
+		w.WriteString(s)
 	}
-	return tag + "<summary>" + summary + "</summary>\n"
+	w.WriteString("</summary>\n")
 }
 
 // fenceFor picks the shortest fence s does not contain, backticks first.
@@ -153,19 +190,19 @@ func fenceFor(s string) string {
 	}
 }
 
+// longestRun is the length of the longest run of c in s. Most strings hold
+// no c at all: IndexByte finds that faster than looking at each byte.
 func longestRun(s string, c byte) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-			if n > best {
-				best = n
-			}
-		} else {
-			n = 0
+	best := 0
+	for {
+		i := strings.IndexByte(s, c)
+		if i < 0 {
+			return best
 		}
+		n := leadingRun(s[i:], c)
+		best = max(best, n)
+		s = s[i+n:]
 	}
-	return best
 }
 
 // linkish reports a word GitHub would turn into a mention, an issue or
@@ -232,16 +269,16 @@ func escapeOf(c byte) string {
 	return ""
 }
 
-func escapeTo(b *strings.Builder, s string) {
+func escapeTo(w *Writer, s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		if ref := escapeOf(s[i]); ref != "" {
-			b.WriteString(s[last:i])
-			b.WriteString(ref)
+			w.WriteString(s[last:i])
+			w.WriteString(ref)
 			last = i + 1
 		}
 	}
-	b.WriteString(s[last:])
+	w.WriteString(s[last:])
 }
 
 // hidden reports characters that must never reach a report: C0 and C1

@@ -18,6 +18,8 @@ func TestCode(t *testing.T) {
 		{name: "empty", in: "", want: "` `"},
 		{name: "backtick inside", in: "a`b", want: "``a`b``"},
 		{name: "backtick run inside", in: "a``b", want: "```a``b```"},
+		{name: "longest run last", in: "a`b``c", want: "```a`b``c```"},
+		{name: "longest run first", in: "a```b`c``", want: "```` a```b`c`` ````"},
 		{name: "starts with backtick", in: "`a", want: "`` `a ``"},
 		{name: "ends with backtick", in: "a`", want: "`` a` ``"},
 		{name: "spaces both sides kept", in: " a ", want: "`  a  `"},

@@ -1,6 +1,7 @@
 package reporters
 
 import (
+	"encoding/json"
 	"runtime"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/security"
 	"gotest.tools/v3/assert"
 )
 
@@ -34,9 +36,47 @@ func TestWriterGrowsByDoubling(t *testing.T) {
 func TestWholeReportIsSizedOnce(t *testing.T) {
 	generated, err := cdkd.DecodeDiff([]byte(cdkdtest.DiffJSON(10, 200)))
 	assert.NilError(t, err)
-	for name, d := range map[string]model.Diff{"generated": generated, "sample": sampleDiff(t)} {
+	withSecurity, err := cdkd.DecodeDiff([]byte(cdkdtest.DiffJSON(10, 200)))
+	assert.NilError(t, err)
+	addSecurityRows(withSecurity)
+	for name, d := range map[string]model.Diff{"generated": generated, "sample": sampleDiff(t), "security": withSecurity} {
 		md := DiffMarkdown(report(d), Unlimited)
 		est := unlimitedSize(d)
 		assert.Check(t, est >= len(md) && est < 3*len(md)+8192, "%s: estimated %d bytes for a %d-byte report", name, est, len(md))
+	}
+}
+
+// TestWholeReportIsRenderedOnce: the ladder renders level after level
+// until one fits; without a limit the first does, and only it is rendered.
+func TestWholeReportIsRenderedOnce(t *testing.T) {
+	r := report(largeDiff(5, 40))
+	levels, render, note := diffRenderer(r, Unlimited)
+	var rendered []int
+	got := Fit(Unlimited, levels, func(w *Writer, level int) {
+		rendered = append(rendered, level)
+		render(w, level)
+	}, note)
+	assert.DeepEqual(t, rendered, []int{levelFull})
+	assert.Equal(t, got, DiffMarkdown(r, Unlimited))
+}
+
+// addSecurityRows fills each stack's security rows from its updates'
+// property values, as the pipeline does: two table rows per changed policy.
+func addSecurityRows(d model.Diff) {
+	for i := range d.Stacks {
+		s := &d.Stacks[i]
+		var rs []security.Resource
+		for _, ch := range s.Changes {
+			if ch.ChangeType != model.ChangeUpdate || !security.Scrutinized(ch.ResourceType) {
+				continue
+			}
+			r := security.Resource{Stack: s.Stack, Region: s.Region, LogicalID: ch.LogicalID, Type: ch.ResourceType,
+				Old: map[string]json.RawMessage{}, New: map[string]json.RawMessage{}}
+			for _, p := range ch.PropertyChanges {
+				r.Old[p.Path], r.New[p.Path] = json.RawMessage(p.Old.Raw), json.RawMessage(p.New.Raw)
+			}
+			rs = append(rs, r)
+		}
+		s.Security = security.Changes(rs)
 	}
 }

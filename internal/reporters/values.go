@@ -190,11 +190,13 @@ func visible(s string, keepLines bool) string {
 
 // compactJSON drops the whitespace between tokens of valid JSON, which
 // every Value holds (it came from a decoder). It is json.Compact without the
-// validation, which costs more than the rest of a report.
+// validation, which costs more than the rest of a report. Most values are
+// compact already: they are copied once, not byte by byte.
 func compactJSON(raw []byte) string {
-	b := make([]byte, 0, len(raw))
+	var b strings.Builder
+	kept := 0 // raw[kept:i] is kept and not yet written
 	inString, escaped := false, false
-	for _, c := range raw {
+	for i, c := range raw {
 		switch {
 		case inString:
 			switch {
@@ -208,11 +210,18 @@ func compactJSON(raw []byte) string {
 		case c == '"':
 			inString = true
 		case c == ' ', c == '\t', c == '\n', c == '\r':
-			continue
+			if b.Cap() == 0 {
+				b.Grow(len(raw))
+			}
+			b.Write(raw[kept:i])
+			kept = i + 1
 		}
-		b = append(b, c)
 	}
-	return string(b)
+	if kept == 0 {
+		return string(raw)
+	}
+	b.Write(raw[kept:])
+	return b.String()
 }
 
 // indentJSON lays valid JSON out as json.Indent(dst, raw, "", "  ") does.
@@ -220,37 +229,34 @@ func indentJSON(raw []byte) string { return indentCompact(compactJSON(raw)) }
 
 // indentCompact is indentJSON of JSON already compacted.
 func indentCompact(compact string) string {
-	b := make([]byte, 0, len(compact)*2)
+	var b strings.Builder
+	b.Grow(len(compact) * 2)
 	depth := 0
 	newline := func() {
-		b = append(b, '\n')
+		b.WriteByte('\n')
 		for range depth {
-			b = append(b, ' ', ' ')
+			b.WriteString("  ")
 		}
 	}
-	inString, escaped := false, false
 	for i := 0; i < len(compact); i++ {
 		c := compact[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			b = append(b, c)
-			continue
-		}
 		switch c {
 		case '"':
-			inString = true
-			b = append(b, c)
+			// A string is copied whole, up to its closing quote.
+			end := i + 1
+			for end < len(compact) && compact[end] != '"' {
+				if compact[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			end = min(end+1, len(compact))
+			b.WriteString(compact[i:end])
+			i = end - 1
 		case '{', '[':
-			b = append(b, c)
+			b.WriteByte(c)
 			if i+1 < len(compact) && (compact[i+1] == '}' || compact[i+1] == ']') {
-				b = append(b, compact[i+1])
+				b.WriteByte(compact[i+1])
 				i++
 				continue
 			}
@@ -259,22 +265,22 @@ func indentCompact(compact string) string {
 		case '}', ']':
 			depth--
 			newline()
-			b = append(b, c)
+			b.WriteByte(c)
 		case ',':
-			b = append(b, c)
+			b.WriteByte(c)
 			newline()
 		case ':':
-			b = append(b, ':', ' ')
+			b.WriteString(": ")
 		default:
-			b = append(b, c)
+			b.WriteByte(c)
 		}
 	}
-	return string(b)
+	return b.String()
 }
 
 // hasNewlineEscape reports a \n escape in a JSON string (not an escaped
 // backslash followed by "n").
-func hasNewlineEscape(s string) bool {
+func hasNewlineEscape[T string | []byte](s T) bool {
 	for i := 0; i < len(s)-1; i++ {
 		if s[i] == '\\' {
 			if s[i+1] == 'n' {

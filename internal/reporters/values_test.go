@@ -17,14 +17,34 @@ func TestCompactAndIndentMatchEncodingJSON(t *testing.T) {
 		`{"s": "a \"quoted\" {brace} [bracket], colon: \\ and \u00e9 \n"}`,
 		"[\n  {\n    \"k\": \"v w\"\n  },\n  true,\n  -1.5e3\n]",
 		`{"nested":[[[]],[{}],{"x":[1,[2,[3]]]}]}`,
+		`{"already":["compact",1]}`, `"a string"`, `{"a\\":"\\\"","b":"x\"y\\"}`,
 	}
 	for _, in := range inputs {
-		var compact, indented bytes.Buffer
-		assert.NilError(t, json.Compact(&compact, []byte(in)))
-		assert.NilError(t, json.Indent(&indented, compact.Bytes(), "", "  "))
-		assert.Equal(t, compactJSON([]byte(in)), compact.String(), "input %q", in)
-		assert.Equal(t, indentJSON([]byte(in)), indented.String(), "input %q", in)
+		assertCompactAndIndent(t, in)
 	}
+}
+
+// FuzzCompactAndIndent: every valid JSON compacts and indents as
+// encoding/json does.
+func FuzzCompactAndIndent(f *testing.F) {
+	for _, in := range []string{`{"a" : [1, "b\"c"]}`, `[ "\\", {"x":{}} ]`, `"s"`, `null`} {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if !json.Valid([]byte(in)) {
+			return
+		}
+		assertCompactAndIndent(t, in)
+	})
+}
+
+func assertCompactAndIndent(t *testing.T, in string) {
+	t.Helper()
+	var compact, indented bytes.Buffer
+	assert.NilError(t, json.Compact(&compact, []byte(in)))
+	assert.NilError(t, json.Indent(&indented, compact.Bytes(), "", "  "))
+	assert.Equal(t, compactJSON([]byte(in)), compact.String(), "input %q", in)
+	assert.Equal(t, indentJSON([]byte(in)), indented.String(), "input %q", in)
 }
 
 func TestShowValue(t *testing.T) {
