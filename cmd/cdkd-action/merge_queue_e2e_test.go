@@ -37,12 +37,21 @@ const (
 // commits: the compare of main...group lists each head and merge commit.
 func queueWorkspace(t *testing.T, extra ...cdkdtest.Invocation) (*workspace, *cdkdtest.Stub) {
 	t.Helper()
+	w, stub := queuedPRs(t, extra...)
+	w.gh.SetCommits(owner, repo, "main", groupHead, reviewedSHA, queueM8, queueHead9, queueM9, queueHead0, groupHead)
+	return w, stub
+}
+
+// queuedPRs has pull requests #8, #9 and #10 open into main, each reviewed
+// with its own part of diff-safe.json (a topic's update, a queue's
+// creation, StackB); the group's commits are the caller's.
+func queuedPRs(t *testing.T, extra ...cdkdtest.Invocation) (*workspace, *cdkdtest.Stub) {
+	t.Helper()
 	w := newWorkspace(t)
 	w.createdFromAssembly()
 	w.gh.AddPullRequest(githubtest.PR{Number: deployPR, HeadSHA: reviewedSHA, HeadRef: "a", BaseRef: "main"})
 	w.gh.AddPullRequest(githubtest.PR{Number: 9, HeadSHA: queueHead9, HeadRef: "b", BaseRef: "main"})
 	w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: "main"})
-	w.gh.SetCommits(owner, repo, "main", groupHead, reviewedSHA, queueM8, queueHead9, queueM9, queueHead0, groupHead)
 	topic := diffPart(t, w.dir, "topic.json", func(_, id string) bool { return id == "TopicBFC7AF6E" })
 	queue := diffPart(t, w.dir, "queue.json", func(_, id string) bool { return id == "NewQueue1C62264E" })
 	param := diffPart(t, w.dir, "param.json", func(stack, _ string) bool { return stack == "StackB" })
@@ -152,14 +161,7 @@ func TestMergeQueueGroupOfThree(t *testing.T) {
 // naming #8 and why, and the queue removes the group instead of the deploy
 // refusing it after the merge.
 func TestMergeQueueRemovesAGroupAReviewNoLongerCovers(t *testing.T) {
-	var stacks []map[string]any
-	assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/deploy/diff-safe.json")), &stacks))
-	stacks[0]["changes"].([]any)[0].(map[string]any)["propertyChanges"].([]any)[0].(map[string]any)["oldValue"] = "renamed-by-another-merge"
-	raw, err := json.Marshal(stacks)
-	assert.NilError(t, err)
-	moved := filepath.Join(t.TempDir(), "moved.json")
-	writeFile(t, moved, string(raw))
-	w, stub := queueWorkspace(t, gateDiff(t, moved))
+	w, stub := queueWorkspace(t, gateDiff(t, movedTopicDiff(t)))
 
 	w.onMergeGroup()
 	res, check := w.verifyGroup(1, "diff-changed", "failure")
@@ -179,6 +181,20 @@ func TestMergeQueueRemovesAGroupAReviewNoLongerCovers(t *testing.T) {
 		assert.Assert(t, is.Contains(s, "- `#9` reviewed at `2929292`: ✅"))
 		assert.Assert(t, is.Contains(s, "- `#10` reviewed at `3030303`: ✅"))
 	}
+}
+
+// movedTopicDiff is diff-safe.json where the topic #8 reviewed from one
+// display name now starts from another: another merge moved the base.
+func movedTopicDiff(t *testing.T) string {
+	t.Helper()
+	var stacks []map[string]any
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/deploy/diff-safe.json")), &stacks))
+	stacks[0]["changes"].([]any)[0].(map[string]any)["propertyChanges"].([]any)[0].(map[string]any)["oldValue"] = "renamed-by-another-merge"
+	raw, err := json.Marshal(stacks)
+	assert.NilError(t, err)
+	moved := filepath.Join(t.TempDir(), "moved.json")
+	writeFile(t, moved, string(raw))
+	return moved
 }
 
 // verify outside a merge group is bad input, said in one sentence; the job
@@ -275,17 +291,25 @@ func TestMergeQueueNamesAStaleReview(t *testing.T) {
 	assert.Assert(t, is.Contains(check.Output.Summary, "- `#8` reviewed at `8888888`: ✅"))
 }
 
-// GitHub failing to list the group's commits is not "no review": verify
-// stops with api-failed (exit 3), and its job summary and check run say
-// why; nothing is judged.
+// GitHub failing to list the group's commits, or the queue's refs (a
+// squash queue's groups ahead are found by them), is not "no review":
+// verify stops with api-failed (exit 3), and its job summary and check run
+// say why; nothing is judged.
 func TestMergeQueueAPIFailure(t *testing.T) {
-	w, stub := queueWorkspace(t)
-	w.gh.Inject(githubtest.Fault{Times: 100, Operation: githubtest.OpCompareCommits, Status: 502})
-	w.onMergeGroup()
-	res, check := w.verifyGroup(3, "api-failed", "failure")
-	stub.AssertAllUsed(t)
-	assert.Assert(t, is.Contains(res.summary, "list the commits the merge group adds to main"))
-	assert.Equal(t, check.Output.Title, "Merge queue check failed: Could not read the review")
+	for _, tc := range []struct{ op, why string }{
+		{githubtest.OpCompareCommits, "list the commits the merge group adds to main"},
+		{githubtest.OpListMatchingRefs, "list the merge queue's refs of main (gh-readonly-queue/main/) to find the pull requests of the groups ahead (the job needs contents: read)"},
+	} {
+		t.Run(tc.op, func(t *testing.T) {
+			w, stub := queueWorkspace(t)
+			w.gh.Inject(githubtest.Fault{Times: 100, Operation: tc.op, Status: 502})
+			w.onMergeGroup()
+			res, check := w.verifyGroup(3, "api-failed", "failure")
+			stub.AssertAllUsed(t)
+			assert.Assert(t, is.Contains(res.summary, tc.why))
+			assert.Equal(t, check.Output.Title, "Merge queue check failed: Could not read the review")
+		})
+	}
 }
 
 // The diff command in a merge_group job judges nothing: it says to run

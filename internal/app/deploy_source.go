@@ -37,6 +37,15 @@ func (s reviewSource) CommitsBetween(ctx context.Context, base, head string) ([]
 	return s.api.CommitsBetween(ctx, s.owner, s.repo, base, head)
 }
 
+func (s reviewSource) QueueRefs(ctx context.Context, branch string) ([]review.Ref, error) {
+	refs, err := s.api.MatchingRefs(ctx, s.owner, s.repo, "heads/gh-readonly-queue/"+branch+"/")
+	out := make([]review.Ref, len(refs))
+	for i, r := range refs {
+		out[i] = review.Ref{Name: r.Name, SHA: r.SHA}
+	}
+	return out, err
+}
+
 func pullRequestOf(pr github.PullRequest) review.PullRequest {
 	return review.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, MergeCommitSHA: pr.MergeCommitSHA,
 		Merged: pr.Merged, Open: pr.State == "open" && !pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels, Author: pr.Author}

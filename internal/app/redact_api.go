@@ -95,6 +95,10 @@ func (r redactingAPI) CommitsBetween(ctx context.Context, owner, repo, base, hea
 	return r.api.CommitsBetween(ctx, owner, repo, base, head)
 }
 
+func (r redactingAPI) MatchingRefs(ctx context.Context, owner, repo, prefix string) ([]github.Ref, error) {
+	return r.api.MatchingRefs(ctx, owner, repo, prefix)
+}
+
 func (r redactingAPI) ListIssues(ctx context.Context, owner, repo string, opts github.ListIssuesOptions) ([]github.Issue, error) {
 	return r.api.ListIssues(ctx, owner, repo, opts)
 }

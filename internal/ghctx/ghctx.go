@@ -72,20 +72,38 @@ func (g MergeGroup) BaseBranch() string {
 // gh-readonly-queue/<base>/pr-<N>-<sha>): the last one the group adds;
 // 0 when the ref names none.
 func (g MergeGroup) QueuedPR() int {
-	name, ok := strings.CutPrefix(g.HeadRef, "refs/heads/gh-readonly-queue/")
+	q, _ := ParseQueueRef(g.HeadRef)
+	return q.PR
+}
+
+// QueueRef is what the name of a merge queue's ref says: each entry of the
+// queue has one, refs/heads/gh-readonly-queue/<branch>/pr-<N>-<sha>,
+// pointing at that entry's group head.
+type QueueRef struct {
+	// Branch is the branch the entry merges into.
+	Branch string
+	// PR is the pull request the entry adds.
+	PR int
+}
+
+// ParseQueueRef reads a merge queue ref's name; ok is false when ref is
+// not one. The branch is everything up to the last /pr-, since a branch
+// name may hold slashes (release/v2).
+func ParseQueueRef(ref string) (q QueueRef, ok bool) {
+	name, ok := strings.CutPrefix(ref, "refs/heads/gh-readonly-queue/")
 	if !ok {
-		return 0
+		return QueueRef{}, false
 	}
 	i := strings.LastIndex(name, "/pr-")
-	if i < 0 {
-		return 0
+	if i <= 0 {
+		return QueueRef{}, false
 	}
-	num, _, ok := strings.Cut(name[i+len("/pr-"):], "-")
+	num, sha, ok := strings.Cut(name[i+len("/pr-"):], "-")
 	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n <= 0 || strings.Trim(num, "0123456789") != "" {
-		return 0
+	if !ok || err != nil || n <= 0 || strings.Trim(num, "0123456789") != "" || sha == "" || strings.Trim(sha, "0123456789abcdef") != "" {
+		return QueueRef{}, false
 	}
-	return n
+	return QueueRef{Branch: name[:i], PR: n}, true
 }
 
 // WorkflowRun is the part of a workflow_run event payload that names what

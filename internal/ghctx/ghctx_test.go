@@ -114,19 +114,28 @@ func TestLoadMergeGroup(t *testing.T) {
 	assert.Assert(t, c.MergeGroup == nil, "only a merge_group event is a merge group")
 }
 
+// A merge queue's ref names its branch and pull request; anything else
+// in that namespace, or out of it, names none.
 func TestQueuedPR(t *testing.T) {
-	for ref, want := range map[string]int{
-		"refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64":     104,
-		"refs/heads/gh-readonly-queue/release/v2/pr-7-929f8209d40f77f4abc622a499c93a83babdbe64": 7,
-		"refs/heads/gh-readonly-queue/main/pr-x7-929f8209d40f77f4abc622a499c93a83babdbe64":      0,
-		"refs/heads/gh-readonly-queue/main/pr--929f8209d40f77f4abc622a499c93a83babdbe64":        0,
-		"refs/heads/gh-readonly-queue/main/pr-+7-929f8209d40f77f4abc622a499c93a83babdbe64":      0,
-		"refs/heads/gh-readonly-queue/main/pr-0-929f8209d40f77f4abc622a499c93a83babdbe64":       0,
-		"refs/heads/feature/pr-7-929f8209d40f77f4abc622a499c93a83babdbe64":                      0,
-		"refs/heads/gh-readonly-queue/main/pr-7":                                                0,
-		"":                                                                                      0,
+	const sha = "929f8209d40f77f4abc622a499c93a83babdbe64"
+	for ref, want := range map[string]QueueRef{
+		"refs/heads/gh-readonly-queue/main/pr-104-" + sha:     {Branch: "main", PR: 104},
+		"refs/heads/gh-readonly-queue/release/v2/pr-7-" + sha: {Branch: "release/v2", PR: 7},
+		"refs/heads/gh-readonly-queue/main/pr-x7-" + sha:      {},
+		"refs/heads/gh-readonly-queue/main/pr--" + sha:        {},
+		"refs/heads/gh-readonly-queue/main/pr-+7-" + sha:      {},
+		"refs/heads/gh-readonly-queue/main/pr-0-" + sha:       {},
+		"refs/heads/gh-readonly-queue/main/pr-7-not-a-sha":    {},
+		"refs/heads/gh-readonly-queue/main/pr-7-":             {},
+		"refs/heads/gh-readonly-queue/pr-7-" + sha:            {},
+		"refs/heads/feature/pr-7-" + sha:                      {},
+		"refs/heads/gh-readonly-queue/main/pr-7":              {},
+		"":                                                    {},
 	} {
-		assert.Equal(t, MergeGroup{HeadRef: ref}.QueuedPR(), want, ref)
+		got, ok := ParseQueueRef(ref)
+		assert.Equal(t, got, want, ref)
+		assert.Equal(t, ok, want.PR != 0, ref)
+		assert.Equal(t, MergeGroup{HeadRef: ref}.QueuedPR(), want.PR, ref)
 	}
 	assert.Equal(t, MergeGroup{BaseRef: "refs/tags/v1"}.BaseBranch(), "")
 }

@@ -16,6 +16,7 @@ type API interface {
 	GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error)
 	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error)
 	CommitsBetween(ctx context.Context, owner, repo, base, head string) ([]string, error)
+	MatchingRefs(ctx context.Context, owner, repo, prefix string) ([]Ref, error)
 	OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]PullRequest, error)
 	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]LabelEvent, error)
 	ListReviews(ctx context.Context, owner, repo string, number int) ([]Review, error)

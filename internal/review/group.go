@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -35,7 +37,7 @@ func (s *Finder) groupReview(ctx context.Context, rv gate.Review) (gate.Review, 
 	}
 	s.GroupPRs = numbers
 	if len(numbers) == 0 {
-		rv.Note = fmt.Sprintf("no open pull request into %s has its head among the group's commits, and the group's ref names none", g.Branch)
+		rv.Note = fmt.Sprintf("no open pull request into %s has its head among the group's commits, and no merge queue ref names one", g.Branch)
 		return rv, nil
 	}
 	primary := numbers[len(numbers)-1]
@@ -60,20 +62,25 @@ func (s *Finder) groupReview(ctx context.Context, rv gate.Review) (gate.Review, 
 	return out, nil
 }
 
-// groupPRs lists the pull requests a merge group would merge, sorted: the
-// open pull requests into the group's branch whose head commit is one of
-// the commits the group adds to the branch. Those are GitHub's compare of
+// groupPRs lists the pull requests a merge group would merge, sorted, from
+// the commits the group adds to its branch. Those are GitHub's compare of
 // branch...head, not of the event's base_sha...head: base_sha is the
 // group's parent, which for a group behind others in the queue is the head
 // of the group ahead, while this group's head holds the changes of every
-// group ahead of it too. A pull request whose head is not in the group
-// (it moved since it was queued, or another branch holds the same commit)
-// never counts.
+// group ahead of it too. A commit brings a pull request in two ways:
+//   - it is the head of an open pull request into the branch (a queue that
+//     merges with merge commits keeps each head). A pull request whose
+//     head is not in the group (it moved since it was queued, or another
+//     branch holds the same commit) never counts;
+//   - a queue ref, gh-readonly-queue/<branch>/pr-<N>-<sha>, points at it:
+//     each entry of the queue has one, at the commit its squash or rebase
+//     (or merge) added, which GitHub associates with no pull request. The
+//     group's own ref, from the event, is one of them.
 //
-// The pull request the group's ref names counts when it is open and into
-// the branch: a queue that squashes or rebases writes new commits, which
-// GitHub associates with no pull request, so without the ref that pull
-// request would not be found at all.
+// A pull request found by a ref counts only when it is open and into the
+// branch; a ref whose name is not a queue ref is said and ignored. Failing
+// to list the refs fails the lookup: without them a squash queue's groups
+// ahead would be missing, and their changes read as unreviewed.
 func (s *Finder) groupPRs(ctx context.Context) ([]int, error) {
 	g := s.Where.Group
 	if g.Branch == "" || g.HeadSHA == "" {
@@ -86,7 +93,15 @@ func (s *Finder) groupPRs(ctx context.Context) ([]int, error) {
 	if len(commits) > maxPushCommits {
 		return nil, fmt.Errorf("the merge group adds %d commits to %s, more than the %d whose pull requests are looked up", len(commits), g.Branch, maxPushCommits)
 	}
+	queued, err := s.queuedAt(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out []int
+	var byRef []queueEntry
+	if g.QueuedPR != 0 {
+		byRef = append(byRef, queueEntry{pr: g.QueuedPR, ref: "the merge group's ref"})
+	}
 	for _, sha := range commits {
 		prs, err := s.API.PullRequestsForCommit(ctx, sha)
 		if err != nil {
@@ -97,18 +112,53 @@ func (s *Finder) groupPRs(ctx context.Context) ([]int, error) {
 				out = append(out, p.Number)
 			}
 		}
+		byRef = append(byRef, queued[sha]...)
 	}
-	if n := g.QueuedPR; n != 0 && !slices.Contains(out, n) {
-		pr, err := s.API.GetPullRequest(ctx, n)
+	checked := map[int]bool{}
+	for _, e := range byRef {
+		if slices.Contains(out, e.pr) || checked[e.pr] {
+			continue
+		}
+		checked[e.pr] = true
+		pr, err := s.API.GetPullRequest(ctx, e.pr)
 		if err != nil {
-			return nil, fmt.Errorf("read pull request #%d, which the merge group's ref names: %w", n, err)
+			return nil, fmt.Errorf("read pull request #%d, which %s names: %w", e.pr, e.ref, err)
 		}
 		if pr.Open && pr.BaseRef == g.Branch {
-			out = append(out, n)
+			out = append(out, e.pr)
 		} else {
-			s.Warn(fmt.Sprintf("the merge group's ref names pull request #%d, which is not an open pull request into %s; its review does not count", n, g.Branch))
+			s.Warn(fmt.Sprintf("%s names pull request #%d, which is not an open pull request into %s; its review does not count", e.ref, e.pr, g.Branch))
 		}
 	}
 	slices.Sort(out)
+	return out, nil
+}
+
+// queueEntry is a pull request a queue ref names, and which ref.
+type queueEntry struct {
+	pr  int
+	ref string
+}
+
+// queuedAt maps each commit a queue ref of the group's branch points at to
+// the pull requests those refs name. A ref of a branch under this one
+// (main/v2's queue lists under main's) belongs to another queue; a name
+// that is no queue ref at all is said and ignored.
+func (s *Finder) queuedAt(ctx context.Context) (map[string][]queueEntry, error) {
+	g := s.Where.Group
+	refs, err := s.API.QueueRefs(ctx, g.Branch)
+	if err != nil {
+		return nil, fmt.Errorf("list the merge queue's refs of %s (gh-readonly-queue/%s/) to find the pull requests of the groups ahead (the job needs contents: read): %w", g.Branch, g.Branch, err)
+	}
+	out := map[string][]queueEntry{}
+	for _, r := range refs {
+		q, ok := ghctx.ParseQueueRef(r.Name)
+		switch {
+		case !ok:
+			s.Warn(fmt.Sprintf("ignored ref %s: it is not a merge queue entry's (gh-readonly-queue/%s/pr-<number>-<sha>)", r.Name, g.Branch))
+		case q.Branch == g.Branch:
+			out[r.SHA] = append(out[r.SHA], queueEntry{pr: q.PR, ref: "the merge queue's ref " + strings.TrimPrefix(r.Name, "refs/heads/")})
+		}
+	}
 	return out, nil
 }

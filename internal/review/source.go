@@ -58,6 +58,11 @@ type PullReview struct {
 	SubmittedAt            time.Time
 }
 
+// Ref is a git reference: its full name and the commit it points at.
+type Ref struct {
+	Name, SHA string
+}
+
 // API is what the lookup reads, in the repository being deployed.
 type API interface {
 	GetPullRequest(ctx context.Context, number int) (PullRequest, error)
@@ -65,6 +70,10 @@ type API interface {
 	// CommitsBetween lists the commits reachable from head and not from
 	// base, oldest first.
 	CommitsBetween(ctx context.Context, base, head string) ([]string, error)
+	// QueueRefs lists the merge queue's refs of branch (every name that
+	// starts with refs/heads/gh-readonly-queue/<branch>/), each with the
+	// commit it points at: one per entry in the queue, at its group head.
+	QueueRefs(ctx context.Context, branch string) ([]Ref, error)
 	ListLabelEvents(ctx context.Context, number int) ([]LabelEvent, error)
 	ListReviews(ctx context.Context, number int) ([]PullReview, error)
 	ListCheckRunsForRef(ctx context.Context, ref, checkName string) ([]CheckRun, error)

@@ -61,6 +61,7 @@ var operations = map[string][]string{
 	"/repos/{owner}/{repo}/pulls/{pull_number}/reviews":          {"get"},
 	"/repos/{owner}/{repo}/commits/{commit_sha}/pulls":           {"get"},
 	"/repos/{owner}/{repo}/compare/{basehead}":                   {"get"},
+	"/repos/{owner}/{repo}/git/matching-refs/{ref}":              {"get"},
 	"/repos/{owner}/{repo}/issues":                               {"get", "post"},
 	"/repos/{owner}/{repo}/issues/{issue_number}":                {"patch"},
 	"/repos/{owner}/{repo}/deployments":                          {"post"},

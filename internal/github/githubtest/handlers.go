@@ -45,6 +45,7 @@ var handlers = map[string]handler{
 	OpListReviews:               (*call).listReviews,
 	OpListPullRequestsForCommit: (*call).listPullRequestsForCommit,
 	OpCompareCommits:            (*call).compareCommits,
+	OpListMatchingRefs:          (*call).listMatchingRefs,
 	OpListPullRequests:          (*call).listPullRequests,
 	OpListIssues:                (*call).listIssues,
 	OpCreateIssue:               (*call).createIssue,

@@ -320,6 +320,9 @@ func (s *Server) serve(r *http.Request, body []byte, rec *Request) response {
 		// compare of release%2Fv2...sha is one basehead, not two segments.
 		routed.URL.RawPath = escaped
 	}
+	if escaped := routed.URL.EscapedPath(); s.spec.fold(escaped) != escaped {
+		routed.URL.RawPath = s.spec.fold(escaped) // a ref's slashes stay in it
+	}
 	route, params, err := s.spec.match(routed)
 	if err != nil {
 		return s.reject(rec, http.StatusNotFound, "no operation "+r.Method+" "+path+" in the vendored GitHub OpenAPI subset")

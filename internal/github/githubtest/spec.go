@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -41,6 +42,7 @@ const (
 	OpListPullRequests          = "pulls/list"
 	OpListPullRequestsForCommit = "repos/list-pull-requests-associated-with-commit"
 	OpCompareCommits            = "repos/compare-commits-with-basehead"
+	OpListMatchingRefs          = "git/list-matching-refs"
 	OpListIssues                = "issues/list-for-repo"
 	OpCreateIssue               = "issues/create"
 	OpUpdateIssue               = "issues/update"
@@ -54,6 +56,11 @@ const (
 type apiSpec struct {
 	doc    *openapi3.T
 	router routers.Router
+	// multiSegment are the path templates, split into segments, whose
+	// last parameter GitHub reads slashes and all (x-multi-segment: a ref
+	// such as heads/gh-readonly-queue/main/), which the router, matching
+	// one segment per parameter, would not find.
+	multiSegment [][]string
 	// validateMu serialises request validation: kin-openapi does not document
 	// its validators as safe for concurrent use on a shared document.
 	validateMu sync.Mutex
@@ -77,7 +84,42 @@ func parseSpec(data []byte) (*apiSpec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("route vendored GitHub OpenAPI subset: %w", err)
 	}
-	return &apiSpec{doc: doc, router: router}, nil
+	return &apiSpec{doc: doc, router: router, multiSegment: multiSegmentPaths(doc)}, nil
+}
+
+func multiSegmentPaths(doc *openapi3.T) [][]string {
+	var out [][]string
+	for _, path := range doc.Paths.InMatchingOrder() {
+		segs := strings.Split(path, "/")
+		last := strings.Trim(segs[len(segs)-1], "{}")
+		for _, op := range doc.Paths.Value(path).Operations() {
+			for _, p := range op.Parameters {
+				if p.Value != nil && p.Value.In == "path" && p.Value.Name == last && p.Value.Extensions["x-multi-segment"] == true {
+					out = append(out, segs)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fold makes the tail of an escaped path one segment where it stands for a
+// multi-segment parameter: its slashes become %2F, so that the router sees
+// one parameter, as GitHub reads it, and the parameter unescapes back to
+// the name with its slashes.
+func (s *apiSpec) fold(escaped string) string {
+	segs := strings.Split(escaped, "/")
+	for _, tpl := range s.multiSegment {
+		n := len(tpl) - 1
+		if len(segs) <= len(tpl) {
+			continue
+		}
+		if !slices.EqualFunc(segs[:n], tpl[:n], func(seg, t string) bool { return seg == t || strings.HasPrefix(t, "{") }) {
+			continue
+		}
+		return strings.Join(segs[:n], "/") + "/" + strings.Join(segs[n:], "%2F")
+	}
+	return escaped
 }
 
 // operationIDs lists every operation in the description.

@@ -157,6 +157,8 @@ type repoState struct {
 	deployments []*Deployment
 	// commits are what a compare of "base...head" lists (SetCommits).
 	commits map[string][]string
+	// refs are git refs by full name, each at a commit (SetRef).
+	refs map[string]string
 }
 
 // item is an issue or, when pr is set, a pull request.
