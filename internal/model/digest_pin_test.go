@@ -11,7 +11,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/security"
+	"github.com/cdkd-action/cdkd-action/internal/security/securitytest"
 )
 
 // TestDigestIsPinned pins the digest of the benchmarks' generated diff
@@ -23,20 +23,7 @@ func TestDigestIsPinned(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Equal(t, d.Digest(), "v3:975330e4734fbfde87bbb9c484677f872456a971bdecfdc65dd0eacee4cab750")
 
-	for i := range d.Stacks {
-		s := &d.Stacks[i]
-		var rs []security.Resource
-		for _, ch := range s.Changes {
-			if ch.ChangeType != model.ChangeUpdate || !security.Scrutinized(ch.ResourceType) {
-				continue
-			}
-			r := security.Resource{Stack: s.Stack, Region: s.Region, LogicalID: ch.LogicalID, Type: ch.ResourceType,
-				Old: map[string]json.RawMessage{}, New: map[string]json.RawMessage{}}
-			r.FromChanges(ch.PropertyChanges)
-			rs = append(rs, r)
-		}
-		s.Security = security.Changes(rs)
-	}
+	securitytest.AddRows(d)
 	assert.Equal(t, len(d.Stacks[0].Security), 100)
 	rows := sha256.New()
 	for _, s := range d.Stacks {

@@ -1,7 +1,6 @@
 package reporters
 
 import (
-	"encoding/json"
 	"runtime"
 	"strings"
 	"testing"
@@ -9,7 +8,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/security"
+	"github.com/cdkd-action/cdkd-action/internal/security/securitytest"
 	"gotest.tools/v3/assert"
 )
 
@@ -38,7 +37,7 @@ func TestWholeReportIsSizedOnce(t *testing.T) {
 	assert.NilError(t, err)
 	withSecurity, err := cdkd.DecodeDiff([]byte(cdkdtest.DiffJSON(10, 200)))
 	assert.NilError(t, err)
-	addSecurityRows(withSecurity)
+	securitytest.AddRows(withSecurity)
 	for name, d := range map[string]model.Diff{"generated": generated, "sample": sampleDiff(t), "security": withSecurity} {
 		md := DiffMarkdown(report(d), Unlimited)
 		est := unlimitedSize(d)
@@ -58,25 +57,4 @@ func TestWholeReportIsRenderedOnce(t *testing.T) {
 	}, note)
 	assert.DeepEqual(t, rendered, []int{levelFull})
 	assert.Equal(t, got, DiffMarkdown(r, Unlimited))
-}
-
-// addSecurityRows fills each stack's security rows from its updates'
-// property values, as the pipeline does: two table rows per changed policy.
-func addSecurityRows(d model.Diff) {
-	for i := range d.Stacks {
-		s := &d.Stacks[i]
-		var rs []security.Resource
-		for _, ch := range s.Changes {
-			if ch.ChangeType != model.ChangeUpdate || !security.Scrutinized(ch.ResourceType) {
-				continue
-			}
-			r := security.Resource{Stack: s.Stack, Region: s.Region, LogicalID: ch.LogicalID, Type: ch.ResourceType,
-				Old: map[string]json.RawMessage{}, New: map[string]json.RawMessage{}}
-			for _, p := range ch.PropertyChanges {
-				r.Old[p.Path], r.New[p.Path] = json.RawMessage(p.Old.Raw), json.RawMessage(p.New.Raw)
-			}
-			rs = append(rs, r)
-		}
-		s.Security = security.Changes(rs)
-	}
 }
