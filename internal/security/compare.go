@@ -163,19 +163,15 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 	if props == nil {
 		return nil
 	}
-	// Only the properties elements are read from are decoded, unless every
-	// property counts (or a created permission set's others are its item).
-	all := wholeResource(entry.Kind) || entry.Kind == kindSsoPermissionSet
-	vals := make(map[string]any, len(props))
-	for k, raw := range props {
-		if _, read := entry.Properties[k]; !read && !all {
-			continue
+	// Every property is decoded where every property counts (or a
+	// created permission set's others are its item); otherwise only the
+	// ones elements are read from, each where it is read.
+	var vals map[string]any
+	if wholeResource(entry.Kind) || entry.Kind == kindSsoPermissionSet {
+		vals = make(map[string]any, len(props))
+		for k, raw := range props {
+			vals[k] = decodeProperty(raw)
 		}
-		v, err := decode(raw)
-		if err != nil {
-			v = string(raw) // not JSON: shown as it is, read as nothing
-		}
-		vals[k] = v
 	}
 	resourcePolicy := func(prop string) bool {
 		if entry.Kind == kindResourcePolicyResource {
@@ -234,8 +230,11 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 		}
 		out = append(out, ssoItem(rest))
 	}
-	for _, prop := range read(vals, entry) {
-		v := vals[prop]
+	for _, prop := range read(props, entry) {
+		v, decoded := vals[prop]
+		if !decoded {
+			v = decodeProperty(props[prop])
+		}
 		switch entry.Properties[prop] {
 		case propPolicyDocument, propInlineResourcePolicy:
 			if sts, ok := statements(v); ok {
@@ -286,15 +285,25 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 
 // read is which of a side's properties the type's elements are read
 // from, sorted.
-func read(vals map[string]any, entry typeEntry) []string {
-	out := make([]string, 0, len(vals))
-	for k := range vals {
+func read(props map[string]json.RawMessage, entry typeEntry) []string {
+	out := make([]string, 0, len(props))
+	for k := range props {
 		if _, ok := entry.Properties[k]; ok {
 			out = append(out, k)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// decodeProperty is a property's value; one that is not JSON is its text
+// (shown as it is, read as nothing).
+func decodeProperty(raw json.RawMessage) any {
+	v, err := decode(raw)
+	if err != nil {
+		return string(raw)
+	}
+	return v
 }
 
 // ssoItem is an SSO resource's values as one element.
