@@ -277,3 +277,38 @@ func TestGlobIsContainment(t *testing.T) {
 		t.Error(`"AWS:*" does not cover an account principal`)
 	}
 }
+
+// without is a multiset difference in cs's order, whether the other side
+// is small (compared in place) or large (counted in a map).
+func TestWithoutIsAMultisetDifference(t *testing.T) {
+	row := func(item string) Change { return Change{Kind: KindSSO, Item: item} }
+	items := func(cs []Change) (out []string) {
+		for _, c := range cs {
+			out = append(out, c.Item)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		cs, other []string
+		want      []string
+	}{
+		{"small", []string{"a", "b", "a", "c", "a"}, []string{"a", "c", "a", "d"}, []string{"b", "a"}},
+		{"large", []string{"a", "b", "a", "c", "a"}, []string{"a", "c", "a", "d", "e", "f", "g", "h", "i"}, []string{"b", "a"}},
+		{"none", []string{"a"}, nil, []string{"a"}},
+		{"all", []string{"a", "a"}, []string{"a", "a", "a"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cs, other []Change
+			for _, s := range tc.cs {
+				cs = append(cs, row(s))
+			}
+			for _, s := range tc.other {
+				other = append(other, row(s))
+			}
+			if diff := cmp.Diff(tc.want, items(without(cs, keys(cs), keys(other)))); diff != "" {
+				t.Errorf("without (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
