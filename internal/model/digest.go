@@ -187,26 +187,41 @@ func (w *digestWriter) value(v Value, mask MaskToken) {
 }
 
 // sortedIndex returns 0..n-1 ordered by less, leaving the data untouched.
+// The result is only read: a short list already in order (cdkd's mostly
+// are) gets a slice of identity, shared, and allocates nothing.
 func sortedIndex(n int, less func(i, j int) bool) []int {
+	inOrder := true
+	for i := 1; i < n && inOrder; i++ {
+		inOrder = !less(i, i-1)
+	}
+	if inOrder && n <= len(identity) {
+		return identity[:n:n]
+	}
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
-	order := func(a, b int) int {
-		switch {
-		case less(a, b):
-			return -1
-		case less(b, a):
-			return 1
-		}
-		return 0
-	}
-	// cdkd's lists mostly come in order: checking costs a comparison each.
-	if !slices.IsSortedFunc(idx, order) {
-		slices.SortStableFunc(idx, order)
+	if !inOrder {
+		slices.SortStableFunc(idx, func(a, b int) int {
+			switch {
+			case less(a, b):
+				return -1
+			case less(b, a):
+				return 1
+			}
+			return 0
+		})
 	}
 	return idx
 }
+
+// identity is 0, 1, 2, ... for sortedIndex.
+var identity = func() (out [64]int) {
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}()
 
 // Canonical returns a deep copy without the parts that are not changes (NoEcho
 // notes) and with every value in canonical JSON (sorted keys, compact).
