@@ -33,6 +33,9 @@ func statements(v any) (out []Statement, ok bool) {
 	if !isList {
 		list = []any{raw} // a single statement object is allowed
 	}
+	if len(list) > 0 {
+		out = make([]Statement, 0, len(list)) // nil stays nil
+	}
 	for _, e := range list {
 		out = append(out, statement(e))
 	}

@@ -146,6 +146,9 @@ func strs(v any) ([]string, error) {
 	case nil:
 		return nil, nil
 	case []any:
+		if len(x) > 0 {
+			out = make([]string, 0, len(x)) // nil stays nil
+		}
 		for _, e := range x {
 			s, err := str(e)
 			if err != nil {
