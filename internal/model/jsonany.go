@@ -14,8 +14,9 @@ import (
 // string, []any and map[string]any (a repeated name's last value wins,
 // invalid UTF-8 becomes U+FFFD). It reads with encoding/json/v2's
 // tokenizer (github.com/go-json-experiment/json/jsontext), several times
-// faster on the small values a diff holds; the digest, canonical values
-// and the security table all read values through it, once each.
+// faster on the small values a diff holds; canonical values, the security
+// table and the cloud assembly's templates read values through it (the
+// digest reads the tokens itself: canonicalJSON).
 func DecodeJSON(b []byte) (any, error) {
 	d := decoders.Get().(*pooledDecoder)
 	defer decoders.Put(d)
