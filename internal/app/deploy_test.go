@@ -75,11 +75,6 @@ func TestDeployConclusion(t *testing.T) {
 	}
 }
 
-func TestHumanDuration(t *testing.T) {
-	assert.Equal(t, humanDuration(29*time.Millisecond), "29 ms")
-	assert.Equal(t, humanDuration(1500*time.Millisecond), "1.5 s")
-}
-
 // timeout-minutes stops a hung deploy as a cancellation does (SIGINT, so
 // cdkd can release its lock) but reports it as "timeout", not "cancelled":
 // the job was not cancelled. (In minutes as an input; the run takes any
