@@ -16,7 +16,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
@@ -64,14 +63,6 @@ func TestEnvironmentURL(t *testing.T) {
 	} {
 		r.cfg.EnvironmentURLOutput = tc.input
 		assert.Equal(t, d.environmentURL(), tc.want, tc.input)
-	}
-}
-
-func TestDeployConclusion(t *testing.T) {
-	assert.Equal(t, deployConclusion(reporters.OutcomeDeployed), "success")
-	assert.Equal(t, deployConclusion(reporters.OutcomeCancelled), "cancelled")
-	for _, o := range []reporters.DeployOutcome{reporters.OutcomeRefused, reporters.OutcomeFailed, reporters.OutcomePartial, reporters.OutcomeLocked} {
-		assert.Equal(t, deployConclusion(o), "failure")
 	}
 }
 
