@@ -174,7 +174,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 		Outputs: outputs,
 	}
 	cr := &publish.CheckRunFields{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
-	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
+	cr.Conclusion, cr.Title = reporters.DiffConclusion(rep, d, r.cfg.FailOnChanges)
 	if rep.Error == "" && rep.Missing == "" && d != nil {
 		// The review, where no one can edit it, written after the comments
 		// converged: deploy reads the comment it names, and only that one.
@@ -207,27 +207,6 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 		api = append(api, r.queueCheckOnHead(rep))
 	}
 	return r.pub().Publish(ctx, p, r.targets(api...)...)
-}
-
-func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool) (conclusion, title string) {
-	if rep.Error != "" || d == nil {
-		return "failure", "cdkd diff failed"
-	}
-	if rep.Missing != "" {
-		return "failure", "Incomplete: not every shard reported"
-	}
-	if len(d.Stacks) == 0 {
-		// Nothing was compared: not a clean bill of health.
-		return "neutral", "No stack diffed"
-	}
-	if !d.AnyChange() {
-		return "success", "No changes"
-	}
-	title = reporters.ChangeTitle(*d)
-	if failOnChanges {
-		return "failure", title
-	}
-	return "neutral", title
 }
 
 func checkName(base, label string) string {
