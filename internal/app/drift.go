@@ -172,7 +172,7 @@ func (r *driftRun) driftExit(rep reporters.DriftReport, apiErr error) Outcome {
 		return failed(ReasonShardFailed, errors.New(rep.Missing))
 	}
 	final := rep.FinalStatus()
-	if res := rep.Resolution; res != nil && resolutionFailed(res) {
+	if res := rep.Resolution; res != nil && res.Unsuccessful() {
 		reason := res.Error
 		switch {
 		case reason != "":
@@ -213,10 +213,4 @@ func (r *driftRun) driftExit(rep reporters.DriftReport, apiErr error) Outcome {
 		}
 	}
 	return succeeded()
-}
-
-// resolutionFailed: the run failed, cdkd named resources it did not
-// resolve, or cdkd-action refused to revert some.
-func resolutionFailed(res *reporters.ResolutionReport) bool {
-	return res.Error != "" || len(res.Failed) > 0 || res.Refused() > 0
 }

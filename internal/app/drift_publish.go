@@ -47,7 +47,7 @@ func (r *driftRun) publishDrift(ctx context.Context, rep reporters.DriftReport) 
 // (GitHub requires a details URL with it).
 func driftConclusion(rep reporters.DriftReport, runURL string) (conclusion, title string) {
 	title = reporters.DriftTitle(rep)
-	if res := rep.Resolution; res != nil && resolutionFailed(res) {
+	if res := rep.Resolution; res != nil && res.Unsuccessful() {
 		return "failure", title
 	}
 	switch rep.FinalStatus() {
