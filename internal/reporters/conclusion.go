@@ -31,6 +31,33 @@ func DiffConclusion(rep DiffReport, d *model.Diff, failOnChanges bool) (conclusi
 	return "neutral", title
 }
 
+// DriftConclusion maps where things stand to the drift check run's
+// conclusion, with its title: success for clean (neutral when nothing at
+// all was compared), failure for drift, for an error and for a resolution
+// that fell short, action_required for "could not check" (GitHub requires
+// a details URL with it, so neutral without one).
+func DriftConclusion(rep DriftReport, runURL string) (conclusion, title string) {
+	title = DriftTitle(rep)
+	if res := rep.Resolution; res != nil && res.Unsuccessful() {
+		return "failure", title
+	}
+	switch rep.FinalStatus() {
+	case model.DriftClean:
+		if NothingCompared(rep.Verdict) {
+			return "neutral", title // no drift, but no ✓ either: nothing was compared
+		}
+		return "success", title
+	case model.DriftDrifted:
+		return "failure", title
+	case model.DriftIncomplete:
+		if runURL == "" {
+			return "neutral", title
+		}
+		return "action_required", title
+	}
+	return "failure", title
+}
+
 // DeployConclusion: only a deploy that ran to the end, or a merge queue's
 // group verify passed, succeeds; a cancelled job is said as such; anything
 // else (refused, failed, partial, locked) fails.

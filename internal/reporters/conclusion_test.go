@@ -53,3 +53,45 @@ func TestDeployConclusion(t *testing.T) {
 		assert.Equal(t, DeployConclusion(tc.outcome), tc.want, string(tc.outcome))
 	}
 }
+
+func TestDriftConclusion(t *testing.T) {
+	compared := []model.StackVerdict{{Coverage: model.Coverage{Attempted: 1, Full: 1}}}
+	nothing := []model.StackVerdict{{Coverage: model.Coverage{Unsupported: 1}}}
+	verdict := func(s model.DriftStatus, stacks []model.StackVerdict) model.RunVerdict {
+		return model.RunVerdict{Status: s, Stacks: stacks}
+	}
+	after := func(s model.DriftStatus) *model.RunVerdict { v := verdict(s, compared); return &v }
+	tests := []struct {
+		name   string
+		rep    DriftReport
+		runURL string
+		want   string
+	}{
+		{name: "clean", rep: DriftReport{Verdict: verdict(model.DriftClean, compared)}, want: "success"},
+		// ClassifyRun no longer calls such a run clean; a hand-built verdict
+		// still gets no ✓.
+		{name: "clean but nothing compared: no ✓", rep: DriftReport{Verdict: verdict(model.DriftClean, nothing)}, want: "neutral"},
+		{name: "nothing compared is incomplete", rep: DriftReport{Verdict: verdict(model.DriftIncomplete, nothing)}, runURL: "https://x/run", want: "action_required"},
+		{name: "no stack checked is incomplete", rep: DriftReport{Verdict: verdict(model.DriftIncomplete, []model.StackVerdict{})}, runURL: "https://x/run", want: "action_required"},
+		{name: "drifted", rep: DriftReport{Verdict: verdict(model.DriftDrifted, compared)}, want: "failure"},
+		{name: "incomplete", rep: DriftReport{Verdict: verdict(model.DriftIncomplete, compared)}, runURL: "https://x/run", want: "action_required"},
+		{name: "incomplete without a run to link", rep: DriftReport{Verdict: verdict(model.DriftIncomplete, compared)}, want: "neutral"},
+		{name: "error", rep: DriftReport{Verdict: model.ErrorVerdict(1, "boom")}, want: "failure"},
+		{name: "resolved: the second detection counts", rep: DriftReport{Verdict: verdict(model.DriftDrifted, compared),
+			Resolution: &ResolutionReport{Mode: "accept", After: after(model.DriftClean)}}, want: "success"},
+		{name: "still drifted after a resolution", rep: DriftReport{Verdict: verdict(model.DriftDrifted, compared),
+			Resolution: &ResolutionReport{Mode: "revert", After: after(model.DriftDrifted)}}, want: "failure"},
+		{name: "partial revert fails whatever came after", rep: DriftReport{Verdict: verdict(model.DriftDrifted, compared),
+			Resolution: &ResolutionReport{Mode: "revert", Failed: []ResolutionFailure{{Line: "x"}}, After: after(model.DriftClean)}}, want: "failure"},
+		{name: "a refused revert fails", rep: DriftReport{Verdict: verdict(model.DriftDrifted, compared),
+			Resolution: &ResolutionReport{Mode: "revert", Outcomes: []model.ResolvedResource{{LogicalID: "A", Outcome: model.ResolutionRefused}}, After: after(model.DriftClean)}}, want: "failure"},
+		{name: "second detection failed", rep: DriftReport{Verdict: verdict(model.DriftDrifted, compared),
+			Resolution: &ResolutionReport{Mode: "accept", AfterError: "boom"}}, want: "failure"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := DriftConclusion(tc.rep, tc.runURL)
+			assert.Equal(t, got, tc.want)
+		})
+	}
+}
