@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -16,7 +15,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
-	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // diffCommand runs `cdkd diff` (or reads a saved one) and reports it on
@@ -92,7 +90,7 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if scope := deployScope(r.cfg, r.asm, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
-	outputs := diffOutputs(d.Totals(), d.AnyChange(), d.SecurityChanges())
+	outputs := reporters.DiffOutputs(d.Totals(), d.AnyChange(), d.SecurityChanges())
 	outputs[OutputDigest] = report.Digest
 
 	apiErr := r.publishDiff(ctx, report, &d, outputs)
@@ -214,19 +212,4 @@ func checkName(base, label string) string {
 		return base
 	}
 	return base + " (" + label + ")"
-}
-
-// diffOutputs are the counting outputs of a diff.
-func diffOutputs(totals model.Counts, hasChanges bool, sec []security.Change) map[string]string {
-	broadening := slices.ContainsFunc(sec, security.Change.Broadening)
-	return map[string]string{
-		OutputSecurityChanges: strconv.Itoa(len(sec)),
-		OutputBroadening:      strconv.FormatBool(broadening),
-		OutputHasChanges:      strconv.FormatBool(hasChanges),
-		OutputToCreate:        strconv.Itoa(totals.Create),
-		OutputToUpdate:        strconv.Itoa(totals.Update),
-		OutputToReplace:       strconv.Itoa(totals.Replace),
-		OutputToDelete:        strconv.Itoa(totals.Delete),
-		OutputOutputsChanged:  strconv.Itoa(totals.Outputs()),
-	}
 }

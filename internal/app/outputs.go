@@ -1,14 +1,10 @@
 package app
 
+import "github.com/cdkd-action/cdkd-action/internal/reporters"
+
 // The step outputs, as action.yml declares them (a test checks that the two
 // lists agree).
 const (
-	OutputHasChanges       = "has-changes"
-	OutputToCreate         = "to-create"
-	OutputToUpdate         = "to-update"
-	OutputToDelete         = "to-delete"
-	OutputToReplace        = "to-replace"
-	OutputOutputsChanged   = "outputs-changed"
 	OutputReportJSON       = "report-json"
 	OutputCommentURL       = "comment-url"
 	OutputCheckRunURL      = "check-run-url"
@@ -23,14 +19,12 @@ const (
 	OutputDigest           = "digest"
 	OutputMatrix           = "matrix"
 	OutputShardCount       = "shard-count"
-	OutputSecurityChanges  = "security-changes"
-	OutputBroadening       = "broadening"
 )
 
 // outputNames lists every output the action sets.
 var outputNames = []string{
-	OutputHasChanges, OutputToCreate, OutputToUpdate, OutputToDelete, OutputToReplace, OutputOutputsChanged,
+	reporters.OutputHasChanges, reporters.OutputToCreate, reporters.OutputToUpdate, reporters.OutputToDelete, reporters.OutputToReplace, reporters.OutputOutputsChanged,
 	OutputReportJSON, OutputCommentURL, OutputCheckRunURL, OutputFailureReason, OutputDriftStatus,
 	OutputDriftedCount, OutputNotComparedCount, OutputIssueURL, OutputDeployed, OutputStackOutputs, OutputEnvironmentURL,
-	OutputDigest, OutputMatrix, OutputShardCount, OutputSecurityChanges, OutputBroadening,
+	OutputDigest, OutputMatrix, OutputShardCount, reporters.OutputSecurityChanges, reporters.OutputBroadening,
 }
