@@ -20,7 +20,7 @@ func (r *driftRun) publishDrift(ctx context.Context, rep reporters.DriftReport) 
 		Kind:     "drift",
 		Result:   rep.Result(),
 		Render:   func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) },
-		Outputs:  driftOutputs(rep),
+		Outputs:  reporters.DriftOutputs(rep),
 		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd drift", r.cfg.Label), HeadSHA: r.gh.SHA},
 	}
 	p.CheckRun.Conclusion, p.CheckRun.Title = reporters.DriftConclusion(rep, r.gh.RunURL)

@@ -19,6 +19,10 @@ const (
 	OutputOutputsChanged  = "outputs-changed"
 	OutputSecurityChanges = "security-changes"
 	OutputBroadening      = "broadening"
+
+	OutputDriftStatus      = "drift-status"
+	OutputDriftedCount     = "drifted-count"
+	OutputNotComparedCount = "not-compared-count"
 )
 
 // DiffOutputs are the counting outputs of a diff: its totals, whether
@@ -35,5 +39,20 @@ func DiffOutputs(totals model.Counts, hasChanges bool, sec []model.SecurityChang
 		OutputToReplace:       strconv.Itoa(totals.Replace),
 		OutputToDelete:        strconv.Itoa(totals.Delete),
 		OutputOutputsChanged:  strconv.Itoa(totals.Outputs()),
+	}
+}
+
+// DriftOutputs are drift-status (the detection result) and the counts.
+// A run that ends in an error — cdkd's report was unusable, or the
+// detection after a resolution failed — is error, and its counts are
+// empty: no complete check vouches for them.
+func DriftOutputs(rep DriftReport) map[string]string {
+	if rep.Verdict.Status == model.DriftError || rep.FinalStatus() == model.DriftError {
+		return map[string]string{OutputDriftStatus: string(model.DriftError), OutputDriftedCount: "", OutputNotComparedCount: ""}
+	}
+	return map[string]string{
+		OutputDriftStatus:      string(rep.Verdict.Status),
+		OutputDriftedCount:     strconv.Itoa(rep.Verdict.Drifted),
+		OutputNotComparedCount: strconv.Itoa(rep.Verdict.NotCompared),
 	}
 }

@@ -40,3 +40,30 @@ func TestDiffOutputs(t *testing.T) {
 		})
 	}
 }
+
+func TestDriftOutputs(t *testing.T) {
+	drifted := model.RunVerdict{Status: model.DriftDrifted, Drifted: 2, NotCompared: 1}
+	after := func(s model.DriftStatus) *model.RunVerdict { return &model.RunVerdict{Status: s} }
+	for _, tc := range []struct {
+		name string
+		rep  DriftReport
+		want map[string]string
+	}{
+		{name: "clean", rep: DriftReport{Verdict: model.RunVerdict{Status: model.DriftClean}},
+			want: map[string]string{"drift-status": "clean", "drifted-count": "0", "not-compared-count": "0"}},
+		{name: "drifted", rep: DriftReport{Verdict: drifted},
+			want: map[string]string{"drift-status": "drifted", "drifted-count": "2", "not-compared-count": "1"}},
+		{name: "an error has no counts", rep: DriftReport{Verdict: model.ErrorVerdict(1, "boom")},
+			want: map[string]string{"drift-status": "error", "drifted-count": "", "not-compared-count": ""}},
+		{name: "the detection's result and counts, even when a resolution cleared it",
+			rep:  DriftReport{Verdict: drifted, Resolution: &ResolutionReport{Mode: "accept", After: after(model.DriftClean)}},
+			want: map[string]string{"drift-status": "drifted", "drifted-count": "2", "not-compared-count": "1"}},
+		{name: "the detection after a resolution failed: error, no counts",
+			rep:  DriftReport{Verdict: drifted, Resolution: &ResolutionReport{Mode: "revert", AfterError: "boom"}},
+			want: map[string]string{"drift-status": "error", "drifted-count": "", "not-compared-count": ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.DeepEqual(t, DriftOutputs(tc.rep), tc.want)
+		})
+	}
+}
