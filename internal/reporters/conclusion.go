@@ -70,3 +70,12 @@ func DeployConclusion(o DeployOutcome) string {
 	}
 	return "failure"
 }
+
+// DeployCheckTitle is the deploy check run's title: the gate's own words
+// for a refusal ("Diff changed since review"), else the outcome.
+func DeployCheckTitle(r DeployReport) string {
+	if r.Outcome == OutcomeRefused && r.Title != "" {
+		return r.Title
+	}
+	return DeployHeadline(r)
+}

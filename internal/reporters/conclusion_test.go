@@ -95,3 +95,25 @@ func TestDriftConclusion(t *testing.T) {
 		})
 	}
 }
+
+func TestDeployCheckTitle(t *testing.T) {
+	rep := func(o DeployOutcome, title string) DeployReport {
+		r := deployBase(o)
+		r.Title = title
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		rep  DeployReport
+		want string
+	}{
+		{name: "a refusal: the gate's own words", rep: rep(OutcomeRefused, "Diff changed since review"), want: "Diff changed since review"},
+		{name: "a refusal without words: the headline", rep: rep(OutcomeRefused, ""), want: "Deploy refused: "},
+		{name: "a failure: the headline, with its words", rep: rep(OutcomeFailed, "boom"), want: "Deploy failed: boom"},
+		{name: "locked: the headline", rep: rep(OutcomeLocked, ""), want: "Deploy not started: state locked"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, DeployCheckTitle(tc.rep), tc.want)
+		})
+	}
+}
