@@ -39,7 +39,7 @@ func (d *deployRun) publish(ctx context.Context) error {
 			OutputDigest:         d.rep.Digest, // the change set the gate compared, "" when it computed none
 		},
 		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd deploy", r.cfg.Label), HeadSHA: r.gh.SHA,
-			Conclusion: deployConclusion(d.rep.Outcome), Title: d.checkTitle()},
+			Conclusion: reporters.DeployConclusion(d.rep.Outcome), Title: reporters.DeployCheckTitle(d.rep)},
 		Deployment: d.deploymentStatus(),
 	}
 	var api []publish.Target
@@ -64,25 +64,6 @@ func (d *deployRun) publish(ctx context.Context) error {
 		api = append(api, section)
 	}
 	return r.pub().Publish(ctx, p, r.targets(api...)...)
-}
-
-func deployConclusion(o reporters.DeployOutcome) string {
-	switch o {
-	case reporters.OutcomeDeployed:
-		return "success"
-	case reporters.OutcomeCancelled:
-		return "cancelled"
-	}
-	return "failure"
-}
-
-// checkTitle is the check run's title: the gate's own words for a refusal
-// ("Diff changed since review"), else the outcome.
-func (d *deployRun) checkTitle() string {
-	if d.rep.Outcome == reporters.OutcomeRefused && d.rep.Title != "" {
-		return d.rep.Title
-	}
-	return reporters.DeployHeadline(d.rep)
 }
 
 // startDeployment records a GitHub deployment of GITHUB_SHA when an

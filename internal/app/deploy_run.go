@@ -314,12 +314,12 @@ func (d *deployRun) events(ctx context.Context, t target, started time.Time, ds 
 		}
 		dr := reporters.DeployedResource{LogicalID: res.LogicalID, Type: res.ResourceType, Result: res.Result, Error: res.Error}
 		if res.HasDuration {
-			dr.Duration = humanDuration(res.Duration)
+			dr.Duration = reporters.Duration(res.Duration)
 		}
 		ds.Resources = append(ds.Resources, dr)
 	}
 	if o.HasDuration {
-		ds.Duration = humanDuration(o.Duration)
+		ds.Duration = reporters.Duration(o.Duration)
 	}
 	if o.RolledBack {
 		ds.Note = "The run rolled back."
@@ -440,11 +440,4 @@ func findOut(stack, region string) string {
 		flag = " --stack-region " + region
 	}
 	return "`cdkd events " + stack + flag + "` shows what the run did and `cdkd state show " + stack + flag + "` what the stack holds now."
-}
-
-func humanDuration(v time.Duration) string {
-	if v < time.Second {
-		return fmt.Sprintf("%d ms", v.Milliseconds())
-	}
-	return fmt.Sprintf("%.1f s", v.Seconds())
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
@@ -65,19 +64,6 @@ func TestEnvironmentURL(t *testing.T) {
 		r.cfg.EnvironmentURLOutput = tc.input
 		assert.Equal(t, d.environmentURL(), tc.want, tc.input)
 	}
-}
-
-func TestDeployConclusion(t *testing.T) {
-	assert.Equal(t, deployConclusion(reporters.OutcomeDeployed), "success")
-	assert.Equal(t, deployConclusion(reporters.OutcomeCancelled), "cancelled")
-	for _, o := range []reporters.DeployOutcome{reporters.OutcomeRefused, reporters.OutcomeFailed, reporters.OutcomePartial, reporters.OutcomeLocked} {
-		assert.Equal(t, deployConclusion(o), "failure")
-	}
-}
-
-func TestHumanDuration(t *testing.T) {
-	assert.Equal(t, humanDuration(29*time.Millisecond), "29 ms")
-	assert.Equal(t, humanDuration(1500*time.Millisecond), "1.5 s")
 }
 
 // timeout-minutes stops a hung deploy as a cancellation does (SIGINT, so

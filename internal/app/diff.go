@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -16,7 +15,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
-	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
 // diffCommand runs `cdkd diff` (or reads a saved one) and reports it on
@@ -92,7 +90,7 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if scope := deployScope(r.cfg, r.asm, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
-	outputs := diffOutputs(d.Totals(), d.AnyChange(), d.SecurityChanges())
+	outputs := reporters.DiffOutputs(d.Totals(), d.AnyChange(), d.SecurityChanges())
 	outputs[OutputDigest] = report.Digest
 
 	apiErr := r.publishDiff(ctx, report, &d, outputs)
@@ -174,7 +172,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 		Outputs: outputs,
 	}
 	cr := &publish.CheckRunFields{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}
-	cr.Conclusion, cr.Title = diffConclusion(rep, d, r.cfg.FailOnChanges)
+	cr.Conclusion, cr.Title = reporters.DiffConclusion(rep, d, r.cfg.FailOnChanges)
 	if rep.Error == "" && rep.Missing == "" && d != nil {
 		// The review, where no one can edit it, written after the comments
 		// converged: deploy reads the comment it names, and only that one.
@@ -209,45 +207,9 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 	return r.pub().Publish(ctx, p, r.targets(api...)...)
 }
 
-func diffConclusion(rep reporters.DiffReport, d *model.Diff, failOnChanges bool) (conclusion, title string) {
-	if rep.Error != "" || d == nil {
-		return "failure", "cdkd diff failed"
-	}
-	if rep.Missing != "" {
-		return "failure", "Incomplete: not every shard reported"
-	}
-	if len(d.Stacks) == 0 {
-		// Nothing was compared: not a clean bill of health.
-		return "neutral", "No stack diffed"
-	}
-	if !d.AnyChange() {
-		return "success", "No changes"
-	}
-	title = reporters.ChangeTitle(*d)
-	if failOnChanges {
-		return "failure", title
-	}
-	return "neutral", title
-}
-
 func checkName(base, label string) string {
 	if label == "" {
 		return base
 	}
 	return base + " (" + label + ")"
-}
-
-// diffOutputs are the counting outputs of a diff.
-func diffOutputs(totals model.Counts, hasChanges bool, sec []security.Change) map[string]string {
-	broadening := slices.ContainsFunc(sec, security.Change.Broadening)
-	return map[string]string{
-		OutputSecurityChanges: strconv.Itoa(len(sec)),
-		OutputBroadening:      strconv.FormatBool(broadening),
-		OutputHasChanges:      strconv.FormatBool(hasChanges),
-		OutputToCreate:        strconv.Itoa(totals.Create),
-		OutputToUpdate:        strconv.Itoa(totals.Update),
-		OutputToReplace:       strconv.Itoa(totals.Replace),
-		OutputToDelete:        strconv.Itoa(totals.Delete),
-		OutputOutputsChanged:  strconv.Itoa(totals.Outputs()),
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
@@ -71,21 +70,6 @@ func (r *driftRun) run(ctx context.Context) Outcome {
 	}
 	apiErr := r.publishDrift(ctx, rep)
 	return r.driftExit(rep, apiErr)
-}
-
-// driftOutputs are drift-status (the detection result) and the counts.
-// A run that ends in an error — cdkd's report was unusable, or the
-// detection after a resolution failed — is error, and its counts are
-// empty: no complete check vouches for them.
-func driftOutputs(rep reporters.DriftReport) map[string]string {
-	if rep.Verdict.Status == model.DriftError || rep.FinalStatus() == model.DriftError {
-		return map[string]string{OutputDriftStatus: string(model.DriftError), OutputDriftedCount: "", OutputNotComparedCount: ""}
-	}
-	return map[string]string{
-		OutputDriftStatus:      string(rep.Verdict.Status),
-		OutputDriftedCount:     strconv.Itoa(rep.Verdict.Drifted),
-		OutputNotComparedCount: strconv.Itoa(rep.Verdict.NotCompared),
-	}
 }
 
 // detection is one detection run, classified.
@@ -172,7 +156,7 @@ func (r *driftRun) driftExit(rep reporters.DriftReport, apiErr error) Outcome {
 		return failed(ReasonShardFailed, errors.New(rep.Missing))
 	}
 	final := rep.FinalStatus()
-	if res := rep.Resolution; res != nil && resolutionFailed(res) {
+	if res := rep.Resolution; res != nil && res.Unsuccessful() {
 		reason := res.Error
 		switch {
 		case reason != "":
@@ -213,10 +197,4 @@ func (r *driftRun) driftExit(rep reporters.DriftReport, apiErr error) Outcome {
 		}
 	}
 	return succeeded()
-}
-
-// resolutionFailed: the run failed, cdkd named resources it did not
-// resolve, or cdkd-action refused to revert some.
-func resolutionFailed(res *reporters.ResolutionReport) bool {
-	return res.Error != "" || len(res.Failed) > 0 || res.Refused() > 0
 }

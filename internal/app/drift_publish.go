@@ -7,7 +7,6 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/driftissue"
 	"github.com/cdkd-action/cdkd-action/internal/github"
-	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
@@ -21,10 +20,10 @@ func (r *driftRun) publishDrift(ctx context.Context, rep reporters.DriftReport) 
 		Kind:     "drift",
 		Result:   rep.Result(),
 		Render:   func(b reporters.Budget) string { return reporters.DriftMarkdown(rep, b) },
-		Outputs:  driftOutputs(rep),
+		Outputs:  reporters.DriftOutputs(rep),
 		CheckRun: &publish.CheckRunFields{Name: checkName("cdkd drift", r.cfg.Label), HeadSHA: r.gh.SHA},
 	}
-	p.CheckRun.Conclusion, p.CheckRun.Title = driftConclusion(rep, r.gh.RunURL)
+	p.CheckRun.Conclusion, p.CheckRun.Title = reporters.DriftConclusion(rep, r.gh.RunURL)
 	api := r.checkRun()
 	if r.cfg.Issue {
 		p.Issue = &publish.IssueFields{
@@ -39,32 +38,6 @@ func (r *driftRun) publishDrift(ctx context.Context, rep reporters.DriftReport) 
 		api = append(api, &publish.Issue{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, Labels: r.cfg.IssueLabels, Identity: r.ident(), Output: OutputIssueURL})
 	}
 	return r.pub().Publish(ctx, p, r.targets(api...)...)
-}
-
-// driftConclusion maps where things stand to a check-run conclusion:
-// success for clean (neutral when nothing at all was compared), failure
-// for drift and for an error, action_required for "could not check"
-// (GitHub requires a details URL with it).
-func driftConclusion(rep reporters.DriftReport, runURL string) (conclusion, title string) {
-	title = reporters.DriftTitle(rep)
-	if res := rep.Resolution; res != nil && resolutionFailed(res) {
-		return "failure", title
-	}
-	switch rep.FinalStatus() {
-	case model.DriftClean:
-		if reporters.NothingCompared(rep.Verdict) {
-			return "neutral", title // no drift, but no ✓ either: nothing was compared
-		}
-		return "success", title
-	case model.DriftDrifted:
-		return "failure", title
-	case model.DriftIncomplete:
-		if runURL == "" {
-			return "neutral", title
-		}
-		return "action_required", title
-	}
-	return "failure", title
 }
 
 // issueStates carries driftissue's decision over to the sticky issue.

@@ -1,36 +1,29 @@
 package app
 
-// The step outputs, as action.yml declares them (a test checks that the two
-// lists agree).
+import "github.com/cdkd-action/cdkd-action/internal/reporters"
+
+// The step outputs the wiring sets. The counting outputs a result sets are
+// internal/reporters' (DiffOutputs, DriftOutputs).
 const (
-	OutputHasChanges       = "has-changes"
-	OutputToCreate         = "to-create"
-	OutputToUpdate         = "to-update"
-	OutputToDelete         = "to-delete"
-	OutputToReplace        = "to-replace"
-	OutputOutputsChanged   = "outputs-changed"
-	OutputReportJSON       = "report-json"
-	OutputCommentURL       = "comment-url"
-	OutputCheckRunURL      = "check-run-url"
-	OutputFailureReason    = "failure-reason"
-	OutputDriftStatus      = "drift-status"
-	OutputDriftedCount     = "drifted-count"
-	OutputNotComparedCount = "not-compared-count"
-	OutputIssueURL         = "issue-url"
-	OutputDeployed         = "deployed"
-	OutputStackOutputs     = "stack-outputs"
-	OutputEnvironmentURL   = "environment-url"
-	OutputDigest           = "digest"
-	OutputMatrix           = "matrix"
-	OutputShardCount       = "shard-count"
-	OutputSecurityChanges  = "security-changes"
-	OutputBroadening       = "broadening"
+	OutputReportJSON     = "report-json"
+	OutputCommentURL     = "comment-url"
+	OutputCheckRunURL    = "check-run-url"
+	OutputFailureReason  = "failure-reason"
+	OutputIssueURL       = "issue-url"
+	OutputDeployed       = "deployed"
+	OutputStackOutputs   = "stack-outputs"
+	OutputEnvironmentURL = "environment-url"
+	OutputDigest         = "digest"
+	OutputMatrix         = "matrix"
+	OutputShardCount     = "shard-count"
 )
 
-// outputNames lists every output the action sets.
+// outputNames lists every output the action sets, as action.yml declares
+// them (a test checks that the two lists agree).
 var outputNames = []string{
-	OutputHasChanges, OutputToCreate, OutputToUpdate, OutputToDelete, OutputToReplace, OutputOutputsChanged,
-	OutputReportJSON, OutputCommentURL, OutputCheckRunURL, OutputFailureReason, OutputDriftStatus,
-	OutputDriftedCount, OutputNotComparedCount, OutputIssueURL, OutputDeployed, OutputStackOutputs, OutputEnvironmentURL,
-	OutputDigest, OutputMatrix, OutputShardCount, OutputSecurityChanges, OutputBroadening,
+	reporters.OutputHasChanges, reporters.OutputToCreate, reporters.OutputToUpdate, reporters.OutputToDelete, reporters.OutputToReplace,
+	reporters.OutputOutputsChanged, reporters.OutputSecurityChanges, reporters.OutputBroadening,
+	reporters.OutputDriftStatus, reporters.OutputDriftedCount, reporters.OutputNotComparedCount,
+	OutputReportJSON, OutputCommentURL, OutputCheckRunURL, OutputFailureReason, OutputIssueURL, OutputDeployed,
+	OutputStackOutputs, OutputEnvironmentURL, OutputDigest, OutputMatrix, OutputShardCount,
 }

@@ -66,13 +66,6 @@ func (r *Env) verifyEvent() error {
 // group's head, the job summary and the outputs.
 func (d *deployRun) publishGroup(ctx context.Context) error {
 	r := d.r
-	conclusion := "failure"
-	switch d.rep.Outcome {
-	case reporters.OutcomeVerified:
-		conclusion = "success"
-	case reporters.OutcomeCancelled:
-		conclusion = "cancelled"
-	}
 	res := d.rep.Result()
 	res.Reason = d.reason.String()
 	p := &publish.Publication{
@@ -81,7 +74,7 @@ func (d *deployRun) publishGroup(ctx context.Context) error {
 		Render:  func(b reporters.Budget) string { return reporters.DeployMarkdown(d.rep, b) },
 		Outputs: map[string]string{OutputDigest: d.rep.Digest},
 		CheckRun: &publish.CheckRunFields{Name: checkName(queueCheck, r.cfg.Label), HeadSHA: d.rep.SHA,
-			Conclusion: conclusion, Title: reporters.DeployHeadline(d.rep)},
+			Conclusion: reporters.DeployConclusion(d.rep.Outcome), Title: reporters.DeployHeadline(d.rep)},
 	}
 	return r.pub().Publish(ctx, p, r.targets(r.checkRun()...)...)
 }

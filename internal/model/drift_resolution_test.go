@@ -34,3 +34,19 @@ func TestRefuseWholeStacks(t *testing.T) {
 	}
 	assert.Equal(t, len(out), 3)
 }
+
+func TestResolutionUnsuccessful(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		res  DriftResolution
+		want bool
+	}{
+		{name: "every resource resolved", res: DriftResolution{Mode: "revert", Outcomes: []ResolvedResource{{LogicalID: "A", Outcome: ResolutionReverted}}}},
+		{name: "the second detection failed: not the resolution's failure", res: DriftResolution{Mode: "accept", AfterError: "boom"}},
+		{name: "the run failed", res: DriftResolution{Mode: "accept", Error: "boom"}, want: true},
+		{name: "cdkd named an unresolved resource", res: DriftResolution{Mode: "revert", Failed: []ResolutionFailure{{Line: "x"}}}, want: true},
+		{name: "a revert was refused", res: DriftResolution{Mode: "revert", Outcomes: []ResolvedResource{{LogicalID: "A", Outcome: ResolutionRefused}}}, want: true},
+	} {
+		assert.Equal(t, tc.res.Unsuccessful(), tc.want, tc.name)
+	}
+}

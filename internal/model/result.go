@@ -189,6 +189,13 @@ func (r *DriftResolution) Refused() int {
 	return ResolutionCounts(r.Outcomes)[ResolutionRefused]
 }
 
+// Unsuccessful: the resolution run failed, cdkd named resources it did not
+// resolve, or cdkd-action refused to revert some. Such a run fails whatever
+// the detection after it found.
+func (r *DriftResolution) Unsuccessful() bool {
+	return r.Error != "" || len(r.Failed) > 0 || r.Refused() > 0
+}
+
 // ResolutionFailure is one resource a resolution left unresolved.
 type ResolutionFailure struct {
 	Resource string `json:"resource,omitempty"`
