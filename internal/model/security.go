@@ -2,11 +2,7 @@ package model
 
 import (
 	"cmp"
-	"encoding/json"
 	"slices"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 )
 
 // Security changes (package security computes them): one row per element
@@ -145,98 +141,12 @@ type SecurityChange struct {
 }
 
 // Key identifies an element by its content (not its status): equal
-// elements on both sides of a change are no change.
+// elements on both sides of a change are no change. It is
+// json.Marshal(struct{K, P, S, M, R, I}) of the kind, property, statement,
+// managed policy, rule and item, written without reflection
+// (appendKeyJSON): a security change compares every element of both sides.
 func (c SecurityChange) Key() string {
-	b, _ := json.Marshal(struct {
-		K SecurityKind
-		P string
-		S *PolicyStatement
-		M string
-		R *SecurityRule
-		I string
-	}{c.Kind, c.Property, c.Statement, c.ManagedPolicy, c.Rule, c.Item})
-	return string(b)
-}
-
-// EqualityKey is Key for telling elements apart, not for ordering them:
-// two rows' EqualityKeys are equal exactly when their Keys are, and it is
-// built without encoding/json (a security change compares every element
-// of both sides). Key's JSON omits empty fields, so nil and empty lists
-// are one; it replaces each invalid UTF-8 byte with U+FFFD, and so does
-// this.
-func (c SecurityChange) EqualityKey() string {
-	b := make([]byte, 0, 128)
-	field := func(s string) []byte {
-		sep := byte(':')
-		if !utf8.ValidString(s) {
-			s, sep = invalidUTF8Text(s), ';'
-		}
-		b = strconv.AppendInt(b, int64(len(s)), 10)
-		b = append(b, sep)
-		return append(b, s...)
-	}
-	list := func(l []string) []byte {
-		b = strconv.AppendInt(b, int64(len(l)), 10)
-		b = append(b, '#')
-		for _, s := range l {
-			b = field(s)
-		}
-		return b
-	}
-	flag := func(f bool) []byte {
-		if f {
-			return append(b, 'T')
-		}
-		return append(b, 'F')
-	}
-	b = field(string(c.Kind))
-	b = field(c.Property)
-	if st := c.Statement; st == nil {
-		b = append(b, '-')
-	} else {
-		b = append(b, 'S')
-		b = field(st.Sid)
-		b = field(st.Effect)
-		b = list(st.Principals)
-		b = flag(st.NotPrincipal)
-		b = list(st.Actions)
-		b = flag(st.NotAction)
-		b = list(st.Resources)
-		b = flag(st.NotResource)
-		b = field(st.Condition)
-		b = field(st.Raw)
-	}
-	b = field(c.ManagedPolicy)
-	if r := c.Rule; r == nil {
-		b = append(b, '-')
-	} else {
-		b = append(b, 'R')
-		for _, s := range []string{r.Direction, r.Group, r.Protocol, r.FromPort, r.ToPort, r.Peer, r.PeerKind, r.Description, r.Raw} {
-			b = field(s)
-		}
-	}
-	b = field(c.Item)
-	return string(b)
-}
-
-// invalidUTF8Text is a string with invalid UTF-8 as Key's JSON tells it
-// apart: each invalid byte is one mark (\uFFFD), a backslash is doubled.
-// EqualityKey writes it after another separator than a valid string's.
-func invalidUTF8Text(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteString(`\uFFFD`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return string(appendKeyJSON(make([]byte, 0, 128), c))
 }
 
 // SecurityBroadening reports a row the gate asks approval for.

@@ -3,7 +3,8 @@ package model
 import "encoding/json"
 
 // appendSecurityJSON appends json.Marshal(c) to b, byte for byte, without
-// reflection: the digest encodes every row (SecurityKeys).
+// reflection: the digest encodes every row (SecurityKeys), and a security
+// change compares every element of both sides by its Key.
 // TestSecurityJSONIsMarshal holds it to json.Marshal; a field added to
 // SecurityChange, PolicyStatement or SecurityRule must be added here.
 func appendSecurityJSON(b []byte, c SecurityChange) []byte {
@@ -16,37 +17,12 @@ func appendSecurityJSON(b []byte, c SecurityChange) []byte {
 	b = jsonField(b, "property", c.Property, true)
 	b = jsonField(b, "op", string(c.Op), false)
 	b = jsonField(b, "kind", string(c.Kind), false)
-	if st := c.Statement; st != nil {
-		b = append(b, `,"statement":{`...)
-		n := len(b)
-		b = jsonField(b, "sid", st.Sid, true)
-		b = jsonField(b, "effect", st.Effect, true)
-		b = jsonStrings(b, "principals", st.Principals)
-		b = jsonFlag(b, "notPrincipal", st.NotPrincipal)
-		b = jsonStrings(b, "actions", st.Actions)
-		b = jsonFlag(b, "notAction", st.NotAction)
-		b = jsonStrings(b, "resources", st.Resources)
-		b = jsonFlag(b, "notResource", st.NotResource)
-		b = jsonField(b, "condition", st.Condition, true)
-		b = jsonField(b, "raw", st.Raw, true)
-		b = firstMember(b, n)
-		b = append(b, '}')
+	if c.Statement != nil {
+		b = appendStatementJSON(append(b, `,"statement":`...), c.Statement)
 	}
 	b = jsonField(b, "managedPolicy", c.ManagedPolicy, true)
-	if r := c.Rule; r != nil {
-		b = append(b, `,"rule":{`...)
-		n := len(b)
-		b = jsonField(b, "direction", r.Direction, false)
-		b = jsonField(b, "group", r.Group, false)
-		b = jsonField(b, "protocol", r.Protocol, false)
-		b = jsonField(b, "fromPort", r.FromPort, true)
-		b = jsonField(b, "toPort", r.ToPort, true)
-		b = jsonField(b, "peer", r.Peer, false)
-		b = jsonField(b, "peerKind", r.PeerKind, false)
-		b = jsonField(b, "description", r.Description, true)
-		b = jsonField(b, "raw", r.Raw, true)
-		b = firstMember(b, n)
-		b = append(b, '}')
+	if c.Rule != nil {
+		b = appendRuleJSON(append(b, `,"rule":`...), c.Rule)
 	}
 	b = jsonField(b, "item", c.Item, true)
 	if len(c.Findings) > 0 {
@@ -62,6 +38,64 @@ func appendSecurityJSON(b []byte, c SecurityChange) []byte {
 	b = jsonField(b, "status", string(c.Status), true)
 	b = jsonField(b, "note", c.Note, true)
 	return append(firstMember(b, start), '}')
+}
+
+// appendKeyJSON appends Key's JSON: json.Marshal of the row's content
+// fields under one-letter names, none omitted, a nil statement or rule
+// null.
+func appendKeyJSON(b []byte, c SecurityChange) []byte {
+	b = append(b, `{"K":`...)
+	b = appendJSONString(b, string(c.Kind))
+	b = append(b, `,"P":`...)
+	b = appendJSONString(b, c.Property)
+	b = append(b, `,"S":`...)
+	if c.Statement == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendStatementJSON(b, c.Statement)
+	}
+	b = append(b, `,"M":`...)
+	b = appendJSONString(b, c.ManagedPolicy)
+	b = append(b, `,"R":`...)
+	if c.Rule == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendRuleJSON(b, c.Rule)
+	}
+	b = append(b, `,"I":`...)
+	b = appendJSONString(b, c.Item)
+	return append(b, '}')
+}
+
+func appendStatementJSON(b []byte, st *PolicyStatement) []byte {
+	b = append(b, '{')
+	n := len(b)
+	b = jsonField(b, "sid", st.Sid, true)
+	b = jsonField(b, "effect", st.Effect, true)
+	b = jsonStrings(b, "principals", st.Principals)
+	b = jsonFlag(b, "notPrincipal", st.NotPrincipal)
+	b = jsonStrings(b, "actions", st.Actions)
+	b = jsonFlag(b, "notAction", st.NotAction)
+	b = jsonStrings(b, "resources", st.Resources)
+	b = jsonFlag(b, "notResource", st.NotResource)
+	b = jsonField(b, "condition", st.Condition, true)
+	b = jsonField(b, "raw", st.Raw, true)
+	return append(firstMember(b, n), '}')
+}
+
+func appendRuleJSON(b []byte, r *SecurityRule) []byte {
+	b = append(b, '{')
+	n := len(b)
+	b = jsonField(b, "direction", r.Direction, false)
+	b = jsonField(b, "group", r.Group, false)
+	b = jsonField(b, "protocol", r.Protocol, false)
+	b = jsonField(b, "fromPort", r.FromPort, true)
+	b = jsonField(b, "toPort", r.ToPort, true)
+	b = jsonField(b, "peer", r.Peer, false)
+	b = jsonField(b, "peerKind", r.PeerKind, false)
+	b = jsonField(b, "description", r.Description, true)
+	b = jsonField(b, "raw", r.Raw, true)
+	return append(firstMember(b, n), '}')
 }
 
 // The members are written each after a comma; firstMember drops the

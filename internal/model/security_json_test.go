@@ -58,5 +58,6 @@ func checkSecurityJSON(t *testing.T, s string) {
 		want, err := json.Marshal(c)
 		assert.NilError(t, err)
 		assert.Equal(t, string(appendSecurityJSON([]byte("kept"), c)), "kept"+string(want))
+		assert.Equal(t, c.Key(), keyReference(t, c))
 	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -38,10 +39,12 @@ func TestSortSecurity(t *testing.T) {
 	}
 }
 
-// TestEqualityKeyTellsApartWhatKeyDoes checks every pair of a set of rows
-// alike but for one detail: EqualityKey must agree with Key on which are
-// equal, or a security change would hide an element or invent one.
-func TestEqualityKeyTellsApartWhatKeyDoes(t *testing.T) {
+// TestKeyTellsApartWhatMarshalDoes checks every pair of a set of rows
+// alike but for one detail: Key, written without reflection, must agree
+// with json.Marshal of the content on which are equal (and be its bytes,
+// which order rows), or a security change would hide an element or invent
+// one.
+func TestKeyTellsApartWhatMarshalDoes(t *testing.T) {
 	st := func(f func(*PolicyStatement)) *PolicyStatement {
 		s := &PolicyStatement{Effect: "Allow", Actions: []string{"s3:GetObject"}, Resources: []string{"*"}}
 		f(s)
@@ -75,9 +78,27 @@ func TestEqualityKeyTellsApartWhatKeyDoes(t *testing.T) {
 	same := rows[0]
 	same.Op, same.Status, same.Note, same.Stack = SecurityAdd, SecurityBroadening, "a note", "other" // not content
 	rows = append(rows, same)
+	for _, r := range rows {
+		assert.Equal(t, r.Key(), keyReference(t, r))
+	}
 	for i, a := range rows {
 		for j, b := range rows {
-			assert.Equal(t, a.EqualityKey() == b.EqualityKey(), a.Key() == b.Key(), "rows %d and %d: %s / %s", i, j, a.Key(), b.Key())
+			assert.Equal(t, a.Key() == b.Key(), keyReference(t, a) == keyReference(t, b), "rows %d and %d: %s / %s", i, j, a.Key(), b.Key())
 		}
 	}
+}
+
+// keyReference is what Key was written as before it avoided reflection.
+func keyReference(t testing.TB, c SecurityChange) string {
+	t.Helper()
+	b, err := json.Marshal(struct {
+		K SecurityKind
+		P string
+		S *PolicyStatement
+		M string
+		R *SecurityRule
+		I string
+	}{c.Kind, c.Property, c.Statement, c.ManagedPolicy, c.Rule, c.Item})
+	assert.NilError(t, err)
+	return string(b)
 }

@@ -351,7 +351,7 @@ func diffElements(olds, news []Change) []Change {
 func keys(cs []Change) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
-		out[i] = c.EqualityKey()
+		out[i] = c.Key()
 	}
 	return out
 }
