@@ -23,10 +23,13 @@ import (
 // stacks included, sorted by name and region.
 type Assembly struct {
 	Stacks []Stack
-	// templates are the templates Load read, by file: BindCreates reads
-	// created resources' properties from them instead of reading the
-	// files again, then lets them go.
-	templates map[string]*template
+	// templates are the bytes of the templates Load read, by file:
+	// BindCreates reads created resources' properties from them instead of
+	// reading the files again (which may have changed since), then lets
+	// them go. Bytes, not the decoded tree: decoded, a template is ten
+	// times its size, and a large app's would be held while its diff is
+	// decoded and redacted.
+	templates map[string][]byte
 }
 
 // Stack is one stack's template, reduced to what redaction needs.
@@ -172,7 +175,7 @@ func IsAssembly(dir string) bool {
 // cloud assemblies (CDK Stages) and nested stacks (AWS::CloudFormation::Stack
 // whose template CDK wrote next to the parent's).
 func Load(dir string) (*Assembly, error) {
-	l := loader{seen: map[string]bool{}, assets: map[string]map[string]string{}, templates: map[string]*template{}}
+	l := loader{seen: map[string]bool{}, assets: map[string]map[string]string{}, templates: map[string][]byte{}}
 	if err := l.assembly(dir); err != nil {
 		return nil, err
 	}
@@ -307,8 +310,8 @@ type loader struct {
 	assets map[string]map[string]string
 	// manifest is the one being read.
 	manifest *manifest
-	// templates are the templates read, by file.
-	templates map[string]*template
+	// templates are the bytes of the templates read, by file.
+	templates map[string][]byte
 }
 
 func (l *loader) assembly(dir string) error {
@@ -388,11 +391,11 @@ func (l *loader) stackArtifact(dir, manifestPath, id string, a artifact) error {
 // stack reads s.TemplateFile, traces it and then its nested stacks. passed
 // holds, for a nested stack, what its parent passes into each parameter.
 func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, chain []string) error {
-	tpl, err := readTemplate(s.TemplateFile)
+	b, tpl, err := readTemplate(s.TemplateFile)
 	if err != nil {
 		return err
 	}
-	l.templates[s.TemplateFile] = tpl
+	l.templates[s.TemplateFile] = b
 	t := newTracer(tpl, s, passed)
 	t.trace()
 	t.fill(&s)

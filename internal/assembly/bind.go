@@ -31,11 +31,11 @@ const NoAssembly = "no cloud assembly to read its properties from (pass app: a s
 // why, and the deploy gate refuses it. It returns the number of creations
 // left unbound. The templates Load read are used, then released.
 func (a *Assembly) BindCreates(d *model.Diff) int {
-	b := binder{a: a, templates: map[string]*template{}}
+	b := binder{a: a}
 	if a != nil && a.templates != nil {
-		b.templates = a.templates // read by Load: not read again
-		// A run binds one diff: the decoded templates are let go now,
-		// not held through the report (a later call reads the files).
+		b.read = a.templates // read by Load: not read again
+		// A run binds one diff: the templates are let go now, not held
+		// through the report (a later call reads the files).
 		a.templates = nil
 	}
 	b.stacks(d.Stacks, "")
@@ -43,9 +43,35 @@ func (a *Assembly) BindCreates(d *model.Diff) int {
 }
 
 type binder struct {
-	a         *Assembly
-	templates map[string]*template
-	unbound   int
+	a *Assembly
+	// read are the bytes of the templates Load read, by file.
+	read map[string][]byte
+	// file and tpl are the template last decoded (nil: it could not be
+	// read): creations are bound stack by stack, so one is decoded at a
+	// time and each once.
+	file    string
+	tpl     *template
+	unbound int
+}
+
+// template decodes the template in file, from the bytes Load read or
+// from the file; nil when it cannot be read.
+func (b *binder) template(file string) *template {
+	if file == b.file {
+		return b.tpl
+	}
+	var t *template
+	var err error
+	if raw, ok := b.read[file]; ok {
+		t, err = decodeTemplate(raw)
+	} else {
+		_, t, err = readTemplate(file)
+	}
+	if err != nil {
+		t = nil
+	}
+	b.file, b.tpl = file, t
+	return t
 }
 
 func (b *binder) stacks(stacks []model.StackDiff, parent string) {
@@ -90,14 +116,7 @@ func (b *binder) properties(stack, region, parent, logicalID string) ([]model.Pr
 	case st.TemplateFile == "":
 		return nil, fmt.Sprintf("the cloud assembly names no template for stack %s", stack)
 	}
-	t, ok := b.templates[st.TemplateFile]
-	if !ok {
-		var err error
-		if t, err = readTemplate(st.TemplateFile); err != nil {
-			t = nil
-		}
-		b.templates[st.TemplateFile] = t
-	}
+	t := b.template(st.TemplateFile)
 	if t == nil {
 		return nil, fmt.Sprintf("the template of stack %s cannot be read", stack)
 	}

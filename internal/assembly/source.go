@@ -13,7 +13,7 @@ import (
 // on every run by design. known is false when the template cannot be read
 // or has no such resource: then nothing can be said.
 func (s Stack) CustomResponseAt(logicalID, path string) (custom, known bool) {
-	tpl, err := readTemplate(s.TemplateFile)
+	_, tpl, err := readTemplate(s.TemplateFile)
 	if err != nil {
 		return false, false
 	}

@@ -21,16 +21,17 @@ type template struct {
 	Outputs    map[string]any `json:"Outputs"`
 }
 
-func readTemplate(path string) (*template, error) {
-	b, err := os.ReadFile(path)
+// readTemplate reads and decodes the template in path; b are its bytes.
+func readTemplate(path string) (b []byte, t *template, err error) {
+	b, err = os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read template %s: %w", path, err)
+		return nil, nil, fmt.Errorf("read template %s: %w", path, err)
 	}
-	t, err := decodeTemplate(b)
+	t, err = decodeTemplate(b)
 	if err != nil {
-		return nil, fmt.Errorf("read template %s: %w", path, err)
+		return nil, nil, fmt.Errorf("read template %s: %w", path, err)
 	}
-	return t, nil
+	return b, t, nil
 }
 
 func parseTemplate(data string) (*template, error) {
