@@ -168,3 +168,17 @@ func TestNotARunnerWithoutItsFiles(t *testing.T) {
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Assert(t, strings.HasPrefix(res.stdout, "### cdkd diff"))
 }
+
+// A saved diff is decoded while the cloud assembly loads: an assembly that
+// cannot be read still fails the run as bad input naming app, with no
+// report, and the diff decoded meanwhile is dropped.
+func TestFromJSONWithABrokenAssembly(t *testing.T) {
+	dir := t.TempDir()
+	asm := filepath.Join(dir, "cdk.out")
+	assert.NilError(t, os.Mkdir(asm, 0o755))
+	assert.NilError(t, os.WriteFile(filepath.Join(asm, "manifest.json"), []byte("{"), 0o644))
+	res := runCLI(t, dir, nil, "diff", "--all", "--app="+asm, "--from-json="+abs(t, "../../testdata/fixtures/diff-v2.json"))
+	assert.Equal(t, res.code, 2, res.stderr)
+	assert.Assert(t, is.Contains(res.stderr, "input app: "+asm+" looks like a cloud assembly but could not be read"))
+	assert.Equal(t, res.stdout, "", "bad input posts no report")
+}

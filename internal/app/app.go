@@ -157,6 +157,9 @@ func (r *Env) run(ctx context.Context) Outcome {
 	if err := r.verifyEvent(); err != nil {
 		return failed(ReasonBadInput, err)
 	}
+	if cfg.FromJSON != "" {
+		r.fromJSON() // a diff in it decodes while the assembly loads
+	}
 	if err := r.discover(ctx); err != nil {
 		return failed(ReasonBadInput, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -110,15 +109,8 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 	defer r.lateAssembly(ctx) // before the caller redacts the diff: see assembly_late.go
 	if r.cfg.FromJSON != "" {
-		b, err := os.ReadFile(r.cfg.FromJSON)
-		if err != nil {
-			return model.Diff{}, "", fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err)
-		}
-		d, err := cdkd.DecodeDiff(b)
-		if err != nil {
-			return model.Diff{}, "", &config.InputError{Input: "from-json", Msg: fmt.Sprintf("expected cdkd diff --json output in %s: %v", r.cfg.FromJSON, err)}
-		}
-		return d, "", nil
+		d, err := r.fromJSON().diffIn(r.cfg.FromJSON)
+		return d, "", err
 	}
 	runner := r.cdkdRunner()
 	version, verr := r.cdkdVersion(ctx, runner)

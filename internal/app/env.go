@@ -77,6 +77,8 @@ type executor struct {
 	lostFiles []error
 	// cleanups run when the run ends (e.g. an npm-installed cdkd).
 	cleanups []func()
+	// fromFile is the from-json input, read before the assembly loads.
+	fromFile *fromJSONFile
 }
 
 // publisher is where reports go: the GitHub API (nil in local mode or

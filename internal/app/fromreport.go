@@ -1,12 +1,9 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -23,9 +20,9 @@ import (
 // must not stand in for the pull request's diff comment. ok is false when
 // the file is not a report (cdkd's own JSON), for the caller to read.
 func (r *Env) fromReport() (o Outcome, ok bool) {
-	b, err := readReport(r.cfg.FromJSON)
+	b, err := r.fromJSON().bytes(r.cfg.FromJSON)
 	if err != nil {
-		return failed(ReasonBadInput, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err)), true
+		return failed(ReasonBadInput, err), true
 	}
 	h, isReport, err := model.ReportHeader(b)
 	if !isReport {
@@ -94,29 +91,4 @@ func (r *Env) renderReport(b []byte, kind model.Kind) error {
 func (r *Env) publishView(p *publish.Publication) {
 	// Only API targets return errors, and there are none.
 	_ = r.pub().Publish(context.Background(), p, r.targets()...)
-}
-
-// readReport reads path when it may be a report (a JSON object); for
-// anything else (cdkd diff --json is an array) it returns the first bytes
-// only, so a large diff is not read twice.
-func readReport(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, err
-	}
-	head = head[:n]
-	if t := bytes.TrimLeft(head, " \t\r\n"); len(t) > 0 && t[0] != '{' {
-		return head, nil
-	}
-	rest, err := io.ReadAll(f)
-	if err != nil {
-		return nil, err
-	}
-	return append(head, rest...), nil
 }

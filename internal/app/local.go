@@ -151,9 +151,9 @@ func (r *driftRun) driftResult(ctx context.Context, runner *cdkd.Runner, args []
 	if r.cfg.FromJSON == "" {
 		return r.runCdkdHeld(ctx, runner, args)
 	}
-	b, err := os.ReadFile(r.cfg.FromJSON)
+	b, err := r.fromJSON().bytes(r.cfg.FromJSON)
 	if err != nil {
-		return cdkd.Result{}, fmt.Errorf("read from-json %s: %w", r.cfg.FromJSON, err)
+		return cdkd.Result{}, err
 	}
 	d, err := cdkd.DecodeDrift(b)
 	if err != nil {
