@@ -95,10 +95,18 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 		if !security.Scrutinized(ch.ResourceType) {
 			continue
 		}
+		// A resource none of whose properties security reads has no rows
+		// (security.Reads): it is skipped before its values are gathered,
+		// redacted or decoded. A side that cannot be read is never
+		// skipped: it is a row of its own.
+		reads := security.ReadsOf(ch.ResourceType)
 		res := security.Resource{Stack: path, Region: s.Region, Account: account, LogicalID: ch.LogicalID, Type: ch.ResourceType}
 		switch ch.ChangeType {
 		case model.ChangeCreate:
 			if len(ch.PropertyChanges) > 0 {
+				if reads.NoneChanged(ch.PropertyChanges) {
+					continue
+				}
 				// The change set binds its properties (redacted, masked
 				// values hidden): read them from there, as for an update.
 				res.New = map[string]json.RawMessage{}
@@ -107,6 +115,9 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 			}
 			t, why := template()
 			if tr, ok := t[ch.LogicalID]; ok && why == "" {
+				if reads.None(tr.Properties) {
+					continue
+				}
 				res.New = r.redactProps(tr.Properties)
 			} else {
 				res.NewUnknown = firstOf(why, "the cloud assembly has no resource "+ch.LogicalID)
@@ -122,11 +133,17 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 				state, stateWhy = r.state(ctx, name)
 			}
 			if sr, ok := stateResource(state, ch.LogicalID); ok {
+				if reads.None(sr) {
+					continue
+				}
 				res.Old = r.redactProps(sr)
 			} else {
 				res.OldUnknown = firstOf(stateWhy, "cdkd's state has no resource "+ch.LogicalID)
 			}
 		case model.ChangeUpdate:
+			if reads.NoneChanged(ch.PropertyChanges) {
+				continue // a whole-resource type reads every property: never skipped
+			}
 			res.Old, res.New = map[string]json.RawMessage{}, map[string]json.RawMessage{}
 			if security.WholeResource(ch.ResourceType) {
 				// Its elements are built from every property: the

@@ -86,3 +86,58 @@ func TestStackStateOfASavedDiff(t *testing.T) {
 	assert.Assert(t, state == nil)
 	assert.Equal(t, why, "cdkd's state was not read (the diff came from from-json)")
 }
+
+// The stage skips a resource none of whose properties security reads
+// before gathering its values (security.Reads), on every path a resource
+// takes: a creation bound by the change set or read from the template, an
+// update, a deletion read from the state. One that has rows keeps them:
+// a read property changed or hidden, a side that could not be read.
+func TestSecuritySkipsOnlyResourcesWithoutRows(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		assert.NilError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+	}
+	write("manifest.json", `{"version":"36.0.0","artifacts":{"App":{"type":"aws:cloudformation:stack","environment":"aws://123456789012/us-east-1","properties":{"templateFile":"App.template.json"}}}}`)
+	write("App.template.json", `{"Resources":{
+		"Plain":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30}},
+		"Redrive":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30,"RedriveAllowPolicy":{"Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}}}}}`)
+	asm, err := assembly.Load(dir)
+	assert.NilError(t, err)
+	policy := `{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:*","Resource":"*"}]}`
+	stage := securityStage{asm: asm, set: secrets.NewSet(), state: func(context.Context, string) (*cdkd.StackState, string) {
+		return &cdkd.StackState{Resources: map[string]cdkd.StateResource{
+			"GonePlain":  {Properties: json.RawMessage(`{"Queues":["q"]}`)},
+			"GonePolicy": {Properties: json.RawMessage(`{"Queues":["q"],"PolicyDocument":` + policy + `}`)},
+		}}, ""
+	}}
+	change := func(id string, ct model.ChangeType, typ string, pcs ...model.PropertyChange) model.ResourceChange {
+		return model.ResourceChange{LogicalID: id, ChangeType: ct, ResourceType: typ, PropertyChanges: pcs}
+	}
+	d := model.Diff{Stacks: []model.StackDiff{{Stack: "App", Region: "us-east-1", Changes: []model.ResourceChange{
+		change("Plain", model.ChangeCreate, "AWS::SQS::Queue"),
+		change("Redrive", model.ChangeCreate, "AWS::SQS::Queue"),
+		change("BoundPlain", model.ChangeCreate, "AWS::SQS::Queue", model.PropertyChange{Path: "VisibilityTimeout", New: model.JSONValue(`30`)}),
+		change("BoundRedrive", model.ChangeCreate, "AWS::SQS::Queue", model.PropertyChange{Path: "RedriveAllowPolicy", New: model.JSONValue(policy)}),
+		change("NotInAssembly", model.ChangeCreate, "AWS::IAM::Policy"),
+		change("Timeout", model.ChangeUpdate, "AWS::SQS::Queue", model.PropertyChange{Path: "VisibilityTimeout", Old: model.JSONValue(`30`), New: model.JSONValue(`60`)}),
+		change("Loosened", model.ChangeUpdate, "AWS::SQS::Queue", model.PropertyChange{Path: "RedriveAllowPolicy", Old: model.JSONValue(policy)}),
+		change("Hidden", model.ChangeUpdate, "AWS::SQS::Queue", model.PropertyChange{Path: "RedriveAllowPolicy.Statement", Old: model.JSONValue(`1`), New: model.JSONValue(`2`)}),
+		change("GonePlain", model.ChangeDelete, "AWS::SQS::QueuePolicy"),
+		change("GonePolicy", model.ChangeDelete, "AWS::SQS::QueuePolicy"),
+		change("GoneUnknown", model.ChangeDelete, "AWS::SQS::QueuePolicy"),
+	}}}}
+	stage.changes(context.Background(), &d)
+	var got []string
+	for _, c := range d.Stacks[0].Security {
+		got = append(got, string(c.Op)+" "+c.LogicalID+" "+security.Describe(c)+" "+string(c.Status))
+	}
+	assert.DeepEqual(t, got, []string{
+		"add Redrive Allow sqs:* on * to * broadening",
+		"add BoundRedrive Deny sqs:* on * to * narrowed",
+		"add NotInAssembly values not known unknown",
+		"remove Loosened Deny sqs:* on * to * broadening",
+		"add Hidden value hidden (***) unknown",
+		"remove GonePolicy Deny sqs:* on * to * broadening",
+		"remove GoneUnknown values not known unknown",
+	})
+}

@@ -36,21 +36,35 @@ type Resource struct {
 // Changes is every security change of the given resources, in their
 // order, each resource's rows sorted: removed before added.
 func Changes(rs []Resource) []Change {
-	var out []Change
+	// A row is large: they are appended in place, in a list sized for the
+	// usual row or two per resource gathered.
+	out := make([]Change, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, ResourceChanges(r)...)
+		out = appendChanges(out, r)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
 
 // ResourceChanges is one resource's security changes.
-func ResourceChanges(r Resource) []Change {
-	if !Scrutinized(r.Type) {
-		return nil
+func ResourceChanges(r Resource) []Change { return appendChanges(nil, r) }
+
+// appendChanges appends one resource's security changes to out.
+func appendChanges(out []Change, r Resource) []Change {
+	if !Scrutinized(r.Type) || noRows(r) {
+		return out
 	}
+	return appendRows(out, r)
+}
+
+// appendRows appends a scrutinized resource's rows to out, built whether
+// or not it has any (appendChanges skips the ones that have none).
+func appendRows(out []Change, r Resource) []Change {
+	start := len(out)
 	entry := scrutinized().Types[r.Type]
 	base := Change{Stack: r.Stack, Region: r.Region, LogicalID: r.LogicalID, ResourceType: r.Type}
-	var out []Change
 	unknownSide := func(op Op, why string) {
 		c := base
 		c.Op, c.Kind, c.Status = op, unknownKind(entry.Kind), Unknown
@@ -112,12 +126,12 @@ func ResourceChanges(r Resource) []Change {
 	}
 	slices.Sort(props)
 	for _, p := range slices.Compact(props) {
-		out = append(out, diffElements(filter(olds, p), filter(news, p))...)
+		out = appendDiff(out, filter(olds, p), filter(news, p))
 	}
 	if len(hidden) == 0 {
-		out = append(out, watchedFindings(r)...)
+		out = appendFindings(out, r)
 	}
-	for i := range out {
+	for i := start; i < len(out); i++ {
 		c := &out[i]
 		c.Stack, c.Region, c.LogicalID, c.ResourceType = r.Stack, r.Region, r.LogicalID, r.Type
 		if r.Partial != "" && c.Kind != KindFinding {
@@ -125,6 +139,14 @@ func ResourceChanges(r Resource) []Change {
 		}
 	}
 	return out
+}
+
+// noRows reports a resource that has no rows, before anything is built
+// for it: both sides known and none of its properties read (Reads).
+func noRows(r Resource) bool {
+	rd := ReadsOf(r.Type)
+	return r.OldUnknown == "" && r.NewUnknown == "" && rd.None(r.Old) && rd.None(r.New) &&
+		!slices.ContainsFunc(r.Hidden, rd.Property)
 }
 
 // maskedText is what a hidden value shows as.
@@ -330,12 +352,11 @@ func crossAccountNote(accts []string, own string) string {
 	return fmt.Sprintf("trusts account %s, not the stack's (%s)", strings.Join(accts, ", "), own)
 }
 
-// diffElements pairs one property's old and new elements: equal ones are
+// appendDiff pairs one property's old and new elements: equal ones are
 // no change; each other new one is added, each other old one removed, with
-// what that does to access.
-func diffElements(olds, news []Change) []Change {
+// what that does to access. It appends them to out.
+func appendDiff(out, olds, news []Change) []Change {
 	oldKeys, newKeys := keys(olds), keys(news)
-	var out []Change
 	for _, o := range without(olds, oldKeys, newKeys) {
 		o.Op, o.Status = OpRemove, removedStatus(o, news)
 		out = append(out, o)

@@ -8,10 +8,9 @@ import (
 // publicAccessFlags are the switches of an S3 bucket's public access block.
 var publicAccessFlags = []string{"BlockPublicAcls", "BlockPublicPolicy", "IgnorePublicAcls", "RestrictPublicBuckets"}
 
-// watchedFindings are the rows for what CDK's diff does not look at: a
+// appendFindings appends the rows for what CDK's diff does not look at: a
 // permissions boundary removed or changed, a public access block loosened.
-func watchedFindings(r Resource) []Change {
-	var out []Change
+func appendFindings(out []Change, r Resource) []Change {
 	finding := func(f Finding, item string) {
 		out = append(out, Change{Property: findingProperty(f), Op: OpAdd, Kind: KindFinding, Findings: []Finding{f}, Item: item, Status: Broadening})
 	}

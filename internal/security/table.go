@@ -16,6 +16,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
 //go:embed scrutinized.json
@@ -92,6 +94,65 @@ func Properties(typ string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// Reads is which top-level properties of a resource type security reads,
+// so that a caller skips a resource that has no rows before gathering,
+// redacting or decoding its values: most scrutinized changes (a queue's
+// timeout, a topic's name) touch nothing this package reads.
+//
+// Skipping is exact, not a guess: ResourceChanges gives rows only for a
+// side it could not read (OldUnknown, NewUnknown: never skipped), a hidden
+// property the type's entry reads or a finding watches, an element read
+// from a property the entry reads, or a finding on a watched property. The
+// kinds whose elements are built from every property, present or not (a
+// Lambda permission, a rule resource, an SSO item or permission set), are
+// never skipped.
+type Reads struct {
+	every   bool
+	entry   map[string]string
+	watched map[string]bool
+}
+
+// ReadsOf is what security reads of typ.
+func ReadsOf(typ string) Reads {
+	e := scrutinized().Types[typ]
+	return Reads{every: wholeResource(e.Kind) || e.Kind == kindSsoPermissionSet, entry: e.Properties, watched: watched[typ]}
+}
+
+// Property reports whether a row can depend on the property.
+func (rd Reads) Property(prop string) bool {
+	_, read := rd.entry[prop]
+	return rd.every || read || rd.watched[prop]
+}
+
+// None reports a resource with no rows whatever its values, props being
+// all its properties on one side (each side and its hidden properties
+// must be None for the resource to have none).
+func (rd Reads) None(props map[string]json.RawMessage) bool {
+	if rd.every {
+		return false
+	}
+	for p := range props {
+		if rd.Property(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// NoneChanged is None for a resource whose values are its property
+// changes' (Resource.FromChanges), both sides and hidden ones.
+func (rd Reads) NoneChanged(changes []model.PropertyChange) bool {
+	if rd.every {
+		return false
+	}
+	for _, p := range changes {
+		if rd.Property(topProperty(p.Path)) {
+			return false
+		}
+	}
+	return true
 }
 
 // NeedsOldValues reports a type whose deletion can broaden access (a
