@@ -149,6 +149,10 @@ func (c SecurityChange) Key() string {
 	return string(appendKeyJSON(make([]byte, 0, 128), c))
 }
 
+// AppendKey appends Key to b: a caller keying many elements reuses one
+// buffer.
+func (c SecurityChange) AppendKey(b []byte) []byte { return appendKeyJSON(b, c) }
+
 // SecurityBroadening reports a row the gate asks approval for.
 func (c SecurityChange) Broadening() bool { return c.Status.CountsAsBroadening() }
 

@@ -203,13 +203,15 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 	}
 	var out []Change
 	addStatements := func(prop string, sts []Statement) {
-		for _, st := range sts {
-			c := Change{Property: prop, Kind: KindStatement, Statement: &st}
-			if resourcePolicy(prop) && wildcardPrincipal(st) {
+		// Each element points into sts (a list of its own), not at a copy.
+		for i := range sts {
+			st := &sts[i]
+			c := Change{Property: prop, Kind: KindStatement, Statement: st}
+			if resourcePolicy(prop) && wildcardPrincipal(*st) {
 				c.Findings = append(c.Findings, FindingWildcardPrincipal)
 			}
 			if prop == "AssumeRolePolicyDocument" {
-				if accts := trustedAccounts(st, r.Account); len(accts) > 0 {
+				if accts := trustedAccounts(*st, r.Account); len(accts) > 0 {
 					c.Findings = append(c.Findings, FindingCrossAccountTrust)
 					c.Note = crossAccountNote(accts, r.Account)
 				}
@@ -368,29 +370,45 @@ func appendDiff(out, olds, news []Change) []Change {
 	return out
 }
 
-// keys are the elements' content keys, each computed once.
+// keys are the elements' content keys, each computed once, written in
+// one buffer.
 func keys(cs []Change) []string {
 	out := make([]string, len(cs))
+	var buf [512]byte // most keys fit: no buffer to allocate
+	b := buf[:0]
 	for i, c := range cs {
-		out[i] = c.Key()
+		b = c.AppendKey(b[:0])
+		out[i] = string(b)
 	}
 	return out
 }
 
 // without is cs (whose keys are csKeys) less one equal element of other
-// for each of its own (a multiset difference, in cs's order).
+// for each of its own (a multiset difference, in cs's order). When none is
+// equal (most changed properties: a policy's one statement against its
+// other) it is cs itself, not a copy.
 func without(cs []Change, csKeys, otherKeys []string) []Change {
 	left := make(map[string]int, len(otherKeys))
 	for _, k := range otherKeys {
 		left[k]++
 	}
 	var out []Change
+	dropped := false
 	for i, c := range cs {
 		if k := csKeys[i]; left[k] > 0 {
 			left[k]--
+			if !dropped {
+				dropped = true
+				out = append(make([]Change, 0, len(cs)-1), cs[:i]...)
+			}
 			continue
 		}
-		out = append(out, c)
+		if dropped {
+			out = append(out, c)
+		}
+	}
+	if !dropped {
+		return cs
 	}
 	return out
 }
