@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
+	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -65,12 +67,34 @@ func (r securityStage) changes(ctx context.Context, d *model.Diff) {
 	// read as "no security change" (a state read then says why it failed).
 	forEachBounded(context.WithoutCancel(ctx), len(jobs), runtime.GOMAXPROCS(0), func(i int) {
 		j := jobs[i]
-		j.s.Security = security.Changes(r.resources(ctx, j.s, j.name, j.path))
+		j.s.Security = r.rows(ctx, j.s, j.name, j.path)
 	})
 }
 
-// resources gathers the values of one stack's scrutinized changes.
-func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, path string) []security.Resource {
+// rowScratch holds a stack's rows while they are gathered, reused from
+// stack to stack: a row is large, and a list grown by doubling allocates
+// about twice what it keeps; the stack keeps an exactly sized copy.
+var rowScratch = sync.Pool{New: func() any { return new([]security.Change) }}
+
+// rows is one stack's security rows, each resource compared as soon as
+// its values are gathered.
+func (r securityStage) rows(ctx context.Context, s *model.StackDiff, name, path string) []security.Change {
+	scratch := rowScratch.Get().(*[]security.Change)
+	rows := (*scratch)[:0]
+	r.resources(ctx, s, name, path, func(res security.Resource) { rows = security.AppendChanges(rows, res) })
+	var out []security.Change
+	if len(rows) > 0 {
+		out = slices.Clone(rows)
+	}
+	clear(rows) // the pool keeps no row's values alive
+	*scratch = rows[:0]
+	rowScratch.Put(scratch)
+	return out
+}
+
+// resources gathers the values of one stack's scrutinized changes, handing
+// each resource to add.
+func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, path string, add func(security.Resource)) {
 	var (
 		tmpl      map[string]assembly.Resource
 		tmplWhy   string
@@ -90,7 +114,6 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 	if st, ok := r.asmStack(name, s.Region); ok {
 		account = st.Account // for a role's trust
 	}
-	var out []security.Resource
 	for _, ch := range s.Changes {
 		if !security.Scrutinized(ch.ResourceType) {
 			continue
@@ -161,9 +184,8 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 		default:
 			res.NewUnknown = "cdkd's change type " + string(ch.ChangeType) + " is not one cdkd-action knows"
 		}
-		out = append(out, res)
+		add(res)
 	}
-	return out
 }
 
 // templateResources reads a stack's template from the cloud assembly; why

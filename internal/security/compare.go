@@ -36,23 +36,20 @@ type Resource struct {
 // Changes is every security change of the given resources, in their
 // order, each resource's rows sorted: removed before added.
 func Changes(rs []Resource) []Change {
-	// A row is large: they are appended in place, in a list sized for the
-	// usual row or two per resource gathered.
-	out := make([]Change, 0, len(rs))
+	var out []Change
 	for _, r := range rs {
-		out = appendChanges(out, r)
-	}
-	if len(out) == 0 {
-		return nil
+		out = AppendChanges(out, r)
 	}
 	return out
 }
 
 // ResourceChanges is one resource's security changes.
-func ResourceChanges(r Resource) []Change { return appendChanges(nil, r) }
+func ResourceChanges(r Resource) []Change { return AppendChanges(nil, r) }
 
-// appendChanges appends one resource's security changes to out.
-func appendChanges(out []Change, r Resource) []Change {
+// AppendChanges appends one resource's security changes to out, in place:
+// a caller gathering values one resource at a time keeps no list of them,
+// and a row (a large struct) is not copied from list to list.
+func AppendChanges(out []Change, r Resource) []Change {
 	if !Scrutinized(r.Type) || noRows(r) {
 		return out
 	}
@@ -60,7 +57,7 @@ func appendChanges(out []Change, r Resource) []Change {
 }
 
 // appendRows appends a scrutinized resource's rows to out, built whether
-// or not it has any (appendChanges skips the ones that have none).
+// or not it has any (AppendChanges skips the ones that have none).
 func appendRows(out []Change, r Resource) []Change {
 	start := len(out)
 	entry := scrutinized().Types[r.Type]
