@@ -113,8 +113,12 @@ func appendRows(out []Change, r Resource) []Change {
 		}
 		return o
 	}
-	olds := elements(r, entry, strip(r.Old))
-	news := elements(r, entry, strip(r.New))
+	// Both sides' elements share one list, on the stack when they fit (a
+	// statement or two a side, most resources).
+	var buf [4]Change
+	els := appendElements(buf[:0], r, entry, strip(r.Old))
+	olds := els[:len(els):len(els)]
+	news := appendElements(els, r, entry, strip(r.New))[len(olds):]
 	var props []string
 	for _, side := range [][]Change{olds, news} {
 		for _, e := range side {
@@ -177,10 +181,11 @@ func unknownKind(kind string) Kind {
 	return KindStatement
 }
 
-// elements reads one side's elements (Op and Status unset).
-func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []Change {
+// appendElements appends one side's elements to out (Op and Status
+// unset).
+func appendElements(out []Change, r Resource, entry typeEntry, props map[string]json.RawMessage) []Change {
 	if props == nil {
-		return nil
+		return out
 	}
 	// Every property is decoded where every property counts (or a
 	// created permission set's others are its item); otherwise only the
@@ -198,7 +203,6 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 		}
 		return entry.Properties[prop] == propInlineResourcePolicy && !strings.Contains(r.Type, "::IAM::") || prop == "AssumeRolePolicyDocument"
 	}
-	var out []Change
 	addStatements := func(prop string, sts []Statement) {
 		// Each element points into sts (a list of its own), not at a copy.
 		for i := range sts {
@@ -223,7 +227,7 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 		if wildcardPrincipal(st) {
 			c.Findings = []Finding{FindingWildcardPrincipal}
 		}
-		return []Change{c}
+		return append(out, c)
 	case kindIngressRuleResource, kindEgressRuleResource:
 		dir := "ingress"
 		if entry.Kind == kindEgressRuleResource {
@@ -236,9 +240,9 @@ func elements(r Resource, entry typeEntry, props map[string]json.RawMessage) []C
 			}
 		}
 		rl := rule(vals, dir, group)
-		return []Change{ruleChange("", rl)}
+		return append(out, ruleChange("", rl))
 	case kindSsoAssignment, kindSsoACAConfig:
-		return []Change{ssoItem(vals)}
+		return append(out, ssoItem(vals))
 	}
 	if entry.Kind == kindSsoPermissionSet && r.Old == nil && props != nil {
 		// A permission set created is an SSO item in itself (its name,
