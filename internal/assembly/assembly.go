@@ -9,7 +9,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -399,7 +398,7 @@ func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, 
 	t := newTracer(tpl, s, passed)
 	t.trace()
 	t.fill(&s)
-	s.Resources = slices.Sorted(maps.Keys(tpl.Resources))
+	s.Resources = tpl.resourceIDs()
 	s.Types = tpl.types()
 	l.stacks = append(l.stacks, s)
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -45,51 +46,20 @@ func (a *Assembly) BindCreates(d *model.Diff) int {
 type binder struct {
 	a *Assembly
 	// read are the bytes of the templates Load read, by file.
-	read map[string][]byte
-	// file and tpl are the template last decoded (nil: it could not be
-	// read): creations are bound stack by stack, so one is decoded at a
-	// time and each once.
-	file    string
-	tpl     *template
+	read    map[string][]byte
 	unbound int
 }
 
-// template decodes the template in file, from the bytes Load read or
-// from the file; nil when it cannot be read.
-func (b *binder) template(file string) *template {
-	if file == b.file {
-		return b.tpl
-	}
-	var t *template
-	var err error
-	if raw, ok := b.read[file]; ok {
-		t, err = decodeTemplate(raw)
-	} else {
-		_, t, err = readTemplate(file)
-	}
-	if err != nil {
-		t = nil
-	}
-	b.file, b.tpl = file, t
-	return t
+// unboundCreate reports a creation whose properties the diff does not
+// carry.
+func unboundCreate(ch *model.ResourceChange) bool {
+	return ch.ChangeType == model.ChangeCreate && len(ch.PropertyChanges) == 0 && ch.Unbound == ""
 }
 
 func (b *binder) stacks(stacks []model.StackDiff, parent string) {
 	for i := range stacks {
 		s := &stacks[i]
-		for c := range s.Changes {
-			ch := &s.Changes[c]
-			if ch.ChangeType != model.ChangeCreate || len(ch.PropertyChanges) > 0 || ch.Unbound != "" {
-				continue
-			}
-			props, why := b.properties(s.Stack, s.Region, parent, ch.LogicalID)
-			if why != "" {
-				ch.Unbound = why
-				b.unbound++
-				continue
-			}
-			ch.PropertyChanges = props
-		}
+		b.stack(s, parent)
 		name := s.Stack
 		if parent != "" {
 			name = parent + "~" + s.Stack
@@ -98,11 +68,45 @@ func (b *binder) stacks(stacks []model.StackDiff, parent string) {
 	}
 }
 
-// properties are the created resource's template properties, or why they
+// stack binds the creations of one stack, from its template's resources.
+func (b *binder) stack(s *model.StackDiff, parent string) {
+	ids := map[string]bool{}
+	for c := range s.Changes {
+		if ch := &s.Changes[c]; unboundCreate(ch) {
+			ids[ch.LogicalID] = true
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	st, resources, why := b.resources(s.Stack, s.Region, parent, ids)
+	for c := range s.Changes {
+		ch := &s.Changes[c]
+		if !unboundCreate(ch) {
+			continue
+		}
+		var props []model.PropertyChange
+		if why == "" {
+			props, ch.Unbound = properties(st, s.Stack, resources, ch.LogicalID)
+		} else {
+			ch.Unbound = why
+		}
+		if ch.Unbound != "" {
+			b.unbound++
+			continue
+		}
+		ch.PropertyChanges = props
+	}
+}
+
+// resources finds a stack diff's stack in the assembly and decodes, of its
+// template, the resources named in ids (not the whole template again: a
+// stack's creations are a few of its resources), from the bytes Load
+// read, so that what is bound is what Load traced; why says why they
 // cannot be read.
-func (b *binder) properties(stack, region, parent, logicalID string) ([]model.PropertyChange, string) {
+func (b *binder) resources(stack, region, parent string, ids map[string]bool) (Stack, map[string]any, string) {
 	if b.a == nil {
-		return nil, NoAssembly
+		return Stack{}, nil, NoAssembly
 	}
 	st, ok := b.a.StackIn(stack, region)
 	if !ok && parent != "" {
@@ -110,17 +114,34 @@ func (b *binder) properties(stack, region, parent, logicalID string) ([]model.Pr
 	}
 	switch {
 	case !ok:
-		return nil, fmt.Sprintf("stack %s is not in the cloud assembly", stack)
+		return st, nil, fmt.Sprintf("stack %s is not in the cloud assembly", stack)
 	case st.Unknown != "":
-		return nil, st.Unknown
+		return st, nil, st.Unknown
 	case st.TemplateFile == "":
-		return nil, fmt.Sprintf("the cloud assembly names no template for stack %s", stack)
+		return st, nil, fmt.Sprintf("the cloud assembly names no template for stack %s", stack)
 	}
-	t := b.template(st.TemplateFile)
-	if t == nil {
-		return nil, fmt.Sprintf("the template of stack %s cannot be read", stack)
+	raw, ok := b.read[st.TemplateFile]
+	if !ok {
+		var err error
+		if raw, err = os.ReadFile(st.TemplateFile); err != nil {
+			return st, nil, fmt.Sprintf("the template of stack %s cannot be read", stack)
+		}
 	}
-	_, raw, _, ok := t.resource(logicalID)
+	resources, err := model.DecodeMembers(raw, "Resources", ids)
+	if err != nil {
+		return st, nil, fmt.Sprintf("the template of stack %s cannot be read", stack)
+	}
+	return st, resources, ""
+}
+
+// properties are the created resource's template properties, or why they
+// cannot be read; stack is the stack's name in the diff.
+func properties(st Stack, stack string, resources map[string]any, logicalID string) ([]model.PropertyChange, string) {
+	r, ok := resources[logicalID].(map[string]any)
+	if !ok {
+		return nil, fmt.Sprintf("resource %s is not in the template of stack %s", logicalID, stack)
+	}
+	raw := r["Properties"]
 	if !ok {
 		return nil, fmt.Sprintf("resource %s is not in the template of stack %s", logicalID, stack)
 	}

@@ -1,11 +1,13 @@
 package assembly
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+	"gotest.tools/v3/fs"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -69,4 +71,60 @@ func TestBindCreates(t *testing.T) {
 		asm.BindCreates(&d)
 		assert.Assert(t, is.Contains(d.Stacks[0].Changes[0].Unbound, "stack Elsewhere is not in the cloud assembly"))
 	})
+}
+
+// A creation is bound from the template Load read, each resource as the
+// whole template decodes it: a repeated name's last entry, Properties that
+// are no object refused; once Load's bytes are released, the file is read
+// again, and a file gone or broken leaves the creation unbound.
+func TestBindCreatesFromTemplateBytes(t *testing.T) {
+	tmpl := `{"Resources":{` +
+		`"Q":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":1}},` +
+		`"Q":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":2,"DelaySeconds":3}},` +
+		`"Bare":{"Type":"AWS::SNS::Topic"},` +
+		`"Odd":{"Type":"AWS::SNS::Topic","Properties":[1]},` +
+		`"Other":{"Type":"AWS::SNS::Topic","Properties":{"DisplayName":"x"}}}}`
+	dir := fs.NewDir(t, "asm", fs.WithFile("manifest.json", stackManifest("")), fs.WithFile("S.template.json", tmpl))
+	asm, err := Load(dir.Path())
+	assert.NilError(t, err)
+
+	bind := func() model.Diff {
+		t.Helper()
+		d := model.Diff{Stacks: []model.StackDiff{{Stack: "S", Changes: []model.ResourceChange{
+			{LogicalID: "Q", ChangeType: model.ChangeCreate},
+			{LogicalID: "Bare", ChangeType: model.ChangeCreate},
+			{LogicalID: "Odd", ChangeType: model.ChangeCreate},
+			{LogicalID: "Gone", ChangeType: model.ChangeCreate},
+		}}}}
+		asm.BindCreates(&d)
+		return d
+	}
+	paths := func(ch model.ResourceChange) string {
+		var out []string
+		for _, p := range ch.PropertyChanges {
+			out = append(out, p.Path+"="+string(p.New.Raw))
+		}
+		return strings.Join(out, " ")
+	}
+	d := bind()
+	cs := d.Stacks[0].Changes
+	assert.Equal(t, paths(cs[0]), "DelaySeconds=3 VisibilityTimeout=2", "the last of a repeated name, as Load traced it")
+	assert.Equal(t, cs[1].Unbound, "")
+	assert.Assert(t, cs[1].PropertyChanges != nil && len(cs[1].PropertyChanges) == 0, "created with no properties: bound, empty")
+	assert.Equal(t, cs[2].Unbound, "the Properties of resource Odd in stack S are not an object")
+	assert.Equal(t, cs[3].Unbound, "resource Gone is not in the template of stack S")
+
+	// Load's bytes are released by the first call: the file is read again.
+	d = bind()
+	assert.Equal(t, paths(d.Stacks[0].Changes[0]), "DelaySeconds=3 VisibilityTimeout=2")
+	for _, broken := range []string{"", `{"Resources":{"Q":`, `{"Resources":[]}`} {
+		assert.NilError(t, os.WriteFile(dir.Join("S.template.json"), []byte(broken), 0o644))
+		d = bind()
+		for _, ch := range d.Stacks[0].Changes {
+			assert.Equal(t, ch.Unbound, "the template of stack S cannot be read", "%q", broken)
+		}
+	}
+	assert.NilError(t, os.Remove(dir.Join("S.template.json")))
+	d = bind()
+	assert.Equal(t, d.Stacks[0].Changes[0].Unbound, "the template of stack S cannot be read")
 }

@@ -19,6 +19,21 @@ type template struct {
 	Parameters map[string]any `json:"Parameters"`
 	Resources  map[string]any `json:"Resources"`
 	Outputs    map[string]any `json:"Outputs"`
+
+	ids []string // resourceIDs, once sorted
+}
+
+// resourceIDs are the resources' logical ids, sorted: a stack's list, its
+// trace and its nested stacks each go through them in this order.
+func (t *template) resourceIDs() []string {
+	if t.ids == nil {
+		t.ids = make([]string, 0, len(t.Resources))
+		for id := range t.Resources {
+			t.ids = append(t.ids, id)
+		}
+		slices.Sort(t.ids)
+	}
+	return t.ids
 }
 
 // readTemplate reads and decodes the template in path; b are its bytes.
@@ -82,7 +97,7 @@ func (t *template) resource(id string) (typ string, props any, meta map[string]a
 
 // types maps each resource's logical id to its Type.
 func (t *template) types() map[string]string {
-	out := map[string]string{}
+	out := make(map[string]string, len(t.Resources))
 	for id := range t.Resources {
 		if typ, _, _, ok := t.resource(id); ok && typ != "" {
 			out[id] = typ
@@ -106,7 +121,7 @@ type nestedStack struct {
 // id, with what names its template in the assembly.
 func (t *template) nestedStacks() []nestedStack {
 	var out []nestedStack
-	for _, id := range slices.Sorted(maps.Keys(t.Resources)) {
+	for _, id := range t.resourceIDs() {
 		typ, props, meta, ok := t.resource(id)
 		if !ok || typ != "AWS::CloudFormation::Stack" {
 			continue

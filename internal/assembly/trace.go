@@ -152,12 +152,14 @@ func pseudoParameters(s Stack) map[string]string {
 }
 
 func (t *tracer) trace() {
-	for _, id := range slices.Sorted(maps.Keys(t.tpl.Resources)) {
+	// One path buffer serves every walk (see appendPath).
+	path := make([]string, 0, 16)
+	for _, id := range t.tpl.resourceIDs() {
 		_, props, _, ok := t.tpl.resource(id)
 		if !ok || props == nil {
 			continue
 		}
-		t.walk(props, nil, site{kind: KindResource, logicalID: id})
+		t.walk(props, path, site{kind: KindResource, logicalID: id})
 	}
 	for _, name := range slices.Sorted(maps.Keys(t.tpl.Outputs)) {
 		o, ok := t.tpl.Outputs[name].(map[string]any)
@@ -278,7 +280,15 @@ func (t *tracer) walk(v any, path []string, at site) {
 	case map[string]any:
 		fn, arg, ok := intrinsic(x)
 		if !ok {
-			for _, k := range slices.Sorted(maps.Keys(x)) {
+			// Sorted, for positions in a stable order; most objects are
+			// small, and their keys are sorted without allocating.
+			var small [8]string
+			keys := small[:0]
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
 				t.walk(x[k], appendPath(path, k), at)
 			}
 			return
@@ -303,6 +313,9 @@ func (t *tracer) walk(v any, path []string, at site) {
 	}
 }
 
+// appendPath is path one level down. It may write into path's spare
+// capacity: walk is depth first, so a sibling's path replaces one that is
+// done with, and emit copies the path it records (strings.Join).
 func appendPath(path []string, seg string) []string {
-	return append(slices.Clip(path), seg)
+	return append(path, seg)
 }

@@ -318,24 +318,58 @@ func (d *Diff) Sort() {
 }
 
 func sortStacks(stacks []StackDiff) {
-	// slices' generic stable sort: sort.SliceStable's reflection cost an
-	// allocation per list, and a diff has tens of thousands of short lists.
-	slices.SortStableFunc(stacks, func(a, b StackDiff) int {
+	sortStable(stacks, func(a, b *StackDiff) int {
 		return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.Region, b.Region))
 	})
 	for i := range stacks {
 		s := &stacks[i]
-		slices.SortStableFunc(s.Changes, func(a, b ResourceChange) int { return cmp.Compare(a.LogicalID, b.LogicalID) })
+		sortStable(s.Changes, func(a, b *ResourceChange) int { return cmp.Compare(a.LogicalID, b.LogicalID) })
 		for k := range s.Changes {
 			c := &s.Changes[k]
-			slices.SortStableFunc(c.PropertyChanges, func(a, b PropertyChange) int { return cmp.Compare(a.Path, b.Path) })
-			slices.SortStableFunc(c.AttributeChanges, func(a, b AttributeChange) int { return cmp.Compare(a.Attribute, b.Attribute) })
+			sortStable(c.PropertyChanges, func(a, b *PropertyChange) int { return cmp.Compare(a.Path, b.Path) })
+			sortStable(c.AttributeChanges, func(a, b *AttributeChange) int { return cmp.Compare(a.Attribute, b.Attribute) })
 			slices.Sort(c.CCAPI)
 		}
-		slices.SortStableFunc(s.OutputChanges, func(a, b OutputChange) int { return cmp.Compare(a.Name, b.Name) })
+		sortStable(s.OutputChanges, func(a, b *OutputChange) int { return cmp.Compare(a.Name, b.Name) })
 		slices.Sort(s.NoEchoReaders)
 		SortSecurity(s.Security)
 		sortStacks(s.Children)
+	}
+}
+
+// sortStable sorts s stably, moving each element about once. The lists
+// sorted here hold large structs (a change is hundreds of bytes, with
+// pointers): a comparison sort, slices.SortStableFunc's included, copies
+// them many times over, and a comparator taking them by value once per
+// comparison. A list already in order (cdkd's often are, and a decoded
+// diff is sorted again before its report) is only read.
+func sortStable[T any](s []T, compare func(a, b *T) int) {
+	i := 1
+	for i < len(s) && compare(&s[i-1], &s[i]) <= 0 {
+		i++
+	}
+	if i >= len(s) {
+		return
+	}
+	order := make([]int, len(s))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Or(compare(&s[a], &s[b]), cmp.Compare(a, b)) })
+	// Position k takes the element at order[k]: follow each cycle of the
+	// permutation, with one element held aside (-1 marks a placed one).
+	for start := range s {
+		if order[start] < 0 {
+			continue
+		}
+		held := s[start]
+		k := start
+		for order[k] != start {
+			from := order[k]
+			s[k], order[k] = s[from], -1
+			k = from
+		}
+		s[k], order[k] = held, -1
 	}
 }
 

@@ -1,8 +1,11 @@
 package model
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -90,5 +93,33 @@ func TestSortAllocatesNothing(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(5, d.Sort); n != 0 {
 		t.Errorf("sorting a 500-resource diff allocated %v times", n)
+	}
+}
+
+// sortStable orders as slices.SortStableFunc does, equal keys kept in their
+// order, on lists sorted, reversed, shuffled and full of ties.
+func TestSortStableMatchesTheLibrary(t *testing.T) {
+	type item struct{ key, seq int }
+	rng := rand.New(rand.NewPCG(1, 2))
+	byKey := func(a, b *item) int { return cmp.Compare(a.key, b.key) }
+	for n := range 40 {
+		for _, keys := range []int{1, 3, n + 1} {
+			in := make([]item, n)
+			for i := range in {
+				in[i] = item{key: rng.IntN(keys), seq: i}
+			}
+			for _, shape := range []func([]item){
+				func([]item) {},
+				func(s []item) { slices.SortStableFunc(s, func(a, b item) int { return byKey(&a, &b) }) },
+				func(s []item) { slices.Reverse(s) },
+			} {
+				got := slices.Clone(in)
+				shape(got)
+				want := slices.Clone(got)
+				slices.SortStableFunc(want, func(a, b item) int { return byKey(&a, &b) })
+				sortStable(got, byKey)
+				assert.Assert(t, slices.Equal(got, want), "%v", got)
+			}
+		}
 	}
 }

@@ -123,3 +123,78 @@ func (d *pooledDecoder) decodeAny() (any, error) {
 	}
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
 }
+
+// DecodeMembers decodes, of the JSON object b, only the named members of
+// its member section (an object too), each as DecodeJSON gives it; the
+// rest is checked and skipped, not decoded. A repeated name's last value
+// wins at both levels, as in DecodeJSON. A missing section is an empty
+// result. It reads a few resources of a large template without decoding
+// the whole template again.
+func DecodeMembers(b []byte, section string, names map[string]bool) (map[string]any, error) {
+	d := decoders.Get().(*pooledDecoder)
+	defer decoders.Put(d)
+	d.r.Reset(b)
+	d.dec.Reset(&d.r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	dec := &d.dec
+	if err := d.readDelim('{', "a JSON object"); err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	var notObject error // the section (the last one, when repeated) is no object
+	for dec.PeekKind() != '}' {
+		name, err := d.readText()
+		if err != nil {
+			return nil, err
+		}
+		if name != section || dec.PeekKind() != '{' {
+			if err := dec.SkipValue(); err != nil {
+				return nil, err
+			}
+			if name == section {
+				notObject = fmt.Errorf("expected its %s to be a JSON object", section)
+			}
+			continue
+		}
+		if err := d.readDelim('{', "its "+section+" a JSON object"); err != nil {
+			return nil, err
+		}
+		out, notObject = map[string]any{}, nil // a repeated section: the last wins
+		for dec.PeekKind() != '}' {
+			member, err := d.readText()
+			if err != nil {
+				return nil, err
+			}
+			if !names[member] {
+				if err := dec.SkipValue(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if out[member], err = d.decodeAny(); err != nil {
+				return nil, err
+			}
+		}
+		if err := d.readDelim('}', "its "+section+" closed"); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.readDelim('}', "a closed JSON object"); err != nil {
+		return nil, err
+	}
+	if notObject != nil {
+		return nil, notObject
+	}
+	return out, nil
+}
+
+// readDelim reads the token delim, or says what was expected instead.
+func (d *pooledDecoder) readDelim(delim byte, expected string) error {
+	tok, err := d.dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != jsontext.Kind(delim) {
+		return fmt.Errorf("expected %s", expected)
+	}
+	return nil
+}

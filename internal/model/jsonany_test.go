@@ -84,3 +84,80 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		}
 	})
 }
+
+// membersOf is what DecodeMembers must give: the named members of the
+// section of the whole decoded value.
+func membersOf(v any, section string, names map[string]bool) (map[string]any, bool) {
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	sec, ok := top[section]
+	if !ok {
+		return map[string]any{}, true
+	}
+	m, ok := sec.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	out := map[string]any{}
+	for k, x := range m {
+		if names[k] {
+			out[k] = x
+		}
+	}
+	return out, true
+}
+
+// DecodeMembers gives, of the members it is asked for, what decoding the
+// whole value gives: repeated names and sections included.
+func TestDecodeMembersMatchesDecodeJSON(t *testing.T) {
+	names := map[string]bool{"A": true, "B": true, "é": true}
+	for _, in := range []string{
+		`{}`, `{"Resources":{}}`, `{"Parameters":{"A":1},"Resources":{"A":{"Type":"T","Properties":{"x":[1,{"y":null}]}},"C":{"Type":"U"}},"Outputs":{}}`,
+		`{"Resources":{"A":1,"A":{"Type":"second"}}}`, `{"Resources":{"A":1},"Resources":{"B":2}}`, `{"Resources":1,"Resources":{"A":1}}`,
+		`{"Resources":{"\u00e9":"escaped","B":"\ud83d\ude00"}}`, `{"Other":[{"Resources":{"A":1}}],"Resources":{"B":true}}`,
+	} {
+		whole, err := DecodeJSON([]byte(in))
+		assert.NilError(t, err)
+		want, ok := membersOf(whole, "Resources", names)
+		assert.Assert(t, ok, in)
+		got, err := DecodeMembers([]byte(in), "Resources", names)
+		assert.NilError(t, err, in)
+		assert.DeepEqual(t, got, want)
+	}
+}
+
+// What is not an object, or not whole, is an error, never a partial result.
+func TestDecodeMembersRefusesBrokenJSON(t *testing.T) {
+	for _, in := range []string{``, `[]`, `{"Resources":[]}`, `{"Resources":{"A":1},"Resources":null}`, `{"Resources":{"A":1}`, `{"Resources":{"A":}}`, `{"X":[1,}`, `{"Resources":{"A":1}} trailing`} {
+		_, err := DecodeMembers([]byte(in), "Resources", map[string]bool{"A": true})
+		if in == `{"Resources":{"A":1}} trailing` {
+			// Like DecodeJSON, one value is read; what follows is the
+			// caller's (a template was decoded whole by Load first).
+			continue
+		}
+		assert.Assert(t, err != nil, "%q", in)
+	}
+}
+
+func FuzzDecodeMembers(f *testing.F) {
+	for _, s := range []string{`{"Resources":{"A":1,"C":2}}`, `{"Resources":{"A":1},"Resources":{"B":[]}}`, `{"a":{"A":1}}`} {
+		f.Add([]byte(s))
+	}
+	names := map[string]bool{"A": true, "B": true}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		whole, err := DecodeJSON(b)
+		if err != nil {
+			return
+		}
+		want, ok := membersOf(whole, "Resources", names)
+		got, gerr := DecodeMembers(b, "Resources", names)
+		if ok && gerr == nil {
+			assert.DeepEqual(t, got, want)
+		}
+		if ok && gerr != nil {
+			t.Fatalf("DecodeMembers refused what DecodeJSON read: %v", gerr)
+		}
+	})
+}
