@@ -114,6 +114,14 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 	if st, ok := r.asmStack(name, s.Region); ok {
 		account = st.Account // for a role's trust
 	}
+	// The maps a change's values are gathered in serve every change of
+	// the stack, emptied each time: add keeps none of them
+	// (security.AppendChanges), and a map is mostly its first allocation.
+	oldVals, newVals := map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	emptied := func(m map[string]json.RawMessage) map[string]json.RawMessage {
+		clear(m)
+		return m
+	}
 	for _, ch := range s.Changes {
 		if !security.Scrutinized(ch.ResourceType) {
 			continue
@@ -132,7 +140,7 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 				}
 				// The change set binds its properties (redacted, masked
 				// values hidden): read them from there, as for an update.
-				res.New = map[string]json.RawMessage{}
+				res.New = emptied(newVals)
 				res.FromChanges(ch.PropertyChanges)
 				break
 			}
@@ -167,7 +175,7 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 			if reads.NoneChanged(ch.PropertyChanges) {
 				continue // a whole-resource type reads every property: never skipped
 			}
-			res.Old, res.New = map[string]json.RawMessage{}, map[string]json.RawMessage{}
+			res.Old, res.New = emptied(oldVals), emptied(newVals)
 			if security.WholeResource(ch.ResourceType) {
 				// Its elements are built from every property: the
 				// unchanged ones are the template's, on both sides.

@@ -91,7 +91,8 @@ func TestStackStateOfASavedDiff(t *testing.T) {
 // before gathering its values (security.Reads), on every path a resource
 // takes: a creation bound by the change set or read from the template, an
 // update, a deletion read from the state. One that has rows keeps them:
-// a read property changed or hidden, a side that could not be read.
+// a read property changed or hidden, a side that could not be read. The
+// maps the values are gathered in are reused: no change sees another's.
 func TestSecuritySkipsOnlyResourcesWithoutRows(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) {
@@ -121,6 +122,9 @@ func TestSecuritySkipsOnlyResourcesWithoutRows(t *testing.T) {
 		change("NotInAssembly", model.ChangeCreate, "AWS::IAM::Policy"),
 		change("Timeout", model.ChangeUpdate, "AWS::SQS::Queue", model.PropertyChange{Path: "VisibilityTimeout", Old: model.JSONValue(`30`), New: model.JSONValue(`60`)}),
 		change("Loosened", model.ChangeUpdate, "AWS::SQS::Queue", model.PropertyChange{Path: "RedriveAllowPolicy", Old: model.JSONValue(policy)}),
+		// Nothing of the change before it stays in its values.
+		change("TopicA", model.ChangeUpdate, "AWS::SNS::Topic", model.PropertyChange{Path: "DataProtectionPolicy", Old: model.JSONValue(policy)}),
+		change("TopicB", model.ChangeUpdate, "AWS::SNS::Topic", model.PropertyChange{Path: "ArchivePolicy", New: model.JSONValue(policy)}),
 		change("Hidden", model.ChangeUpdate, "AWS::SQS::Queue", model.PropertyChange{Path: "RedriveAllowPolicy.Statement", Old: model.JSONValue(`1`), New: model.JSONValue(`2`)}),
 		change("GonePlain", model.ChangeDelete, "AWS::SQS::QueuePolicy"),
 		change("GonePolicy", model.ChangeDelete, "AWS::SQS::QueuePolicy"),
@@ -136,6 +140,8 @@ func TestSecuritySkipsOnlyResourcesWithoutRows(t *testing.T) {
 		"add BoundRedrive Deny sqs:* on * to * narrowed",
 		"add NotInAssembly values not known unknown",
 		"remove Loosened Deny sqs:* on * to * broadening",
+		"remove TopicA Deny sqs:* on * to * broadening",
+		"add TopicB Deny sqs:* on * to * narrowed",
 		"add Hidden value hidden (***) unknown",
 		"remove GonePolicy Deny sqs:* on * to * broadening",
 		"remove GoneUnknown values not known unknown",

@@ -48,7 +48,8 @@ func ResourceChanges(r Resource) []Change { return AppendChanges(nil, r) }
 
 // AppendChanges appends one resource's security changes to out, in place:
 // a caller gathering values one resource at a time keeps no list of them,
-// and a row (a large struct) is not copied from list to list.
+// and a row (a large struct) is not copied from list to list. It keeps
+// nothing of r (a row holds no map): the caller may reuse r's maps.
 func AppendChanges(out []Change, r Resource) []Change {
 	if !Scrutinized(r.Type) || noRows(r) {
 		return out
