@@ -75,23 +75,34 @@ func (pr *plainReader) delim(delim jsontext.Kind) bool {
 
 // statementList reads a non-empty list of plain statements, or one.
 func (pr *plainReader) statementList() ([]Statement, bool) {
-	if pr.dec.PeekKind() == '{' {
-		st, ok := pr.statement()
-		return []Statement{st}, ok
+	out, ok := plainList(pr, '{', pr.statement)
+	return out, ok && len(out) > 0
+}
+
+// plainList reads a list of the values read reads (each starting with
+// the token kind), or one such value alone.
+func plainList[T any](pr *plainReader, kind jsontext.Kind, read func() (T, bool)) ([]T, bool) {
+	if pr.dec.PeekKind() == kind {
+		v, ok := read()
+		return []T{v}, ok
 	}
 	if !pr.delim('[') {
 		return nil, false
 	}
-	var out []Statement
-	for pr.dec.PeekKind() == '{' {
-		st, ok := pr.statement()
+	var out []T
+	for pr.dec.PeekKind() == kind {
+		v, ok := read()
 		if !ok {
 			return nil, false
 		}
-		out = append(out, st)
+		out = append(out, v)
 	}
-	return out, len(out) > 0 && pr.delim(']')
+	return out, pr.delim(']')
 }
+
+// listMembers are the members of a statement that hold a list, each
+// followed by its Not form.
+var listMembers = []string{"Principal", "NotPrincipal", "Action", "NotAction", "Resource", "NotResource"}
 
 // statement reads one plain statement, as statement reads its decoded
 // value.
@@ -100,46 +111,41 @@ func (pr *plainReader) statement() (Statement, bool) {
 	if !pr.delim('{') {
 		return st, false
 	}
-	// A statement with both a name and its Not form is read by statement.
-	var action, resource, principal, notAction, notResource, notPrincipal bool
+	var seen [6]bool // of each of listMembers
 	for pr.dec.PeekKind() == '"' {
 		name, err := pr.dec.ReadToken()
 		if err != nil {
 			return st, false
 		}
 		ok := false
-		switch name.String() {
+		switch n := name.String(); n {
 		case "Sid":
 			st.Sid, ok = pr.text()
 		case "Effect":
 			st.Effect, ok = pr.text()
-		case "Principal":
-			st.Principals, ok = pr.principal()
-			principal = true
-		case "NotPrincipal":
-			st.Principals, ok = pr.principal()
-			notPrincipal = true
-		case "Action":
-			st.Actions, ok = pr.texts()
-			action = true
-		case "NotAction":
-			st.Actions, ok = pr.texts()
-			notAction = true
-		case "Resource":
-			st.Resources, ok = pr.texts()
-			resource = true
-		case "NotResource":
-			st.Resources, ok = pr.texts()
-			notResource = true
+		default:
+			i := slices.Index(listMembers, n)
+			if i < 0 {
+				return st, false // a condition, or a member statement reads as unknown
+			}
+			seen[i] = true
+			read := pr.texts
+			if i < 2 {
+				read = pr.principal
+			}
+			lists := [...]*[]string{&st.Principals, &st.Actions, &st.Resources}
+			*lists[i/2], ok = read()
 		}
 		if !ok {
 			return st, false
 		}
 	}
-	if action && notAction || resource && notResource || principal && notPrincipal {
-		return st, false
+	for i := 0; i < len(seen); i += 2 {
+		if seen[i] && seen[i+1] {
+			return st, false // both forms: statement reads the Not one
+		}
 	}
-	st.NotAction, st.NotResource, st.NotPrincipal = notAction, notResource, notPrincipal
+	st.NotPrincipal, st.NotAction, st.NotResource = seen[1], seen[3], seen[5]
 	return st, (st.Effect == "Allow" || st.Effect == "Deny") && pr.delim('}')
 }
 
@@ -164,22 +170,8 @@ func (pr *plainReader) text() (string, bool) {
 // texts reads a string or a list of strings as strs does: sorted, each
 // once, nil for none.
 func (pr *plainReader) texts() ([]string, bool) {
-	if pr.dec.PeekKind() == '"' {
-		s, ok := pr.text()
-		return []string{s}, ok
-	}
-	if !pr.delim('[') {
-		return nil, false
-	}
-	var out []string
-	for pr.dec.PeekKind() == '"' {
-		s, ok := pr.text()
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	if !pr.delim(']') {
+	out, ok := plainList(pr, '"', pr.text)
+	if !ok {
 		return nil, false
 	}
 	slices.Sort(out)
