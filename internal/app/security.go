@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -149,7 +150,7 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 				if reads.None(tr.Properties) {
 					continue
 				}
-				res.New = r.redactProps(tr.Properties)
+				res.New = r.redactProps(emptied(newVals), tr.Properties)
 			} else {
 				res.NewUnknown = firstOf(why, "the cloud assembly has no resource "+ch.LogicalID)
 			}
@@ -167,7 +168,7 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 				if reads.None(sr) {
 					continue
 				}
-				res.Old = r.redactProps(sr)
+				res.Old = r.redactProps(emptied(oldVals), sr)
 			} else {
 				res.OldUnknown = firstOf(stateWhy, "cdkd's state has no resource "+ch.LogicalID)
 			}
@@ -181,9 +182,7 @@ func (r securityStage) resources(ctx context.Context, s *model.StackDiff, name, 
 				// unchanged ones are the template's, on both sides.
 				t, why := template()
 				if tr, ok := t[ch.LogicalID]; ok && why == "" {
-					for k, v := range r.redactProps(tr.Properties) {
-						res.Old[k], res.New[k] = v, v
-					}
+					maps.Copy(res.New, r.redactProps(res.Old, tr.Properties))
 				} else {
 					res.Partial = "its unchanged properties are not known (" + firstOf(why, "not in the cloud assembly") + ")"
 				}
@@ -272,9 +271,9 @@ func stateResource(s *cdkd.StackState, id string) (map[string]json.RawMessage, b
 	return props, true
 }
 
-// redactProps redacts each value by value before anything reads it.
-func (r securityStage) redactProps(in map[string]json.RawMessage) map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(in))
+// redactProps puts each value of in into out, redacted value by value
+// before anything reads it, and returns out.
+func (r securityStage) redactProps(out, in map[string]json.RawMessage) map[string]json.RawMessage {
 	for k, v := range in {
 		out[k] = json.RawMessage(redact.JSON(model.Value{Raw: v}, r.set).Raw)
 	}
