@@ -366,12 +366,16 @@ func crossAccountNote(accts []string, own string) string {
 // no change; each other new one is added, each other old one removed, with
 // what that does to access. It appends them to out.
 func appendDiff(out, olds, news []Change) []Change {
-	oldKeys, newKeys := keys(olds), keys(news)
-	for _, o := range without(olds, oldKeys, newKeys) {
+	removed, added := olds, news
+	if len(olds) > 0 && len(news) > 0 { // else no element has an equal: no keys
+		oldKeys, newKeys := keys(olds), keys(news)
+		removed, added = without(olds, oldKeys, newKeys), without(news, newKeys, oldKeys)
+	}
+	for _, o := range removed {
 		o.Op, o.Status = OpRemove, removedStatus(o, news)
 		out = append(out, o)
 	}
-	for _, n := range without(news, newKeys, oldKeys) {
+	for _, n := range added {
 		n.Op, n.Status = OpAdd, addedStatus(n, olds)
 		out = append(out, n)
 	}
