@@ -78,24 +78,6 @@ func Scrutinized(typ string) bool {
 	return ok || watched[typ] != nil
 }
 
-// Properties are the top-level properties of typ that this package reads;
-// nil for a type whose every property counts (a Lambda permission, a
-// security group rule, an SSO item).
-func Properties(typ string) []string {
-	e, ok := scrutinized().Types[typ]
-	if ok && wholeResource(e.Kind) {
-		return nil
-	}
-	var out []string
-	for p := range e.Properties {
-		out = append(out, p)
-	}
-	for p := range watched[typ] {
-		out = append(out, p)
-	}
-	return out
-}
-
 // Reads is which top-level properties of a resource type security reads,
 // so that a caller skips a resource that has no rows before gathering,
 // redacting or decoding its values: most scrutinized changes (a queue's
