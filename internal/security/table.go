@@ -108,9 +108,9 @@ func (rd Reads) Property(prop string) bool {
 	return rd.every || read || rd.watched[prop]
 }
 
-// None reports a resource with no rows whatever its values, props being
-// all its properties on one side (each side and its hidden properties
-// must be None for the resource to have none).
+// None reports that no property of props (one side's values) is read. A
+// resource, both sides known, whose sides and hidden properties read none
+// has no rows.
 func (rd Reads) None(props map[string]json.RawMessage) bool {
 	if rd.every {
 		return false
