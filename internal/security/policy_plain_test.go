@@ -33,6 +33,8 @@ func plainCorpus() []string {
 		`{"Statement":[{"Effect":"allow","Action":"a"}]}`,
 		`{"Statement":[{"Effect":"Allow","Action":"\u0061\n\"q\""}]}`,
 		"{\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\"\xff\"}]}",
+		`{"Statement":[{"Effect":"Allow","Action":"\ud800","Resource":"\ud83d\ude00"}]}`,
+		`{"Statement":[{"Effect":"Allow","Action":"a"}]} {}`,
 		`{"St\u0061tement":[{"Effect":"Allow","Action":"a"}]}`,
 		`  {"Statement" : [ {"Effect" : "Allow" , "Action" : [ "a" ] } ] }  `,
 	}
