@@ -9,10 +9,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -174,7 +177,7 @@ func IsAssembly(dir string) bool {
 // cloud assemblies (CDK Stages) and nested stacks (AWS::CloudFormation::Stack
 // whose template CDK wrote next to the parent's).
 func Load(dir string) (*Assembly, error) {
-	l := loader{seen: map[string]bool{}, assets: map[string]map[string]string{}, templates: map[string][]byte{}}
+	l := loader{seen: map[string]bool{}, assets: &assetCache{byDir: map[string]map[string]string{}}, templates: map[string][]byte{}}
 	if err := l.assembly(dir); err != nil {
 		return nil, err
 	}
@@ -305,12 +308,61 @@ type loader struct {
 	seen   map[string]bool
 	stacks []Stack
 	// assets caches, per assembly directory, the file assets its asset
-	// manifests name (see nested.go).
-	assets map[string]map[string]string
+	// manifests name (see nested.go); the loaders of one Load share it.
+	assets *assetCache
 	// manifest is the one being read.
 	manifest *manifest
 	// templates are the bytes of the templates read, by file.
 	templates map[string][]byte
+}
+
+type assetCache struct {
+	mu    sync.Mutex
+	byDir map[string]map[string]string
+}
+
+// stackResult is what reading one stack artifact gave.
+type stackResult struct {
+	stacks    []Stack
+	templates map[string][]byte
+	err       error
+}
+
+// stackArtifacts reads the stack artifacts of manifest m, every core
+// reading one (with its nested stacks) at a time: decoding and tracing
+// templates is most of loading a large app, and each stack's is its own.
+// The results are by id, for the caller to take in order, so that what
+// Load returns, its first error included, is what reading them one after
+// another gives.
+func (l *loader) stackArtifacts(dir, path string, m *manifest, ids []string) map[string]stackResult {
+	var stackIDs []string
+	for _, id := range ids {
+		if m.Artifacts[id].Type == "aws:cloudformation:stack" {
+			stackIDs = append(stackIDs, id)
+		}
+	}
+	results := make([]stackResult, len(stackIDs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(stackIDs)) {
+		wg.Go(func() {
+			for i := range next {
+				sub := loader{assets: l.assets, manifest: m, templates: map[string][]byte{}}
+				err := sub.stackArtifact(dir, path, stackIDs[i], m.Artifacts[stackIDs[i]])
+				results[i] = stackResult{sub.stacks, sub.templates, err}
+			}
+		})
+	}
+	for i := range stackIDs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	byID := make(map[string]stackResult, len(stackIDs))
+	for i, id := range stackIDs {
+		byID[id] = results[i]
+	}
+	return byID
 }
 
 func (l *loader) assembly(dir string) error {
@@ -333,14 +385,17 @@ func (l *loader) assembly(dir string) error {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	read := l.stackArtifacts(dir, path, &m, ids)
 	for _, id := range ids {
 		a := m.Artifacts[id]
 		switch a.Type {
 		case "aws:cloudformation:stack":
-			l.manifest = &m
-			if err := l.stackArtifact(dir, path, id, a); err != nil {
-				return err
+			r := read[id]
+			if r.err != nil {
+				return r.err
 			}
+			l.stacks = append(l.stacks, r.stacks...)
+			maps.Copy(l.templates, r.templates)
 		case "cdk:cloud-assembly":
 			var p assemblyProperties
 			if err := decodeProperties(a.Properties, &p); err != nil {

@@ -217,6 +217,18 @@ func TestLoadErrors(t *testing.T) {
 			wantErr: "read template {dir}/S.template.json: decode JSON:",
 		},
 		{
+			// Stacks are read in parallel; the error is still the first in
+			// artifact order, as when they were read one by one.
+			name: "several stacks fail: the first in order is named",
+			files: []fs.PathOp{fs.WithFile("manifest.json", `{"artifacts": {`+
+				`"A": {"type": "aws:cloudformation:stack", "properties": {"templateFile": "A.template.json"}},`+
+				`"B": {"type": "aws:cloudformation:stack", "properties": {"templateFile": "B.template.json"}},`+
+				`"C": {"type": "aws:cloudformation:stack", "properties": {"templateFile": "C.template.json"}},`+
+				`"D": {"type": "aws:cloudformation:stack", "properties": {}}}}`),
+				fs.WithFile("A.template.json", goodTemplate), fs.WithFile("C.template.json", "not JSON")},
+			wantErr: "read template {dir}/B.template.json: open {dir}/B.template.json: no such file or directory",
+		},
+		{
 			name:    "stack without templateFile",
 			files:   []fs.PathOp{fs.WithFile("manifest.json", `{"artifacts": {"S": {"type": "aws:cloudformation:stack", "properties": {}}}}`)},
 			wantErr: "read manifest {dir}/manifest.json: stack S has no templateFile",

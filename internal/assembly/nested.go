@@ -60,7 +60,9 @@ type assetManifest struct {
 // manifest that cannot be read is an error: it may be the one that names
 // a nested template.
 func (l *loader) fileAssets(dir string) (map[string]string, error) {
-	if m, ok := l.assets[dir]; ok {
+	l.assets.mu.Lock() // stacks are read in parallel (stackArtifacts)
+	defer l.assets.mu.Unlock()
+	if m, ok := l.assets.byDir[dir]; ok {
 		return m, nil
 	}
 	m := map[string]string{}
@@ -90,6 +92,6 @@ func (l *loader) fileAssets(dir string) (map[string]string, error) {
 			}
 		}
 	}
-	l.assets[dir] = m
+	l.assets.byDir[dir] = m
 	return m, nil
 }
