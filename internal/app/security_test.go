@@ -20,17 +20,34 @@ import (
 // permission whose source names a secret, and an ingress rule.
 func securityAssembly(t *testing.T) *assembly.Assembly {
 	t.Helper()
+	return appAssembly(t, `{
+		"Invoke":{"Type":"AWS::Lambda::Permission","Properties":{"Action":"lambda:InvokeFunction","FunctionName":{"Fn::GetAtt":["Fn","Arn"]},"Principal":"*","SourceArn":"arn:aws:s3:::bucket-s3cr3t-v4lue"}},
+		"In":{"Type":"AWS::EC2::SecurityGroupIngress","Properties":{"GroupId":{"Fn::GetAtt":["Sg","GroupId"]},"IpProtocol":"tcp","FromPort":443,"ToPort":443,"CidrIp":"10.0.0.0/16"}}}`)
+}
+
+// appAssembly is a cloud assembly of one stack, App, whose template holds
+// resources (a JSON object).
+func appAssembly(t *testing.T, resources string) *assembly.Assembly {
+	t.Helper()
 	dir := t.TempDir()
 	write := func(name, body string) {
 		assert.NilError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
 	}
 	write("manifest.json", `{"version":"36.0.0","artifacts":{"App":{"type":"aws:cloudformation:stack","environment":"aws://123456789012/us-east-1","properties":{"templateFile":"App.template.json"}}}}`)
-	write("App.template.json", `{"Resources":{
-		"Invoke":{"Type":"AWS::Lambda::Permission","Properties":{"Action":"lambda:InvokeFunction","FunctionName":{"Fn::GetAtt":["Fn","Arn"]},"Principal":"*","SourceArn":"arn:aws:s3:::bucket-s3cr3t-v4lue"}},
-		"In":{"Type":"AWS::EC2::SecurityGroupIngress","Properties":{"GroupId":{"Fn::GetAtt":["Sg","GroupId"]},"IpProtocol":"tcp","FromPort":443,"ToPort":443,"CidrIp":"10.0.0.0/16"}}}}`)
+	write("App.template.json", `{"Resources":`+resources+`}`)
 	asm, err := assembly.Load(dir)
 	assert.NilError(t, err)
 	return asm
+}
+
+// stageRows runs the stage over d and describes its one stack's rows.
+func stageRows(stage securityStage, d *model.Diff) []string {
+	stage.changes(context.Background(), d)
+	var got []string
+	for _, c := range d.Stacks[0].Security {
+		got = append(got, string(c.Op)+" "+c.LogicalID+" "+security.Describe(c)+" "+string(c.Status))
+	}
+	return got
 }
 
 func TestSecurityChangesGatherEachSide(t *testing.T) {
@@ -54,12 +71,7 @@ func TestSecurityChangesGatherEachSide(t *testing.T) {
 		{LogicalID: "Bound", ChangeType: model.ChangeCreate, ResourceType: "AWS::IAM::ManagedPolicy", PropertyChanges: []model.PropertyChange{
 			{Path: "PolicyDocument", New: model.JSONValue(`{"Statement":[{"Effect":"Allow","Action":"iam:PassRole","Resource":"*"}]}`)}}},
 	}}}}
-	stage.changes(context.Background(), &d)
-	var got []string
-	for _, c := range d.Stacks[0].Security {
-		got = append(got, string(c.Op)+" "+c.LogicalID+" "+security.Describe(c)+" "+string(c.Status))
-	}
-	assert.DeepEqual(t, got, []string{
+	assert.DeepEqual(t, stageRows(stage, &d), []string{
 		// created: the template's values, redacted before they are read
 		"add Invoke Allow lambda:InvokeFunction on ${Fn.Arn} to * when {\"ArnLike\":{\"AWS:SourceArn\":\"arn:aws:s3:::bucket-***\"}} broadening",
 		// updated: the group comes from the template, unchanged
@@ -94,16 +106,9 @@ func TestStackStateOfASavedDiff(t *testing.T) {
 // a read property changed or hidden, a side that could not be read. The
 // maps the values are gathered in are reused: no change sees another's.
 func TestSecuritySkipsOnlyResourcesWithoutRows(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, body string) {
-		assert.NilError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
-	}
-	write("manifest.json", `{"version":"36.0.0","artifacts":{"App":{"type":"aws:cloudformation:stack","environment":"aws://123456789012/us-east-1","properties":{"templateFile":"App.template.json"}}}}`)
-	write("App.template.json", `{"Resources":{
+	asm := appAssembly(t, `{
 		"Plain":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30}},
-		"Redrive":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30,"RedriveAllowPolicy":{"Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}}}}}`)
-	asm, err := assembly.Load(dir)
-	assert.NilError(t, err)
+		"Redrive":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30,"RedriveAllowPolicy":{"Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}}}}`)
 	policy := `{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:*","Resource":"*"}]}`
 	stage := securityStage{asm: asm, set: secrets.NewSet(), state: func(context.Context, string) (*cdkd.StackState, string) {
 		return &cdkd.StackState{Resources: map[string]cdkd.StateResource{
@@ -130,12 +135,7 @@ func TestSecuritySkipsOnlyResourcesWithoutRows(t *testing.T) {
 		change("GonePolicy", model.ChangeDelete, "AWS::SQS::QueuePolicy"),
 		change("GoneUnknown", model.ChangeDelete, "AWS::SQS::QueuePolicy"),
 	}}}}
-	stage.changes(context.Background(), &d)
-	var got []string
-	for _, c := range d.Stacks[0].Security {
-		got = append(got, string(c.Op)+" "+c.LogicalID+" "+security.Describe(c)+" "+string(c.Status))
-	}
-	assert.DeepEqual(t, got, []string{
+	assert.DeepEqual(t, stageRows(stage, &d), []string{
 		"add Redrive Allow sqs:* on * to * broadening",
 		"add BoundRedrive Deny sqs:* on * to * narrowed",
 		"add NotInAssembly values not known unknown",
