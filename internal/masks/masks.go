@@ -53,10 +53,25 @@ type Set struct {
 	// bound hides how many it saw.
 	places, valuesSeen map[[sha256.Size]byte]struct{}
 	atLeast            bool
+	// uncounted are index and distinct as Unverifiable left them, hashed
+	// into places and valuesSeen only when a count is needed (a value
+	// added past the bound, or OverBound): a run without a key is
+	// unverifiable without any count being asked for.
+	uncounted struct {
+		index    map[string]int
+		distinct map[string]struct{}
+	}
 }
 
 // AddAll adds what the redaction stage hid, in its order.
 func (m *Set) AddAll(hidden []redact.Hidden) {
+	if n := min(len(hidden), MaxPlaces); m.index == nil && !m.over && n > 0 {
+		// Sized once: a diff without an assembly hides thousands of values,
+		// and growing these lists copied each several times.
+		m.index, m.distinct = make(map[string]int, n), make(map[string]struct{}, min(n, MaxValues))
+		m.items, m.values = make([]fingerprint.Item, 0, n), make([]model.Value, 0, n)
+		m.tokens, m.at = make([]*model.MaskToken, 0, n), make([]int, 0, n)
+	}
 	for _, h := range hidden {
 		m.Add(h)
 	}
@@ -110,13 +125,38 @@ func (m *Set) Add(h redact.Hidden) {
 // values.
 func maskKey(h redact.Hidden) (key, value string, carried bool) {
 	if *h.Token != "" {
-		return "t\x00" + placeKey(h.Place) + "\x00" + string(*h.Token), "", true
+		return joinKey("t", h.Place, string(*h.Token)), "", true
 	}
-	return "v\x00" + placeKey(h.Place) + "\x00" + string(h.Original.Raw), string(h.Original.Raw), false
+	key = joinKey("v", h.Place, string(h.Original.Raw))
+	return key, key[len(key)-len(h.Original.Raw):], false
+}
+
+// joinKey is tag, the place's fields and last, joined by NULs, built in
+// one allocation: a key is made for every value a diff hides.
+func joinKey(tag string, p redact.Place, last string) string {
+	kind := "r"
+	if p.Output {
+		kind = "o"
+	}
+	parts := [...]string{tag, p.Stack, p.Region, kind, p.Name, p.Path, last}
+	n := len(parts) - 1
+	for _, s := range parts {
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, s := range parts {
+		if i > 0 {
+			b.WriteByte(0)
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // count counts a place and its value past the bound.
 func (m *Set) count(key, value string, carried bool) {
+	m.hashUncounted()
 	m.places[sha256.Sum256([]byte(key))] = struct{}{}
 	if !carried {
 		m.valuesSeen[sha256.Sum256([]byte(value))] = struct{}{}
@@ -124,18 +164,11 @@ func (m *Set) count(key, value string, carried bool) {
 }
 
 // Unverifiable makes every token unverifiable, the ones added later too,
-// and keeps nothing more than the counts of places and distinct values:
-// past a bound, or when the values cannot be hashed.
+// and keeps nothing more than what counting places and distinct values
+// needs: past a bound, or when the values cannot be hashed.
 func (m *Set) Unverifiable() {
 	if !m.over {
-		m.places = make(map[[sha256.Size]byte]struct{}, len(m.index))
-		m.valuesSeen = make(map[[sha256.Size]byte]struct{}, len(m.distinct))
-		for k := range m.index {
-			m.places[sha256.Sum256([]byte(k))] = struct{}{}
-		}
-		for v := range m.distinct {
-			m.valuesSeen[sha256.Sum256([]byte(v))] = struct{}{}
-		}
+		m.uncounted.index, m.uncounted.distinct = m.index, m.distinct
 	}
 	m.over = true
 	for _, toks := range [][]*model.MaskToken{m.tokens, m.carried} {
@@ -144,6 +177,23 @@ func (m *Set) Unverifiable() {
 		}
 	}
 	m.tokens, m.carried, m.items, m.values, m.index, m.distinct, m.at = nil, nil, nil, nil, nil, nil, nil
+}
+
+// hashUncounted hashes what Unverifiable left uncounted.
+func (m *Set) hashUncounted() {
+	if m.places != nil {
+		return
+	}
+	index, distinct := m.uncounted.index, m.uncounted.distinct
+	m.places = make(map[[sha256.Size]byte]struct{}, len(index))
+	m.valuesSeen = make(map[[sha256.Size]byte]struct{}, len(distinct))
+	for k := range index {
+		m.places[sha256.Sum256([]byte(k))] = struct{}{}
+	}
+	for v := range distinct {
+		m.valuesSeen[sha256.Sum256([]byte(v))] = struct{}{}
+	}
+	m.uncounted.index, m.uncounted.distinct = nil, nil
 }
 
 // Over reports whether every token is unverifiable (see Unverifiable).
@@ -156,6 +206,7 @@ func (m *Set) Empty() bool { return len(m.tokens) == 0 && len(m.carried) == 0 }
 // OverBound says which bound the change set is past, with the count, and
 // why so many.
 func (m *Set) OverBound(haveAssembly bool) string {
+	m.hashUncounted()
 	atLeast := ""
 	if m.atLeast {
 		atLeast = "at least "
@@ -195,12 +246,4 @@ func placePosition(p redact.Place) fingerprint.Position {
 		return fingerprint.Position{Stack: p.Stack, Region: p.Region, Kind: fingerprint.KindOutput, Output: p.Name, Path: p.Path}
 	}
 	return fingerprint.Position{Stack: p.Stack, Region: p.Region, Kind: fingerprint.KindResource, LogicalID: p.Name, Path: p.Path}
-}
-
-func placeKey(p redact.Place) string {
-	kind := "r"
-	if p.Output {
-		kind = "o"
-	}
-	return strings.Join([]string{p.Stack, p.Region, kind, p.Name, p.Path}, "\x00")
 }
