@@ -33,7 +33,16 @@ type pooledDecoder struct {
 	dec     jsontext.Decoder
 	r       bytes.Reader
 	strings map[string]string
-	text    []byte
+	// boxed are short string and number values as `any`: boxing one
+	// allocates, and a template's values repeat ("Allow", "2012-10-17",
+	// 30); an interface value cannot be changed, so one serves them all.
+	boxed map[boxKey]any
+	text  []byte
+}
+
+type boxKey struct {
+	number bool
+	text   string
 }
 
 // Bounds of pooledDecoder.strings.
@@ -72,12 +81,28 @@ var decoders = sync.Pool{New: func() any { return new(pooledDecoder) }}
 
 func (d *pooledDecoder) decodeAny() (any, error) {
 	dec := &d.dec
-	switch dec.PeekKind() {
-	case '"':
-		return d.readText()
-	case '0':
+	switch k := dec.PeekKind(); k {
+	case '"', '0':
 		s, err := d.readText()
-		return json.Number(s), err
+		if err != nil || len(s) > internedLen {
+			if k == '0' {
+				return json.Number(s), err
+			}
+			return s, err
+		}
+		key := boxKey{number: k == '0', text: s}
+		if v, ok := d.boxed[key]; ok {
+			return v, nil
+		}
+		if d.boxed == nil || len(d.boxed) >= internedMost {
+			d.boxed = make(map[boxKey]any, internedMost)
+		}
+		var v any = s
+		if key.number {
+			v = json.Number(s)
+		}
+		d.boxed[key] = v
+		return v, nil
 	}
 	tok, err := dec.ReadToken()
 	if err != nil {
