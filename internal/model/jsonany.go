@@ -38,6 +38,14 @@ type pooledDecoder struct {
 	// 30); an interface value cannot be changed, so one serves them all.
 	boxed map[boxKey]any
 	text  []byte
+	// stack holds the members and items of the objects and lists being
+	// decoded, so each is made once at its size instead of grown.
+	stack []decoded
+}
+
+type decoded struct {
+	name  string
+	value any
 }
 
 type boxKey struct {
@@ -79,6 +87,13 @@ func (d *pooledDecoder) readText() (string, error) {
 
 var decoders = sync.Pool{New: func() any { return new(pooledDecoder) }}
 
+// pop drops the stack's members from start, keeping none of the values
+// alive in the pooled decoder.
+func (d *pooledDecoder) pop(start int) {
+	clear(d.stack[start:])
+	d.stack = d.stack[:start]
+}
+
 func (d *pooledDecoder) decodeAny() (any, error) {
 	dec := &d.dec
 	switch k := dec.PeekKind(); k {
@@ -116,20 +131,26 @@ func (d *pooledDecoder) decodeAny() (any, error) {
 	case 't':
 		return true, nil
 	case '[':
-		list := []any{}
+		start := len(d.stack)
+		defer d.pop(start)
 		for dec.PeekKind() != ']' {
 			v, err := d.decodeAny()
 			if err != nil {
 				return nil, err
 			}
-			list = append(list, v)
+			d.stack = append(d.stack, decoded{value: v})
 		}
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
 		}
+		list := make([]any, len(d.stack)-start)
+		for i, m := range d.stack[start:] {
+			list[i] = m.value
+		}
 		return list, nil
 	case '{':
-		obj := map[string]any{}
+		start := len(d.stack)
+		defer d.pop(start)
 		for dec.PeekKind() != '}' {
 			name, err := d.readText()
 			if err != nil {
@@ -139,10 +160,14 @@ func (d *pooledDecoder) decodeAny() (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			obj[name] = v
+			d.stack = append(d.stack, decoded{name, v})
 		}
 		if _, err := dec.ReadToken(); err != nil {
 			return nil, err
+		}
+		obj := make(map[string]any, len(d.stack)-start)
+		for _, m := range d.stack[start:] {
+			obj[m.name] = m.value // a repeated name: the last wins
 		}
 		return obj, nil
 	}
