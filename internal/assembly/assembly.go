@@ -12,13 +12,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/par"
 )
 
 // Assembly is every stack of a cloud assembly, Stage assemblies and nested
@@ -342,22 +342,11 @@ func (l *loader) stackArtifacts(dir, path string, m *manifest, ids []string) map
 		}
 	}
 	results := make([]stackResult, len(stackIDs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(stackIDs)) {
-		wg.Go(func() {
-			for i := range next {
-				sub := loader{assets: l.assets, manifest: m, templates: map[string][]byte{}}
-				err := sub.stackArtifact(dir, path, stackIDs[i], m.Artifacts[stackIDs[i]])
-				results[i] = stackResult{sub.stacks, sub.templates, err}
-			}
-		})
-	}
-	for i := range stackIDs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	par.Each(len(stackIDs), func(i int) {
+		sub := loader{assets: l.assets, manifest: m, templates: map[string][]byte{}}
+		err := sub.stackArtifact(dir, path, stackIDs[i], m.Artifacts[stackIDs[i]])
+		results[i] = stackResult{sub.stacks, sub.templates, err}
+	})
 	byID := make(map[string]stackResult, len(stackIDs))
 	for i, id := range stackIDs {
 		byID[id] = results[i]

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/par"
 )
 
 // cdkd's diff gives a created resource its logical id and type only, so
@@ -39,13 +40,25 @@ func (a *Assembly) BindCreates(d *model.Diff) int {
 		// through the report (a later call reads the files).
 		a.templates = nil
 	}
-	b.stacks(d.Stacks, "")
-	return b.unbound
+	// Each top-level stack, with its nested ones, on its own core: a
+	// stack's creations are bound from its own template.
+	unbound := make([]int, len(d.Stacks))
+	par.Each(len(d.Stacks), func(i int) {
+		sb := b
+		sb.stacks(d.Stacks[i:i+1], "")
+		unbound[i] = sb.unbound
+	})
+	n := 0
+	for _, u := range unbound {
+		n += u
+	}
+	return n
 }
 
 type binder struct {
 	a *Assembly
-	// read are the bytes of the templates Load read, by file.
+	// read are the bytes of the templates Load read, by file; only read
+	// while binding.
 	read    map[string][]byte
 	unbound int
 }
