@@ -25,13 +25,21 @@ import (
 // stacks included, sorted by name and region.
 type Assembly struct {
 	Stacks []Stack
-	// templates are the bytes of the templates Load read, by file:
+	// templates are the templates Load read, as bytes, by file:
 	// BindCreates reads created resources' properties from them instead of
 	// reading the files again (which may have changed since), then lets
 	// them go. Bytes, not the decoded tree: decoded, a template is ten
 	// times its size, and a large app's would be held while its diff is
 	// decoded and redacted.
-	templates map[string][]byte
+	templates map[string]source
+}
+
+// source is a template's bytes, and where in them each resource is
+// written (model.DecodeJSONSpans): binding a creation decodes its
+// resource alone.
+type source struct {
+	raw       []byte
+	resources map[string][2]int
 }
 
 // Stack is one stack's template, reduced to what redaction needs.
@@ -177,7 +185,7 @@ func IsAssembly(dir string) bool {
 // cloud assemblies (CDK Stages) and nested stacks (AWS::CloudFormation::Stack
 // whose template CDK wrote next to the parent's).
 func Load(dir string) (*Assembly, error) {
-	l := loader{seen: map[string]bool{}, assets: &assetCache{byDir: map[string]map[string]string{}}, templates: map[string][]byte{}}
+	l := loader{seen: map[string]bool{}, assets: &assetCache{byDir: map[string]map[string]string{}}, templates: map[string]source{}}
 	if err := l.assembly(dir); err != nil {
 		return nil, err
 	}
@@ -312,8 +320,8 @@ type loader struct {
 	assets *assetCache
 	// manifest is the one being read.
 	manifest *manifest
-	// templates are the bytes of the templates read, by file.
-	templates map[string][]byte
+	// templates are the sources of the templates read, by file.
+	templates map[string]source
 }
 
 type assetCache struct {
@@ -324,7 +332,7 @@ type assetCache struct {
 // stackResult is what reading one stack artifact gave.
 type stackResult struct {
 	stacks    []Stack
-	templates map[string][]byte
+	templates map[string]source
 	err       error
 }
 
@@ -343,7 +351,7 @@ func (l *loader) stackArtifacts(dir, path string, m *manifest, ids []string) map
 	}
 	results := make([]stackResult, len(stackIDs))
 	par.Each(len(stackIDs), func(i int) {
-		sub := loader{assets: l.assets, manifest: m, templates: map[string][]byte{}}
+		sub := loader{assets: l.assets, manifest: m, templates: map[string]source{}}
 		err := sub.stackArtifact(dir, path, stackIDs[i], m.Artifacts[stackIDs[i]])
 		results[i] = stackResult{sub.stacks, sub.templates, err}
 	})
@@ -438,7 +446,7 @@ func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, 
 	if err != nil {
 		return err
 	}
-	l.templates[s.TemplateFile] = b
+	l.templates[s.TemplateFile] = source{raw: b, resources: tpl.spans}
 	t := newTracer(tpl, s, passed)
 	t.trace()
 	t.fill(&s)

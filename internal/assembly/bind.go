@@ -57,9 +57,9 @@ func (a *Assembly) BindCreates(d *model.Diff) int {
 
 type binder struct {
 	a *Assembly
-	// read are the bytes of the templates Load read, by file; only read
-	// while binding.
-	read    map[string][]byte
+	// read are the templates Load read, by file; only read while
+	// binding.
+	read    map[string]source
 	unbound int
 }
 
@@ -133,16 +133,28 @@ func (b *binder) resources(stack, region, parent string, ids map[string]bool) (S
 	case st.TemplateFile == "":
 		return st, nil, fmt.Sprintf("the cloud assembly names no template for stack %s", stack)
 	}
-	raw, ok := b.read[st.TemplateFile]
-	if !ok {
-		var err error
-		if raw, err = os.ReadFile(st.TemplateFile); err != nil {
-			return st, nil, fmt.Sprintf("the template of stack %s cannot be read", stack)
+	unreadable := fmt.Sprintf("the template of stack %s cannot be read", stack)
+	if src, ok := b.read[st.TemplateFile]; ok {
+		// Load decoded it whole and noted where each resource is.
+		resources := make(map[string]any, len(ids))
+		for id := range ids {
+			if span, ok := src.resources[id]; ok {
+				v, err := model.DecodeJSON(src.raw[span[0]:span[1]])
+				if err != nil {
+					return st, nil, unreadable
+				}
+				resources[id] = v
+			}
 		}
+		return st, resources, ""
+	}
+	raw, err := os.ReadFile(st.TemplateFile)
+	if err != nil {
+		return st, nil, unreadable
 	}
 	resources, err := model.DecodeMembers(raw, "Resources", ids)
 	if err != nil {
-		return st, nil, fmt.Sprintf("the template of stack %s cannot be read", stack)
+		return st, nil, unreadable
 	}
 	return st, resources, ""
 }
@@ -155,9 +167,6 @@ func properties(st Stack, stack string, resources map[string]any, logicalID stri
 		return nil, fmt.Sprintf("resource %s is not in the template of stack %s", logicalID, stack)
 	}
 	raw := r["Properties"]
-	if !ok {
-		return nil, fmt.Sprintf("resource %s is not in the template of stack %s", logicalID, stack)
-	}
 	if raw == nil {
 		return []model.PropertyChange{}, "" // created with no properties
 	}

@@ -21,6 +21,8 @@ type template struct {
 	Outputs    map[string]any `json:"Outputs"`
 
 	ids []string // resourceIDs, once sorted
+	// spans are where each resource is written in the template's bytes.
+	spans map[string][2]int
 }
 
 // resourceIDs are the resources' logical ids, sorted: a stack's list, its
@@ -62,7 +64,7 @@ func parseTemplate(data string) (*template, error) {
 // object, as CloudFormation requires (names are matched exactly, as
 // CloudFormation matches them).
 func decodeTemplate(b []byte) (*template, error) {
-	v, err := model.DecodeJSON(b)
+	v, spans, err := model.DecodeJSONSpans(b, "Resources")
 	if err != nil {
 		return nil, fmt.Errorf("decode JSON: %w", err)
 	}
@@ -70,7 +72,7 @@ func decodeTemplate(b []byte) (*template, error) {
 	if !ok {
 		return nil, fmt.Errorf("decode JSON: the template is not a JSON object")
 	}
-	var t template
+	t := template{spans: spans}
 	for name, section := range map[string]*map[string]any{"Parameters": &t.Parameters, "Resources": &t.Resources, "Outputs": &t.Outputs} {
 		switch s := top[name].(type) {
 		case nil:

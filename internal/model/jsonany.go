@@ -19,10 +19,105 @@ import (
 // digest reads the tokens itself: canonicalJSON).
 func DecodeJSON(b []byte) (any, error) {
 	d := decoders.Get().(*pooledDecoder)
-	defer decoders.Put(d)
-	d.r.Reset(b)
-	d.dec.Reset(&d.r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	defer d.put()
+	d.reset(b)
 	return d.decodeAny()
+}
+
+// objectRest decodes an object's members and its closing brace, its
+// opening one read. member, when not nil, is told where each member's
+// value is in the input: [start, end).
+func (d *pooledDecoder) objectRest(member func(name string, start, end int)) (map[string]any, error) {
+	dec := &d.dec
+	start := len(d.stack)
+	defer d.pop(start)
+	for dec.PeekKind() != '}' {
+		name, err := d.readText()
+		if err != nil {
+			return nil, err
+		}
+		from := d.valueStart()
+		v, err := d.decodeAny()
+		if err != nil {
+			return nil, err
+		}
+		if member != nil {
+			member(name, from, int(dec.InputOffset()))
+		}
+		d.stack = append(d.stack, decoded{name, v})
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, err
+	}
+	obj := make(map[string]any, len(d.stack)-start)
+	for _, m := range d.stack[start:] {
+		obj[m.name] = m.value // a repeated name: the last wins
+	}
+	return obj, nil
+}
+
+// valueStart is where the value after the name just read begins: past
+// the colon and any space around it.
+func (d *pooledDecoder) valueStart() int {
+	at := int(d.dec.InputOffset())
+	for at < len(d.in) && (d.in[at] == ':' || d.in[at] == ' ' || d.in[at] == '\t' || d.in[at] == '\n' || d.in[at] == '\r') {
+		at++
+	}
+	return at
+}
+
+// DecodeJSONSpans is DecodeJSON of b, and, when b is an object, where in
+// b each member of its member section (an object too) is written: the
+// [start, end) of each name's value, the last one for a repeated name, as
+// DecodeJSON keeps the last. A template's resources can then be decoded
+// again one at a time from its bytes, without reading the rest.
+func DecodeJSONSpans(b []byte, section string) (any, map[string][2]int, error) {
+	d := decoders.Get().(*pooledDecoder)
+	defer d.put()
+	d.reset(b)
+	dec := &d.dec
+	if dec.PeekKind() != '{' {
+		v, err := d.decodeAny()
+		return v, nil, err
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, nil, err
+	}
+	start := len(d.stack)
+	defer d.pop(start)
+	var spans map[string][2]int
+	for dec.PeekKind() != '}' {
+		name, err := d.readText()
+		if err != nil {
+			return nil, nil, err
+		}
+		var v any
+		switch {
+		case name != section:
+			v, err = d.decodeAny()
+		case dec.PeekKind() == '{':
+			if _, err = dec.ReadToken(); err == nil {
+				found := map[string][2]int{}
+				v, err = d.objectRest(func(member string, from, to int) { found[member] = [2]int{from, to} })
+				spans = found // a repeated section: the last one's
+			}
+		default:
+			spans = nil
+			v, err = d.decodeAny()
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		d.stack = append(d.stack, decoded{name, v})
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, nil, err
+	}
+	obj := make(map[string]any, len(d.stack)-start)
+	for _, m := range d.stack[start:] {
+		obj[m.name] = m.value
+	}
+	return obj, spans, nil
 }
 
 // pooledDecoder is a decoder with its reader, both reused, and the short
@@ -32,6 +127,7 @@ func DecodeJSON(b []byte) (any, error) {
 type pooledDecoder struct {
 	dec     jsontext.Decoder
 	r       bytes.Reader
+	in      []byte // what r reads
 	strings map[string]string
 	// boxed are short string and number values as `any`: boxing one
 	// allocates, and a template's values repeat ("Allow", "2012-10-17",
@@ -86,6 +182,20 @@ func (d *pooledDecoder) readText() (string, error) {
 }
 
 var decoders = sync.Pool{New: func() any { return new(pooledDecoder) }}
+
+// put returns d to the pool, holding nothing of its input.
+func (d *pooledDecoder) put() {
+	d.in = nil
+	d.r.Reset(nil)
+	decoders.Put(d)
+}
+
+// reset readies the decoder for b, with DecodeJSON's choices.
+func (d *pooledDecoder) reset(b []byte) {
+	d.in = b
+	d.r.Reset(b)
+	d.dec.Reset(&d.r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+}
 
 // pop drops the stack's members from start, keeping none of the values
 // alive in the pooled decoder.
@@ -149,27 +259,7 @@ func (d *pooledDecoder) decodeAny() (any, error) {
 		}
 		return list, nil
 	case '{':
-		start := len(d.stack)
-		defer d.pop(start)
-		for dec.PeekKind() != '}' {
-			name, err := d.readText()
-			if err != nil {
-				return nil, err
-			}
-			v, err := d.decodeAny()
-			if err != nil {
-				return nil, err
-			}
-			d.stack = append(d.stack, decoded{name, v})
-		}
-		if _, err := dec.ReadToken(); err != nil {
-			return nil, err
-		}
-		obj := make(map[string]any, len(d.stack)-start)
-		for _, m := range d.stack[start:] {
-			obj[m.name] = m.value // a repeated name: the last wins
-		}
-		return obj, nil
+		return d.objectRest(nil)
 	}
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
 }
@@ -182,9 +272,8 @@ func (d *pooledDecoder) decodeAny() (any, error) {
 // the whole template again.
 func DecodeMembers(b []byte, section string, names map[string]bool) (map[string]any, error) {
 	d := decoders.Get().(*pooledDecoder)
-	defer decoders.Put(d)
-	d.r.Reset(b)
-	d.dec.Reset(&d.r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	defer d.put()
+	d.reset(b)
 	dec := &d.dec
 	if err := d.readDelim('{', "a JSON object"); err != nil {
 		return nil, err

@@ -161,3 +161,53 @@ func FuzzDecodeMembers(f *testing.F) {
 		}
 	})
 }
+
+// checkSpans holds DecodeJSONSpans to DecodeJSON: the same value, and for
+// each member of the section a span whose bytes decode to that member's
+// value, one span per member.
+func checkSpans(t *testing.T, b []byte) {
+	t.Helper()
+	whole, werr := DecodeJSON(b)
+	got, spans, err := DecodeJSONSpans(b, "Resources")
+	assert.Equal(t, err == nil, werr == nil, "%q: %v / %v", b, err, werr)
+	if err != nil {
+		return
+	}
+	assert.DeepEqual(t, got, whole)
+	top, _ := whole.(map[string]any)
+	sec, isObject := top["Resources"].(map[string]any)
+	if !isObject {
+		assert.Assert(t, spans == nil, "%q: spans of no section", b)
+		return
+	}
+	assert.Equal(t, len(spans), len(sec), "%q", b)
+	for name, v := range sec {
+		span, ok := spans[name]
+		assert.Assert(t, ok, "%q: no span for %q", b, name)
+		again, err := DecodeJSON(b[span[0]:span[1]])
+		assert.NilError(t, err, "%q: %q spans %q", b, name, b[span[0]:span[1]])
+		assert.DeepEqual(t, again, v)
+	}
+}
+
+// A template's resources can be decoded again from their spans: through
+// spacing, repeated names and sections, and values of every kind.
+func TestDecodeJSONSpans(t *testing.T) {
+	for _, in := range []string{
+		`{}`, `[]`, `"x"`, `{"Resources":{}}`, `{"Resources":[1]}`,
+		"{ \"Resources\" :\n\t{ \"A\" : {\"Type\":\"T\",\"Properties\":{\"x\":[1,{\"y\":null}]}} ,\r\n \"B\":\"s\", \"C\":-1.5e3,\"D\":true,\"E\":null,\"F\":[] } }",
+		`{"Resources":{"A":1,"A":{"Type":"second"}}}`, `{"Resources":{"A":1},"Resources":{"B":2}}`,
+		`{"Resources":{"A":1},"Resources":null}`, `{"Resources":1,"Resources":{"A":1}}`,
+		`{"Resources":{"\u00e9":"escaped","B":"\ud83d\ude00"}}`, `{"Other":{"Resources":{"A":1}},"Resources":{"B":{}}}`,
+		`{"Resources":{"A":`, `{"Resources":{"A":1}`,
+	} {
+		checkSpans(t, []byte(in))
+	}
+}
+
+func FuzzDecodeJSONSpans(f *testing.F) {
+	for _, s := range []string{`{"Resources":{"A":1,"C":[2]}}`, `{"Resources":{"A":1},"Resources":{"B":[]}}`, ` { "Resources" : { "A" : { } } } `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkSpans(t, b) })
+}
