@@ -9,21 +9,22 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
-// fromJSONFile is the from-json file, read once, before the cloud assembly
-// loads. A cdkd diff in it is decoded meanwhile on another core: the two
-// are independent and take about as long on a large app, and nothing is
-// printed from the decoded diff before it is redacted (obtainDiff waits).
+// fromJSONFile is the from-json file, read once, while the cloud assembly
+// loads, and a cdkd diff in it decoded there too: on a large app the two
+// take about as long, each on a core of its own. Nothing is printed from
+// the diff before it is redacted (obtainDiff waits for it).
 type fromJSONFile struct {
-	b   []byte
-	err error // reading it
+	read chan struct{} // closed when b, err and decoded are set
+	b    []byte
+	err  error // reading it
 
 	decoded   chan struct{} // closed when diff and decodeErr are set; nil: not decoding
 	diff      model.Diff
 	decodeErr error
 }
 
-// fromJSON is the from-json input, read on first use: run reads it before
-// the assembly loads, so that a diff in it decodes meanwhile.
+// fromJSON is the from-json input, read on first use: run starts it before
+// the assembly loads.
 func (r *Env) fromJSON() *fromJSONFile {
 	if r.fromFile == nil {
 		r.fromFile = readFromJSON(r.cfg.FromJSON, r.cfg.Command)
@@ -31,27 +32,33 @@ func (r *Env) fromJSON() *fromJSONFile {
 	return r.fromFile
 }
 
-// readFromJSON reads path and, for the diff command, starts decoding it
+// readFromJSON starts reading path and, for the diff command, decoding it
 // when it holds cdkd's diff rather than a report cdkd-action wrote.
 func readFromJSON(path string, command config.Command) *fromJSONFile {
-	f := &fromJSONFile{}
-	f.b, f.err = os.ReadFile(path)
-	if f.err != nil || command != config.CommandDiff {
-		return f
-	}
-	if _, isReport, _ := model.ReportHeader(f.b); isReport {
-		return f
-	}
-	f.decoded = make(chan struct{})
+	f := &fromJSONFile{read: make(chan struct{})}
 	go func() {
-		defer close(f.decoded)
-		f.diff, f.decodeErr = cdkd.DecodeDiff(f.b)
+		b, err := os.ReadFile(path)
+		decode := err == nil && command == config.CommandDiff
+		if decode {
+			_, isReport, _ := model.ReportHeader(b)
+			decode = !isReport
+		}
+		f.b, f.err = b, err
+		if decode {
+			f.decoded = make(chan struct{})
+			defer close(f.decoded)
+		}
+		close(f.read)
+		if decode {
+			f.diff, f.decodeErr = cdkd.DecodeDiff(b)
+		}
 	}()
 	return f
 }
 
 // bytes are the file's content, or why it could not be read.
 func (f *fromJSONFile) bytes(path string) ([]byte, error) {
+	<-f.read
 	if f.err != nil {
 		return nil, fmt.Errorf("read from-json %s: %w", path, f.err)
 	}
