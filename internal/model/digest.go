@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -27,7 +28,8 @@ const DigestVersion = "v3"
 // public digest is impossible without the fingerprint key, and costs one
 // Argon2id hash per guess with it.
 //
-// The canonical form is streamed into the hash (no copy of the diff is made):
+// The canonical form is streamed into the hash, a top-level stack's at a
+// time (written ahead on every core; no copy of the whole is made):
 // every string is length-prefixed, lists are visited in sorted order, and JSON
 // values are re-encoded with sorted keys, so neither cdkd's ordering nor its
 // JSON spelling changes the digest.
@@ -35,7 +37,7 @@ func (d Diff) Digest() string {
 	h := sha256.New()
 	w := &digestWriter{w: bufio.NewWriterSize(h, 64<<10)}
 	w.str("cdkd-action diff " + DigestVersion)
-	w.stacks(d.Stacks)
+	w.topStacks(d.Stacks)
 	_ = w.w.Flush()
 	return DigestVersion + ":" + hex.EncodeToString(h.Sum(nil))
 }
@@ -70,47 +72,120 @@ func (w *digestWriter) bool(b bool) {
 }
 
 func (w *digestWriter) stacks(stacks []StackDiff) {
-	order := sortedIndex(len(stacks), func(i, j int) bool {
+	order := stackOrder(stacks)
+	w.count(len(stacks))
+	for _, i := range order {
+		w.stack(&stacks[i])
+	}
+}
+
+// topStacks is stacks for the top level: each stack's form (with its
+// nested stacks') is written on a core of its own and hashed in order, as
+// stacks would write them one after another.
+func (w *digestWriter) topStacks(stacks []StackDiff) {
+	order := stackOrder(stacks)
+	w.count(len(stacks))
+	inOrder(len(order), func(k int, sw *digestWriter) { sw.stack(&stacks[order[k]]) }, func(form []byte) { w.w.Write(form) })
+}
+
+func stackOrder(stacks []StackDiff) []int {
+	return sortedIndex(len(stacks), func(i, j int) bool {
 		if stacks[i].Stack != stacks[j].Stack {
 			return stacks[i].Stack < stacks[j].Stack
 		}
 		return stacks[i].Region < stacks[j].Region
 	})
-	w.count(len(stacks))
-	for _, i := range order {
-		s := &stacks[i]
-		w.tag('S')
-		w.str(s.Stack)
-		w.str(s.Region)
-		changes := s.Changes
-		w.count(len(changes))
-		for _, c := range sortedIndex(len(changes), func(a, b int) bool { return changes[a].LogicalID < changes[b].LogicalID }) {
-			w.change(&changes[c])
+}
+
+// inOrder calls write(k, w) for every k in [0, n), on every core, each
+// into a buffer of its own, and hands the buffers to sink in k's order;
+// at most twice as many as there are cores are written ahead of it, so
+// the canonical form of a large diff is never held whole.
+func inOrder(n int, write func(k int, w *digestWriter), sink func(form []byte)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		var buf bytes.Buffer
+		for k := range n {
+			buf.Reset()
+			sw := &digestWriter{w: bufio.NewWriter(&buf)}
+			write(k, sw)
+			_ = sw.w.Flush()
+			sink(buf.Bytes())
 		}
-		outs := s.OutputChanges
-		w.count(len(outs))
-		for _, o := range sortedIndex(len(outs), func(a, b int) bool { return outs[a].Name < outs[b].Name }) {
-			oc := &outs[o]
-			w.tag('O')
-			w.str(oc.Name)
-			w.str(string(oc.ChangeType))
-			w.value(oc.Old, oc.OldMask)
-			w.value(oc.New, oc.NewMask)
-			w.bool(oc.OldValueRedacted)
-			w.bool(oc.Export)
-			w.str(string(oc.Secret))
-		}
-		if len(s.Security) > 0 {
-			// Only when there are any: a change set without security
-			// changes keeps the digest it always had.
-			w.tag('X')
-			w.count(len(s.Security))
-			for _, k := range SecurityKeys(s.Security) {
-				w.str(k)
-			}
-		}
-		w.stacks(s.Children)
+		return
 	}
+	ahead := make(chan struct{}, 2*workers)
+	jobs := make(chan int)
+	done := make([]chan *bytes.Buffer, n)
+	for k := range done {
+		done[k] = make(chan *bytes.Buffer, 1)
+	}
+	free := make(chan *bytes.Buffer, 2*workers)
+	go func() {
+		defer close(jobs)
+		for k := range n {
+			ahead <- struct{}{}
+			jobs <- k
+		}
+	}()
+	for range workers {
+		go func() {
+			for k := range jobs {
+				var buf *bytes.Buffer
+				select {
+				case buf = <-free:
+					buf.Reset()
+				default:
+					buf = new(bytes.Buffer)
+				}
+				sw := &digestWriter{w: bufio.NewWriter(buf)}
+				write(k, sw)
+				_ = sw.w.Flush()
+				done[k] <- buf
+			}
+		}()
+	}
+	for k := range n {
+		buf := <-done[k]
+		sink(buf.Bytes())
+		free <- buf
+		<-ahead
+	}
+}
+
+// stack writes one stack's form, its nested stacks' included.
+func (w *digestWriter) stack(s *StackDiff) {
+	w.tag('S')
+	w.str(s.Stack)
+	w.str(s.Region)
+	changes := s.Changes
+	w.count(len(changes))
+	for _, c := range sortedIndex(len(changes), func(a, b int) bool { return changes[a].LogicalID < changes[b].LogicalID }) {
+		w.change(&changes[c])
+	}
+	outs := s.OutputChanges
+	w.count(len(outs))
+	for _, o := range sortedIndex(len(outs), func(a, b int) bool { return outs[a].Name < outs[b].Name }) {
+		oc := &outs[o]
+		w.tag('O')
+		w.str(oc.Name)
+		w.str(string(oc.ChangeType))
+		w.value(oc.Old, oc.OldMask)
+		w.value(oc.New, oc.NewMask)
+		w.bool(oc.OldValueRedacted)
+		w.bool(oc.Export)
+		w.str(string(oc.Secret))
+	}
+	if len(s.Security) > 0 {
+		// Only when there are any: a change set without security
+		// changes keeps the digest it always had.
+		w.tag('X')
+		w.count(len(s.Security))
+		for _, k := range SecurityKeys(s.Security) {
+			w.str(k)
+		}
+	}
+	w.stacks(s.Children)
 }
 
 func (w *digestWriter) change(c *ResourceChange) {
