@@ -89,7 +89,7 @@ func (r *diffRun) reportDiff(ctx context.Context, report reporters.DiffReport, d
 	if scope := deployScope(r.cfg, r.asm, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
-	outputs := reporters.DiffOutputs(d.Totals(), d.AnyChange(), d.SecurityChanges())
+	outputs := reporters.DiffOutputs(d.Totals(), d.AnyChange(), d.SecurityTally())
 	outputs[OutputDigest] = report.Digest
 
 	apiErr := r.publishDiff(ctx, report, &d, outputs)

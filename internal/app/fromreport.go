@@ -61,7 +61,7 @@ func (r *Env) renderReport(b []byte, kind model.Kind) error {
 		rep := reporters.DiffReportOf(res, prcomment.FullReportHint(res.RunURL))
 		p := &publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }}
 		if res.Error == "" && res.Totals != nil {
-			p.Outputs = reporters.DiffOutputs(*res.Totals, res.HasChanges, d.SecurityChanges())
+			p.Outputs = reporters.DiffOutputs(*res.Totals, res.HasChanges, d.SecurityTally())
 		}
 		r.publishView(p)
 	case model.KindDrift:

@@ -195,6 +195,32 @@ func (d Diff) SecurityChanges() []SecurityChange {
 	return out
 }
 
+// SecurityTally counts a diff's security rows, and those that count as
+// broadening, where they are: a list of every row (SecurityChanges)
+// copies a megabyte on a large diff.
+type SecurityTally struct{ Rows, Broadening int }
+
+// TallySecurity counts rows.
+func TallySecurity(rows []SecurityChange) SecurityTally {
+	t := SecurityTally{Rows: len(rows)}
+	for i := range rows {
+		if rows[i].Status.CountsAsBroadening() {
+			t.Broadening++
+		}
+	}
+	return t
+}
+
+// SecurityTally counts every stack's security rows.
+func (d Diff) SecurityTally() SecurityTally {
+	var t SecurityTally
+	d.Walk(func(_ string, s StackDiff) {
+		st := TallySecurity(s.Security)
+		t.Rows, t.Broadening = t.Rows+st.Rows, t.Broadening+st.Broadening
+	})
+	return t
+}
+
 // UnboundCreates lists the creations whose properties are not bound
 // ("Stack/LogicalID"), each with why.
 func (d Diff) UnboundCreates() (ids []string, why string) {

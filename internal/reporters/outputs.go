@@ -1,7 +1,6 @@
 package reporters
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -28,10 +27,10 @@ const (
 // DiffOutputs are the counting outputs of a diff: its totals, whether
 // anything changes, and its security changes (how many, and whether one
 // broadens access).
-func DiffOutputs(totals model.Counts, hasChanges bool, sec []model.SecurityChange) map[string]string {
-	broadening := slices.ContainsFunc(sec, model.SecurityChange.Broadening)
+func DiffOutputs(totals model.Counts, hasChanges bool, sec model.SecurityTally) map[string]string {
+	broadening := sec.Broadening > 0
 	return map[string]string{
-		OutputSecurityChanges: strconv.Itoa(len(sec)),
+		OutputSecurityChanges: strconv.Itoa(sec.Rows),
 		OutputBroadening:      strconv.FormatBool(broadening),
 		OutputHasChanges:      strconv.FormatBool(hasChanges),
 		OutputToCreate:        strconv.Itoa(totals.Create),

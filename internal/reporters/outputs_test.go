@@ -36,7 +36,7 @@ func TestDiffOutputs(t *testing.T) {
 				"outputs-changed": "0", "security-changes": "1", "broadening": "true"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.DeepEqual(t, DiffOutputs(tc.totals, tc.hasChanges, tc.sec), tc.want)
+			assert.DeepEqual(t, DiffOutputs(tc.totals, tc.hasChanges, model.TallySecurity(tc.sec)), tc.want)
 		})
 	}
 }
