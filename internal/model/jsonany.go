@@ -18,9 +18,8 @@ import (
 // table and the cloud assembly's templates read values through it (the
 // digest reads the tokens itself: canonicalJSON).
 func DecodeJSON(b []byte) (any, error) {
-	d := decoders.Get().(*pooledDecoder)
+	d := decoderFor(b)
 	defer d.put()
-	d.reset(b)
 	return d.decodeAny()
 }
 
@@ -72,9 +71,8 @@ func (d *pooledDecoder) valueStart() int {
 // DecodeJSON keeps the last. A template's resources can then be decoded
 // again one at a time from its bytes, without reading the rest.
 func DecodeJSONSpans(b []byte, section string) (any, map[string][2]int, error) {
-	d := decoders.Get().(*pooledDecoder)
+	d := decoderFor(b)
 	defer d.put()
-	d.reset(b)
 	dec := &d.dec
 	if dec.PeekKind() != '{' {
 		v, err := d.decodeAny()
@@ -190,6 +188,13 @@ func (d *pooledDecoder) put() {
 	decoders.Put(d)
 }
 
+// decoderFor is a pooled decoder ready for b; put returns it.
+func decoderFor(b []byte) *pooledDecoder {
+	d := decoders.Get().(*pooledDecoder)
+	d.reset(b)
+	return d
+}
+
 // reset readies the decoder for b, with DecodeJSON's choices.
 func (d *pooledDecoder) reset(b []byte) {
 	d.in = b
@@ -271,9 +276,8 @@ func (d *pooledDecoder) decodeAny() (any, error) {
 // result. It reads a few resources of a large template without decoding
 // the whole template again.
 func DecodeMembers(b []byte, section string, names map[string]bool) (map[string]any, error) {
-	d := decoders.Get().(*pooledDecoder)
+	d := decoderFor(b)
 	defer d.put()
-	d.reset(b)
 	dec := &d.dec
 	if err := d.readDelim('{', "a JSON object"); err != nil {
 		return nil, err
