@@ -63,9 +63,11 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 				if known {
 					pc.Secret = stronger(pc.Secret, st.SecretAt(ch.LogicalID, pc.Path))
 				}
-				where := s.Stack + "/" + ch.LogicalID + "." + pc.Path
-				learn(set, pc.Old, pc.Secret, where)
-				learn(set, pc.New, pc.Secret, where)
+				if learns(pc.Secret) {
+					where := s.Stack + "/" + ch.LogicalID + "." + pc.Path
+					learn(set, pc.Old, pc.Secret, where)
+					learn(set, pc.New, pc.Secret, where)
+				}
 				count(pc.Old, pc.OldMask, pc.Secret)
 				count(pc.New, pc.NewMask, pc.Secret)
 			}
@@ -80,9 +82,11 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 			if known {
 				oc.Secret = stronger(oc.Secret, st.SecretOutput(oc.Name))
 			}
-			where := s.Stack + " output " + oc.Name
-			learn(set, oc.Old, oc.Secret, where)
-			learn(set, oc.New, oc.Secret, where)
+			if learns(oc.Secret) {
+				where := s.Stack + " output " + oc.Name
+				learn(set, oc.Old, oc.Secret, where)
+				learn(set, oc.New, oc.Secret, where)
+			}
 			count(oc.Old, oc.OldMask, oc.Secret)
 			count(oc.New, oc.NewMask, oc.Secret)
 		}

@@ -104,9 +104,11 @@ func learnDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 					redactedWhole(ch.State, set) || redactedWhole(ch.AWS, set)) {
 					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
 				}
-				where := s.Stack + "/" + dr.LogicalID + "." + ch.Path
-				learn(set, ch.State, ch.Secret, where)
-				learn(set, ch.AWS, ch.Secret, where)
+				if learns(ch.Secret) {
+					where := s.Stack + "/" + dr.LogicalID + "." + ch.Path
+					learn(set, ch.State, ch.Secret, where)
+					learn(set, ch.AWS, ch.Secret, where)
+				}
 			}
 		}
 	}

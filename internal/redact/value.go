@@ -122,7 +122,7 @@ func redactTree(x any, set *secrets.Set, changed *bool) any {
 // the same value elsewhere (a revert's failure line, cdkd's log, an event)
 // is hidden too. A mask or an unresolved reference is not a value.
 func learn(set *secrets.Set, v model.Value, kind model.SecretKind, where string) {
-	if kind == model.SecretNone || kind == model.SecretUnknown || !hideable(v) {
+	if !learns(kind) || !hideable(v) {
 		return
 	}
 	text := v.Text()
@@ -130,6 +130,12 @@ func learn(set *secrets.Set, v model.Value, kind model.SecretKind, where string)
 		return
 	}
 	set.Add(text, fmt.Sprintf("value at the %s position %s", kind, where))
+}
+
+// learns reports a kind of position whose values are learned as secrets
+// (callers check it before naming the place, which costs a string).
+func learns(kind model.SecretKind) bool {
+	return kind != model.SecretNone && kind != model.SecretUnknown
 }
 
 // covered reports a value that holds a secret the set knows already: that
