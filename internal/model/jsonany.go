@@ -95,9 +95,13 @@ func DecodeJSONSpans(b []byte, section string) (any, map[string][2]int, error) {
 			v, err = d.decodeAny()
 		case dec.PeekKind() == '{':
 			if _, err = dec.ReadToken(); err == nil {
-				found := map[string][2]int{}
-				v, err = d.objectRest(func(member string, from, to int) { found[member] = [2]int{from, to} })
-				spans = found // a repeated section: the last one's
+				d.spans = d.spans[:0]
+				v, err = d.objectRest(func(member string, from, to int) { d.spans = append(d.spans, span{member, from, to}) })
+				// Made once at its size; a repeated section: the last one's.
+				spans = make(map[string][2]int, len(d.spans))
+				for _, sp := range d.spans {
+					spans[sp.name] = [2]int{sp.from, sp.to}
+				}
 			}
 		default:
 			spans = nil
@@ -135,6 +139,13 @@ type pooledDecoder struct {
 	// stack holds the members and items of the objects and lists being
 	// decoded, so each is made once at its size instead of grown.
 	stack []decoded
+	// spans are DecodeJSONSpans' section members, gathered the same way.
+	spans []span
+}
+
+type span struct {
+	name     string
+	from, to int
 }
 
 type decoded struct {
@@ -184,6 +195,8 @@ var decoders = sync.Pool{New: func() any { return new(pooledDecoder) }}
 // put returns d to the pool, holding nothing of its input.
 func (d *pooledDecoder) put() {
 	d.in = nil
+	clear(d.spans)
+	d.spans = d.spans[:0]
 	d.r.Reset(nil)
 	decoders.Put(d)
 }
