@@ -135,3 +135,26 @@ func TestEmptySetNeedsNoKey(t *testing.T) {
 	m.AddAll(nil)
 	assert.Assert(t, m.Empty() && !m.Over())
 }
+
+// Made unverifiable by its caller (no key), a set counts nothing until a
+// count is asked for, and then counts exactly: what it held before, what
+// came after, each place and each distinct value once.
+func TestUnverifiableCountsWhenAsked(t *testing.T) {
+	var m Set
+	add := func(stack, value string) {
+		t.Helper()
+		tok := new(model.MaskToken)
+		m.Add(redact.Hidden{Place: redact.Place{Stack: stack, Name: "R", Path: "P"}, Original: model.StringValue(value), Token: tok})
+		if m.Over() {
+			assert.Equal(t, *tok, model.MaskUnverifiable, "a value added past Unverifiable is unverifiable")
+		}
+	}
+	add("A", "one")
+	add("B", "one")
+	m.Unverifiable()
+	add("A", "one") // a place already counted
+	add("C", "two")
+	assert.Assert(t, strings.Contains(m.OverBound(true), "at 3 places"), m.OverBound(true))
+	add("D", "three")
+	assert.Assert(t, strings.Contains(m.OverBound(true), "at 4 places"), m.OverBound(true))
+}
