@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -27,6 +29,16 @@ type actionFile struct {
 // Specs returns the inputs action.yml declares, sorted by name. The binary
 // applies their defaults itself so local runs behave like the runner.
 func Specs() ([]InputSpec, error) {
+	specs, err := parsedSpecs()
+	return slices.Clone(specs), err
+}
+
+// parsedSpecs parses the embedded action.yml once: a run asks for its
+// inputs several times, and each parse of the YAML took about a
+// millisecond.
+var parsedSpecs = sync.OnceValues(parseSpecs)
+
+func parseSpecs() ([]InputSpec, error) {
 	var f actionFile
 	if err := yaml.Unmarshal(cdkdaction.ActionYAML, &f); err != nil {
 		return nil, fmt.Errorf("parse embedded action.yml: %w", err)
