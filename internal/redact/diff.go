@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/par"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
@@ -33,11 +34,20 @@ func Diff(d *model.Diff, in Input) Report {
 		rep.Unplaced = placeDiff(d.Stacks, "", pos, nil)
 	}
 	n := learnDiff(d.Stacks, "", pos, in.Set)
+	// The second pass only reads the set the first one filled: each
+	// top-level stack (its nested ones with it) is redacted on a core of
+	// its own, and what each hid is kept in the stacks' order.
+	parts := make([][]Hidden, len(d.Stacks))
+	par.Each(len(d.Stacks), func(i int) {
+		redactStacks(d.Stacks[i:i+1], "", "", pos, in.Set, &parts[i])
+	})
 	// Sized for what positions and tokens hide (a diff without an assembly
 	// hides every value): growing the list as it goes would allocate
 	// several times its size.
 	rep.Hidden = make([]Hidden, 0, n)
-	redactStacks(d.Stacks, "", "", pos, in.Set, &rep.Hidden)
+	for _, p := range parts {
+		rep.Hidden = append(rep.Hidden, p...)
+	}
 	return rep
 }
 
