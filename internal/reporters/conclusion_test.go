@@ -108,7 +108,7 @@ func TestDeployCheckTitle(t *testing.T) {
 		want string
 	}{
 		{name: "a refusal: the gate's own words", rep: rep(OutcomeRefused, "Diff changed since review"), want: "Diff changed since review"},
-		{name: "a refusal without words: the headline", rep: rep(OutcomeRefused, ""), want: "Deploy refused: "},
+		{name: "a refusal without words: the headline", rep: rep(OutcomeRefused, ""), want: "Deploy refused"},
 		{name: "a failure: the headline, with its words", rep: rep(OutcomeFailed, "boom"), want: "Deploy failed: boom"},
 		{name: "locked: the headline", rep: rep(OutcomeLocked, ""), want: "Deploy not started: state locked"},
 	} {

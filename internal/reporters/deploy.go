@@ -105,6 +105,9 @@ func DeployHeadline(r DeployReport) string {
 	case OutcomeDeployed:
 		return "Deployed: " + totalDeployed(r.Stacks)
 	case OutcomeRefused:
+		if r.Title == "" {
+			return "Deploy refused"
+		}
 		return "Deploy refused: " + r.Title
 	case OutcomePartial:
 		return "Partially deployed: " + totalDeployed(r.Stacks)

@@ -171,6 +171,7 @@ func TestDeployHeadline(t *testing.T) {
 		{DeployReport{Outcome: OutcomeDeployed, Stacks: deployedStacks()}, "Deployed: 1 created, 2 updated, 1 deleted"},
 		{DeployReport{Outcome: OutcomeDeployed}, "Deployed: no resource changed"},
 		{DeployReport{Outcome: OutcomeRefused, Title: "Diff changed since review"}, "Deploy refused: Diff changed since review"},
+		{DeployReport{Outcome: OutcomeRefused}, "Deploy refused"},
 		{DeployReport{Outcome: OutcomePartial, Stacks: []DeployedStack{{Updated: 1, Failed: 2}}}, "Partially deployed: 1 updated, 2 failed"},
 		{DeployReport{Outcome: OutcomeLocked}, "Deploy not started: state locked"},
 		{DeployReport{Outcome: OutcomeCancelled}, "Deploy cancelled"},
