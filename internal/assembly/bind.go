@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -134,27 +133,25 @@ func (b *binder) resources(stack, region, parent string, ids map[string]bool) (S
 		return st, nil, fmt.Sprintf("the cloud assembly names no template for stack %s", stack)
 	}
 	unreadable := fmt.Sprintf("the template of stack %s cannot be read", stack)
-	if src, ok := b.read[st.TemplateFile]; ok {
-		// Load decoded it whole and noted where each resource is.
-		resources := make(map[string]any, len(ids))
-		for id := range ids {
-			if span, ok := src.resources[id]; ok {
-				v, err := model.DecodeJSON(src.raw[span[0]:span[1]])
-				if err != nil {
-					return st, nil, unreadable
-				}
-				resources[id] = v
-			}
+	src, ok := b.read[st.TemplateFile]
+	if !ok {
+		// Released by an earlier call: read again, as Load reads it.
+		raw, tpl, err := readTemplate(st.TemplateFile)
+		if err != nil {
+			return st, nil, unreadable
 		}
-		return st, resources, ""
+		src = source{raw: raw, resources: tpl.spans}
 	}
-	raw, err := os.ReadFile(st.TemplateFile)
-	if err != nil {
-		return st, nil, unreadable
-	}
-	resources, err := model.DecodeMembers(raw, "Resources", ids)
-	if err != nil {
-		return st, nil, unreadable
+	// Each resource is decoded alone, from where it is written.
+	resources := make(map[string]any, len(ids))
+	for id := range ids {
+		if span, ok := src.resources[id]; ok {
+			v, err := model.DecodeJSON(src.raw[span[0]:span[1]])
+			if err != nil {
+				return st, nil, unreadable
+			}
+			resources[id] = v
+		}
 	}
 	return st, resources, ""
 }

@@ -48,11 +48,17 @@ func (d *pooledDecoder) objectRest(member func(name string, start, end int)) (ma
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, err
 	}
+	return d.object(start), nil
+}
+
+// object is the members gathered on the stack from start, made once at
+// their number; a repeated name's last value wins.
+func (d *pooledDecoder) object(start int) map[string]any {
 	obj := make(map[string]any, len(d.stack)-start)
 	for _, m := range d.stack[start:] {
-		obj[m.name] = m.value // a repeated name: the last wins
+		obj[m.name] = m.value
 	}
-	return obj, nil
+	return obj
 }
 
 // valueStart is where the value after the name just read begins: past
@@ -115,11 +121,7 @@ func DecodeJSONSpans(b []byte, section string) (any, map[string][2]int, error) {
 	if _, err := dec.ReadToken(); err != nil {
 		return nil, nil, err
 	}
-	obj := make(map[string]any, len(d.stack)-start)
-	for _, m := range d.stack[start:] {
-		obj[m.name] = m.value
-	}
-	return obj, spans, nil
+	return d.object(start), spans, nil
 }
 
 // pooledDecoder is a decoder with its reader, both reused, and the short
@@ -280,77 +282,4 @@ func (d *pooledDecoder) decodeAny() (any, error) {
 		return d.objectRest(nil)
 	}
 	return nil, fmt.Errorf("unexpected JSON token %v", tok)
-}
-
-// DecodeMembers decodes, of the JSON object b, only the named members of
-// its member section (an object too), each as DecodeJSON gives it; the
-// rest is checked and skipped, not decoded. A repeated name's last value
-// wins at both levels, as in DecodeJSON. A missing section is an empty
-// result. It reads a few resources of a large template without decoding
-// the whole template again.
-func DecodeMembers(b []byte, section string, names map[string]bool) (map[string]any, error) {
-	d := decoderFor(b)
-	defer d.put()
-	dec := &d.dec
-	if err := d.readDelim('{', "a JSON object"); err != nil {
-		return nil, err
-	}
-	out := map[string]any{}
-	var notObject error // the section (the last one, when repeated) is no object
-	for dec.PeekKind() != '}' {
-		name, err := d.readText()
-		if err != nil {
-			return nil, err
-		}
-		if name != section || dec.PeekKind() != '{' {
-			if err := dec.SkipValue(); err != nil {
-				return nil, err
-			}
-			if name == section {
-				notObject = fmt.Errorf("expected its %s to be a JSON object", section)
-			}
-			continue
-		}
-		if err := d.readDelim('{', "its "+section+" a JSON object"); err != nil {
-			return nil, err
-		}
-		out, notObject = map[string]any{}, nil // a repeated section: the last wins
-		for dec.PeekKind() != '}' {
-			member, err := d.readText()
-			if err != nil {
-				return nil, err
-			}
-			if !names[member] {
-				if err := dec.SkipValue(); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if out[member], err = d.decodeAny(); err != nil {
-				return nil, err
-			}
-		}
-		if err := d.readDelim('}', "its "+section+" closed"); err != nil {
-			return nil, err
-		}
-	}
-	if err := d.readDelim('}', "a closed JSON object"); err != nil {
-		return nil, err
-	}
-	if notObject != nil {
-		return nil, notObject
-	}
-	return out, nil
-}
-
-// readDelim reads the token delim, or says what was expected instead.
-func (d *pooledDecoder) readDelim(delim byte, expected string) error {
-	tok, err := d.dec.ReadToken()
-	if err != nil {
-		return err
-	}
-	if tok.Kind() != jsontext.Kind(delim) {
-		return fmt.Errorf("expected %s", expected)
-	}
-	return nil
 }
