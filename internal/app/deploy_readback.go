@@ -2,12 +2,10 @@ package app
 
 import (
 	"bufio"
-	"context"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // cdkdProcessBytes is what one cdkd process takes at its peak (Node.js
@@ -50,30 +48,4 @@ func memAvailable() int64 {
 		return kib << 10
 	}
 	return 0
-}
-
-// forEachBounded calls f(i) for each i in [0, n), at most limit at once,
-// and returns when all are done. Once ctx is done, no further call starts.
-func forEachBounded(ctx context.Context, n, limit int, f func(i int)) {
-	sem := make(chan struct{}, max(limit, 1))
-	var wg sync.WaitGroup
-	for i := range n {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			wg.Wait()
-			return
-		}
-		if ctx.Err() != nil {
-			<-sem
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f(i)
-		}()
-	}
-	wg.Wait()
 }

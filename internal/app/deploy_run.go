@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/par"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
@@ -222,7 +223,7 @@ func (d *deployRun) results(ctx context.Context, cur *gate.Current, run cdkd.Dep
 	ts := targets(cur, run.Summaries)
 	out := make([]reporters.DeployedStack, len(ts))
 	read := make([]bool, len(ts))
-	forEachBounded(ctx, len(ts), readBackParallelism(), func(i int) {
+	par.Bounded(ctx, len(ts), readBackParallelism(), func(i int) {
 		t := ts[i]
 		ds := reporters.DeployedStack{Stack: t.name, Region: t.region}
 		if s := t.summary; s != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/par"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -49,7 +50,7 @@ func (r *diffRun) secretValues(ctx context.Context, d *model.Diff) {
 	// Every stack's record is read side by side, then every value a record
 	// has a fingerprint for is hashed at once, on every core: the
 	// comparisons below find them memoised.
-	forEachBounded(ctx, len(jobs), maxRecordReads, func(i int) {
+	par.Bounded(ctx, len(jobs), maxRecordReads, func(i int) {
 		j := jobs[i]
 		if j.slots = r.slots(j.st, j.region); len(j.slots) > 0 {
 			j.rec, j.reason = fp.load(ctx, j.st.Name, j.region)

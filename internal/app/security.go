@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/par"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/security"
@@ -66,7 +66,7 @@ func (r securityStage) changes(ctx context.Context, d *model.Diff) {
 	walk(d.Stacks, "", "")
 	// Every stack gets its rows, even once ctx is done: a missing row would
 	// read as "no security change" (a state read then says why it failed).
-	forEachBounded(context.WithoutCancel(ctx), len(jobs), runtime.GOMAXPROCS(0), func(i int) {
+	par.Each(len(jobs), func(i int) {
 		j := jobs[i]
 		j.s.Security = r.rows(ctx, j.s, j.name, j.path)
 	})

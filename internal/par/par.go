@@ -1,11 +1,12 @@
-// Package par runs independent pieces of work on every core: a large app's
-// stacks are each read, traced and bound on their own.
+// Package par runs independent pieces of work side by side: a large app's
+// stacks are each read, traced and bound on their own core, and a deploy's
+// read-back runs several cdkd processes at once.
 package par
 
 import (
+	"context"
 	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // Each calls f(i) for every i in [0, n), on at most GOMAXPROCS goroutines
@@ -13,25 +14,31 @@ import (
 // different i at once; what it writes to the i-th place of a result is
 // read after Each returns.
 func Each(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
+	Bounded(context.Background(), n, runtime.GOMAXPROCS(0), f)
+}
+
+// Bounded calls f(i) for each i in [0, n), at most limit at once, and
+// returns when all are done. Once ctx is done, no further call starts.
+func Bounded(ctx context.Context, n, limit int, f func(i int)) {
+	sem := make(chan struct{}, max(limit, 1))
 	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		})
+	for i := range n {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return
+		}
+		if ctx.Err() != nil {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f(i)
+		}()
 	}
 	wg.Wait()
 }
