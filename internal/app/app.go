@@ -23,20 +23,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
-// ExitCode is the action's exit status; each value has one meaning.
-type ExitCode int
-
-const (
-	// ExitOK: the run worked (changes or drift may exist and were reported).
-	ExitOK ExitCode = 0
-	// ExitChanges: changes or drift found and the inputs ask to fail on them.
-	ExitChanges ExitCode = 1
-	// ExitBadInput: an input or the environment is wrong; nothing ran.
-	ExitBadInput ExitCode = 2
-	// ExitFailure: cdkd or an API failed.
-	ExitFailure ExitCode = 3
-)
-
 // Deps are the edges the app talks to, injected so tests can use fakes.
 type Deps struct {
 	// GitHub builds the API client; nil means github.NewClient.

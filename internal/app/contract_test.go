@@ -10,7 +10,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 	"gotest.tools/v3/assert"
-	is "gotest.tools/v3/assert/cmp"
 
 	cdkdaction "github.com/cdkd-action/cdkd-action"
 )
@@ -43,26 +42,4 @@ func TestOutputsMatchActionYAML(t *testing.T) {
 		assert.NilError(t, err)
 		assert.Assert(t, !literal.Match(b), "%s sets an output by a string literal; use the Output constants", name)
 	}
-}
-
-// Each failure reason ends the step with its own exit code, and the inputs
-// reference (docs/inputs.md) documents every reason a workflow can branch on.
-func TestFailureReasonCodes(t *testing.T) {
-	want := map[FailureReason]ExitCode{
-		ReasonNone: ExitOK, ReasonBadInput: ExitBadInput,
-		ReasonChanges: ExitChanges, ReasonDrift: ExitChanges, ReasonIncomplete: ExitChanges,
-		ReasonNoReviewedDiff: ExitChanges, ReasonStaleReview: ExitChanges, ReasonDiffChanged: ExitChanges, ReasonDestructiveRefused: ExitChanges,
-		ReasonDiffUnverifiable: ExitChanges, ReasonKeyMismatch: ExitChanges, ReasonReviewsContradict: ExitChanges, ReasonApprovalsMissing: ExitChanges, ReasonBroadeningRefused: ExitChanges,
-		ReasonCdkdFailed: ExitFailure, ReasonAPIFailed: ExitFailure, ReasonResolutionFailed: ExitFailure,
-		ReasonStateLocked: ExitFailure, ReasonDeployFailed: ExitFailure, ReasonPartial: ExitFailure, ReasonCancelled: ExitFailure, ReasonTimeout: ExitFailure, ReasonShardFailed: ExitFailure,
-		ReasonReportNotWritten: ExitFailure,
-	}
-	assert.Equal(t, len(want), len(failureReasons)+1, "a reason is missing from this table or from failureReasons")
-	readme, err := os.ReadFile("../../docs/inputs.md")
-	assert.NilError(t, err)
-	for _, reason := range failureReasons {
-		assert.Equal(t, reason.Code(), want[reason], "exit code of %s", reason)
-		assert.Assert(t, is.Contains(string(readme), "`"+reason.String()+"`"), "docs/inputs.md does not document failure-reason %s", reason)
-	}
-	assert.Equal(t, ReasonNone.Code(), ExitOK)
 }

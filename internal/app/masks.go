@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cdkd-action/cdkd-action/internal/masks"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -77,5 +78,5 @@ func (r *Env) unverifiable(m *masks.Set, why string) string {
 // unverifiableNote is what a diff's report says when the values behind its
 // masks were not fingerprinted; why ends with what to do about it.
 func unverifiableNote(why string) string {
-	return fmt.Sprintf("The values behind the masks cannot be verified, so a deploy of this change set is refused (%s): %s", ReasonDiffUnverifiable, why)
+	return fmt.Sprintf("The values behind the masks cannot be verified, so a deploy of this change set is refused (%s): %s", reason.DiffUnverifiable, why)
 }

@@ -11,6 +11,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
@@ -56,7 +57,7 @@ func TestFinishReportsTheOutcome(t *testing.T) {
 			code: ExitChanges, reason: "changes", errorLine: "::error::cdkd diff found changes and fail-on-changes is true",
 		},
 		{
-			name: "a dry-run refusal already said why", o: Outcome{Reason: ReasonDiffChanged, Code: ExitChanges}, summaryDone: true,
+			name: "a dry-run refusal already said why", o: Outcome{Reason: reason.DiffChanged, Code: ExitChanges}, summaryDone: true,
 			code: ExitChanges, reason: "diff-changed",
 		},
 	} {

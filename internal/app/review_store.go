@@ -11,6 +11,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 	"github.com/cdkd-action/cdkd-action/internal/reviewstore"
 )
 
@@ -37,7 +38,7 @@ func (r *diffRun) storeChangeSet(ctx context.Context, d model.Diff) (*model.Diff
 	if prcomment.IsWhole(prcomment.EncodeChangeSet(d, maxChangeSetChars, r.changeSetReject(digest)), digest) {
 		return nil, ""
 	}
-	refused := fmt.Sprintf("so a gated deploy of it is refused (%s)", gate.NoReviewedDiff)
+	refused := fmt.Sprintf("so a gated deploy of it is refused (%s)", reason.NoReviewedDiff)
 	if b, err := json.Marshal(d.Stacks); err != nil || r.set.Contains(string(b)) {
 		return nil, "The change set is too large for the comment and was not stored in the state bucket: it holds a value the redactor hides, " + refused + "."
 	}

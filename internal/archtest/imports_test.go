@@ -31,10 +31,10 @@ type rule struct {
 
 var rules = []rule{
 	{
-		from:  []string{"internal/model", "internal/linediff", "internal/config", "internal/marker"},
+		from:  []string{"internal/model", "internal/linediff", "internal/config", "internal/marker", "internal/reason"},
 		deny:  []string{all},
 		allow: []string{"."},
-		why:   "the lowest layers (domain types, line diffs, inputs, the hidden header) import nothing of the project, so everything above can use them",
+		why:   "the lowest layers (domain types, line diffs, inputs, the hidden header, the failure reasons) import nothing of the project, so everything above can use them",
 	},
 	{
 		from: []string{"internal/reporters", "internal/prcomment", "internal/driftissue", "internal/plan"},
