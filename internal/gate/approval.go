@@ -6,18 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/cdkd-action/cdkd-action/internal/security"
-)
-
-// Reasons of the approval rules.
-const (
-	// ApprovalsMissing: fewer APPROVED reviews of the reviewed head than
-	// required-approvals asks for.
-	ApprovalsMissing Reason = "approvals-missing"
-	// BroadeningRefused: a security change require-approval asks about,
-	// and no approval given before the merge by someone else.
-	BroadeningRefused Reason = "broadening-refused"
 )
 
 // The require-approval scopes (config.ApprovalScope's values).
@@ -149,68 +137,6 @@ func labelApproval(in ApprovalInput, before func(time.Time) bool, allowed func(s
 		}
 	}
 	return by, ignored
-}
-
-// approvalProblem refuses a deploy that required-approvals or
-// require-approval asks approval for and nobody gave it; ok is false when
-// nothing is missing. It also says who approved, for the report.
-func approvalProblem(p Policy, rv Review, cur Current) (d Decision, refused bool, approval string) {
-	a := rv.Approvals
-	if len(a.Reviewers) > 0 {
-		approval = fmt.Sprintf("Approved by %s (reviews of %s).", strings.Join(a.Reviewers, ", "), short(rv.HeadSHA))
-	}
-	why := ""
-	if len(a.Ignored) > 0 {
-		why = " Not counted: " + strings.Join(a.Ignored, "; ") + "."
-	}
-	if p.RequiredApprovals > 0 && rv.PR == 0 {
-		return Decision{Reason: ApprovalsMissing, Title: "Not enough approvals",
-			Message: fmt.Sprintf("required-approvals is %d, but no pull request was found for %s, so no review approves it. Not deploying.", p.RequiredApprovals, firstNonEmpty(rv.Commit, "this commit"))}, true, approval
-	}
-	if p.RequiredApprovals > 0 && len(a.Reviewers) < p.RequiredApprovals {
-		who := "none"
-		if len(a.Reviewers) > 0 {
-			who = strings.Join(a.Reviewers, ", ")
-		}
-		return Decision{Reason: ApprovalsMissing, Title: "Not enough approvals",
-			Message: fmt.Sprintf("required-approvals is %d, but pull request #%d has %d approving review%s of its reviewed head %s given before the merge by someone other than its author (%s).%s Not deploying.",
-				p.RequiredApprovals, rv.PR, len(a.Reviewers), plural(len(a.Reviewers)), short(rv.HeadSHA), who, why)}, true, approval
-	}
-	var rows []security.Change
-	for _, c := range cur.Diff.SecurityChanges() {
-		if p.RequireApproval == RequireApprovalAnyChange || p.RequireApproval == RequireApprovalBroadening && c.Broadening() {
-			rows = append(rows, c)
-		}
-	}
-	if len(rows) == 0 {
-		return Decision{}, false, approval
-	}
-	if a.LabelBy != "" {
-		return Decision{}, false, strings.TrimSpace(approval + fmt.Sprintf(" The security changes were approved with the label %q by %s.", p.SecurityApprovalLabel, a.LabelBy))
-	}
-	if len(a.Reviewers) > 0 {
-		return Decision{}, false, approval
-	}
-	const named = 10
-	var names []string
-	for i, c := range rows {
-		if i == named {
-			names = append(names, fmt.Sprintf("and %d more", len(rows)-named))
-			break
-		}
-		names = append(names, security.Describe(c)+" in "+security.Where(c))
-	}
-	what := "broaden access"
-	if p.RequireApproval == RequireApprovalAnyChange {
-		what = "change access"
-	}
-	pr := "the pull request"
-	if rv.PR != 0 {
-		pr = fmt.Sprintf("pull request #%d", rv.PR)
-	}
-	return Decision{Reason: BroadeningRefused, Title: "Security changes not approved",
-		Message: fmt.Sprintf("%s would %s (require-approval: %s) and nobody but the author approved %s before the merge: %s. Approve with the label %q or an APPROVED review of the reviewed head, by someone other than the author, before merging.%s Not deploying.",
-			count(len(rows), "security change"), what, p.RequireApproval, pr, strings.Join(names, "; "), p.SecurityApprovalLabel, why)}, true, approval
 }
 
 func firstNonEmpty(a, b string) string {

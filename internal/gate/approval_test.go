@@ -9,6 +9,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
@@ -121,18 +122,18 @@ func TestDecideApprovals(t *testing.T) {
 		contains string
 	}{
 		{"never: a broadening deploys", pol(RequireApprovalNever, 0), reviewOf(broadeningDiff()), broadeningDiff(), "", "no approval"},
-		{"broadening without approval is refused, naming the row", pol(RequireApprovalBroadening, 0), reviewOf(broadeningDiff()), broadeningDiff(), BroadeningRefused,
+		{"broadening without approval is refused, naming the row", pol(RequireApprovalBroadening, 0), reviewOf(broadeningDiff()), broadeningDiff(), reason.BroadeningRefused,
 			"sg-1 ingress tcp:22 from 0.0.0.0/0 in Ingress (AWS::EC2::SecurityGroupIngress) in StackA"},
 		{"broadening approved by a review deploys", pol(RequireApprovalBroadening, 0), approved(reviewOf(broadeningDiff()), "alice"), broadeningDiff(), "", "Approved by alice"},
 		{"broadening approved by the label deploys", pol(RequireApprovalBroadening, 0), labelled(reviewOf(broadeningDiff()), "carol"), broadeningDiff(), "", `label "security-approved" by carol`},
 		{"broadening: a narrowing needs nothing", pol(RequireApprovalBroadening, 0), reviewOf(narrowingDiff()), narrowingDiff(), "", "no approval"},
-		{"any-change: a narrowing needs approval", pol(RequireApprovalAnyChange, 0), reviewOf(narrowingDiff()), narrowingDiff(), BroadeningRefused, "would change access"},
-		{"required-approvals counts reviews", pol(RequireApprovalNever, 2), approved(reviewOf(safeDiff()), "alice"), safeDiff(), ApprovalsMissing,
+		{"any-change: a narrowing needs approval", pol(RequireApprovalAnyChange, 0), reviewOf(narrowingDiff()), narrowingDiff(), reason.BroadeningRefused, "would change access"},
+		{"required-approvals counts reviews", pol(RequireApprovalNever, 2), approved(reviewOf(safeDiff()), "alice"), safeDiff(), reason.ApprovalsMissing,
 			"required-approvals is 2, but pull request #7 has 1 approving review of its reviewed head 1111111"},
 		{"required-approvals met", pol(RequireApprovalNever, 2), approved(reviewOf(safeDiff()), "alice", "bob"), safeDiff(), "", "Approved by alice, bob"},
 		{"required-approvals without a pull request", func() Policy { p := pol(RequireApprovalNever, 1); p.RequireReviewedDiff = false; return p }(),
-			Review{Commit: "commit 9999999", Note: "a direct push"}, safeDiff(), ApprovalsMissing, "no pull request was found for commit 9999999"},
-		{"a label does not count as a review for required-approvals", pol(RequireApprovalBroadening, 1), labelled(reviewOf(safeDiff()), "carol"), safeDiff(), ApprovalsMissing, ""},
+			Review{Commit: "commit 9999999", Note: "a direct push"}, safeDiff(), reason.ApprovalsMissing, "no pull request was found for commit 9999999"},
+		{"a label does not count as a review for required-approvals", pol(RequireApprovalBroadening, 1), labelled(reviewOf(safeDiff()), "carol"), safeDiff(), reason.ApprovalsMissing, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
 // stackWith is StackA changing the given resources.
@@ -58,28 +59,28 @@ func TestCoverageRule(t *testing.T) {
 		{name: "a stack without changes never counts", review: reviewsOf(stackWith(a)),
 			current: model.Diff{Stacks: append(stackWith(a).Stacks, model.StackDiff{Stack: "NewStack", Region: "us-east-1"})}},
 		{name: "an old value that moved", review: reviewsOf(stackWith(a)), current: stackWith(update("Topic", "DisplayName", "c", "b")),
-			reason: DiffChanged, says: []string{"update Topic.DisplayName in StackA starts from another value than pull request #7 reviewed"}},
+			reason: reason.DiffChanged, says: []string{"update Topic.DisplayName in StackA starts from another value than pull request #7 reviewed"}},
 		{name: "a change no review holds", review: reviewsOf(stackWith(a)), current: both,
-			reason: DiffChanged, says: []string{"update Queue.DisplayName in StackA was in no review"}},
+			reason: reason.DiffChanged, says: []string{"update Queue.DisplayName in StackA was in no review"}},
 		{name: "a creation with other properties", review: reviewsOf(stackWith(create("Param", "v1"))), current: stackWith(create("Param", "v2")),
-			reason: DiffChanged, says: []string{"create Param (AWS::SSM::Parameter) in StackA differs from what pull request #7 reviewed"}},
+			reason: reason.DiffChanged, says: []string{"create Param (AWS::SSM::Parameter) in StackA differs from what pull request #7 reviewed"}},
 		{name: "a batch of three, each its own change", review: reviewsOf(stackWith(a), stackWith(b), stackWith(create("Param", "v1"))),
 			current: stackWith(a, b, create("Param", "v1")), says: []string{"pull requests #7, #8 and #9"}},
 		{name: "two reviews of one resource, different properties", review: reviewsOf(stackWith(a), stackWith(update("Topic", "Tags", "x", "y"))),
 			current: stackWith(model.ResourceChange{LogicalID: "Topic", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SNS::Topic",
 				PropertyChanges: append(a.PropertyChanges, update("Topic", "Tags", "x", "y").PropertyChanges...)})},
 		{name: "two reviews setting one property differently", review: reviewsOf(stackWith(a), stackWith(update("Topic", "DisplayName", "a", "z"))),
-			current: stackWith(a), reason: ReviewsContradict, says: []string{"update Topic.DisplayName in StackA (set differently by pull requests #7 and #8)"}},
+			current: stackWith(a), reason: reason.ReviewsContradict, says: []string{"update Topic.DisplayName in StackA (set differently by pull requests #7 and #8)"}},
 		{name: "a batch member's review is stale", review: func() Review {
 			rv := reviewsOf(stackWith(a), stackWith(b))
 			rv.Batch[0].HeadSHA = otherSHA
 			return rv
-		}(), current: both, reason: StaleReview, says: []string{"pull request #8 was reviewed at 1111111"}},
+		}(), current: both, reason: reason.StaleReview, says: []string{"pull request #8 was reviewed at 1111111"}},
 		{name: "a batch member without a review", review: func() Review {
 			rv := reviewsOf(stackWith(a))
 			rv.Batch = append(rv.Batch, Review{PR: 8, HeadSHA: headSHA, Commit: "commit 9999999"})
 			return rv
-		}(), current: stackWith(a), reason: NoReviewedDiff, says: []string{"Pull request #8 has no diff comment"}},
+		}(), current: stackWith(a), reason: reason.NoReviewedDiff, says: []string{"Pull request #8 has no diff comment"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,7 +104,7 @@ func TestCoverageLabels(t *testing.T) {
 	rv := reviewsOf(stackWith(a), stackWith(del))
 	rv.Labels = []string{"cdkd:allow-destructive"} // #7's, which did not review the delete
 	d := Decide(policy(true), rv, current(stackWith(a, del)))
-	assert.Equal(t, d.Reason, DestructiveRefused, d.Message)
+	assert.Equal(t, d.Reason, reason.DestructiveRefused, d.Message)
 	rv.Batch[0].Labels = []string{"cdkd:allow-destructive"}
 	assert.Assert(t, Decide(policy(true), rv, current(stackWith(a, del))).Deploy)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
 const (
@@ -171,33 +172,33 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "no pull request", policy: policy(true), review: noPR, current: current(safeDiff()),
-			reason: NoReviewedDiff, message: []string{"No pull request was found for commit 9999999 (a direct push)", "not deploying"},
+			reason: reason.NoReviewedDiff, message: []string{"No pull request was found for commit 9999999 (a direct push)", "not deploying"},
 			noChangeSet: true, compared: -1,
 		},
 		{
 			name: "no trusted comment", policy: policy(true), review: noComment, current: current(safeDiff()),
-			reason: NoReviewedDiff, message: []string{"#7 has no diff comment written by github-actions[bot]"}, noChangeSet: true, compared: -1,
+			reason: reason.NoReviewedDiff, message: []string{"#7 has no diff comment written by github-actions[bot]"}, noChangeSet: true, compared: -1,
 		},
 		{
 			name: "a failed diff is not a review", policy: policy(true), review: failed, current: current(safeDiff()),
-			reason: NoReviewedDiff, message: []string{"reports a failed diff"}, noChangeSet: true, compared: -1,
+			reason: reason.NoReviewedDiff, message: []string{"reports a failed diff"}, noChangeSet: true, compared: -1,
 		},
 		{
 			name: "stale review", policy: policy(true), review: stale, current: current(safeDiff()),
-			reason: StaleReview, message: []string{"reviewed at 1111111", "final head is 2222222"}, noChangeSet: true, compared: -1,
+			reason: reason.StaleReview, message: []string{"reviewed at 1111111", "final head is 2222222"}, noChangeSet: true, compared: -1,
 		},
 		{
 			name: "header without a SHA is stale", policy: policy(true), review: noSHA, current: current(safeDiff()),
-			reason: StaleReview, message: []string{"reviewed at an unknown commit"}, noChangeSet: true, compared: -1,
+			reason: reason.StaleReview, message: []string{"reviewed at an unknown commit"}, noChangeSet: true, compared: -1,
 		},
 		{
 			name: "diff changed, whole change set", policy: policy(true), review: reviewOf(safeDiff()), current: current(changedDiff()),
-			reason: DiffChanged, message: []string{"differs from the one reviewed in pull request #7", "(reviewed digest " + safeDiff().Digest()[:15] + ", now " + changedDiff().Digest()[:15] + ")"},
+			reason: reason.DiffChanged, message: []string{"differs from the one reviewed in pull request #7", "(reviewed digest " + safeDiff().Digest()[:15] + ", now " + changedDiff().Digest()[:15] + ")"},
 			compared: 1, detailed: true,
 		},
 		{
 			name: "an unbound creation", policy: policy(true), review: reviewOf(unboundDiff()), current: current(unboundDiff()),
-			reason: DiffUnverifiable, message: []string{"creates StackA/Role, whose properties are not bound to the review (no cloud assembly)", "Pass the cloud assembly"}, compared: -1,
+			reason: reason.DiffUnverifiable, message: []string{"creates StackA/Role, whose properties are not bound to the review (no cloud assembly)", "Pass the cloud assembly"}, compared: -1,
 		},
 		{
 			name: "an unbound creation, gate off", policy: policy(false), review: reviewOf(unboundDiff()), current: current(unboundDiff()),
@@ -205,20 +206,20 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "diff changed after a cdkd upgrade", policy: policy(true), review: withCdkd(reviewOf(safeDiff()), "0.284.40"), current: withCdkdNow(current(changedDiff()), "0.285.0"),
-			reason: DiffChanged, message: []string{"the reviewed diff ran cdkd 0.284.40 and this deploy runs cdkd 0.285.0", "re-run the pull request's diff with cdkd 0.285.0"},
+			reason: reason.DiffChanged, message: []string{"the reviewed diff ran cdkd 0.284.40 and this deploy runs cdkd 0.285.0", "re-run the pull request's diff with cdkd 0.285.0"},
 			compared: 1, detailed: true,
 		},
 		{
 			name: "diff changed, fingerprints", policy: policy(true), review: fingerprinted, current: current(changedDiff()),
-			reason: DiffChanged, compared: 1, note: "items that differ are listed, not how",
+			reason: reason.DiffChanged, compared: 1, note: "items that differ are listed, not how",
 		},
 		{
 			name: "diff changed, no change set stored", policy: policy(true), review: bare, current: current(changedDiff()),
-			reason: DiffChanged, compared: -1, note: "cannot be listed",
+			reason: reason.DiffChanged, compared: -1, note: "cannot be listed",
 		},
 		{
 			name: "digest from another version is stale", policy: policy(true), review: oldDigest, current: current(safeDiff()),
-			reason: StaleReview, message: []string{"another version of cdkd-action (v0, this one computes " + model.DigestVersion + ")", "does not cover the values behind the masks", "re-run the pull request's diff"}, compared: -1,
+			reason: reason.StaleReview, message: []string{"another version of cdkd-action (v0, this one computes " + model.DigestVersion + ")", "does not cover the values behind the masks", "re-run the pull request's diff"}, compared: -1,
 		},
 		{
 			name: "digest from another version, gate off", policy: policy(false), review: oldDigest, current: current(safeDiff()),
@@ -226,15 +227,15 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "values behind the masks not fingerprinted", policy: policy(true), review: reviewOf(maskedDiff(model.MaskUnverifiable)), current: current(maskedDiff(model.MaskUnverifiable)),
-			reason: DiffUnverifiable, message: []string{"cannot be compared with the review: 2 hidden values not fingerprinted: not deploying.", "Pass the cloud assembly"}, compared: -1,
+			reason: reason.DiffUnverifiable, message: []string{"cannot be compared with the review: 2 hidden values not fingerprinted: not deploying.", "Pass the cloud assembly"}, compared: -1,
 		},
 		{
 			name: "unverifiable as the run said", policy: policy(true), review: reviewOf(safeDiff()), current: unverifiable,
-			reason: DiffUnverifiable, message: []string{"cannot be compared with the review: more than 500 distinct values"}, compared: -1,
+			reason: reason.DiffUnverifiable, message: []string{"cannot be compared with the review: more than 500 distinct values"}, compared: -1,
 		},
 		{
 			name: "key changed since the review", policy: policy(true), review: keyed, current: current(maskedDiff(model.FingerprintToken("a"))),
-			reason: FingerprintKeyMismatch, message: []string{"with fingerprint key k1:old, and this deploy has none", "same fingerprint-key"}, compared: -1,
+			reason: reason.KeyMismatch, message: []string{"with fingerprint key k1:old, and this deploy has none", "same fingerprint-key"}, compared: -1,
 		},
 		{
 			name: "key changed, nothing masked", policy: policy(true), review: keyedSafe, current: current(safeDiff()),
@@ -246,23 +247,23 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "comment edited to the current digest", policy: policy(true), review: edited, current: current(changedDiff()),
-			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			reason: reason.NoReviewedDiff, noChangeSet: true, compared: -1,
 			message: []string{"comment on pull request #7 (" + changedDiff().Digest()[:15] + ") is not the one the diff check run recorded (" + safeDiff().Digest()[:15],
 				`"cdkd diff (prod)" on 1111111, https://github.com/o/r/runs/1`, "may have been edited", "not deploying"},
 		},
 		{
 			name: "check run records no digest", policy: policy(true), review: unrecorded, current: current(safeDiff()),
-			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			reason: reason.NoReviewedDiff, noChangeSet: true, compared: -1,
 			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) records no reviewed digest`, "re-run the pull request's diff"},
 		},
 		{
 			name: "check run names no comment: none is the review", policy: policy(true), review: unnamed, current: current(safeDiff()),
-			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			reason: reason.NoReviewedDiff, noChangeSet: true, compared: -1,
 			message: []string{`newest "cdkd diff (prod)" check run on 1111111 (https://github.com/o/r/runs/1) names no diff comment it vouches for`, "re-run the pull request's diff"},
 		},
 		{
 			name: "no check run: nothing vouches for the comment, refused", policy: policy(true), review: unanchored, current: current(safeDiff()),
-			reason: NoReviewedDiff, message: []string{"No diff check run on 1111111 records the review of pull request #7", "not deploying"}, compared: -1,
+			reason: reason.NoReviewedDiff, message: []string{"No diff check run on 1111111 records the review of pull request #7", "not deploying"}, compared: -1,
 		},
 		{
 			name: "no check run with the gate off: deployed with a warning, not called reviewed", policy: policy(false), review: unanchored, current: current(safeDiff()),
@@ -271,7 +272,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "change set line does not match the header", policy: policy(true), review: tampered, current: current(changedDiff()),
-			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			reason: reason.NoReviewedDiff, noChangeSet: true, compared: -1,
 			message: []string{"comment on pull request #7 was altered after the diff wrote it (the stored change set does not match"},
 		},
 		{
@@ -280,19 +281,19 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "destructive refused", policy: policy(true), review: reviewOf(destructiveDiff()), current: current(destructiveDiff()),
-			reason: DestructiveRefused, reviewed: true, compared: -1,
+			reason: reason.DestructiveRefused, reviewed: true, compared: -1,
 			message:     []string{"2 resources would be destroyed", "replace Queue (AWS::SQS::Queue) in StackA, forced by QueueName", "delete Version1 (AWS::Lambda::Version) in StackA", `label "cdkd:allow-destructive"`},
 			destructive: []string{"Queue ", "Version1 "},
 		},
 		{
 			name: "approval label added after the merge", policy: policy(true), review: lateLabel, current: current(destructiveDiff()),
-			reason: DestructiveRefused, reviewed: true, compared: -1,
+			reason: reason.DestructiveRefused, reviewed: true, compared: -1,
 			message:     []string{"2 resources would be destroyed", `The label "cdkd:allow-destructive" came too late: it was added after pull request #7 merged (2026-12-01T10:00:00Z)`},
 			destructive: []string{"Queue ", "Version1 "},
 		},
 		{
 			name: "several pull requests hold the commit", policy: policy(true), review: Review{Commit: "commit 9999999", Ambiguous: []int{7, 9}}, current: current(safeDiff()),
-			reason: NoReviewedDiff, noChangeSet: true, compared: -1,
+			reason: reason.NoReviewedDiff, noChangeSet: true, compared: -1,
 			message: []string{"Commit 9999999 belongs to several merged pull requests (#7, #9)", "not deploying"},
 		},
 		{
@@ -307,7 +308,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "one type allowed, the other refused", policy: Policy{RequireReviewedDiff: true, DestructiveLabel: "l", AllowDestroyTypes: []string{"AWS::Lambda::Version"}},
-			review: reviewOf(destructiveDiff()), current: current(destructiveDiff()), reason: DestructiveRefused, reviewed: true, compared: -1,
+			review: reviewOf(destructiveDiff()), current: current(destructiveDiff()), reason: reason.DestructiveRefused, reviewed: true, compared: -1,
 			message:     []string{"1 resource would be destroyed", "replace Queue"},
 			destructive: []string{"Queue ", "Version1 allow-destroy-types (AWS::Lambda::Version)"},
 		},
@@ -318,7 +319,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "unknown change type refused, allow-destroy-types does not approve it", policy: Policy{RequireReviewedDiff: true, DestructiveLabel: "l", AllowDestroyTypes: []string{"AWS::S3::Bucket"}},
-			review: reviewOf(importDiff()), current: current(importDiff()), reason: DestructiveRefused, reviewed: true, compared: -1,
+			review: reviewOf(importDiff()), current: current(importDiff()), reason: reason.DestructiveRefused, reviewed: true, compared: -1,
 			message: []string{"IMPORT Bucket (AWS::S3::Bucket)"}, destructive: []string{"Bucket "},
 		},
 		{
@@ -346,7 +347,7 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "gate off, no pull request, destructive: no label can allow it", policy: policy(false), review: Review{Labels: []string{"cdkd:allow-destructive"}},
-			current: current(destructiveDiff()), reason: DestructiveRefused, compared: -1, warnings: []string{"No pull request"},
+			current: current(destructiveDiff()), reason: reason.DestructiveRefused, compared: -1, warnings: []string{"No pull request"},
 			destructive: []string{"Queue ", "Version1 "},
 		},
 		{

@@ -8,6 +8,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
 // Trusting github-actions' check runs is trusting every workflow that uses
@@ -20,7 +21,7 @@ func TestSharedRecordNote(t *testing.T) {
 		d := Decide(p, reviewOf(safeDiff()), current(safeDiff()))
 		assert.Equal(t, slices.Contains(d.Notes, SharedRecordNote), want, app)
 		refused := Decide(p, Review{Commit: "commit 9999999"}, current(safeDiff()))
-		assert.Equal(t, refused.Reason, NoReviewedDiff)
+		assert.Equal(t, refused.Reason, reason.NoReviewedDiff)
 		assert.Equal(t, slices.Contains(refused.Notes, SharedRecordNote), want, app)
 	}
 	off := Decide(policy(false), reviewOf(safeDiff()), current(safeDiff()))
@@ -36,7 +37,7 @@ func TestRerenderedReport(t *testing.T) {
 	var got []model.Diff
 	rv.Rerender = func(d model.Diff) string { got = append(got, d); return "its visible report differs from line 3 on" }
 	d := Decide(policy(true), rv, current(safeDiff()))
-	assert.Equal(t, d.Reason, NoReviewedDiff)
+	assert.Equal(t, d.Reason, reason.NoReviewedDiff)
 	assert.Assert(t, is.Contains(d.Message, "its visible report differs from line 3 on"))
 	assert.Equal(t, len(got), 1)
 	assert.Equal(t, got[0].Digest(), rv.Digest)
@@ -46,5 +47,5 @@ func TestRerenderedReport(t *testing.T) {
 
 	// Another digest: nothing to render it from; the digests refuse it.
 	rv.Rerender = func(model.Diff) string { t.Fatal("rendered from a change set the digest does not cover"); return "" }
-	assert.Equal(t, Decide(policy(true), rv, current(changedDiff())).Reason, DiffChanged)
+	assert.Equal(t, Decide(policy(true), rv, current(changedDiff())).Reason, reason.DiffChanged)
 }

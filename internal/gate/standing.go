@@ -19,9 +19,9 @@ type Standing struct {
 }
 
 // Standings lists the pull request of rv and those of its batch, sorted,
-// each with what the gate's review rules (a missing, failed, altered,
-// unverifiable or stale review) find wrong with it, else the changes of d's
-// change set its review no longer covers (d refused them).
+// each with what the gate's rules about one review (a missing, failed,
+// altered, unrecorded or stale review) find wrong with it, else the changes
+// of d's change set its review no longer covers (d refused them).
 func Standings(p Policy, rv Review, d Decision) []Standing {
 	var out []Standing
 	for _, one := range rv.all() {
@@ -29,10 +29,8 @@ func Standings(p Policy, rv Review, d Decision) []Standing {
 			continue
 		}
 		s := Standing{PR: one.PR, ReviewedSHA: one.ReviewedSHA}
-		if r, _, msg, ok := reviewIssue(p, one); ok {
-			s.Reason, s.Problem = r, msg+"."
-		} else if one.Record == nil && one.Comment && one.Digest != "" && one.ReviewedSHA != "" {
-			s.Reason, s.Problem = NoReviewedDiff, unrecorded(one)+"."
+		if r, f := reviewAlone(p, one); f != nil {
+			s.Reason, s.Problem = r, f.msg+"."
 		} else if what := d.Differs[one.PR]; len(what) > 0 && !d.Deploy {
 			s.Reason, s.Problem = d.Reason, "Its review no longer covers what would deploy: "+strings.Join(what, "; ")+"."
 		}
@@ -40,4 +38,17 @@ func Standings(p Policy, rv Review, d Decision) []Standing {
 	}
 	slices.SortFunc(out, func(a, b Standing) int { return cmp.Compare(a.PR, b.PR) })
 	return out
+}
+
+// reviewAlone is the first finding of the rules about one review on rv
+// alone, and its reason.
+func reviewAlone(p Policy, rv Review) (Reason, *finding) {
+	rv.Batch = nil
+	s := &state{p: p, rv: rv}
+	for _, r := range selected(func(a about) bool { return a.perReview }) {
+		if f := r.check(s); f != nil {
+			return r.about().reason, f
+		}
+	}
+	return "", nil
 }

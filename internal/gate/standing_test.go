@@ -5,6 +5,8 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
 // A merge queue's check names every pull request whose review fails the
@@ -19,11 +21,11 @@ func TestStandings(t *testing.T) {
 	assert.Equal(t, len(got), 4)
 	assert.Equal(t, got[0].PR, 7)
 	assert.Equal(t, got[0].Reason, Reason(""), got[0].Problem)
-	assert.Equal(t, got[1].Reason, StaleReview)
+	assert.Equal(t, got[1].Reason, reason.StaleReview)
 	assert.Assert(t, is.Contains(got[1].Problem, "final head is 7777777"))
-	assert.Equal(t, got[2].Reason, NoReviewedDiff)
+	assert.Equal(t, got[2].Reason, reason.NoReviewedDiff)
 	assert.Assert(t, is.Contains(got[2].Problem, "records the review of pull request #9"))
-	assert.Equal(t, got[3].Reason, NoReviewedDiff)
+	assert.Equal(t, got[3].Reason, reason.NoReviewedDiff)
 	assert.Assert(t, is.Contains(got[3].Problem, "Pull request #10 has no diff comment"))
 }
 
@@ -34,10 +36,10 @@ func TestStandingsNameWhatAReviewNoLongerCovers(t *testing.T) {
 	cur := stackWith(update("Topic", "DisplayName", "c", "b"), update("Queue", "DisplayName", "q1", "q2"))
 	p := Policy{RequireReviewedDiff: true}
 	d := Decide(p, rv, Current{Diff: cur, Digest: cur.Digest()})
-	assert.Equal(t, d.Reason, DiffChanged)
+	assert.Equal(t, d.Reason, reason.DiffChanged)
 	got := Standings(p, rv, d)
 	assert.Equal(t, got[0].PR, 7)
-	assert.Equal(t, got[0].Reason, DiffChanged)
+	assert.Equal(t, got[0].Reason, reason.DiffChanged)
 	assert.Equal(t, got[0].Problem, "Its review no longer covers what would deploy: update Topic.DisplayName in StackA starts from another value (it changed since the review).")
 	assert.Equal(t, got[1].PR, 8)
 	assert.Equal(t, got[1].Reason, Reason(""), "#8's review covers its change: %s", got[1].Problem)

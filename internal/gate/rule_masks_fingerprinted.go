@@ -1,0 +1,33 @@
+package gate
+
+import (
+	"fmt"
+
+	"github.com/cdkd-action/cdkd-action/internal/reason"
+)
+
+// AssemblyHint says how to make a change set with too many hidden values
+// verifiable.
+const AssemblyHint = "Pass the cloud assembly (app, or a synthesized cdk.out) so only secret positions are hidden."
+
+// masksFingerprinted: every value behind the change set's masks was
+// fingerprinted, so it can be compared with the review.
+type masksFingerprinted struct{}
+
+func (masksFingerprinted) about() about {
+	return about{reason: reason.DiffUnverifiable, waivable: true}
+}
+
+func (masksFingerprinted) check(s *state) *finding {
+	masks := s.cur.Diff.Masks()
+	if s.cur.Unverifiable == "" && masks.Unverifiable == 0 {
+		return nil
+	}
+	// The run's own reason names the cause and what to do; only tokens a
+	// report carried leave the cause to guess.
+	why, hint := s.cur.Unverifiable, ""
+	if why == "" {
+		why, hint = fmt.Sprintf("%s not fingerprinted", count(masks.Unverifiable, "hidden value")), AssemblyHint
+	}
+	return &finding{title: "Change set cannot be verified", msg: "The values behind the masks of the change set cannot be compared with the review: " + why, hint: hint}
+}
