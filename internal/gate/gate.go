@@ -10,35 +10,8 @@
 // require-reviewed-diff: false turns its refusal into a warning; the runner
 // (state.run) makes that call for every rule, in one place.
 //
-// # Adding a rule
-//
-// One file and one line. Say deploys must not delete a Route 53 hosted
-// zone whatever the inputs allow. Write rule_hosted_zone.go:
-//
-//	package gate
-//
-//	import "github.com/cdkd-action/cdkd-action/internal/reason"
-//
-//	// hostedZoneKept: no deploy deletes a hosted zone.
-//	type hostedZoneKept struct{}
-//
-//	func (hostedZoneKept) about() about { return about{reason: reason.DestructiveRefused} }
-//
-//	func (hostedZoneKept) check(s *state) *finding {
-//		for _, x := range s.d.Destructive {
-//			if x.Type == "AWS::Route53::HostedZone" {
-//				return &finding{title: "Hosted zone kept", msg: "The deploy would delete the hosted zone " + x.LogicalID + ". Not deploying."}
-//			}
-//		}
-//		return nil
-//	}
-//
-// and add hostedZoneKept{} to rules, after destructiveAllowed (whose check
-// lists s.d.Destructive). A rule about the review and the change set it
-// shows sets waivable (and early when it reads the review alone, perReview
-// when it judges each pull request's review on its own); a new failure
-// reason is one more entry in internal/reason's list, whose test checks that
-// docs/inputs.md documents it.
+// Adding a rule is one file and one line in rules: docs/architecture.md
+// ("The gate's rules") shows an example.
 package gate
 
 import (
