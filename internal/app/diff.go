@@ -160,7 +160,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 	p := &publish.Publication{
 		Kind:    "diff",
 		Result:  rep.Result(),
-		Render:  publish.Prerender(func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }, r.prerendered()...),
+		Render:  func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) },
 		Outputs: outputs,
 	}
 	cr := &publish.CheckRunFields{Name: checkName("cdkd diff", r.cfg.Label), HeadSHA: r.gh.HeadSHA}

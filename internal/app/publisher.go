@@ -11,7 +11,6 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
-	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // The publisher: where a run's reports go (see package publish), the step
@@ -106,20 +105,6 @@ func (r *Env) stdout() *publish.Stdout {
 		w = r.app.Stdout
 	}
 	return &publish.Stdout{Path: r.cfg.CLI.Output, W: w, Lost: func(err error) { r.lostFiles = append(r.lostFiles, err) }}
-}
-
-// prerendered are the budgets this run's targets will render a report in
-// that are known before the first target runs (see publish.Prerender):
-// stdout's in a local run, the check run's when there is one. The job
-// summary's names the report JSON file, known only once it is written.
-func (r *Env) prerendered() []reporters.Budget {
-	if r.local {
-		return []reporters.Budget{reporters.Unlimited}
-	}
-	if r.cfg.CheckRun && r.publishesToAPI() && r.api != nil {
-		return []reporters.Budget{reporters.CheckRunBudget}
-	}
-	return nil
 }
 
 // checkRun is the check-run target, when check-run is on.

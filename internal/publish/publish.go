@@ -197,36 +197,3 @@ func (pub *Publisher) output(name, value string) {
 		pub.SetOutput(name, value)
 	}
 }
-
-// Prerender starts rendering the report for each of budgets at once, each
-// on its own goroutine, and returns a Render that hands those out (and
-// renders any other budget when asked). The targets before the one that
-// needs a render (the report JSON, the comment's API calls) then overlap
-// with it instead of waiting: a large report's renders are most of a run's
-// time. render must be safe to call concurrently: a pure function of its
-// budget, as the reporters are.
-func Prerender(render func(reporters.Budget) string, budgets ...reporters.Budget) func(reporters.Budget) string {
-	type pending struct {
-		done chan struct{}
-		out  string
-	}
-	started := make(map[reporters.Budget]*pending, len(budgets))
-	for _, b := range budgets {
-		if _, dup := started[b]; dup {
-			continue
-		}
-		p := &pending{done: make(chan struct{})}
-		started[b] = p
-		go func() {
-			defer close(p.done)
-			p.out = render(b)
-		}()
-	}
-	return func(b reporters.Budget) string {
-		if p, ok := started[b]; ok {
-			<-p.done
-			return p.out
-		}
-		return render(b)
-	}
-}

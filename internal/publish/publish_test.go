@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -159,24 +157,3 @@ func TestCheckRunSeesTheCommentWritten(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-// Prerender renders each named budget once, ahead of the targets, and any
-// other budget when a target asks for it.
-func TestPrerender(t *testing.T) {
-	var mu sync.Mutex
-	calls := map[reporters.Budget]int{}
-	render := func(b reporters.Budget) string {
-		mu.Lock()
-		calls[b]++
-		mu.Unlock()
-		return fmt.Sprintf("report within %d bytes", b.MaxBytes)
-	}
-	r := Prerender(render, reporters.Unlimited, reporters.CheckRunBudget, reporters.Unlimited)
-	assert.Equal(t, r(reporters.CheckRunBudget), fmt.Sprintf("report within %d bytes", reporters.CheckRunBudget.MaxBytes))
-	assert.Equal(t, r(reporters.Unlimited), "report within 0 bytes")
-	assert.Equal(t, r(reporters.Unlimited), "report within 0 bytes")
-	assert.Equal(t, r(reporters.SummaryBudget), fmt.Sprintf("report within %d bytes", reporters.SummaryBudget.MaxBytes))
-	mu.Lock()
-	defer mu.Unlock()
-	assert.DeepEqual(t, calls, map[reporters.Budget]int{reporters.Unlimited: 1, reporters.CheckRunBudget: 1, reporters.SummaryBudget: 1})
-}
