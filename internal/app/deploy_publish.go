@@ -75,7 +75,8 @@ func (d *deployRun) startDeployment(ctx context.Context) {
 		return
 	}
 	d.deployment = &publish.Deployment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, Environment: r.cfg.Environment, SHA: r.gh.SHA, RunURL: r.gh.RunURL}
-	d.deployment.Start(ctx, r.pub(), "cdkd deploy of "+reporters.ShortSHA(r.gh.SHA))
+	pub := r.pub()
+	d.deployment.Start(ctx, pub, pub.Redact("cdkd deploy of "+reporters.ShortSHA(r.gh.SHA)))
 }
 
 // deploymentStatus is the deployment's final status.

@@ -25,7 +25,7 @@ func (r *Env) fullReportHint() string { return prcomment.FullReportHint(r.gh.Run
 // publish). It is built on each use: a cancelled deploy sets reportBudget
 // late.
 func (r *Env) pub() *publish.Publisher {
-	return &publish.Publisher{Log: r.runner, Secrets: r.set, SetOutput: r.setOutput, ReportBudget: r.reportBudget}
+	return &publish.Publisher{Log: r.runner, Secrets: r.set, SetOutput: r.setOutput, ReportBudget: r.reportBudget, Encode: encodeReport}
 }
 
 // ident answers who we are, once per run: the only author whose hidden
@@ -57,7 +57,7 @@ func (r *Env) targets(api ...publish.Target) []publish.Target {
 		// A run that publishes nothing (a publish: false shard) has the
 		// file as its product: failing to write it fails the run.
 		r.reportJSON = &publish.ReportJSON{Workspace: r.gh.Workspace, RunnerTemp: r.gh.RunnerTemp, Label: r.cfg.Label,
-			Path: r.cfg.CLI.ReportJSON, Output: OutputReportJSON, Encode: encodeReport, Required: !r.local && !r.cfg.Publish, Files: r.app.Deps.ReportFiles,
+			Path: r.cfg.CLI.ReportJSON, Output: OutputReportJSON, Required: !r.local && !r.cfg.Publish, Files: r.app.Deps.ReportFiles,
 			Lost: func(err error) { r.lostFiles = append(r.lostFiles, err) }}
 	}
 	var ts []publish.Target
@@ -159,5 +159,6 @@ func (r *Env) writeOutputs() {
 
 // summary appends to the job summary, redacted.
 func (r *Env) summary(markdown string) {
-	r.summaryTarget().Write(r.pub(), markdown)
+	pub := r.pub()
+	r.summaryTarget().Write(pub, pub.Redact(markdown))
 }

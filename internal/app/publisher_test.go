@@ -18,8 +18,8 @@ import (
 // apiTarget stands for the API targets a command hands to targets.
 type apiTarget struct{}
 
-func (apiTarget) Policy(*publish.Publication) publish.Policy { return publish.Policy{} }
-func (apiTarget) Publish(context.Context, *publish.Publisher, *publish.Publication, *publish.Written) error {
+func (apiTarget) Policy(*publish.View) publish.Policy { return publish.Policy{} }
+func (apiTarget) Publish(context.Context, *publish.Publisher, *publish.View, *publish.Written) error {
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
+	"github.com/cdkd-action/cdkd-action/internal/redacted"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/review"
 )
@@ -87,18 +88,18 @@ func (d *deployRun) publishGroup(ctx context.Context) error {
 func (r *diffRun) queueCheckOnHead(rep reporters.DiffReport) publish.Target {
 	return &publish.RequiredCheck{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, DetailsURL: r.gh.RunURL,
 		Name: checkName(queueCheck, r.cfg.Label), HeadSHA: r.gh.HeadSHA,
-		Conclude: func(w *publish.Written) (string, string, string) {
+		Conclude: func(w *publish.Written, red redacted.Redactor) (string, redacted.Text, redacted.Text) {
 			if rep.Error != "" || rep.Missing != "" {
-				return "failure", "No review: the diff failed",
-					"The diff of this pull request failed, so it has no review a merge group could be checked against. Fix the diff and push again."
+				return "failure", redacted.Redact(red, "No review: the diff failed"),
+					redacted.Redact(red, "The diff of this pull request failed, so it has no review a merge group could be checked against. Fix the diff and push again.")
 			}
 			review := "this pull request's diff comment"
 			if w.Comment.HTMLURL != "" {
 				review = "[this pull request's diff comment](" + w.Comment.HTMLURL + ")"
 			}
-			return "success", "The merge queue checks the group",
-				"The pull request's own diff is its review: " + review + ". " +
-					"The real check runs in the merge queue: on the group this pull request joins, `command: verify` diffs the group's head and checks every change against the reviews of the group's pull requests, as the deploy gate would; " +
-					"a pull request whose review no longer covers what would deploy leaves the queue before it merges."
+			return "success", redacted.Redact(red, "The merge queue checks the group"),
+				redacted.Redact(red, "The pull request's own diff is its review: "+review+". "+
+					"The real check runs in the merge queue: on the group this pull request joins, `command: verify` diffs the group's head and checks every change against the reviews of the group's pull requests, as the deploy gate would; "+
+					"a pull request whose review no longer covers what would deploy leaves the queue before it merges.")
 		}}
 }

@@ -42,6 +42,12 @@ var rules = []rule{
 		why:  "reporters and the domain types they render only present: they must not depend on an edge (cdkd, AWS, GitHub, the runner protocol, the publisher)",
 	},
 	{
+		from:  []string{"internal/redacted"},
+		deny:  []string{all},
+		allow: []string{"."},
+		why:   "redacted text is a type every layer may hand on (a sink takes only it): it imports nothing of the project",
+	},
+	{
 		from: []string{"internal/secreteffect", "internal/cfnschema"},
 		deny: edges,
 		why:  "what a deploy does with a secret is decided from cdkd's diff and the schema table it is given: no edge",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/redacted"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -23,27 +24,27 @@ type CheckRun struct {
 	Output      string // the output naming the check run's URL
 }
 
-func (t *CheckRun) Policy(p *Publication) Policy {
+func (t *CheckRun) Policy(v *View) Policy {
 	name := "check"
-	if p.CheckRun != nil {
-		name = p.CheckRun.Name
+	if v.CheckRun != nil {
+		name = v.CheckRun.Name.String()
 	}
-	return Policy{What: "the " + name + " check run", Denied: "cannot create the check run (no checks: write permission?): %v"}
+	return Policy{What: "the " + name + " check run", Denied: "cannot create the check run (no checks: write permission?): %v", Errors: gitHub}
 }
 
-func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error {
-	f := p.CheckRun
-	if f == nil || f.HeadSHA == "" || p.Render == nil {
+func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, v *View, w *Written) error {
+	f := v.CheckRun
+	if f == nil || f.HeadSHA == "" || v.Render == nil {
 		return nil
 	}
 	cr := github.CheckRun{
-		Name:       pub.Secrets.Redact(f.Name),
+		Name:       f.Name.String(),
 		HeadSHA:    f.HeadSHA,
 		Status:     "completed",
 		Conclusion: f.Conclusion,
 		DetailsURL: t.DetailsURL,
-		Title:      pub.Secrets.Redact(f.Title),
-		Summary:    pub.Secrets.Redact(p.Render(reporters.CheckRunBudget)),
+		Title:      f.Title.String(),
+		Summary:    v.Render(reporters.CheckRunBudget).String(),
 	}
 	vouches := f.ExternalID != nil && w.Reread != nil
 	if vouches {
@@ -97,7 +98,7 @@ func reread(ctx context.Context, pub *Publisher, w *Written) (github.Comment, bo
 // check run vouching for a report the comment no longer holds. The check
 // run is then rewritten to name what the comment holds, the survivor's
 // report, and says so.
-func (t *CheckRun) superseded(ctx context.Context, pub *Publisher, f *CheckRunFields, w *Written, ref github.CheckRunRef) error {
+func (t *CheckRun) superseded(ctx context.Context, pub *Publisher, f *CheckRunView, w *Written, ref github.CheckRunRef) error {
 	c, lost := reread(ctx, pub, w)
 	if !lost {
 		return nil
@@ -127,16 +128,16 @@ type Issue struct {
 	Output      string // the output naming the issue's URL
 }
 
-func (t *Issue) Policy(p *Publication) Policy {
+func (t *Issue) Policy(v *View) Policy {
 	what := "tracking issue"
-	if p.Issue != nil && p.Issue.What != "" {
-		what = p.Issue.What
+	if v.Issue != nil && v.Issue.What != "" {
+		what = v.Issue.What
 	}
-	return Policy{What: "the " + what, Denied: "cannot write the tracking issue (no issues: write permission?): %v"}
+	return Policy{What: "the " + what, Denied: "cannot write the tracking issue (no issues: write permission?): %v", Errors: gitHub}
 }
 
-func (t *Issue) Publish(ctx context.Context, pub *Publisher, p *Publication, _ *Written) error {
-	f := p.Issue
+func (t *Issue) Publish(ctx context.Context, pub *Publisher, v *View, _ *Written) error {
+	f := v.Issue
 	if f == nil {
 		return nil
 	}
@@ -146,11 +147,7 @@ func (t *Issue) Publish(ctx context.Context, pub *Publisher, p *Publication, _ *
 	}
 	target := github.IssueTarget{Owner: t.Owner, Repo: t.Repo, Kind: f.Kind, Label: f.Label, Author: author, Labels: t.Labels, What: f.What}
 	res, err := github.SyncIssue(ctx, t.API, target, func(found *github.Issue) github.IssueContent {
-		c := f.Content(found)
-		// Redacted before hashing, so the hash compares what GitHub holds.
-		s := pub.Secrets
-		c.Title, c.Content, c.Footer, c.Closing = s.Redact(c.Title), s.Redact(c.Content), s.Redact(c.Footer), s.Redact(c.Closing)
-		return c
+		return f.Content(found).content()
 	})
 	for _, s := range github.Spoofs(res.Ignored, author) {
 		pub.warn(s)
@@ -159,8 +156,8 @@ func (t *Issue) Publish(ctx context.Context, pub *Publisher, p *Publication, _ *
 	if err != nil {
 		return err
 	}
-	if n := f.Notices[res.Action]; n != "" {
-		pub.Log.Notice(pub.Secrets.Redact(n + " " + res.URL))
+	if n, ok := f.Notice(res.Action, res.URL); ok {
+		pub.Log.Notice(n.String())
 	}
 	return nil
 }
@@ -184,36 +181,35 @@ type Deployment struct {
 	id int64 // the deployment Start created
 }
 
-func (t *Deployment) Policy(p *Publication) Policy {
+func (t *Deployment) Policy(v *View) Policy {
 	state := "final"
-	if p.Deployment != nil {
-		state = p.Deployment.State
+	if v.Deployment != nil {
+		state = v.Deployment.State
 	}
-	return Policy{What: "the deployment's " + state + " status", Optional: true}
+	return Policy{What: "the deployment's " + state + " status", Optional: true, Errors: gitHub}
 }
 
 // Start creates the deployment and its in_progress status.
-func (t *Deployment) Start(ctx context.Context, pub *Publisher, description string) {
+func (t *Deployment) Start(ctx context.Context, pub *Publisher, description redacted.Text) {
 	if t.Environment == "" {
 		return
 	}
-	id, err := t.API.CreateDeployment(ctx, t.Owner, t.Repo, github.DeploymentRequest{Ref: t.SHA, Environment: t.Environment, Description: pub.Secrets.Redact(description)})
+	id, err := t.API.CreateDeployment(ctx, t.Owner, t.Repo, github.DeploymentRequest{Ref: t.SHA, Environment: t.Environment, Description: description.String()})
 	if err != nil {
-		_ = pub.Failed(ctx, Policy{What: "the deployment to " + t.Environment + " (no deployments: write permission?)", Optional: true}, err)
+		_ = pub.Failed(ctx, Policy{What: "the deployment to " + t.Environment + " (no deployments: write permission?)", Optional: true, Errors: gitHub}, err)
 		return
 	}
 	t.id = id
 	err = t.API.CreateDeploymentStatus(ctx, t.Owner, t.Repo, id, "in_progress", "", t.RunURL, "cdkd deploy is running")
-	_ = pub.Failed(ctx, Policy{What: "the deployment's in_progress status", Optional: true}, err)
+	_ = pub.Failed(ctx, Policy{What: "the deployment's in_progress status", Optional: true, Errors: gitHub}, err)
 }
 
-func (t *Deployment) Publish(ctx context.Context, pub *Publisher, p *Publication, _ *Written) error {
-	f := p.Deployment
+func (t *Deployment) Publish(ctx context.Context, pub *Publisher, v *View, _ *Written) error {
+	f := v.Deployment
 	if t.id == 0 || f == nil {
 		return nil
 	}
-	s := pub.Secrets
-	return t.API.CreateDeploymentStatus(ctx, t.Owner, t.Repo, t.id, f.State, s.Redact(f.EnvironmentURL), t.RunURL, s.Redact(f.Description))
+	return t.API.CreateDeploymentStatus(ctx, t.Owner, t.Repo, t.id, f.State, f.EnvironmentURL.String(), t.RunURL, f.Description.String())
 }
 
 // RequiredCheck creates a check run of a fixed name beside the report's
@@ -226,23 +222,38 @@ type RequiredCheck struct {
 	DetailsURL  string
 	Name        string
 	HeadSHA     string
-	// Conclude gives the conclusion, title and summary (Markdown).
-	Conclude func(w *Written) (conclusion, title, summary string)
+	// Conclude gives the conclusion, title and summary (Markdown), the
+	// texts as red redacts them.
+	Conclude func(w *Written, red redacted.Redactor) (conclusion string, title, summary redacted.Text)
 }
 
-func (t *RequiredCheck) Policy(*Publication) Policy {
-	return Policy{What: "the " + t.Name + " check run", Denied: "cannot create the check run (no checks: write permission?): %v"}
+func (t *RequiredCheck) Policy(*View) Policy {
+	return Policy{What: "the " + t.Name + " check run", Denied: "cannot create the check run (no checks: write permission?): %v", Errors: gitHub}
 }
 
-func (t *RequiredCheck) Publish(ctx context.Context, pub *Publisher, _ *Publication, w *Written) error {
+func (t *RequiredCheck) Publish(ctx context.Context, pub *Publisher, _ *View, w *Written) error {
 	if t.HeadSHA == "" || t.Conclude == nil {
 		return nil
 	}
-	conclusion, title, summary := t.Conclude(w)
-	s := pub.Secrets
+	conclusion, title, summary := t.Conclude(w, pub.Secrets)
 	_, err := t.API.CreateCheckRun(ctx, t.Owner, t.Repo, github.CheckRun{
-		Name: s.Redact(t.Name), HeadSHA: t.HeadSHA, Status: "completed", Conclusion: conclusion, DetailsURL: t.DetailsURL,
-		Title: s.Redact(title), Summary: s.Redact(summary),
+		Name: pub.Redact(t.Name).String(), HeadSHA: t.HeadSHA, Status: "completed", Conclusion: conclusion, DetailsURL: t.DetailsURL,
+		Title: title.String(), Summary: summary.String(),
 	})
 	return err
+}
+
+// gitHubErrors reads the GitHub API's errors: a 403 is a missing
+// permission, and the status is the HTTP one.
+type gitHubErrors struct{}
+
+var gitHub ErrorReader = gitHubErrors{}
+
+func (gitHubErrors) Denied(err error) bool { return github.IsForbidden(err) }
+
+func (gitHubErrors) Status(err error) string {
+	if code := github.StatusOf(err); code != 0 {
+		return fmt.Sprintf("HTTP %d", code)
+	}
+	return ""
 }

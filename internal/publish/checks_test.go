@@ -65,7 +65,7 @@ func TestDeployment(t *testing.T) {
 	api := &fakeAPI{}
 	target := &Deployment{API: api, Owner: owner, Repo: repo, Environment: "prod", SHA: headSHA, RunURL: "https://run/1"}
 	ctx := context.Background()
-	target.Start(ctx, h.pub, "cdkd deploy of 0123456")
+	target.Start(ctx, h.pub, h.pub.Redact("cdkd deploy of 0123456"))
 	p := &Publication{Kind: "deploy", Deployment: &DeploymentFields{State: "success", EnvironmentURL: "https://app", Description: "Deployed " + secret}}
 	assert.NilError(t, h.pub.Publish(ctx, p, target))
 	assert.DeepEqual(t, api.deployments, []string{
@@ -77,7 +77,7 @@ func TestDeployment(t *testing.T) {
 	// A failed record is a warning: the deploy matters more.
 	h, api = newHarness(t), &fakeAPI{fail: map[string]error{"deployment status failure": apiError(http.StatusBadGateway)}}
 	target = &Deployment{API: api, Owner: owner, Repo: repo, Environment: "prod", SHA: headSHA}
-	target.Start(ctx, h.pub, "d")
+	target.Start(ctx, h.pub, h.pub.Redact("d"))
 	p.Deployment.State = "failure"
 	assert.NilError(t, h.pub.Publish(ctx, p, target))
 	assert.Assert(t, is.Contains(h.log.String(), "::warning::the deployment's failure status was not posted (HTTP 502)"))
@@ -85,13 +85,13 @@ func TestDeployment(t *testing.T) {
 	// No environment: no deployment, and nothing to finish.
 	h, api = newHarness(t), &fakeAPI{}
 	target = &Deployment{API: api, Owner: owner, Repo: repo}
-	target.Start(ctx, h.pub, "d")
+	target.Start(ctx, h.pub, h.pub.Redact("d"))
 	assert.NilError(t, h.pub.Publish(ctx, p, target))
 	assert.Equal(t, len(api.writes), 0)
 
 	h, api = newHarness(t), &fakeAPI{fail: map[string]error{"create deployment": apiError(http.StatusForbidden)}}
 	target = &Deployment{API: api, Owner: owner, Repo: repo, Environment: "prod"}
-	target.Start(ctx, h.pub, "d")
+	target.Start(ctx, h.pub, h.pub.Redact("d"))
 	assert.NilError(t, h.pub.Publish(ctx, p, target))
 	assert.Assert(t, is.Contains(h.log.String(), "::warning::the deployment to prod (no deployments: write permission?) was not posted (HTTP 403)"))
 	assert.DeepEqual(t, api.writes, []string{"create deployment"})

@@ -8,6 +8,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/redacted"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -35,25 +36,22 @@ type Comment struct {
 	Output   string // the output naming the comment's URL
 }
 
-func (t *Comment) Policy(*Publication) Policy {
+func (t *Comment) Policy(*View) Policy {
 	return Policy{What: "the pull request comment",
-		Denied: "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary"}
+		Denied: "cannot write the pull request comment (a fork's token has no write permission?): %v; the report is in the job summary", Errors: gitHub}
 }
 
-func (t *Comment) Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error {
-	if p.Comment == nil || t.PR == 0 {
+func (t *Comment) Publish(ctx context.Context, pub *Publisher, v *View, w *Written) error {
+	if v.Comment == nil || t.PR == 0 {
 		return nil
 	}
-	c := p.Comment.Render(p.Comment.Header, reporters.CommentBudget)
-	c.ChangeSet, c.Report = pub.Secrets.Redact(c.ChangeSet), pub.Secrets.Redact(c.Report)
-	content := c.ChangeSet + "\n" + c.Report
+	c := v.Comment.Render(reporters.CommentBudget)
+	content := c.Content.String()
 	if t.RunURL != "" {
 		content = strings.ReplaceAll(content, t.RunURL, "")
 	}
-	c.Header = github.Stamp(c.Header, content)
-	// Redacted here too (not only at the API edge) so that "unchanged, skip
-	// the write" compares what GitHub holds with what we would write.
-	body := prcomment.Redact(pub.Secrets, c.String())
+	header := github.Stamp(c.Header, content)
+	body := c.Body(header)
 	// A slow or re-run job for an older commit must not replace the review
 	// of the pull request's current head: reviewers would see a stale diff.
 	if pr, err := t.API.GetPullRequest(ctx, t.Owner, t.Repo, t.PR); err == nil && pr.HeadSHA != "" && pr.HeadSHA != t.HeadSHA {
@@ -62,12 +60,12 @@ func (t *Comment) Publish(ctx context.Context, pub *Publisher, p *Publication, w
 		pub.output(t.Output, "")
 		return nil
 	}
-	target := github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: c.Header.Kind, Label: c.Header.Label}
+	target := github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: header.Kind, Label: header.Label}
 	res, err := upsert(ctx, pub, t.API, t.Identity, &target, body, t.Mode)
 	if err != nil {
 		return fmt.Errorf("write pull request comment: %w", err)
 	}
-	w.Comment, w.Wrote = res, body
+	w.Comment, w.Wrote = res, body.String()
 	w.Reread = func(ctx context.Context) (github.Comment, error) {
 		ours, _, err := github.Ours(ctx, t.API, target)
 		if err != nil || len(ours) == 0 {
@@ -82,13 +80,13 @@ func (t *Comment) Publish(ctx context.Context, pub *Publisher, p *Publication, w
 // upsert makes body the one comment of ours for t, written by our
 // identity (t.Author is set to it), and warns of the look-alikes by
 // anyone else.
-func upsert(ctx context.Context, pub *Publisher, api github.CommentsAPI, id *github.Identity, t *github.StickyTarget, body string, mode github.Mode) (github.Comment, error) {
+func upsert(ctx context.Context, pub *Publisher, api github.CommentsAPI, id *github.Identity, t *github.StickyTarget, body redacted.Text, mode github.Mode) (github.Comment, error) {
 	author, err := id.Login(ctx)
 	if err != nil {
 		return github.Comment{}, err
 	}
 	t.Author = author
-	res, err := github.Upsert(ctx, api, *t, body, mode)
+	res, err := github.Upsert(ctx, api, *t, body.String(), mode)
 	for _, s := range github.Spoofs(res.Ignored, author) {
 		pub.warn(s)
 	}
@@ -135,34 +133,34 @@ func (t *DeploySection) Planned(red prcomment.Redactor, p *Publication) (id int6
 	if t.PR == 0 || p.Render == nil || t.Review == nil {
 		return 0, "", false
 	}
-	body, ok := t.reviewBody(red, p.Render(DeploySectionBudget))
+	body, ok := t.reviewBody(red, redacted.Redact(red, p.Render(DeploySectionBudget)))
 	if !ok {
 		return 0, "", false
 	}
-	c, _ := prcomment.Parse(body)
+	c, _ := prcomment.Parse(body.String())
 	return t.Review.ID, c.Deploy, true
 }
 
 // reviewBody is the review comment's body with section as its deploy
 // section, redacted; false when the review comment carries no header.
-func (t *DeploySection) reviewBody(red prcomment.Redactor, section string) (string, bool) {
+func (t *DeploySection) reviewBody(red prcomment.Redactor, section redacted.Text) (redacted.Text, bool) {
 	c, ok := prcomment.Parse(t.Review.Body)
 	if !ok {
-		return "", false
+		return redacted.Text{}, false
 	}
-	return prcomment.Redact(red, c.WithDeploy(section).String()), true
+	return redacted.Redact(commentRedactor{red}, c.WithDeploy(section.String()).String()), true
 }
 
-func (t *DeploySection) Policy(*Publication) Policy {
+func (t *DeploySection) Policy(*View) Policy {
 	return Policy{What: "the deploy outcome in the pull request comment",
-		Denied: "cannot write the pull request comment (no pull-requests: write permission?): %v"}
+		Denied: "cannot write the pull request comment (no pull-requests: write permission?): %v", Errors: gitHub}
 }
 
-func (t *DeploySection) Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error {
-	if t.PR == 0 || p.Render == nil {
+func (t *DeploySection) Publish(ctx context.Context, pub *Publisher, v *View, w *Written) error {
+	if t.PR == 0 || v.Render == nil {
 		return nil
 	}
-	section := p.Render(DeploySectionBudget)
+	section := v.Render(DeploySectionBudget)
 	written, err := t.write(ctx, pub, section, !t.Recorded || w.Recorded)
 	if err != nil {
 		return fmt.Errorf("write the deploy outcome to pull request #%d: %w", t.PR, err)
@@ -174,12 +172,12 @@ func (t *DeploySection) Publish(ctx context.Context, pub *Publisher, p *Publicat
 	return nil
 }
 
-func (t *DeploySection) write(ctx context.Context, pub *Publisher, section string, intoReview bool) (github.Comment, error) {
+func (t *DeploySection) write(ctx context.Context, pub *Publisher, section redacted.Text, intoReview bool) (github.Comment, error) {
 	if t.Review != nil && intoReview {
 		if body, ok := t.reviewBody(pub.Secrets, section); ok {
 			// The review comment itself, edited in place whatever the
 			// comment mode: the diff's check run names it by its id.
-			written, err := t.API.EditIssueComment(ctx, t.Owner, t.Repo, t.Review.ID, body)
+			written, err := t.API.EditIssueComment(ctx, t.Owner, t.Repo, t.Review.ID, body.String())
 			if err == nil || !github.IsNotFound(err) {
 				return written, err
 			}
@@ -190,6 +188,6 @@ func (t *DeploySection) write(ctx context.Context, pub *Publisher, section strin
 	// A comment of its own kind: a diff-kind comment without a digest
 	// could shadow a review that the identity in use did write.
 	h := marker.Header{V: marker.Version, Kind: prcomment.KindDeploy, Label: t.Label, SHA: t.SHA}
-	body := prcomment.Redact(pub.Secrets, prcomment.Comment{Header: h}.WithDeploy(section).String())
+	body := redacted.Redact(commentRedactor{pub.Secrets}, prcomment.Comment{Header: h}.WithDeploy(section.String()).String())
 	return upsert(ctx, pub, t.API, t.Identity, &github.StickyTarget{Owner: t.Owner, Repo: t.Repo, Number: t.PR, Kind: h.Kind, Label: h.Label}, body, t.Mode)
 }

@@ -3,7 +3,6 @@ package publish
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/redacted"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -36,9 +36,6 @@ type ReportJSON struct {
 	Output string // the output naming the path
 	// Lost, when set, hears of a Path that could not be written.
 	Lost func(error)
-	// Encode writes v as JSON and a newline, every byte through redact;
-	// nil is json.Marshal of the whole.
-	Encode func(w io.Writer, v any, redact func([]byte) []byte) error
 	// Required: the file is the run's product (a publish: false shard,
 	// whose report only the aggregate reads), so failing to write it fails
 	// the run (ErrReportNotWritten). Otherwise it is a warning.
@@ -90,15 +87,15 @@ func (osFiles) CreateTemp(dir, pattern string) (File, error) {
 func (osFiles) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
 func (osFiles) Remove(name string) error             { return os.Remove(name) }
 
-func (t *ReportJSON) Policy(*Publication) Policy {
+func (t *ReportJSON) Policy(*View) Policy {
 	return Policy{What: "the report JSON", Optional: !t.Required}
 }
 
-func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, p *Publication, w *Written) error {
-	if p.Result == nil {
+func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, v *View, w *Written) error {
+	if v.WriteResult == nil {
 		return nil
 	}
-	path, err := t.write(p.Kind, p.Result, pub.Secrets.RedactBytes)
+	path, err := t.write(v.Kind, v.WriteResult)
 	if err != nil {
 		if t.Required {
 			return fmt.Errorf("%w: %w", ErrReportNotWritten, err)
@@ -114,9 +111,9 @@ func (t *ReportJSON) Publish(_ context.Context, pub *Publisher, p *Publication, 
 	return nil
 }
 
-func (t *ReportJSON) write(kind string, v any, redact func([]byte) []byte) (string, error) {
+func (t *ReportJSON) write(kind string, result func(io.Writer) error) (string, error) {
 	if t.Path != "" {
-		if err := t.writeFile(t.Path, v, redact); err != nil {
+		if err := t.writeFile(t.Path, result); err != nil {
 			return "", fmt.Errorf("write %s report %s: %w", kind, t.Path, err)
 		}
 		return t.Path, nil
@@ -135,7 +132,7 @@ func (t *ReportJSON) write(kind string, v any, redact func([]byte) []byte) (stri
 		name += "-" + safeFileName(t.Label)
 	}
 	path := filepath.Join(dir, name+".json")
-	if err := t.writeFile(path, v, redact); err != nil {
+	if err := t.writeFile(path, result); err != nil {
 		return "", fmt.Errorf("write %s report %s: %w", kind, path, err)
 	}
 	return filepath.Join(shown, name+".json"), nil
@@ -164,7 +161,7 @@ func (t *ReportJSON) dir() (dir, shown string, err error) {
 // writeFile writes the report to a temporary file in path's folder and
 // renames it over path once complete: a full disk or a failed write never
 // leaves half a report (nor an older run's whole one) at path.
-func (t *ReportJSON) writeFile(path string, v any, redact func([]byte) []byte) error {
+func (t *ReportJSON) writeFile(path string, result func(io.Writer) error) error {
 	fs := t.Files
 	if fs == nil {
 		fs = osFiles{}
@@ -175,11 +172,7 @@ func (t *ReportJSON) writeFile(path string, v any, redact func([]byte) []byte) e
 		return err
 	}
 	bw := bufio.NewWriterSize(f, 64<<10)
-	encode := t.Encode
-	if encode == nil {
-		encode = encodeJSON
-	}
-	err = encode(bw, v, redact)
+	err = result(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -193,15 +186,6 @@ func (t *ReportJSON) writeFile(path string, v any, redact func([]byte) []byte) e
 		_ = fs.Remove(f.Name())
 		_ = fs.Remove(path)
 	}
-	return err
-}
-
-func encodeJSON(w io.Writer, v any, redact func([]byte) []byte) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(redact(b), '\n'))
 	return err
 }
 
@@ -223,12 +207,12 @@ type Summary struct {
 	ReportJSONOutput string
 }
 
-func (t *Summary) Policy(*Publication) Policy {
+func (t *Summary) Policy(*View) Policy {
 	return Policy{What: "the job summary", Optional: true}
 }
 
-func (t *Summary) Publish(_ context.Context, pub *Publisher, p *Publication, w *Written) error {
-	if p.Render == nil {
+func (t *Summary) Publish(_ context.Context, pub *Publisher, v *View, w *Written) error {
+	if v.Render == nil {
 		return nil
 	}
 	b := reporters.SummaryBudget
@@ -237,13 +221,13 @@ func (t *Summary) Publish(_ context.Context, pub *Publisher, p *Publication, w *
 	if w.ReportJSON != "" {
 		b.Hint = "the report JSON file " + reporters.Code(w.ReportJSON) + " (the " + out + " output)"
 	}
-	t.Write(pub, p.Render(b))
+	t.Write(pub, v.Render(b))
 	return nil
 }
 
-// Write appends markdown, redacted; a failure is a warning.
-func (t *Summary) Write(pub *Publisher, markdown string) {
-	if err := t.Append(pub.Secrets.Redact(markdown)); err != nil {
+// Write appends markdown; a failure is a warning.
+func (t *Summary) Write(pub *Publisher, markdown redacted.Text) {
+	if err := t.Append(markdown.String()); err != nil {
 		pub.warn(fmt.Sprintf("write job summary: %v", err))
 	}
 }
@@ -258,21 +242,21 @@ type Stdout struct {
 	Lost func(error)
 }
 
-func (t *Stdout) Policy(*Publication) Policy {
+func (t *Stdout) Policy(*View) Policy {
 	return Policy{What: "the report", Optional: true}
 }
 
-func (t *Stdout) Publish(_ context.Context, pub *Publisher, p *Publication, _ *Written) error {
-	if p.Render != nil {
-		t.Print(pub, p.Render(reporters.Unlimited))
+func (t *Stdout) Publish(_ context.Context, pub *Publisher, v *View, _ *Written) error {
+	if v.Render != nil {
+		t.print(pub, v.Render(reporters.Unlimited))
 	}
 	return nil
 }
 
-// Print writes markdown, redacted and ending in a newline. A failure is an
-// error in the log: it was the one thing a local user asked for.
-func (t *Stdout) Print(pub *Publisher, markdown string) {
-	text := pub.Secrets.Redact(markdown)
+// print writes markdown, ending in a newline. A failure is an error in the
+// log: it was the one thing a local user asked for.
+func (t *Stdout) print(pub *Publisher, markdown redacted.Text) {
+	text := markdown.String()
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
@@ -302,11 +286,11 @@ func (t *Stdout) lost(err error) {
 // Outputs sets the result's step outputs.
 type Outputs struct{}
 
-func (Outputs) Policy(*Publication) Policy { return Policy{What: "the step outputs", Optional: true} }
+func (Outputs) Policy(*View) Policy { return Policy{What: "the step outputs", Optional: true} }
 
-func (Outputs) Publish(_ context.Context, pub *Publisher, p *Publication, _ *Written) error {
-	for name, value := range p.Outputs {
-		pub.output(name, value)
+func (Outputs) Publish(_ context.Context, pub *Publisher, v *View, _ *Written) error {
+	for name, value := range v.Outputs {
+		pub.output(name, value.String())
 	}
 	return nil
 }

@@ -3,20 +3,24 @@
 // fields, the comment header) and a Publisher writes it to a list of
 // Targets (where: PR comment, deploy section, check run, tracking issue,
 // deployment status, job summary, step outputs, report JSON, stdout). A
-// local run is a list without the API targets. Every body is redacted at
-// its target, every failed write is said in the log, and a missing
-// permission becomes a warning here and nowhere else.
+// local run is a list without the API targets. A target receives the
+// publication as a View whose every text the redactor produced
+// (redacted.Text), so none can forget to redact; every failed write is said
+// in the log, and a missing permission becomes a warning here and nowhere
+// else.
 package publish
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/redacted"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
@@ -98,12 +102,14 @@ type Written struct {
 	Reread func(ctx context.Context) (github.Comment, error)
 }
 
-// Target is one place a publication goes.
+// Target is one place a publication goes. It receives the publication
+// as a View, whose texts are all redacted.Text: a target cannot be handed
+// text the redactor did not produce (internal/archtest holds this).
 type Target interface {
-	// Publish writes what of p concerns the target. A returned error is
+	// Publish writes what of v concerns the target. A returned error is
 	// handled by the Publisher according to Policy.
-	Publish(ctx context.Context, pub *Publisher, p *Publication, w *Written) error
-	Policy(p *Publication) Policy
+	Publish(ctx context.Context, pub *Publisher, v *View, w *Written) error
+	Policy(v *View) Policy
 }
 
 // Policy says how a target's failure is reported.
@@ -117,6 +123,19 @@ type Policy struct {
 	Denied string
 	// Optional failures are said in the log but do not fail the run.
 	Optional bool
+	// Errors reads the target's errors: which mean a missing permission,
+	// and the status a failed write names. nil: none is a missing
+	// permission and every one is "no answer".
+	Errors ErrorReader
+}
+
+// ErrorReader reads the errors of one kind of sink, so that the Publisher
+// reports every sink's failures alike without knowing what it talks to.
+type ErrorReader interface {
+	// Denied reports whether err is a missing permission.
+	Denied(err error) bool
+	// Status names the answer err carries ("HTTP 502"); "" when none came.
+	Status(err error) string
 }
 
 // Log is where the publisher speaks: the runner's log commands.
@@ -127,9 +146,10 @@ type Log interface {
 	Error(msg string, props ...workflow.Prop)
 }
 
-// Redactor is the secret Set: every body passes it before it leaves.
+// Redactor is the secret Set: every text passes it before it reaches a
+// target.
 type Redactor interface {
-	Redact(string) string
+	redacted.Redactor
 	RedactBytes([]byte) []byte
 	// OneLine redacts and folds text to one line.
 	OneLine(string) string
@@ -147,6 +167,9 @@ type Publisher struct {
 	// ReportBudget is the time a cancelled run's last report was given; 0
 	// while the job's own context is live.
 	ReportBudget time.Duration
+	// Encode writes a result as JSON and a newline, every byte through
+	// redact; nil is json.Marshal of the whole.
+	Encode func(w io.Writer, v any, redact func([]byte) []byte) error
 }
 
 // Publish writes p to each target in order. A write that failed is said
@@ -154,9 +177,10 @@ type Publisher struct {
 // target is not optional) are returned, joined, for the exit code.
 func (pub *Publisher) Publish(ctx context.Context, p *Publication, targets ...Target) error {
 	w := &Written{}
+	v := pub.view(p)
 	var errs []error
 	for _, t := range targets {
-		if err := pub.Failed(ctx, t.Policy(p), t.Publish(ctx, pub, p, w)); err != nil {
+		if err := pub.Failed(ctx, t.Policy(v), t.Publish(ctx, pub, v, w)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -165,18 +189,22 @@ func (pub *Publisher) Publish(ctx context.Context, p *Publication, targets ...Ta
 
 // Failed is the one place a failed write is handled: a missing permission
 // becomes the policy's warning; anything else is said in the log (what was
-// not posted, GitHub's status and why) and returned unless optional.
+// not posted, the sink's status and why) and returned unless optional.
+// What a sink's errors mean is the policy's ErrorReader: the Publisher
+// knows no sink.
 func (pub *Publisher) Failed(ctx context.Context, pol Policy, err error) error {
 	if err == nil {
 		return nil
 	}
-	if pol.Denied != "" && github.IsForbidden(err) {
+	if pol.Denied != "" && pol.Errors != nil && pol.Errors.Denied(err) {
 		pub.warn(fmt.Sprintf(pol.Denied, err))
 		return nil
 	}
 	status := "no answer"
-	if code := github.StatusOf(err); code != 0 {
-		status = fmt.Sprintf("HTTP %d", code)
+	if pol.Errors != nil {
+		if s := pol.Errors.Status(err); s != "" {
+			status = s
+		}
 	}
 	// Redacted before folding, and again at the sink.
 	msg := fmt.Sprintf("%s was not posted (%s): %s", pol.What, status, pub.Secrets.OneLine(err.Error()))
@@ -191,6 +219,10 @@ func (pub *Publisher) Failed(ctx context.Context, pol Policy, err error) error {
 }
 
 func (pub *Publisher) warn(msg string) { pub.Log.Warning(pub.Secrets.Redact(msg)) }
+
+// Redact is s as the publisher's redactor redacts it: the text a target's
+// method takes from a caller (Summary.Write, Deployment.Start).
+func (pub *Publisher) Redact(s string) redacted.Text { return redacted.Redact(pub.Secrets, s) }
 
 func (pub *Publisher) output(name, value string) {
 	if name != "" && pub.SetOutput != nil {

@@ -79,8 +79,8 @@ type failing struct {
 	pol Policy
 }
 
-func (f failing) Policy(*Publication) Policy { return f.pol }
-func (f failing) Publish(context.Context, *Publisher, *Publication, *Written) error {
+func (f failing) Policy(*View) Policy { return f.pol }
+func (f failing) Publish(context.Context, *Publisher, *View, *Written) error {
 	return f.err
 }
 
@@ -88,7 +88,9 @@ func (f failing) Publish(context.Context, *Publisher, *Publication, *Written) er
 // warning where the target allows it; only API errors of targets that are
 // not optional fail the run.
 func TestPublishFailures(t *testing.T) {
-	comment := Policy{What: "the pull request comment", Denied: "cannot write the pull request comment (no permission?): %v"}
+	comment := Policy{What: "the pull request comment", Denied: "cannot write the pull request comment (no permission?): %v", Errors: gitHub}
+	// A sink that is not GitHub reads its own errors.
+	bucket := Policy{What: "the report in the bucket", Denied: "cannot write the bucket (no s3:PutObject?): %v", Errors: bucketErrors{}}
 	tests := []struct {
 		name    string
 		target  failing
@@ -101,12 +103,18 @@ func TestPublishFailures(t *testing.T) {
 			log: "::warning::cannot write the pull request comment (no permission?): wrapped: "},
 		{name: "not found fails", target: failing{apiError(404), comment}, failed: true,
 			log: "::warning::the pull request comment was not posted (HTTP 404): wrapped: "},
-		{name: "forbidden without a Denied wording fails", target: failing{apiError(403), Policy{What: "the deployment"}}, failed: true,
+		{name: "forbidden without a Denied wording fails", target: failing{apiError(403), Policy{What: "the deployment", Errors: gitHub}}, failed: true,
 			log: "::warning::the deployment was not posted (HTTP 403)"},
 		{name: "no answer", target: failing{errors.New("connection reset with " + secret), comment}, failed: true,
 			log: "::warning::the pull request comment was not posted (no answer): connection reset with ***"},
-		{name: "optional is said, not failed", target: failing{apiError(500), Policy{What: "the deployment's success status", Optional: true}},
+		{name: "optional is said, not failed", target: failing{apiError(500), Policy{What: "the deployment's success status", Optional: true, Errors: gitHub}},
 			log: "::warning::the deployment's success status was not posted (HTTP 500)"},
+		{name: "another sink's missing permission is its warning", target: failing{errAccessDenied, bucket},
+			log: "::warning::cannot write the bucket (no s3:PutObject?): AccessDenied"},
+		{name: "another sink names its own status", target: failing{errSlowDown, bucket}, failed: true,
+			log: "::warning::the report in the bucket was not posted (S3 SlowDown): SlowDown"},
+		{name: "a GitHub status means nothing to another sink", target: failing{apiError(403), bucket}, failed: true,
+			log: "::warning::the report in the bucket was not posted (no answer): wrapped: "},
 		{name: "a cancelled run's budget ran out", target: failing{context.DeadlineExceeded, comment}, budget: 30 * time.Second, expired: true, failed: true,
 			log: "was not posted (no answer): context deadline exceeded; the 30s given to the report after the cancellation ran out"},
 	}
@@ -157,3 +165,20 @@ func TestCheckRunSeesTheCommentWritten(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+var (
+	errAccessDenied = errors.New("AccessDenied")
+	errSlowDown     = errors.New("SlowDown")
+)
+
+// bucketErrors reads the errors of a sink that is not GitHub (an S3 bucket,
+// say): the Publisher reports them in the sink's own words.
+type bucketErrors struct{}
+
+func (bucketErrors) Denied(err error) bool { return errors.Is(err, errAccessDenied) }
+func (bucketErrors) Status(err error) string {
+	if errors.Is(err, errSlowDown) {
+		return "S3 SlowDown"
+	}
+	return ""
+}
