@@ -30,8 +30,8 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/app"
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
+	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/github"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 

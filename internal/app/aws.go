@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
+	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
+	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // noAssemblyDriftNote tells a reader of the drift report why every value

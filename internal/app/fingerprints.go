@@ -11,10 +11,10 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cfnschema"
+	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/dynref"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secreteffect"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 

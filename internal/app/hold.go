@@ -7,11 +7,11 @@ import (
 	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/masks"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 )
 
 // maxHeldBytes bounds how much of cdkd's output is held back while

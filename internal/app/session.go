@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
+	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/discover"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
 

@@ -48,6 +48,17 @@ var rules = []rule{
 		why:   "redacted text is a type every layer may hand on (a sink takes only it): it imports nothing of the project",
 	},
 	{
+		from:  []string{"internal/secrets"},
+		deny:  []string{all},
+		allow: []string{"."},
+		why:   "the secrets tree (the redactor, secret-value fingerprints, the runner's masker as the tests model it) reads nothing from the world and imports nothing of the project, its parent included: finding secrets in AWS and the assembly is internal/discover's, above it",
+	},
+	{
+		from: []string{"internal/discover"},
+		deny: []string{"internal/github", "internal/cdkd", "internal/publish", "internal/workflow", "internal/reporters", "internal/prcomment"},
+		why:  "discovery reads the assembly and AWS into the redactor before anything is printed: it runs no cdkd, writes to no sink and renders nothing",
+	},
+	{
 		from: []string{"internal/secreteffect", "internal/cfnschema"},
 		deny: edges,
 		why:  "what a deploy does with a secret is decided from cdkd's diff and the schema table it is given: no edge",
