@@ -40,7 +40,7 @@ func TestRedactBodyRescansTheChangeSetLine(t *testing.T) {
 		{"clean", diffHolding("plain-value"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			line := gate.EncodeChangeSet(tc.diff, 1<<20, nil)
+			line := prcomment.EncodeChangeSet(tc.diff, 1<<20, nil)
 			assert.Assert(t, strings.HasPrefix(line, "<!-- cdkd-action-changeset:v1 "))
 			assert.Assert(t, !set.Contains(line), "the encoded line hides the secret from a plain search")
 			h := marker.Header{Kind: "diff", Label: "pr", SHA: "abc", Digest: tc.diff.Digest()}
@@ -48,10 +48,10 @@ func TestRedactBodyRescansTheChangeSetLine(t *testing.T) {
 			got := redactBody(set, body)
 			assert.Equal(t, strings.Contains(got, line), tc.kept, got)
 			assert.Assert(t, strings.HasSuffix(got, "\nvisible report\n"))
-			if _, err := gate.DecodeChangeSet(got, h.Digest); tc.kept {
+			if _, err := prcomment.DecodeChangeSet(got, h.Digest); tc.kept {
 				assert.NilError(t, err)
 			} else {
-				assert.ErrorIs(t, err, gate.ErrNoChangeSet)
+				assert.ErrorIs(t, err, prcomment.ErrNoChangeSet)
 			}
 		})
 	}
@@ -70,7 +70,7 @@ func TestChangeSetLineFallsBackToFingerprints(t *testing.T) {
 	line := r.diffComment(h, reporters.DiffReport{Diff: d, Digest: d.Digest()}, &d, reporters.CommentBudget).ChangeSet
 	assert.Assert(t, line != "")
 	assert.Assert(t, !prcomment.ChangeSetLeaks(set, d.Digest(), line))
-	cs, err := gate.DecodeChangeSet("\n"+line, d.Digest())
+	cs, err := prcomment.DecodeChangeSet("\n"+line, d.Digest())
 	assert.NilError(t, err)
 	assert.Assert(t, cs.Diff == nil && len(cs.Fingerprints) > 0, "the whole change set was stored")
 }

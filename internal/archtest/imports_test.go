@@ -59,6 +59,11 @@ var rules = []rule{
 		why:  "discovery reads the assembly and AWS into the redactor before anything is printed: it runs no cdkd, writes to no sink and renders nothing",
 	},
 	{
+		from: []string{"internal/reviewstore"},
+		deny: []string{"internal/prcomment", "internal/reporters"},
+		why:  "the state bucket keeps the domain's reviewed change set (model.ChangeSet), not a comment: the comment's hidden line is internal/prcomment's framing of the same encoding",
+	},
+	{
 		from: []string{"internal/secreteffect", "internal/cfnschema"},
 		deny: edges,
 		why:  "what a deploy does with a secret is decided from cdkd's diff and the schema table it is given: no edge",

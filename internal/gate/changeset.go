@@ -1,28 +1,8 @@
 package gate
 
-import (
-	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/prcomment"
-)
+import "github.com/cdkd-action/cdkd-action/internal/model"
 
-// The change-set line is internal/prcomment's; these names keep the gate's
-// API for its callers.
-
-// ChangeSet is prcomment.ChangeSet.
-type ChangeSet = prcomment.ChangeSet
-
-// ErrNoChangeSet and ErrChangeSetMismatch are prcomment's.
-var (
-	ErrNoChangeSet       = prcomment.ErrNoChangeSet
-	ErrChangeSetMismatch = prcomment.ErrChangeSetMismatch
-)
-
-// EncodeChangeSet is prcomment.EncodeChangeSet.
-func EncodeChangeSet(d model.Diff, maxChars int, reject func(string) bool) string {
-	return prcomment.EncodeChangeSet(d, maxChars, reject)
-}
-
-// DecodeChangeSet is prcomment.DecodeChangeSet.
-func DecodeChangeSet(body, digest string) (*ChangeSet, error) {
-	return prcomment.DecodeChangeSet(body, digest)
-}
+// ChangeSet is the reviewed change set the gate compares a deploy with,
+// read back from the diff comment (internal/prcomment) or the state bucket
+// (internal/reviewstore). It is the domain's: model.ChangeSet.
+type ChangeSet = model.ChangeSet

@@ -21,7 +21,6 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
@@ -248,4 +247,4 @@ func short(sha string) string {
 }
 
 // shortDigest is enough of a digest to tell two apart in a message.
-func shortDigest(d string) string { return prcomment.ShortDigest(d) }
+func shortDigest(d string) string { return model.ShortDigest(d) }

@@ -1,6 +1,8 @@
 package prcomment
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -126,7 +128,7 @@ func TestDecodeChangeSetRefuses(t *testing.T) {
 			cs, err := DecodeChangeSet(tc.body, digest)
 			assert.Assert(t, cs == nil)
 			assert.Assert(t, is.ErrorContains(err, tc.err))
-			assert.Equal(t, errors.Is(err, ErrChangeSetMismatch), tc.mismatch, err)
+			assert.Equal(t, errors.Is(err, model.ErrChangeSetMismatch), tc.mismatch, err)
 		})
 	}
 }
@@ -135,11 +137,12 @@ func envelopeLine(t *testing.T, v map[string]any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	assert.NilError(t, err)
-	var env envelope
-	assert.NilError(t, json.Unmarshal(b, &env))
-	line, err := encodeLine(env)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, err = zw.Write(b)
 	assert.NilError(t, err)
-	return line
+	assert.NilError(t, zw.Close())
+	return changeSetPrefix + base64.StdEncoding.EncodeToString(gz.Bytes()) + changeSetSuffix
 }
 
 // The header on the first line still parses with the block under it.

@@ -15,6 +15,7 @@ import (
 	"gotest.tools/v3/golden"
 
 	"github.com/cdkd-action/cdkd-action/internal/marker"
+	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -107,7 +108,7 @@ func TestVerifyReport(t *testing.T) {
 	assert.Assert(t, errors.Is(masked.VerifyReport(cs, reporters.CommentBudget, nil), ErrReportEdited))
 
 	// Only fingerprints stored: the report cannot be rendered again.
-	assert.ErrorContains(t, parsed.VerifyReport(&ChangeSet{Digest: cs.Digest, Fingerprints: nil}, reporters.CommentBudget, nil), "not stored whole")
+	assert.ErrorContains(t, parsed.VerifyReport(&model.ChangeSet{Digest: cs.Digest, Fingerprints: nil}, reporters.CommentBudget, nil), "not stored whole")
 }
 
 type replacer struct{ r *strings.Replacer }

@@ -46,7 +46,7 @@ var ErrReportEdited = errors.New("the review comment was edited")
 // and compares it with c.Report, as they are or both redacted with r (nil:
 // not at all). Any difference is ErrReportEdited, naming the first line that
 // differs.
-func (c Comment) VerifyReport(cs *ChangeSet, budget reporters.Budget, r Redactor) error {
+func (c Comment) VerifyReport(cs *model.ChangeSet, budget reporters.Budget, r Redactor) error {
 	if cs == nil || cs.Diff == nil {
 		return errors.New("the change set is not stored whole, so the report cannot be rendered again")
 	}

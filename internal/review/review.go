@@ -306,7 +306,7 @@ func (s *Finder) verify(ctx context.Context, c *Comment, h marker.Header, rec *g
 func (s *Finder) rerender(c *Comment, h marker.Header) func(model.Diff) string {
 	pc, _ := prcomment.Parse(c.Body)
 	return func(d model.Diff) string {
-		if err := pc.VerifyReport(&prcomment.ChangeSet{Digest: h.Digest, Diff: &d}, reporters.CommentBudget, s.Redactor); err != nil {
+		if err := pc.VerifyReport(&model.ChangeSet{Digest: h.Digest, Diff: &d}, reporters.CommentBudget, s.Redactor); err != nil {
 			return err.Error() + " (rendered again from the change set its digest covers)"
 		}
 		return ""

@@ -19,7 +19,6 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -51,7 +50,7 @@ var ErrNotTheChangeSet = errors.New("the object stored under the digest is not t
 func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d model.Diff) (string, error) {
 	digest := d.Digest()
 	key := Key(prefix, digest)
-	body, err := prcomment.EncodeStored(d)
+	body, err := model.EncodeChangeSet(d)
 	if err != nil {
 		return key, err
 	}
@@ -69,7 +68,7 @@ func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d m
 	if bytes.Equal(have, body) {
 		return key, nil
 	}
-	if _, err := prcomment.DecodeStored(have, digest); err != nil {
+	if _, err := model.DecodeWholeChangeSet(have, digest); err != nil {
 		return key, fmt.Errorf("store the reviewed change set at %s: another object is there (%v); delete it and run the diff again", key, err)
 	}
 	return key, nil
@@ -77,7 +76,7 @@ func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d m
 
 // Load reads the change set stored under digest and checks that it hashes
 // to it.
-func Load(ctx context.Context, store fingerprint.ObjectStore, prefix, digest string) (*prcomment.ChangeSet, error) {
+func Load(ctx context.Context, store fingerprint.ObjectStore, prefix, digest string) (*model.ChangeSet, error) {
 	key := Key(prefix, digest)
 	body, _, err := store.Get(ctx, key)
 	switch {
@@ -86,7 +85,7 @@ func Load(ctx context.Context, store fingerprint.ObjectStore, prefix, digest str
 	case body == nil:
 		return nil, fmt.Errorf("%w (%s)", ErrNotFound, key)
 	}
-	cs, err := prcomment.DecodeStored(body, digest)
+	cs, err := model.DecodeWholeChangeSet(body, digest)
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s: %v)", ErrNotTheChangeSet, key, err)
 	}
