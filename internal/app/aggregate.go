@@ -14,7 +14,6 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
-	"github.com/cdkd-action/cdkd-action/internal/masks"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/plan"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
@@ -173,7 +172,7 @@ func (r *diffRun) aggregate(ctx context.Context, reports []shardReport, problems
 	}
 	// The shards' mask tokens travel in their reports; a value hidden only
 	// now is fingerprinted here.
-	var toks masks.Set
+	var toks redact.Tokens
 	toks.AddAll(redact.Diff(&d, redact.Input{Set: r.set, Placed: true}).Hidden)
 	why := r.fillMasks(ctx, &toks)
 	if other := r.otherShardKey(ctx, results); other != "" && why == "" {

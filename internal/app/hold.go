@@ -8,7 +8,6 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/discover"
-	"github.com/cdkd-action/cdkd-action/internal/masks"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
@@ -97,7 +96,7 @@ func (r *Env) redactDiff(ctx context.Context, d *model.Diff) (notes []string, un
 		notes = append(notes, note)
 	}
 	red := redact.Diff(d, redact.Input{Set: r.set, Positions: r.positions()})
-	var toks masks.Set
+	var toks redact.Tokens
 	toks.AddAll(red.Hidden)
 	r.registerMasks()
 	r.warnDiscovery(discover.ShortWarnings(r.set))

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cdkd-action/cdkd-action/internal/masks"
 	"github.com/cdkd-action/cdkd-action/internal/reason"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
@@ -40,11 +40,11 @@ func (r *Env) maskKeyID(ctx context.Context) string {
 }
 
 // fillMasks fingerprints every hidden value into its mask token. Past
-// masks.MaxValues distinct values or masks.MaxPlaces places, or when
+// redact.MaxTokenValues distinct values or redact.MaxTokenPlaces places, or when
 // hashing fails, every token is model.MaskUnverifiable and the sentence
 // returned says why (a deploy of such a change set is refused); "" when
 // every token carries a fingerprint.
-func (r *Env) fillMasks(ctx context.Context, m *masks.Set) string {
+func (r *Env) fillMasks(ctx context.Context, m *redact.Tokens) string {
 	if m.Over() {
 		return r.unverifiable(m, m.OverBound(r.asm != nil))
 	}
@@ -70,7 +70,7 @@ func (r *Env) fillMasks(ctx context.Context, m *masks.Set) string {
 }
 
 // unverifiable marks every hidden value unverifiable and returns why.
-func (r *Env) unverifiable(m *masks.Set, why string) string {
+func (r *Env) unverifiable(m *redact.Tokens, why string) string {
 	m.Unverifiable()
 	return r.set.OneLine(why)
 }

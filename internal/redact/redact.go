@@ -9,8 +9,10 @@
 // sits is learned: added to the secret Set, so the same value is hidden
 // wherever else it shows. The stage does no I/O: what the caller must act
 // on (register the learned values with the runner, fingerprint the hidden
-// values into their mask tokens, say what could not be placed) comes back
-// in a Report. The sinks redact again, as a safety net.
+// values into their hidden-value tokens, say what could not be placed) comes
+// back in a Report. Tokens then decides, within bounds, which hidden values
+// are fingerprinted into the digest's tokens (tokens.go). The sinks redact
+// again, as a safety net (a publish target receives only redacted.Text).
 package redact
 
 import (

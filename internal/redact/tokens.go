@@ -1,9 +1,10 @@
-// Package masks decides which values redaction hid (redact.Report.Hidden)
-// are fingerprinted into the digest's mask tokens (model.MaskToken), within
-// bounds on the hashing a run does and on the tokens a change set holds;
-// past either bound every token is unverifiable, and it says why. It does
-// not hash: the caller hashes Items and hands the fingerprints to Fill.
-package masks
+package redact
+
+// Tokens decides which values redaction hid (Report.Hidden) are
+// fingerprinted into the digest's hidden-value tokens (model.MaskToken),
+// within bounds on the hashing a run does and on the tokens a change set
+// holds; past either bound every token is unverifiable, and it says why. It
+// does not hash: the caller hashes Items and hands the fingerprints to Fill.
 
 import (
 	"crypto/sha256"
@@ -11,34 +12,33 @@ import (
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/redact"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
-// MaxValues bounds the distinct values a run hashes with Argon2id for the
-// digest's mask tokens: Argon2id runs once per distinct value (however
+// MaxTokenValues bounds the distinct values a run hashes with Argon2id for the
+// digest's hidden-value tokens: Argon2id runs once per distinct value (however
 // many places it fills; see fingerprint.SchemeShared), one hash at the
 // default parameters takes about 50 ms of one core, and a run hashes on
 // every core, so 2,400 is about a minute on a 2-core runner: room for 1,200
 // changed NoEcho positions with values of their own (each hides its old and
 // its new value), and for any number that share fewer values. A shard
 // counts the values it hashes itself.
-const MaxValues = 2400
+const MaxTokenValues = 2400
 
-// MaxPlaces bounds the tokens (a value at a place) of a change set,
+// MaxTokenPlaces bounds the tokens (a value at a place) of a change set,
 // carried ones included: each is a keyed HMAC, cheap, but each lengthens
 // the change set. It is counted exactly by a single run and by an
 // aggregate of shards alike. A diff with no cloud assembly hides every
 // value and can hold many more.
-const MaxPlaces = 20000
+const MaxTokenPlaces = 20000
 
-// Set collects the values redaction hid: each value at each place once,
-// while there are at most MaxPlaces of them and at most MaxValues distinct
+// Tokens collects the values redaction hid: each value at each place once,
+// while there are at most MaxTokenPlaces of them and at most MaxTokenValues distinct
 // values to hash; past either bound every token is unverifiable at once,
 // and nothing more is kept than counts. A token a shard's report carries
 // counts as a place (it stands for one), not as a value to hash: the shard
-// hashed it. The zero Set is empty and ready.
-type Set struct {
+// hashed it. The zero Tokens is empty and ready.
+type Tokens struct {
 	tokens  []*model.MaskToken // to fill
 	at      []int              // tokens[i]'s item
 	items   []fingerprint.Item
@@ -64,11 +64,11 @@ type Set struct {
 }
 
 // AddAll adds what the redaction stage hid, in its order.
-func (m *Set) AddAll(hidden []redact.Hidden) {
-	if n := min(len(hidden), MaxPlaces); m.index == nil && !m.over && n > 0 {
+func (m *Tokens) AddAll(hidden []Hidden) {
+	if n := min(len(hidden), MaxTokenPlaces); m.index == nil && !m.over && n > 0 {
 		// Sized once: a diff without an assembly hides thousands of values,
 		// and growing these lists copied each several times.
-		m.index, m.distinct = make(map[string]int, n), make(map[string]struct{}, min(n, MaxValues))
+		m.index, m.distinct = make(map[string]int, n), make(map[string]struct{}, min(n, MaxTokenValues))
 		m.items, m.values = make([]fingerprint.Item, 0, n), make([]model.Value, 0, n)
 		m.tokens, m.at = make([]*model.MaskToken, 0, n), make([]int, 0, n)
 	}
@@ -78,13 +78,13 @@ func (m *Set) AddAll(hidden []redact.Hidden) {
 }
 
 // Add adds one hidden value.
-func (m *Set) Add(h redact.Hidden) {
+func (m *Tokens) Add(h Hidden) {
 	if *h.Token == model.MaskUnverifiable {
 		m.Unverifiable() // a shard was past the bound: so is the whole
 		m.atLeast = true
 		return
 	}
-	key, value, carried := maskKey(h)
+	key, value, carried := tokenKey(h)
 	if m.over {
 		m.count(key, value, carried)
 		*h.Token = model.MaskUnverifiable
@@ -96,7 +96,7 @@ func (m *Set) Add(h redact.Hidden) {
 	n, ok := m.index[key]
 	if !ok {
 		_, seen := m.distinct[value]
-		if len(m.index) == MaxPlaces || !carried && !seen && len(m.distinct) == MaxValues {
+		if len(m.index) == MaxTokenPlaces || !carried && !seen && len(m.distinct) == MaxTokenValues {
 			m.Unverifiable()
 			m.count(key, value, carried)
 			*h.Token = model.MaskUnverifiable
@@ -118,12 +118,12 @@ func (m *Set) Add(h redact.Hidden) {
 	m.at = append(m.at, n)
 }
 
-// maskKey identifies a hidden value at its place (key) and the value alone
+// tokenKey identifies a hidden value at its place (key) and the value alone
 // (value; "" for a carried token). A value is keyed as cdkd spelled it
 // (canonical JSON, which the hash reads, costs; cdkd spells one value one
 // way), a carried token by itself: distinct tokens at a place are distinct
 // values.
-func maskKey(h redact.Hidden) (key, value string, carried bool) {
+func tokenKey(h Hidden) (key, value string, carried bool) {
 	if *h.Token != "" {
 		return joinKey("t", h.Place, string(*h.Token)), "", true
 	}
@@ -133,7 +133,7 @@ func maskKey(h redact.Hidden) (key, value string, carried bool) {
 
 // joinKey is tag, the place's fields and last, joined by NULs, built in
 // one allocation: a key is made for every value a diff hides.
-func joinKey(tag string, p redact.Place, last string) string {
+func joinKey(tag string, p Place, last string) string {
 	kind := "r"
 	if p.Output {
 		kind = "o"
@@ -155,7 +155,7 @@ func joinKey(tag string, p redact.Place, last string) string {
 }
 
 // count counts a place and its value past the bound.
-func (m *Set) count(key, value string, carried bool) {
+func (m *Tokens) count(key, value string, carried bool) {
 	m.hashUncounted()
 	m.places[sha256.Sum256([]byte(key))] = struct{}{}
 	if !carried {
@@ -166,7 +166,7 @@ func (m *Set) count(key, value string, carried bool) {
 // Unverifiable makes every token unverifiable, the ones added later too,
 // and keeps nothing more than what counting places and distinct values
 // needs: past a bound, or when the values cannot be hashed.
-func (m *Set) Unverifiable() {
+func (m *Tokens) Unverifiable() {
 	if !m.over {
 		m.uncounted.index, m.uncounted.distinct = m.index, m.distinct
 	}
@@ -180,7 +180,7 @@ func (m *Set) Unverifiable() {
 }
 
 // hashUncounted hashes what Unverifiable left uncounted.
-func (m *Set) hashUncounted() {
+func (m *Tokens) hashUncounted() {
 	if m.places != nil {
 		return
 	}
@@ -197,25 +197,25 @@ func (m *Set) hashUncounted() {
 }
 
 // Over reports whether every token is unverifiable (see Unverifiable).
-func (m *Set) Over() bool { return m.over }
+func (m *Tokens) Over() bool { return m.over }
 
 // Empty reports whether the set holds no token at all, to fill or carried:
 // nothing needs a key.
-func (m *Set) Empty() bool { return len(m.tokens) == 0 && len(m.carried) == 0 }
+func (m *Tokens) Empty() bool { return len(m.tokens) == 0 && len(m.carried) == 0 }
 
 // OverBound says which bound the change set is past, with the count, and
 // why so many.
-func (m *Set) OverBound(haveAssembly bool) string {
+func (m *Tokens) OverBound(haveAssembly bool) string {
 	m.hashUncounted()
 	atLeast := ""
 	if m.atLeast {
 		atLeast = "at least "
 	}
 	var why string
-	if len(m.valuesSeen) > MaxValues {
-		why = fmt.Sprintf("the change set hides %s%d distinct values, more than the %d cdkd-action fingerprints into the digest in one run (about a minute of hashing on a 2-core runner)", atLeast, len(m.valuesSeen), MaxValues)
+	if len(m.valuesSeen) > MaxTokenValues {
+		why = fmt.Sprintf("the change set hides %s%d distinct values, more than the %d cdkd-action fingerprints into the digest in one run (about a minute of hashing on a 2-core runner)", atLeast, len(m.valuesSeen), MaxTokenValues)
 	} else {
-		why = fmt.Sprintf("the change set hides values at %s%d places, more than the %d cdkd-action fingerprints into the digest", atLeast, len(m.places), MaxPlaces)
+		why = fmt.Sprintf("the change set hides values at %s%d places, more than the %d cdkd-action fingerprints into the digest", atLeast, len(m.places), MaxTokenPlaces)
 	}
 	if !haveAssembly {
 		return why + "; without the cloud assembly every value is hidden, its position unknown"
@@ -225,7 +225,7 @@ func (m *Set) OverBound(haveAssembly bool) string {
 
 // Items are the values to hash, one per value at a place (its position
 // salts it), each as canonical JSON; none once the set is over a bound.
-func (m *Set) Items() []fingerprint.Item {
+func (m *Tokens) Items() []fingerprint.Item {
 	for i := range m.items {
 		m.items[i].Value = model.CanonicalJSON(m.values[i])
 	}
@@ -234,14 +234,14 @@ func (m *Set) Items() []fingerprint.Item {
 
 // Fill sets each token to the fingerprint of its value, fps being Items'
 // hashes in Items' order.
-func (m *Set) Fill(fps []fingerprint.Fingerprint) {
+func (m *Tokens) Fill(fps []fingerprint.Fingerprint) {
 	for i, tok := range m.tokens {
 		*tok = model.FingerprintToken(fps[m.at[i]].Hash)
 	}
 }
 
 // placePosition salts a hidden value's fingerprint by where it was.
-func placePosition(p redact.Place) fingerprint.Position {
+func placePosition(p Place) fingerprint.Position {
 	if p.Output {
 		return fingerprint.Position{Stack: p.Stack, Region: p.Region, Kind: fingerprint.KindOutput, Output: p.Name, Path: p.Path}
 	}
