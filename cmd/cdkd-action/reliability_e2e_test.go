@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -261,6 +262,7 @@ func TestAppliedCreateIsNotDuplicated(t *testing.T) {
 		{"answered 502", githubtest.Fault{Times: 1, Status: 502, Apply: true}},
 		{"connection reset", githubtest.Fault{Times: 1, Reset: true, Apply: true}},
 		{"answer cut off part-way", githubtest.Fault{Times: 1, Cut: true}},
+		{"answered 201, cut after the headers", githubtest.Fault{Times: 1, CutAfterHeaders: true}},
 	}
 	for _, tc := range lost {
 		t.Run("diff/"+tc.name, func(t *testing.T) {
@@ -279,6 +281,8 @@ func TestAppliedCreateIsNotDuplicated(t *testing.T) {
 			runs := reportRuns(w.gh)
 			assert.Assert(t, is.Len(runs, 1), "one check run")
 			assert.Equal(t, res.outputs["check-run-url"], runs[0].HTMLURL)
+			// The record names the comment that holds the review, never 0.
+			assert.Assert(t, is.Contains(runs[0].ExternalID, fmt.Sprintf(":%d:", comments[0].ID)), runs[0].ExternalID)
 		})
 		t.Run("drift issue/"+tc.name, func(t *testing.T) {
 			w := newDriftWorkspace(t)
@@ -373,4 +377,18 @@ func TestHungDiffIgnoringSigintIsKilledAndNamed(t *testing.T) {
 		assert.Assert(t, is.Contains(text, "did not exit within its "+e2eKillGrace.String()+" grace period after SIGINT and was killed (SIGKILL)"))
 		assert.Assert(t, !strings.Contains(text, "was stopped"), text)
 	}
+}
+
+// A diff whose comment could not be written leaves a check run that names
+// no comment: a record of "comment 0" would vouch for nothing.
+func TestCheckRunNeverNamesCommentZero(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	w.gh.Inject(githubtest.Fault{Times: 100, Operation: githubtest.OpCreateIssueComment, Status: 422})
+	res := w.run(map[string]string{"all": "true"})
+	assert.Assert(t, res.code != 0, res.stdout)
+	assert.Assert(t, is.Len(w.gh.Comments(owner, repo, prNum), 0))
+	runs := reportRuns(w.gh)
+	assert.Assert(t, is.Len(runs, 1), "the check run is still written")
+	assert.Assert(t, !strings.Contains(runs[0].ExternalID, ":diff:0:"), runs[0].ExternalID)
 }

@@ -171,6 +171,11 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 		// It is written from what the comment holds: after racing runs, the
 		// survivor's digest and report, which may be another run's.
 		cr.ExternalID = func(w *publish.Written) string {
+			if w.Comment.ID == 0 {
+				// No comment known to hold the review: no record names
+				// one (a record of comment 0 vouches for nothing).
+				return ""
+			}
 			digest, report := rep.Digest, ""
 			if c, ok := prcomment.Parse(w.Comment.Body); ok {
 				digest, report = c.Header.Digest, c.Report

@@ -71,8 +71,8 @@ func (c *Client) CreateCheckRun(ctx context.Context, owner, repo string, cr Chec
 	}
 	found := false
 	create := func() (CheckRunRef, error) {
-		run, _, err := c.gh.Checks.CreateCheckRun(ctx, owner, repo, opts)
-		if err != nil {
+		run, resp, err := c.gh.Checks.CreateCheckRun(ctx, owner, repo, opts)
+		if err = madeOrUnknown(resp, err, run.GetID()); err != nil {
 			return CheckRunRef{}, err
 		}
 		return CheckRunRef{ID: run.GetID(), HTMLURL: run.GetHTMLURL()}, nil

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 
@@ -51,12 +52,40 @@ func createOnce[T any](ctx context.Context, c *Client, what string, create func(
 	}
 }
 
+// errAnswerUnread means GitHub answered a create with success but the
+// answer does not hold what it made (its body cut off after the headers,
+// or part-way in a body whose length was not announced): the write was
+// applied, and what it made is to be looked for.
+var errAnswerUnread = errors.New("GitHub answered the create, but its answer was cut off before it said what it made")
+
+// madeOrUnknown is a create's error given its answer: a success whose
+// body could not be decoded, or decoded to no object (id 0), is an
+// outcome the client does not know (errAnswerUnread), so createOnce looks
+// for it; anything else is err as it is.
+func madeOrUnknown(resp *gh.Response, err error, id int64) error {
+	ok := resp != nil && resp.Response != nil && resp.StatusCode >= 200 && resp.StatusCode < 300
+	switch {
+	case err != nil && ok:
+		return fmt.Errorf("%w (HTTP %d: %v)", errAnswerUnread, resp.StatusCode, err)
+	case err == nil && id == 0:
+		status := 0
+		if resp != nil && resp.Response != nil {
+			status = resp.StatusCode
+		}
+		return fmt.Errorf("%w (HTTP %d with no object)", errAnswerUnread, status)
+	}
+	return err
+}
+
 // outcomeUnknown reports a failed request that GitHub may nevertheless have
 // applied: a server error, or a transport failure (reset, timeout) while
 // the caller's context is still live.
 func outcomeUnknown(ctx context.Context, err error) bool {
 	if ctx.Err() != nil {
 		return false
+	}
+	if errors.Is(err, errAnswerUnread) {
+		return true
 	}
 	var er *gh.ErrorResponse
 	if errors.As(err, &er) {

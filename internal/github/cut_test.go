@@ -156,3 +156,39 @@ func TestUpsertConvergesOnALateCreate(t *testing.T) {
 	assert.Equal(t, res.ID, comments[0].ID)
 	assert.Equal(t, comments[0].Body, body)
 }
+
+// A create GitHub applied and answered 201 whose body was cut off right
+// after the headers (to the client a complete, empty answer): the object
+// it made is looked for and used, never reported lost nor named as id 0,
+// and no second one is made.
+func TestCreateAnsweredWithAnEmptyBodyIsFound(t *testing.T) {
+	ctx := context.Background()
+	t.Run("comment", func(t *testing.T) {
+		srv, c, _ := fakeClient(t)
+		srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateIssueComment, CutAfterHeaders: true})
+		cm, err := c.CreateIssueComment(ctx, owner, repo, 7, "<!-- cdkd-action:v1 kind=diff -->\nreport")
+		assert.NilError(t, err)
+		comments := srv.Comments(owner, repo, 7)
+		assert.Assert(t, is.Len(comments, 1))
+		assert.Assert(t, cm.ID != 0)
+		assert.Equal(t, cm.ID, comments[0].ID)
+		assert.Equal(t, cm.HTMLURL, comments[0].HTMLURL)
+	})
+	t.Run("check run", func(t *testing.T) {
+		srv, c, _ := fakeClient(t)
+		srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateCheckRun, CutAfterHeaders: true})
+		ref, err := c.CreateCheckRun(ctx, owner, repo, github.CheckRun{Name: "cdkd diff", HeadSHA: sha, ExternalID: "cdkd-diff:v1:abc",
+			Status: "completed", Conclusion: "neutral", Title: "t", Summary: "s"})
+		assert.NilError(t, err)
+		assert.Assert(t, is.Len(srv.CheckRuns(), 1))
+		assert.Equal(t, ref.ID, srv.CheckRuns()[0].ID)
+	})
+	t.Run("issue", func(t *testing.T) {
+		srv, c, _ := fakeClient(t)
+		srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateIssue, CutAfterHeaders: true})
+		got, err := c.CreateIssue(ctx, owner, repo, "Drift detected", "<!-- cdkd-action:drift -->\nbody", nil)
+		assert.NilError(t, err)
+		assert.Assert(t, is.Len(srv.Issues(), 1))
+		assert.Equal(t, got.Number, srv.Issues()[0].Number)
+	})
+}

@@ -90,8 +90,8 @@ func (c *Client) CreateIssue(ctx context.Context, owner, repo, title, body strin
 		req.Labels = &labels
 	}
 	create := func() (Issue, error) {
-		i, _, err := c.gh.Issues.Create(ctx, owner, repo, req)
-		if err != nil {
+		i, resp, err := c.gh.Issues.Create(ctx, owner, repo, req)
+		if err = madeOrUnknown(resp, err, int64(i.GetNumber())); err != nil {
 			return Issue{}, err
 		}
 		return issueFrom(i), nil

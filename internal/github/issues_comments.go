@@ -46,13 +46,14 @@ func (c *Client) ListIssueComments(ctx context.Context, owner, repo string, numb
 }
 
 // CreateIssueComment posts a new comment on an issue or pull request. When
-// GitHub's answer is lost (5xx, reset), the comment the attempt may have
+// GitHub's answer is lost (5xx, reset, a success cut off before it named
+// the comment), the comment the attempt may have
 // posted is looked for by its exact body, which starts with the sticky
 // comment's hidden header, before posting again.
 func (c *Client) CreateIssueComment(ctx context.Context, owner, repo string, number int, body string) (Comment, error) {
 	create := func() (Comment, error) {
-		ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &gh.IssueComment{Body: &body})
-		if err != nil {
+		ic, resp, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, &gh.IssueComment{Body: &body})
+		if err = madeOrUnknown(resp, err, ic.GetID()); err != nil {
 			return Comment{}, err
 		}
 		return commentFrom(ic), nil

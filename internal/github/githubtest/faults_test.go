@@ -34,6 +34,21 @@ func TestFaultRulesCutLateHold(t *testing.T) {
 		assert.Assert(t, is.Len(srv.Comments("o", "r", 1), 1))
 	})
 
+	t.Run("cut after the headers: the write is applied, the body is empty", func(t *testing.T) {
+		srv.AddPullRequest(githubtest.PR{Owner: "o", Repo: "r", Number: 2, HeadSHA: "abc"})
+		srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateIssueComment, CutAfterHeaders: true})
+		req, _ := http.NewRequest(http.MethodPost, srv.APIURL()+"/repos/o/r/issues/2/comments", strings.NewReader(`{"body":"cut after headers"}`))
+		req.Header.Set("Authorization", "Bearer tok")
+		resp, err := srv.Client().Do(req)
+		assert.NilError(t, err)
+		assert.Equal(t, resp.StatusCode, http.StatusCreated)
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.NilError(t, err, "to the client the answer ends cleanly")
+		assert.Equal(t, len(b), 0)
+		assert.Assert(t, is.Len(srv.Comments("o", "r", 2), 1))
+	})
+
 	t.Run("late: applied after the client gave up", func(t *testing.T) {
 		srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateIssueComment, Late: true, Delay: 200 * time.Millisecond})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)

@@ -212,6 +212,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if resp.cut && cutAnswer(w, resp) {
 		return
 	}
+	if resp.cutHeaders && cutAfterHeaders(w, resp) {
+		return
+	}
 	if resp.reset {
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
@@ -234,7 +237,9 @@ type response struct {
 	// reset, cut and delay come from a Fault (see there).
 	reset bool
 	cut   bool
-	delay time.Duration
+	// cutHeaders: see Fault.CutAfterHeaders.
+	cutHeaders bool
+	delay      time.Duration
 	// gone: the client left while the request was held; nothing is sent.
 	gone bool
 }
@@ -278,6 +283,34 @@ func cutAnswer(w http.ResponseWriter, resp response) bool {
 	_ = h.Write(buf)
 	buf.WriteString("\r\n")
 	buf.Write(resp.body[:len(resp.body)/2])
+	_ = buf.Flush()
+	return true
+}
+
+// cutAfterHeaders sends resp's status line and headers without a
+// Content-Length and closes the connection: the client reads an empty
+// body, with no error. It reports false when the connection cannot be
+// taken over.
+func cutAfterHeaders(w http.ResponseWriter, resp response) bool {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return false
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	h := http.Header{}
+	for k, v := range resp.headers {
+		h.Set(k, v)
+	}
+	h.Del("Content-Length")
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Connection", "close")
+	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", resp.status, http.StatusText(resp.status))
+	_ = h.Write(buf)
+	buf.WriteString("\r\n")
 	_ = buf.Flush()
 	return true
 }
@@ -380,6 +413,9 @@ func (s *Server) dispatch(c *call, h handler, invalid string) response {
 	}
 	if f != nil && f.Cut {
 		resp.cut = true
+	}
+	if f != nil && f.CutAfterHeaders {
+		resp.cutHeaders = true
 	}
 	return resp
 }

@@ -99,6 +99,11 @@ type Fault struct {
 	// the first half of its body, then closes the connection: an answer
 	// cut off while its body is read (GitHub applied the write).
 	Cut bool
+	// CutAfterHeaders serves the request for real and sends its status and
+	// headers, announcing no length, then closes the connection before any
+	// of the body: to the client the answer is complete and empty (a 201
+	// whose JSON never came; GitHub applied the write).
+	CutAfterHeaders bool
 	// Hold pauses the request before it is served until the test releases
 	// it (see NewHold): two runs interleaved in a controlled order. Without
 	// Status, Reset or Cut the request is then served as usual.
@@ -141,7 +146,7 @@ func (h *Hold) wait(r *http.Request) bool {
 // passes reports whether the fault only delays or pauses the request,
 // which is then served for real.
 func (f *Fault) passes() bool {
-	return f.Late || f.Cut || (f.Hold != nil && f.Status == 0 && !f.Reset)
+	return f.Late || f.Cut || f.CutAfterHeaders || (f.Hold != nil && f.Status == 0 && !f.Reset)
 }
 
 // FailNext answers the next n requests with status, headers and body
