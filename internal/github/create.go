@@ -22,32 +22,43 @@ import (
 // converge do so after every create (see Upsert and SyncIssue). Any other
 // error is returned as it is. what names the object for the log.
 func createOnce[T any](ctx context.Context, c *Client, what string, create func() (T, error), find func() (T, bool, error)) (T, error) {
+	got, _, err := createMaybeTwice(ctx, c, what, create, find)
+	return got, err
+}
+
+// createMaybeTwice is createOnce, and also reports whether an attempt
+// whose outcome was unknown was looked for and not found before another
+// was sent: GitHub may still apply it, and a second object may appear
+// later (see Comment.MayDuplicateUntil).
+func createMaybeTwice[T any](ctx context.Context, c *Client, what string, create func() (T, error), find func() (T, bool, error)) (T, bool, error) {
 	var zero T
 	rt := c.retry
+	unsettled := false
 	for attempt := 1; ; attempt++ {
 		got, err := create()
 		if err == nil || !outcomeUnknown(ctx, err) {
-			return got, err
+			return got, unsettled && err == nil, err
 		}
 		wait := rt.backoff(attempt)
 		if serr := rt.sleep(ctx, wait); serr != nil {
-			return zero, err
+			return zero, false, err
 		}
 		found, ok, ferr := find()
 		switch {
 		case ferr == nil && ok:
 			c.log.Warn("GitHub API create failed but had been applied; using what it made", "object", what, "attempt", attempt, "error", err.Error())
-			return found, nil
+			return found, unsettled, nil
 		case ferr != nil:
 			// Without knowing whether the first one exists, a second
 			// could be a duplicate: stop with the original error.
 			c.log.Warn("GitHub API create failed and what it may have made could not be looked for; not resending", "object", what, "error", err.Error(), "lookup", ferr.Error())
-			return zero, err
+			return zero, false, err
 		}
 		if attempt >= rt.maxAttempts {
 			c.log.Warn("GitHub API create failed; giving up", "object", what, "attempt", attempt, "error", err.Error())
-			return zero, err
+			return zero, false, err
 		}
+		unsettled = true
 		c.log.Warn("GitHub API create failed and made nothing; retrying", "object", what, "attempt", attempt, "waited", wait, "error", err.Error())
 	}
 }

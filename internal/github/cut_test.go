@@ -192,3 +192,58 @@ func TestCreateAnsweredWithAnEmptyBodyIsFound(t *testing.T) {
 		assert.Equal(t, got.Number, srv.Issues()[0].Number)
 	})
 }
+
+// A create GitHub applies after the retry made a second comment and after
+// the listing that followed it (a POST that stalled past its time limit):
+// the run looks again once the window for that late write has passed, and
+// one comment is left, the lowest id, holding the report.
+func TestUpsertLooksAgainForAVeryLateCreate(t *testing.T) {
+	srv, c, _ := fakeClient(t, github.WithAttemptTimeout(200*time.Millisecond))
+	body := marker.Header{Kind: "diff", Label: "prod", SHA: sha}.String() + "\n\nreport"
+	srv.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpCreateIssueComment, Late: true, Delay: 300 * time.Millisecond})
+	res, err := github.Upsert(context.Background(), c, github.StickyTarget{Owner: owner, Repo: repo, Number: 7, Kind: "diff", Label: "prod",
+		Author: githubtest.DefaultLogin}, body, github.ModeUpdate)
+	assert.NilError(t, err)
+	// Both creates have landed by now (the late one is served, and
+	// recorded, once its delay has passed).
+	deadline := time.Now().Add(30 * time.Second)
+	for creates(srv) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, creates(srv), 2, "the retry sent a second create")
+	comments := srv.Comments(owner, repo, 7)
+	assert.Assert(t, is.Len(comments, 1), "the late comment is removed")
+	assert.Equal(t, res.ID, comments[0].ID)
+	assert.Equal(t, comments[0].Body, body)
+}
+
+// A later run that finds several comments of its own (an earlier run's
+// late create landed after it ended) keeps one, removes the others, and
+// names the one kept.
+func TestUpsertOfALaterRunRemovesEarlierDuplicates(t *testing.T) {
+	srv, c, _ := fakeClient(t)
+	old := marker.Header{Kind: "diff", Label: "prod", SHA: sha}.String() + "\n\nold report"
+	srv.SeedComments(owner, repo, 7, githubtest.DefaultLogin, old, old)
+	body := marker.Header{Kind: "diff", Label: "prod", SHA: sha}.String() + "\n\nnew report"
+	for _, mode := range []github.Mode{github.ModeUpdate, github.ModeRecreate} {
+		res, err := github.Upsert(context.Background(), c, github.StickyTarget{Owner: owner, Repo: repo, Number: 7, Kind: "diff", Label: "prod",
+			Author: githubtest.DefaultLogin}, body, mode)
+		assert.NilError(t, err)
+		comments := srv.Comments(owner, repo, 7)
+		assert.Assert(t, is.Len(comments, 1), mode)
+		assert.Equal(t, res.ID, comments[0].ID)
+		assert.Equal(t, comments[0].Body, body)
+		srv.SeedComments(owner, repo, 7, githubtest.DefaultLogin, old)
+	}
+}
+
+// creates counts the comment creates the server has served.
+func creates(srv *githubtest.Server) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Operation == githubtest.OpCreateIssueComment {
+			n++
+		}
+	}
+	return n
+}

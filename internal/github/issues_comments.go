@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	gh "github.com/google/go-github/v84/github"
 )
@@ -15,6 +16,12 @@ type Comment struct {
 	Body        string
 	HTMLURL     string
 	AuthorLogin string
+	// MayDuplicateUntil is set by a create when an earlier attempt of it
+	// lost its answer and was not found before the create was sent again:
+	// GitHub may still apply that attempt, making a second comment, until
+	// about this time (one attempt's time limit after the create
+	// returned). Upsert converges once more when it has passed.
+	MayDuplicateUntil time.Time
 }
 
 func commentFrom(c *gh.IssueComment) Comment {
@@ -70,12 +77,23 @@ func (c *Client) CreateIssueComment(ctx context.Context, owner, repo string, num
 		}
 		return Comment{}, false, nil
 	}
-	cm, err := createOnce(ctx, c, fmt.Sprintf("comment on #%d", number), create, find)
+	cm, unsettled, err := createMaybeTwice(ctx, c, fmt.Sprintf("comment on #%d", number), create, find)
 	if err != nil {
 		return Comment{}, fmt.Errorf("create comment on %s/%s#%d: %w", owner, repo, number, err)
 	}
+	if unsettled {
+		window := c.retry.attemptTimeout
+		if window <= 0 {
+			window = minLateWindow
+		}
+		cm.MayDuplicateUntil = time.Now().Add(window)
+	}
 	return cm, nil
 }
+
+// minLateWindow is how long Upsert waits for a create's lost attempt to
+// land when the attempts have no time limit of their own.
+const minLateWindow = 10 * time.Second
 
 // EditIssueComment replaces the body of an existing comment.
 func (c *Client) EditIssueComment(ctx context.Context, owner, repo string, id int64, body string) (Comment, error) {

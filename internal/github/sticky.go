@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cdkd-action/cdkd-action/internal/marker"
@@ -134,12 +135,13 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 			return res, fmt.Errorf("%s: %w", what, err)
 		}
 	}
+	var late time.Time
 	if create {
 		c, err := api.CreateIssueComment(ctx, t.Owner, t.Repo, t.Number, body)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", what, err)
 		}
-		res.ID, res.URL, res.Body = c.ID, c.HTMLURL, c.Body
+		res.ID, res.URL, res.Body, late = c.ID, c.HTMLURL, c.Body, c.MayDuplicateUntil
 	}
 
 	var errs []error
@@ -153,6 +155,18 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 	}
 	if err := converge(ctx, api, t, body, &res); err != nil {
 		return res, fmt.Errorf("%s: %w", what, err)
+	}
+	if !late.IsZero() {
+		// An attempt of the create lost its answer and was sent again:
+		// GitHub may apply it after the listing above, leaving a second
+		// comment. Look again once its window has passed (bounded by
+		// it and by ctx), and converge on what is there then.
+		if err := Sleep(ctx, time.Until(late)); err != nil {
+			return res, fmt.Errorf("%s: wait for a late create before converging: %w", what, err)
+		}
+		if err := converge(ctx, api, t, body, &res); err != nil {
+			return res, fmt.Errorf("%s: %w", what, err)
+		}
 	}
 	return res, nil
 }
