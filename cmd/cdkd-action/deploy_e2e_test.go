@@ -428,7 +428,7 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 				marker = cr.ExternalID
 			}
 		}
-		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v2:diff:"), "the diff's check run records the review")
+		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v3:diff:comment:r1:"), "the diff's check run records the review")
 		forge(t, w, false)
 		res := w.run(deployInputs())
 		assert.Equal(t, res.code, 1, res.stdout)

@@ -14,6 +14,8 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/reviewstore"
 )
 
@@ -21,6 +23,12 @@ import (
 // compress: its change-set line (whole or fingerprints) is far over what
 // the comment keeps.
 func largeDiff(t *testing.T, dir string, n int) string {
+	t.Helper()
+	return largeDiffOf(t, dir, "StackA", n)
+}
+
+// largeDiffOf is largeDiff of stack.
+func largeDiffOf(t *testing.T, dir, stack string, n int) string {
 	t.Helper()
 	changes := make([]string, n)
 	for i := range changes {
@@ -30,7 +38,7 @@ func largeDiff(t *testing.T, dir string, n int) string {
 		changes[i] = fmt.Sprintf(`{"logicalId":"Q%s","changeType":"UPDATE","resourceType":"AWS::SQS::Queue","propertyChanges":[{"path":"Tags","requiresReplacement":false}]}`, hex.EncodeToString(sum[:8]))
 	}
 	path := filepath.Join(dir, "large.json")
-	writeFile(t, path, `[{"stack":"StackA","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[],"children":[]}]`)
+	writeFile(t, path, `[{"stack":"`+stack+`","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[],"children":[]}]`)
 	return path
 }
 
@@ -60,7 +68,7 @@ func TestDeployOfAChangeSetTooLargeForTheComment(t *testing.T) {
 	key := reviewstore.Key("", h.Digest)
 	_, ok := aws.object(t, bucket, key)
 	assert.Assert(t, ok, "the change set is stored at %s", key)
-	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v2:diff-stored:"), "the check run records that it is stored")
+	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:stored:r1:"), "the check run records that it is stored")
 
 	res := w.run(deployInputs(), "CDKD_STATE_BUCKET="+bucket)
 	assert.Equal(t, res.code, 0, res.stdout)
@@ -116,4 +124,72 @@ func TestReviewTooLargeWithoutABucketSaysSo(t *testing.T) {
 	w.stub(gateDiff(t, diff))
 	w.review(reviewedSHA, diffInputs())
 	assert.Assert(t, is.Contains(prComment(t, w.gh).Body, "too large for the comment and no state bucket is known to keep it in"))
+}
+
+// A review of about 800 changes whose state bucket neither job can use:
+// the change set is too large for the comment whole and is not stored, so
+// the comment keeps its fingerprints, and the deploy renders the report
+// again from the change set it is about to deploy. Its report used to
+// list the secret values' fingerprint statuses, which only the diff's run
+// had read, and the deploy called the honest review "edited". Whatever
+// the report shows must come from what the review records.
+func TestLargeReviewNotStoredIsNoEdit(t *testing.T) {
+	aws := startAWS(t)
+	w := newDeployWorkspace(t, reviewedSHA)
+	key := w.vars["INPUT_FINGERPRINT-KEY"]
+	w.useAWS(aws)
+	w.vars["INPUT_FINGERPRINT-KEY"] = key // the bucket is not there to hold it
+	asm := fpAssembly(t, fpDbV1, fpAdV1)
+	diff := largeValueDiff(t, w.dir, "FpStack", 700)
+	missing := "no-such-bucket-" + unique(t)
+	cdkdDiff := cdkdtest.Invocation{ArgsContain: []string{"diff", "--all", "--json"}, StdoutFile: diff}
+	stub := w.stub(cdkdDiff, cdkdDiff,
+		fpInvocation(t, "deploy.stdout", "deploy", "--all", "-y"),
+		fpInvocation(t, "events.json", "events", "FpStack", "--json"),
+		fpInvocation(t, "events-run-UPDATE.json", "events", "FpStack", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
+		fpInvocation(t, "state.json", "state", "show", "FpStack", "--json"))
+	in := diffInputs()
+	in["app"], in["state-bucket"] = asm, missing
+	w.review(reviewedSHA, in)
+	comment := prComment(t, w.gh).Body
+	assert.Assert(t, strings.Contains(comment, "could not be stored in the state bucket"), "the diff says the change set is not kept whole")
+	assert.Assert(t, strings.Contains(comment, "cdkd-action-changeset:"), "the fingerprints fit in the comment")
+	assert.Assert(t, !prcomment.IsWhole(strings.Split(comment, "\n")[1], headerDigest(t, comment)), "the whole change set does not")
+	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:comment:r1:"))
+
+	res := w.run(deployInputs("app", asm, "state-bucket", missing))
+	stub.AssertAllUsed(t)
+	assert.Assert(t, !strings.Contains(res.stdout, "altered after the diff wrote it"), "%s", lastLines(res.stdout, 30))
+	assert.Equal(t, res.outputs["failure-reason"], "", "%s", lastLines(res.stdout, 30))
+	assert.Equal(t, res.outputs["deployed"], "true")
+}
+
+// largeValueDiff writes a diff of stack with n updates, each of a value
+// that does not compress (at a position no assembly places, so hidden):
+// neither the whole change set nor, far beyond 800, its fingerprints fit
+// in the comment's hidden line.
+func largeValueDiff(t *testing.T, dir, stack string, n int) string {
+	t.Helper()
+	changes := make([]string, n)
+	for i := range changes {
+		sum := sha256.Sum256([]byte(fmt.Sprint(i)))
+		id, v := hex.EncodeToString(sum[:8]), hex.EncodeToString(sum[8:])
+		changes[i] = fmt.Sprintf(`{"logicalId":"Q%s","changeType":"UPDATE","resourceType":"AWS::SQS::Queue","propertyChanges":[{"path":"DelaySeconds","oldValue":"%s","newValue":"%s-new","requiresReplacement":false}]}`, id, v, v)
+	}
+	path := filepath.Join(dir, "large-values.json")
+	writeFile(t, path, `[{"stack":"`+stack+`","region":"us-east-1","changes":[`+strings.Join(changes, ",")+`],"outputChanges":[],"children":[]}]`)
+	return path
+}
+
+// lastLines is the end of a long log, for a failure message.
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
+}
+
+func headerDigest(t *testing.T, body string) string {
+	t.Helper()
+	h, ok := marker.Parse(body)
+	assert.Assert(t, ok)
+	return h.Digest
 }

@@ -145,7 +145,7 @@ func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 // permission (a fork PR's token cannot write: that degrades to the job
 // summary with a warning).
 func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *model.Diff, outputs map[string]string) error {
-	record := gate.DiffMarker
+	kept := gate.KeptInComment
 	if rep.Error == "" && rep.Missing == "" && d != nil {
 		// Too large for the comment: kept in the state bucket, and the
 		// comment shows it as the gate will read it back.
@@ -154,7 +154,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 			rep.Notes = append(slices.Clone(rep.Notes), note)
 		}
 		if stored != nil {
-			d, record = stored, gate.StoredDiffMarker
+			d, kept = stored, gate.KeptStored
 		}
 	}
 	p := &publish.Publication{
@@ -176,11 +176,14 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 				// one (a record of comment 0 vouches for nothing).
 				return ""
 			}
-			digest, report := rep.Digest, ""
+			digest, report, renderer, where := rep.Digest, "", prcomment.RendererVersion, kept
 			if c, ok := prcomment.Parse(w.Comment.Body); ok {
-				digest, report = c.Header.Digest, c.Report
+				digest, report, renderer = c.Header.Digest, c.Report, max(c.Header.Render, 1)
+				if where == gate.KeptInComment && c.ChangeSet == "" {
+					where = gate.KeptNowhere // too large for the comment, and not stored
+				}
 			}
-			return record(digest, w.Comment.ID, prcomment.ReportHash(report))
+			return gate.ReviewMarker(digest, w.Comment.ID, prcomment.ReportHash(report), renderer, where)
 		}
 	}
 	p.CheckRun = cr
@@ -192,7 +195,7 @@ func (r *diffRun) publishDiff(ctx context.Context, rep reporters.DiffReport, d *
 		}
 		header.Extra = r.fingerprintHeader(ctx)
 		p.Comment = &publish.CommentFields{Header: header, Render: func(h marker.Header, b reporters.Budget) prcomment.Comment {
-			return r.diffComment(h, rep, d, b)
+			return r.diffComment(h, rep, d, kept == gate.KeptStored, b)
 		}}
 		comment = append(comment, &publish.Comment{API: r.api, Owner: r.gh.Owner, Repo: r.gh.Repo, PR: r.gh.PR.Number, HeadSHA: r.gh.HeadSHA,
 			RunURL: r.gh.RunURL, Identity: r.ident(), Mode: r.commentMode(), Output: OutputCommentURL})

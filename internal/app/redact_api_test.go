@@ -67,7 +67,7 @@ func TestChangeSetLineFallsBackToFingerprints(t *testing.T) {
 	r.set = set
 	d := diffHolding(secret)
 	h := marker.Header{Kind: prcomment.KindDiff, SHA: "abc", Digest: d.Digest()}
-	line := r.diffComment(h, reporters.DiffReport{Diff: d, Digest: d.Digest()}, &d, reporters.CommentBudget).ChangeSet
+	line := r.diffComment(h, reporters.DiffReport{Diff: d, Digest: d.Digest()}, &d, false, reporters.CommentBudget).ChangeSet
 	assert.Assert(t, line != "")
 	assert.Assert(t, !prcomment.ChangeSetLeaks(set, d.Digest(), line))
 	cs, err := prcomment.DecodeChangeSet("\n"+line, d.Digest())

@@ -452,12 +452,38 @@ func TestDiffMarker(t *testing.T) {
 	assert.Assert(t, len(m) <= 255, "GitHub's limit... a compact marker")
 	got, ok := ParseDiffMarker(m)
 	assert.Assert(t, ok)
-	assert.DeepEqual(t, got, Record{Digest: digest, CommentID: 1234567890123, ReportHash: "0123456789abcdef01234567"})
+	assert.DeepEqual(t, got, Record{Digest: digest, CommentID: 1234567890123, ReportHash: "0123456789abcdef01234567", Renderer: 1})
 	// The older form records the digest alone: it names no comment.
 	got, ok = ParseDiffMarker("cdkd-action:v1:diff:" + digest)
 	assert.Assert(t, ok)
 	assert.DeepEqual(t, got, Record{Digest: digest})
 	for _, bad := range []string{"", "prod", "cdkd-action:v1:diff:", "cdkd-action:v2:diff:" + digest, "cdkd-action:v2:diff:x:abc:" + digest, "cdkd-action:v2:diff:1:abc:"} {
+		_, ok := ParseDiffMarker(bad)
+		assert.Assert(t, !ok, bad)
+	}
+}
+
+// The v3 record binds where the change set is kept and the layout of the
+// comment's report; v2's were all written in layout 1.
+func TestReviewMarker(t *testing.T) {
+	const digest = "v3:941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
+	for _, kept := range []string{KeptInComment, KeptStored, KeptNowhere} {
+		m := ReviewMarker(digest, 1234567890123, "0123456789abcdef01234567", 2, kept)
+		assert.Equal(t, m, "cdkd-action:v3:diff:"+kept+":r2:1234567890123:0123456789abcdef01234567:"+digest)
+		assert.Assert(t, len(m) <= 255)
+		got, ok := ParseDiffMarker(m)
+		assert.Assert(t, ok)
+		assert.DeepEqual(t, got, Record{Digest: digest, CommentID: 1234567890123, ReportHash: "0123456789abcdef01234567",
+			Stored: kept == KeptStored, Kept: kept, Renderer: 2})
+		assert.Assert(t, IsOwnMarker(m), "passes the sink's redactor untouched")
+	}
+	got, ok := ParseDiffMarker(StoredDiffMarker(digest, 7, "0123456789abcdef01234567"))
+	assert.Assert(t, ok)
+	assert.Equal(t, got.Renderer, 1)
+	assert.Equal(t, got.Kept, KeptStored)
+	for _, bad := range []string{"cdkd-action:v3:diff:", "cdkd-action:v3:diff:elsewhere:r1:1:abc:" + digest, "cdkd-action:v3:diff:comment:r0:1:abc:" + digest,
+		"cdkd-action:v3:diff:comment:1:1:abc:" + digest, "cdkd-action:v3:diff:comment:r01:1:abc:" + digest, "cdkd-action:v3:diff:comment:r1:x:abc:" + digest,
+		"cdkd-action:v3:diff:comment:r1:1:abc:"} {
 		_, ok := ParseDiffMarker(bad)
 		assert.Assert(t, !ok, bad)
 	}

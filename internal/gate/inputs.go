@@ -122,6 +122,13 @@ type Record struct {
 	// Stored: the whole reviewed change set is in the state bucket under
 	// its digest (reviewstore), since it did not fit in the comment.
 	Stored bool
+	// Kept says where the change set is kept (Kept*); "" in a record
+	// older than v3, which does not say unless Stored.
+	Kept string
+	// Renderer is the layout the comment's visible report was rendered
+	// in (prcomment.RendererVersion of the diff's release); 0 when the
+	// record names no comment.
+	Renderer int
 }
 
 // Current is the change set about to be deployed, redacted and sorted, and

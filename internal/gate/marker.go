@@ -37,6 +37,54 @@ func StoredDiffMarker(digest string, commentID int64, reportHash string) string 
 	return fmt.Sprintf("%s%d:%s:%s", diffMarkerStored, commentID, reportHash, digest)
 }
 
+// diffMarkerV3 starts the record a diff writes from this release on: v2's,
+// plus where the change set is kept and the layout (renderer version) of
+// the comment's visible report, both bound here where no one can edit
+// them. A v2 record was written in layout 1.
+const diffMarkerV3 = "cdkd-action:v3:diff:"
+
+// Where a review's change set is kept, in a v3 record.
+const (
+	// KeptInComment: the comment's hidden line holds it (whole, or its
+	// fingerprints).
+	KeptInComment = "comment"
+	// KeptStored: it is kept whole in the state bucket (reviewstore).
+	KeptStored = "stored"
+	// KeptNowhere: too large for the comment, and the diff could not
+	// store it in the state bucket: no deploy can verify the review.
+	KeptNowhere = "none"
+)
+
+// ReviewMarker is the external ID the diff command gives its check run
+// when the diff succeeded: the review's digest, the id of the comment
+// holding it, a hash of that comment's visible report, the layout that
+// report was rendered in, and where the change set is kept (Kept*).
+func ReviewMarker(digest string, commentID int64, reportHash string, renderer int, kept string) string {
+	return fmt.Sprintf("%s%s:r%d:%d:%s:%s", diffMarkerV3, kept, renderer, commentID, reportHash, digest)
+}
+
+// parseV3 reads a ReviewMarker's rest (after its prefix) back.
+func parseV3(rest string) (Record, bool) {
+	parts := strings.SplitN(rest, ":", 5)
+	if len(parts) != 5 || parts[4] == "" {
+		return Record{}, false
+	}
+	kept := parts[0]
+	if kept != KeptInComment && kept != KeptStored && kept != KeptNowhere {
+		return Record{}, false
+	}
+	v, ok := strings.CutPrefix(parts[1], "r")
+	renderer, err := strconv.Atoi(v)
+	if !ok || err != nil || renderer < 1 || "r"+strconv.Itoa(renderer) != parts[1] {
+		return Record{}, false
+	}
+	id, err := strconv.ParseInt(parts[2], 10, 64)
+	if err != nil || id < 0 {
+		return Record{}, false
+	}
+	return Record{Digest: parts[4], CommentID: id, ReportHash: parts[3], Stored: kept == KeptStored, Kept: kept, Renderer: renderer}, true
+}
+
 // deployMarkerPrefix starts the external ID of a deploy's check run.
 const deployMarkerPrefix = "cdkd-action:v2:deploy:"
 
@@ -70,6 +118,9 @@ func ParseDiffMarker(externalID string) (Record, bool) {
 	if d, ok := strings.CutPrefix(externalID, diffMarkerV1); ok && d != "" {
 		return Record{Digest: d}, true
 	}
+	if rest, ok := strings.CutPrefix(externalID, diffMarkerV3); ok {
+		return parseV3(rest)
+	}
 	rest, ok := strings.CutPrefix(externalID, diffMarkerPrefix)
 	stored := false
 	if !ok {
@@ -86,7 +137,12 @@ func ParseDiffMarker(externalID string) (Record, bool) {
 	if err != nil || id < 0 {
 		return Record{}, false
 	}
-	return Record{Digest: parts[2], CommentID: id, ReportHash: parts[1], Stored: stored}, true
+	kept := ""
+	if stored {
+		kept = KeptStored
+	}
+	// Every v2 record was written by a release of layout 1.
+	return Record{Digest: parts[2], CommentID: id, ReportHash: parts[1], Stored: stored, Kept: kept, Renderer: 1}, true
 }
 
 // IsOwnMarker reports whether externalID is exactly a record this code
@@ -98,6 +154,12 @@ func ParseDiffMarker(externalID string) (Record, bool) {
 // one is redacted like any other text.
 func IsOwnMarker(externalID string) bool {
 	hashLen := len(prcomment.ReportHash(""))
+	if strings.HasPrefix(externalID, diffMarkerV3) {
+		r, ok := ParseDiffMarker(externalID)
+		digest, ok2 := strings.CutPrefix(r.Digest, model.DigestVersion+":")
+		return ok && ok2 && isHex(r.ReportHash, hashLen) && isHex(digest, 2*sha256.Size) &&
+			externalID == ReviewMarker(r.Digest, r.CommentID, r.ReportHash, r.Renderer, r.Kept)
+	}
 	if strings.HasPrefix(externalID, diffMarkerPrefix) {
 		r, ok := ParseDiffMarker(externalID)
 		digest, ok2 := strings.CutPrefix(r.Digest, model.DigestVersion+":")

@@ -35,9 +35,15 @@ type Header struct {
 	// Run and Notes are what the visible report shows beside the change
 	// set (the run link, the notes under the headline): with them the
 	// deploy gate re-renders the report and compares it with the body.
-	Run   string            `json:"run,omitempty"`
-	Notes []string          `json:"notes,omitempty"`
-	Extra map[string]string `json:"extra,omitempty"`
+	Run   string   `json:"run,omitempty"`
+	Notes []string `json:"notes,omitempty"`
+	// Render is the layout (renderer version, prcomment.Renderer) the
+	// visible report was written in, so that a later release renders it
+	// again as it was written. 0 in a header written before it was
+	// recorded: renderer 1. It is no proof on its own (whoever can edit
+	// the comment can edit it): the diff's check run records it too.
+	Render int               `json:"render,omitempty"`
+	Extra  map[string]string `json:"extra,omitempty"`
 }
 
 // String renders the header as one HTML comment line (no newline). The JSON

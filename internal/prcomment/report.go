@@ -42,22 +42,38 @@ func ReportHash(report string) string {
 var ErrReportEdited = errors.New("the review comment was edited")
 
 // VerifyReport renders the visible report again from the header and the
-// stored change set (cs whole), within the budget the diff rendered it in,
-// and compares it with c.Report, as they are or both redacted with r (nil:
-// not at all). Any difference is ErrReportEdited, naming the first line that
-// differs.
+// recorded change set (cs whole), in the layout the header names, within
+// the budget the diff rendered it in, and compares it with c.Report, as
+// they are or both redacted with r (nil: not at all). Any difference is
+// ErrReportEdited, naming the first line that differs; a layout this
+// release does not render is ErrUnknownRenderer, which is no edit.
 func (c Comment) VerifyReport(cs *model.ChangeSet, budget reporters.Budget, r Redactor) error {
 	if cs == nil || cs.Diff == nil {
 		return errors.New("the change set is not stored whole, so the report cannot be rendered again")
 	}
-	want, got := reporters.DiffMarkdown(DiffReport(c.Header, *cs.Diff), ReportBudget(budget, c.Header, c.ChangeSet)), c.Report
+	return c.verify(*cs.Diff, true, budget, r)
+}
+
+// VerifyView is VerifyReport for a review that does not record its change
+// set whole: d is a change set its digest covers (the one being
+// deployed), and only what the digest covers is compared.
+func (c Comment) VerifyView(d model.Diff, budget reporters.Budget, r Redactor) error {
+	return c.verify(d, false, budget, r)
+}
+
+func (c Comment) verify(d model.Diff, whole bool, budget reporters.Budget, r Redactor) error {
+	rd, err := RendererOf(c.Header.Render)
+	if err != nil {
+		return err
+	}
+	want, got := rd.Report(c.Header, c.ChangeSet, d, whole, budget), c.Report
 	if want == got {
 		return nil
 	}
 	if r != nil {
 		// Both sides masked alike: a value the deploy knows as a secret
 		// and the diff did not is no edit.
-		want, got = r.Redact(want), r.Redact(got)
+		want, got = rd.Redact(r, want), rd.Redact(r, got)
 		if want == got {
 			return nil
 		}

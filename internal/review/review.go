@@ -246,6 +246,18 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 		}
 		rv.Record = rec
 	}
+	if why, edited := layout(h, rv.Record); why != "" {
+		if edited {
+			rv.Tampered = why
+		} else {
+			rv.Unreadable = why
+		}
+		return rv, f, nil
+	}
+	if rec := rv.Record; rec != nil && rec.Kept == gate.KeptNowhere && rec.Digest == h.Digest {
+		rv.Unreadable = notKept
+		return rv, f, nil
+	}
 	var stored *gate.ChangeSet
 	if rec := rv.Record; rec != nil && rec.Stored && rec.Digest == h.Digest {
 		if s.Stored == nil {
@@ -259,6 +271,30 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 		rv.Rerender = s.rerender(c, h)
 	}
 	return rv, f, err
+}
+
+// notKept is why a review whose diff could not keep its change set (too
+// large for the comment, and not stored in the state bucket) cannot be
+// verified: no edit, and what to do about it.
+const notKept = "the diff did not keep it: it was too large for the diff comment and could not be stored in the state bucket " +
+	"(the note in the diff comment says why: no state-bucket input, the diff job's role lacking s3:PutObject and s3:GetObject on the reviews folder, or a failed write); " +
+	"give the diff job that access and re-run the pull request's diff"
+
+// layout checks the layout (renderer version) the review's visible report
+// was written in: the header's must be the one the diff's check run
+// records (a v2 record: layout 1), and this release must render it. why
+// says what is wrong ("" when nothing is); edited says the comment
+// contradicts its record, which only an edit does.
+func layout(h marker.Header, rec *gate.Record) (why string, edited bool) {
+	v := max(h.Render, 1)
+	if rec != nil && rec.Renderer != 0 && rec.Renderer != v {
+		return fmt.Sprintf("the review comment was edited: its header names report layout v%d, the diff check run %s records v%d", v, rec.URL, rec.Renderer), true
+	}
+	if _, err := prcomment.RendererOf(v); err != nil {
+		return fmt.Sprintf("its visible report is in a layout this release cannot render again to check it (%v); "+
+			"this is no edit: re-run the pull request's diff, so that this release writes the review", err), false
+	}
+	return "", false
 }
 
 // verify reads the reviewed change set from comment c (header h) and checks
@@ -306,7 +342,7 @@ func (s *Finder) verify(ctx context.Context, c *Comment, h marker.Header, rec *g
 func (s *Finder) rerender(c *Comment, h marker.Header) func(model.Diff) string {
 	pc, _ := prcomment.Parse(c.Body)
 	return func(d model.Diff) string {
-		if err := pc.VerifyReport(&model.ChangeSet{Digest: h.Digest, Diff: &d}, reporters.CommentBudget, s.Redactor); err != nil {
+		if err := pc.VerifyView(d, reporters.CommentBudget, s.Redactor); err != nil {
 			return err.Error() + " (rendered again from the change set its digest covers)"
 		}
 		return ""

@@ -1,0 +1,105 @@
+package prcomment
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cdkd-action/cdkd-action/internal/marker"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// A review is a contract across releases: the deploy gate renders the
+// visible report of a diff comment again from what the review records and
+// compares it, byte for byte, with what reviewers read. A release that
+// changes the report's layout must therefore keep, frozen, the layout of
+// every version it still accepts, and render each review with the one it
+// was written in. docs/versions.md says how to freeze one and bump.
+
+// RendererVersion is the layout this release writes diff comments in: the
+// header's Render and the diff check run's record name it.
+const RendererVersion = 1
+
+// Renderer is one version of the visible report's layout and of the
+// redaction its sink applied: frozen once a newer version exists.
+type Renderer struct {
+	Version int
+	// Report lays out the visible report of header h, whose comment
+	// carries changeSetLine (may be ""), for change set d within budget
+	// (the comment's, before the header and the line are taken off).
+	// whole says d is the recorded change set itself (the comment's line
+	// or the state bucket's); otherwise d is a change set the reviewed
+	// digest covers, and only what the digest covers is shown.
+	Report func(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string
+	// Redact masks text as this version's sink did.
+	Redact func(r Redactor, text string) string
+}
+
+// renderers are the layouts this release renders, oldest first; the last
+// is RendererVersion.
+var renderers = []Renderer{
+	{Version: 1, Report: reportV1, Redact: func(r Redactor, text string) string { return r.Redact(text) }},
+}
+
+// reportV1 is layout 1: reporters.DiffMarkdown of DiffReport. It is the
+// current reporters package's layout until a layout change freezes it.
+func reportV1(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string {
+	if !whole {
+		d = DigestView(d)
+	}
+	return reporters.DiffMarkdown(DiffReport(h, d), ReportBudget(budget, h, changeSetLine))
+}
+
+// ErrUnknownRenderer means a review's report was laid out by a version
+// this release does not render: not an edit, the diff must be run again.
+var ErrUnknownRenderer = errors.New("unknown report layout")
+
+// CurrentRenderer is the layout this release writes.
+func CurrentRenderer() Renderer { return renderers[len(renderers)-1] }
+
+// RendererOf is the layout a review names (0: a header written before the
+// version was recorded, layout 1).
+func RendererOf(version int) (Renderer, error) {
+	if version == 0 {
+		version = 1
+	}
+	for _, r := range renderers {
+		if r.Version == version {
+			return r, nil
+		}
+	}
+	return Renderer{}, fmt.Errorf("%w v%d: this release of cdkd-action renders %s", ErrUnknownRenderer, version, SupportedRenderers())
+}
+
+// SupportedRenderers names the layouts this release renders, for messages.
+func SupportedRenderers() string {
+	first, last := renderers[0].Version, renderers[len(renderers)-1].Version
+	if first == last {
+		return fmt.Sprintf("layout v%d only", first)
+	}
+	return fmt.Sprintf("layouts v%d to v%d", first, last)
+}
+
+// DigestView is d as far as its digest covers it: what a deploy that
+// recomputes a change set with the same digest is sure to have again,
+// whatever either run could read. The notes the digest leaves out (the
+// secret values' fingerprint statuses, the unchanged NoEcho readers) are
+// dropped, and values take their canonical JSON spelling, which is what
+// the digest hashes. A report of a change set that is not recorded whole
+// shows this view, so that it can be rendered again from the change set
+// being deployed.
+func DigestView(d model.Diff) model.Diff {
+	c := d.Canonical()
+	keepSecurity(c.Stacks, d.Stacks)
+	return c
+}
+
+// keepSecurity copies the security rows (which the digest covers and
+// Canonical leaves out) from the stacks of in to those of out, which hold
+// the same stacks in the same order.
+func keepSecurity(out, in []model.StackDiff) {
+	for i := range min(len(out), len(in)) {
+		out[i].Security = in[i].Security
+		keepSecurity(out[i].Children, in[i].Children)
+	}
+}
