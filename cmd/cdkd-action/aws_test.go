@@ -47,10 +47,13 @@ type awsEmulator struct {
 	// listener (serveSQSQuirk).
 	handler http.Handler
 
-	mu      sync.Mutex
-	n       int      // requests served
-	scopes  []string // "service/region" of each signed request
-	before  func(*http.Request)
+	mu     sync.Mutex
+	n      int      // requests served
+	scopes []string // "service/region" of each signed request
+	before func(*http.Request)
+	// instead, when set, may answer a request itself (a fault kumo cannot
+	// make); it reports whether it did.
+	instead func(http.ResponseWriter, *http.Request) bool
 	secrets []string // the values seeded as secrets
 }
 
@@ -71,11 +74,14 @@ func startAWS(t *testing.T) *awsEmulator {
 		if m := credentialScope.FindStringSubmatch(r.Header.Get("Authorization")); m != nil {
 			e.scopes = append(e.scopes, m[2]+"/"+m[1])
 		}
-		before := e.before
+		before, instead := e.before, e.instead
 		e.mu.Unlock()
 		e.record(r)
 		if before != nil {
 			before(r)
+		}
+		if instead != nil && instead(w, r) {
+			return
 		}
 		proxy.ServeHTTP(w, r)
 	})
@@ -136,6 +142,39 @@ func (e *awsEmulator) sawScope(scope string) bool {
 }
 
 // beforeRequest runs f before each request reaches kumo (nil: none).
+// answerInstead lets f answer the requests it chooses instead of kumo
+// (f reports whether it answered): S3's faults kumo does not make.
+func (e *awsEmulator) answerInstead(f func(http.ResponseWriter, *http.Request) bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.instead = f
+}
+
+// s3Error answers as S3 does when it refuses a request.
+func s3Error(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/xml")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>`+code+`</Code><Message>`+message+`</Message><RequestId>emulated</RequestId></Error>`)
+}
+
+// cutAfterHeaders answers 200 with the headers of an object of size bytes
+// and closes the connection after half of them: a read cut off by the
+// network.
+func cutAfterHeaders(w http.ResponseWriter, size int) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic("the emulator's response cannot be hijacked")
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	_, _ = io.WriteString(buf, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nETag: \"cut\"\r\nContent-Length: "+strconv.Itoa(size)+"\r\n\r\n")
+	_, _ = buf.Write(make([]byte, size/2))
+	_ = buf.Flush()
+}
+
 func (e *awsEmulator) beforeRequest(f func(*http.Request)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -192,4 +194,136 @@ func headerDigest(t *testing.T, body string) string {
 	h, ok := marker.Parse(body)
 	assert.Assert(t, ok)
 	return h.Digest
+}
+
+// onReviews matches the requests of method for the stored change sets.
+func onReviews(r *http.Request, method string) bool {
+	return r.Method == method && strings.Contains(r.URL.Path, "/reviews/")
+}
+
+// "Not stored" is not "edited". When the diff could not keep a change set
+// too large for its comment, or the deploy could not read it, the deploy
+// says what happened and what to do, and calls no one's review edited;
+// the S3 faults that used to end that way now store it.
+func TestReviewStoreFaultsSayWhatHappened(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// diffFault and deployFault answer S3 requests instead of kumo
+		// during the diff and the deploy.
+		diffFault, deployFault func(w http.ResponseWriter, r *http.Request) bool
+		// stored: the diff stores the change set and the deploy goes
+		// through the gate; else it refuses, saying refusal.
+		stored  bool
+		note    string
+		refusal []string
+	}{
+		{
+			name: "a 409 on the conditional write is written again",
+			diffFault: once(func(w http.ResponseWriter, r *http.Request) bool {
+				if !onReviews(r, http.MethodPut) {
+					return false
+				}
+				s3Error(w, http.StatusConflict, "ConditionalRequestConflict", "A conflicting conditional operation is currently in progress against this resource.")
+				return true
+			}),
+			stored: true,
+		},
+		{
+			name: "the read-back after the write fails",
+			diffFault: func(w http.ResponseWriter, r *http.Request) bool {
+				if !onReviews(r, http.MethodGet) {
+					return false
+				}
+				s3Error(w, http.StatusForbidden, "AccessDenied", "Access Denied")
+				return true
+			},
+			stored: true,
+		},
+		{
+			name: "PutObject denied",
+			diffFault: func(w http.ResponseWriter, r *http.Request) bool {
+				if !onReviews(r, http.MethodPut) {
+					return false
+				}
+				s3Error(w, http.StatusForbidden, "AccessDenied", "Access Denied")
+				return true
+			},
+			note: "the diff job's role needs s3:PutObject and s3:GetObject on",
+			refusal: []string{"The reviewed change set of pull request #8 cannot be verified: the diff did not keep it: it was too large for the diff comment and could not be stored in the state bucket",
+				"re-run the pull request's diff"},
+		},
+		{
+			name: "the deploy's read is cut off by the network",
+			deployFault: func(w http.ResponseWriter, r *http.Request) bool {
+				if !onReviews(r, http.MethodGet) {
+					return false
+				}
+				cutAfterHeaders(w, 4096)
+				return true
+			},
+			stored: true,
+			refusal: []string{"cannot be verified: it did not fit in the comment and is kept in the state bucket, but it could not be read from s3://",
+				"a network fault, not a missing permission; re-run the deploy job"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, aws, bucket, diff := largeReviewWorkspace(t)
+			invocations := []cdkdtest.Invocation{gateDiff(t, diff)}
+			if tc.stored && tc.refusal == nil {
+				invocations = append(invocations, gateDiff(t, diff), deployInvocation(t))
+				invocations = append(invocations, resultInvocations(t, "events-StackA-run.json")...)
+			}
+			stub := w.stub(invocations...)
+			aws.answerInstead(tc.diffFault)
+			h := w.review(reviewedSHA, diffInputs(), "CDKD_STATE_BUCKET="+bucket)
+			aws.answerInstead(nil)
+			comment := prComment(t, w.gh).Body
+			record := diffCheck(t, w.gh).ExternalID
+			_, there := aws.object(t, bucket, reviewstore.Key("", h.Digest))
+			if tc.stored {
+				assert.Assert(t, there, "the change set is stored")
+				assert.Assert(t, strings.HasPrefix(record, "cdkd-action:v3:diff:stored:"), record)
+				assert.Assert(t, !strings.Contains(comment, "could not be stored"), "the comment says nothing went wrong")
+			} else {
+				assert.Assert(t, !there)
+				assert.Assert(t, strings.HasPrefix(record, "cdkd-action:v3:diff:none:"), record)
+				assert.Assert(t, strings.Contains(comment, tc.note), "the comment says why it is not stored: %s", lastLines(comment, 5))
+				assert.Assert(t, !strings.Contains(comment, "<nil>"))
+			}
+
+			aws.answerInstead(tc.deployFault)
+			res := w.run(deployInputs(), "CDKD_STATE_BUCKET="+bucket)
+			stub.AssertAllUsed(t)
+			if tc.refusal == nil {
+				assert.Equal(t, res.code, 0, lastLines(res.stdout, 30))
+				assert.Equal(t, res.outputs["deployed"], "true")
+				return
+			}
+			assert.Equal(t, res.code, 1, lastLines(res.stdout, 30))
+			assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+			assert.Assert(t, !strings.Contains(res.stdout, "altered after the diff wrote it"), lastLines(res.stdout, 30))
+			assert.Assert(t, !strings.Contains(res.stdout, "edited"), lastLines(res.stdout, 30))
+			for _, want := range tc.refusal {
+				assert.Assert(t, strings.Contains(res.stdout, want), "%q in %s", want, lastLines(res.stdout, 30))
+			}
+			if tc.deployFault != nil {
+				assert.Assert(t, !strings.Contains(res.stdout, "needs s3:GetObject"), "a network fault is no permission")
+			}
+		})
+	}
+}
+
+// once answers with f until f has answered once.
+func once(f func(http.ResponseWriter, *http.Request) bool) func(http.ResponseWriter, *http.Request) bool {
+	var mu sync.Mutex
+	done := false
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			return false
+		}
+		done = f(w, r)
+		return done
+	}
 }

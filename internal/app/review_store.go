@@ -48,21 +48,42 @@ func (r *diffRun) storeChangeSet(ctx context.Context, d model.Diff) (*model.Diff
 	}
 	ctx, cancel := context.WithTimeout(ctx, reviewStoreTimeout)
 	defer cancel()
+	folder := bucket + "/" + reviewstore.Dir(r.cfg.FingerprintPrefix) + "/*"
 	store, err := r.objectStore(ctx, bucket)
+	var key string
 	if err == nil {
-		var key string
-		if key, err = reviewstore.Save(ctx, store, r.cfg.FingerprintPrefix, d); err == nil {
-			cs, err := reviewstore.Load(ctx, store, r.cfg.FingerprintPrefix, digest)
-			if err == nil {
-				r.runner.Notice(fmt.Sprintf("the change set is too large for the comment: stored it in s3://%s/%s for the deploy gate", bucket, key))
-				return cs.Diff, ""
-			}
-		}
+		key, err = reviewstore.Save(ctx, store, r.cfg.FingerprintPrefix, d)
 	}
-	note := r.set.OneLine(fmt.Sprintf("The change set is too large for the comment and could not be stored in the state bucket (the diff job needs s3:PutObject and s3:GetObject on %s/%s/*): %v; %s.",
-		bucket, reviewstore.Dir(r.cfg.FingerprintPrefix), err, refused))
-	r.runner.Warning(note)
-	return nil, note
+	if err != nil {
+		why := err.Error()
+		if fix := reviewstore.Remedy(err, "diff", "s3:PutObject and s3:GetObject", folder); fix != "" {
+			why += "; " + fix
+		}
+		note := r.set.OneLine(fmt.Sprintf("The change set is too large for the comment and could not be stored in the state bucket (%s), %s.", why, refused))
+		r.runner.Warning(note)
+		return nil, note
+	}
+	// Stored: the gate will find it. It reads it back as the gate will,
+	// so the comment shows it as the gate decodes it; a failed read-back
+	// does not undo the write (the gate reads it with its own role).
+	cs, err := reviewstore.Load(ctx, store, r.cfg.FingerprintPrefix, digest)
+	if err != nil {
+		why := err.Error()
+		if fix := reviewstore.Remedy(err, "diff", "s3:GetObject", folder); fix != "" {
+			why += "; " + fix
+		}
+		r.runner.Warning(r.set.OneLine(fmt.Sprintf("the change set is too large for the comment: stored it in s3://%s/%s for the deploy gate, but could not read it back (%s); the comment shows it as it was written", bucket, key, why)))
+		body, eerr := model.EncodeChangeSet(d)
+		if eerr == nil {
+			cs, eerr = model.DecodeWholeChangeSet(body, digest)
+		}
+		if eerr != nil {
+			return nil, r.set.OneLine(fmt.Sprintf("The change set is too large for the comment and was stored in the state bucket, but could not be read back (%s), %s.", why, refused))
+		}
+		return cs.Diff, ""
+	}
+	r.runner.Notice(fmt.Sprintf("the change set is too large for the comment: stored it in s3://%s/%s for the deploy gate", bucket, key))
+	return cs.Diff, ""
 }
 
 // storedChangeSet is the gate's hook for a review whose change set did not
@@ -86,5 +107,12 @@ func (r *Env) storedChangeSet(ctx context.Context, digest string) (cs *gate.Chan
 	if errors.Is(err, reviewstore.ErrNotTheChangeSet) {
 		return nil, r.set.OneLine(fmt.Sprintf("%s%v in s3://%s: it was replaced since the diff wrote it; re-run the pull request's diff", cannot, err, bucket))
 	}
-	return nil, r.set.OneLine(fmt.Sprintf("%sit could not be read from s3://%s (the deploy job needs s3:GetObject on %s): %v", cannot, bucket, reviewstore.Key(r.cfg.FingerprintPrefix, digest), err))
+	if errors.Is(err, reviewstore.ErrNotFound) {
+		return nil, r.set.OneLine(fmt.Sprintf("%s%v in s3://%s: it was deleted since the diff wrote it; re-run the pull request's diff", cannot, err, bucket))
+	}
+	msg := fmt.Sprintf("%sit could not be read from s3://%s: %v", cannot, bucket, err)
+	if fix := reviewstore.Remedy(err, "deploy", "s3:GetObject", bucket+"/"+reviewstore.Key(r.cfg.FingerprintPrefix, digest)); fix != "" {
+		msg += "; " + fix
+	}
+	return nil, r.set.OneLine(msg)
 }

@@ -15,9 +15,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"path"
 	"strings"
+	"syscall"
+	"time"
 
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -44,9 +49,19 @@ var ErrNotFound = errors.New("no reviewed change set is stored under its digest"
 // change set with that digest: it was replaced.
 var ErrNotTheChangeSet = errors.New("the object stored under the digest is not the change set with that digest")
 
+// saveAttempts bounds the conditional writes Save sends when another
+// write to the same key is in flight (S3's 409 ConditionalRequestConflict).
+const saveAttempts = 4
+
+// saveBackoff is the wait before Save writes again after such a conflict,
+// times the attempt.
+var saveBackoff = 250 * time.Millisecond
+
 // Save stores d (redacted, sorted) under its digest and returns the key.
 // An object already there (an earlier run of the same change set) is
-// kept when it is the same change set; anything else is an error.
+// kept when it is the same change set; anything else is an error. A
+// conditional write that conflicted with another in flight (409) and left
+// nothing there is sent again, as the fingerprint key's creation does.
 func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d model.Diff) (string, error) {
 	digest := d.Digest()
 	key := Key(prefix, digest)
@@ -54,24 +69,72 @@ func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d m
 	if err != nil {
 		return key, err
 	}
-	err = store.Put(ctx, key, body, "")
-	if err == nil {
+	for attempt := 1; ; attempt++ {
+		err = store.Put(ctx, key, body, "")
+		if err == nil {
+			return key, nil
+		}
+		if !errors.Is(err, fingerprint.ErrConflict) {
+			return key, fmt.Errorf("store the reviewed change set at %s: %w", key, err)
+		}
+		have, _, gerr := store.Get(ctx, key)
+		switch {
+		case gerr != nil:
+			return key, fmt.Errorf("store the reviewed change set at %s: the write conflicted with another, and what is there could not be read back: %w", key, gerr)
+		case have == nil && attempt < saveAttempts:
+			// Another conditional write was in flight and nothing is
+			// there (yet): write again.
+			if werr := wait(ctx, time.Duration(attempt)*saveBackoff); werr != nil {
+				return key, fmt.Errorf("store the reviewed change set at %s: %w", key, werr)
+			}
+			continue
+		case have == nil:
+			return key, fmt.Errorf("store the reviewed change set at %s: %d writes conflicted with other writes in flight, and none is there: %w", key, attempt, err)
+		case bytes.Equal(have, body):
+			return key, nil
+		}
+		if _, err := model.DecodeWholeChangeSet(have, digest); err != nil {
+			return key, fmt.Errorf("store the reviewed change set at %s: another object is there (%v); delete it and run the diff again", key, err)
+		}
 		return key, nil
 	}
-	if !errors.Is(err, fingerprint.ErrConflict) {
-		return key, fmt.Errorf("store the reviewed change set at %s: %w", key, err)
+}
+
+func wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
-	have, _, err := store.Get(ctx, key)
-	if err != nil {
-		return key, fmt.Errorf("store the reviewed change set at %s: it exists and could not be read back: %w", key, err)
+}
+
+// Remedy is what to do about err, a failure to write or read a stored
+// change set at objects (a bucket and key, or a folder), by the job named
+// (diff or deploy): a permission the job's role lacks is named as one, a
+// connection cut or timed out as a network fault (no permission is
+// missing), anything else is left to the error ("").
+func Remedy(err error, job, actions, objects string) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, awsx.ErrAccessDenied):
+		return fmt.Sprintf("the %s job's role needs %s on %s", job, actions, objects)
+	case IsNetworkFault(err):
+		return "the connection to S3 was cut off or timed out: a network fault, not a missing permission; re-run the " + job + " job"
 	}
-	if bytes.Equal(have, body) {
-		return key, nil
-	}
-	if _, err := model.DecodeWholeChangeSet(have, digest); err != nil {
-		return key, fmt.Errorf("store the reviewed change set at %s: another object is there (%v); delete it and run the diff again", key, err)
-	}
-	return key, nil
+	return ""
+}
+
+// IsNetworkFault reports an error of the connection rather than of S3's
+// answer: a body cut off part-way, a reset, a refused connection, a
+// timeout.
+func IsNetworkFault(err error) bool {
+	var ne net.Error
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne)
 }
 
 // Load reads the change set stored under digest and checks that it hashes
