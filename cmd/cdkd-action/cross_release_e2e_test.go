@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/github"
+	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
+	"github.com/cdkd-action/cdkd-action/internal/reviewstore"
+)
+
+// A review is a contract across releases: what one release writes, every
+// later one reads. testdata/cross-release keeps, per release, review
+// comments that release wrote through its real diff path, with the check
+// run record its diff left and, when the change set was kept in the state
+// bucket, the object it stored. They are written once and never again: a
+// later release that cannot deploy them through its gate has broken every
+// review open when it ships. docs/versions.md says when to add a release's.
+//
+// To add the reviews of the current release (a new layout), run once:
+//
+//	CDKD_WRITE_CROSS_RELEASE=1 go test ./cmd/cdkd-action -run TestCrossReleaseFixtures
+//
+// which writes the reviews of the current layout that are not there yet
+// and never touches one that is.
+const crossReleaseDir = "testdata/cross-release"
+
+// crossReleaseReview is one kept review: meta.json in its folder.
+type crossReleaseReview struct {
+	// Release says which release wrote it and what it covers.
+	Release string `json:"release"`
+	// Diff is cdkd's diff --json, read by the diff that wrote the review
+	// and by the deploy that accepts it.
+	Diff string `json:"diff"`
+	// CommentID is the id the comment had when it was written; its check
+	// run record names it (the test seeds the comment anew and rewrites
+	// only that id in the record).
+	CommentID int64 `json:"commentId"`
+	// CheckRun is the external ID of the diff's check run.
+	CheckRun string `json:"checkRun"`
+	// StoredKey and Stored are the state bucket's object, when the change
+	// set was kept there ("" otherwise).
+	StoredKey string `json:"storedKey,omitempty"`
+	Stored    string `json:"stored,omitempty"`
+}
+
+// crossReleaseCases are the reviews this release writes, by folder: the
+// three ways a change set is kept (whole in the comment, only its
+// fingerprints there, in the state bucket).
+var crossReleaseCases = []struct {
+	name, release string
+	// diff writes the cdkd diff --json file into dir.
+	diff   func(t *testing.T, dir string) string
+	bucket bool
+}{
+	{name: "whole", release: "layout v1: a change set kept whole in the comment",
+		diff: func(t *testing.T, dir string) string {
+			b, err := os.ReadFile("testdata/deploy/diff-safe.json")
+			assert.NilError(t, err)
+			path := filepath.Join(dir, "diff.json")
+			writeFile(t, path, string(b))
+			return path
+		}},
+	{name: "fingerprints", release: "layout v1: 700 changes, only their fingerprints in the comment, no state bucket",
+		diff: func(t *testing.T, dir string) string { return largeValueDiff(t, dir, "StackA", 700) }},
+	{name: "stored", release: "layout v1: 1,000 changes kept in the state bucket",
+		diff: func(t *testing.T, dir string) string { return largeValueDiff(t, dir, "StackA", 1000) }, bucket: true},
+}
+
+// Every review kept in testdata/cross-release deploys through this
+// release's gate, whichever release wrote it.
+func TestCrossReleaseFixtures(t *testing.T) {
+	if os.Getenv("CDKD_WRITE_CROSS_RELEASE") != "" {
+		writeCrossRelease(t) // its subtests run in parallel, after this returns
+		return
+	}
+	dirs, err := filepath.Glob(filepath.Join(crossReleaseDir, "r*-*"))
+	assert.NilError(t, err)
+	assert.Assert(t, len(dirs) >= len(crossReleaseCases), "the reviews of layout v1 are kept (%d found)", len(dirs))
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) { deployCrossRelease(t, dir) })
+	}
+}
+
+// deployCrossRelease seeds the review kept in dir on pull request #8, as
+// GitHub (and the state bucket) held it, and deploys its change set.
+func deployCrossRelease(t *testing.T, dir string) {
+	var kept crossReleaseReview
+	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	assert.NilError(t, err)
+	assert.NilError(t, json.Unmarshal(raw, &kept))
+	body, err := os.ReadFile(filepath.Join(dir, "comment.md"))
+	assert.NilError(t, err)
+	h, ok := marker.Parse(string(body))
+	assert.Assert(t, ok, "the kept comment starts with its header")
+
+	aws := startAWS(t)
+	w := newDeployWorkspace(t, h.SHA)
+	key := w.vars["INPUT_FINGERPRINT-KEY"]
+	w.useAWS(aws)
+	w.vars["INPUT_FINGERPRINT-KEY"] = key
+	var env []string
+	if kept.Stored != "" {
+		bucket := "cross-release-" + unique(t)
+		stored, err := os.ReadFile(filepath.Join(dir, kept.Stored))
+		assert.NilError(t, err)
+		aws.createBucket(t, bucket, map[string]string{kept.StoredKey: string(stored)})
+		env = append(env, "CDKD_STATE_BUCKET="+bucket)
+	}
+
+	seeded := w.gh.SeedComments(owner, repo, deployPR, githubtest.DefaultLogin, string(body))
+	rec, ok := gate.ParseDiffMarker(kept.CheckRun)
+	assert.Assert(t, ok, "the kept record parses: %s", kept.CheckRun)
+	assert.Equal(t, rec.CommentID, kept.CommentID)
+	externalID := strings.Replace(kept.CheckRun, ":"+itoa(kept.CommentID)+":", ":"+itoa(seeded[0].ID)+":", 1)
+	c, err := github.NewClient(token, w.gh.APIURL())
+	assert.NilError(t, err)
+	_, err = c.CreateCheckRun(context.Background(), owner, repo, github.CheckRun{Name: "cdkd diff", HeadSHA: h.SHA, ExternalID: externalID,
+		Status: "completed", Conclusion: "success", Title: "the kept review", Summary: "seeded by the cross-release test"})
+	assert.NilError(t, err)
+
+	diff := abs(t, filepath.Join(dir, kept.Diff))
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), deployInvocation(t)}, resultInvocations(t, "events-StackA-run.json")...)...)
+	w.onPush()
+	res := w.run(deployInputs(), env...)
+	assert.Equal(t, res.code, 0, "%s: %s", kept.Release, lastLines(res.stdout, 30))
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	assert.Equal(t, res.outputs["digest"], h.Digest, "the kept review's change set is the one deployed")
+}
+
+// writeCrossRelease writes, through the real diff path, the reviews of
+// this release's layout that are not kept yet. It never rewrites one.
+func writeCrossRelease(t *testing.T) {
+	for _, tc := range crossReleaseCases {
+		dir := filepath.Join(crossReleaseDir, "r"+itoa(int64(prcomment.RendererVersion))+"-"+tc.name)
+		if _, err := os.Stat(dir); err == nil {
+			t.Logf("%s is kept already: left as it is", dir)
+			continue
+		}
+		t.Run("write "+tc.name, func(t *testing.T) {
+			aws := startAWS(t)
+			w := newDeployWorkspace(t, reviewedSHA)
+			key := w.vars["INPUT_FINGERPRINT-KEY"]
+			w.useAWS(aws)
+			w.vars["INPUT_FINGERPRINT-KEY"] = key
+			diff := tc.diff(t, t.TempDir())
+			var env []string
+			bucket := "cross-release-" + unique(t)
+			if tc.bucket {
+				aws.createBucket(t, bucket, nil)
+				env = append(env, "CDKD_STATE_BUCKET="+bucket)
+			}
+			w.stub(gateDiff(t, diff))
+			h := w.review(reviewedSHA, diffInputs(), env...)
+			comment := prComment(t, w.gh)
+			kept := crossReleaseReview{Release: tc.release, Diff: "diff.json", CommentID: comment.ID, CheckRun: diffCheck(t, w.gh).ExternalID}
+			rec, ok := gate.ParseDiffMarker(kept.CheckRun)
+			assert.Assert(t, ok)
+			assert.Equal(t, rec.Renderer, prcomment.RendererVersion)
+			var stored string
+			if tc.bucket {
+				assert.Equal(t, rec.Kept, gate.KeptStored)
+				kept.StoredKey, kept.Stored = storedKey(h.Digest), "stored.json.gz"
+				var there bool
+				stored, there = aws.object(t, bucket, kept.StoredKey)
+				assert.Assert(t, there)
+			} else {
+				assert.Equal(t, rec.Kept, gate.KeptInComment)
+			}
+			assert.NilError(t, os.MkdirAll(dir, 0o755))
+			b, err := os.ReadFile(diff)
+			assert.NilError(t, err)
+			writeFile(t, filepath.Join(dir, kept.Diff), string(b))
+			writeFile(t, filepath.Join(dir, "comment.md"), comment.Body)
+			if stored != "" {
+				writeFile(t, filepath.Join(dir, kept.Stored), stored)
+			}
+			meta, err := json.MarshalIndent(kept, "", "  ")
+			assert.NilError(t, err)
+			writeFile(t, filepath.Join(dir, "meta.json"), string(meta)+"\n")
+			assert.Assert(t, is.Contains(comment.Body, `"render":`+itoa(int64(prcomment.RendererVersion))))
+		})
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// storedKey is where the diff keeps a change set under the default prefix.
+func storedKey(digest string) string { return reviewstore.Key("", digest) }
+
+// A review in a layout this release does not render (a later release's,
+// or one it no longer keeps) is refused as such, asking for the diff to be
+// run again: it is no edit. A header that names another layout than its
+// check run records is an edit.
+func TestReviewLayoutIsBoundAndNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		header, record int
+		want           []string
+		edited         bool
+	}{
+		{name: "a layout this release does not render", header: 2, record: 2,
+			want: []string{"The reviewed change set of pull request #8 cannot be verified: its visible report is in a layout this release cannot render again to check it " +
+				"(unknown report layout v2: this release of cdkd-action renders layout v1 only); this is no edit: re-run the pull request's diff"}},
+		{name: "the header contradicts its record", header: 2, record: 1, edited: true,
+			want: []string{"The diff comment on pull request #8 was altered after the diff wrote it (the review comment was edited: its header names report layout v2, the diff check run ",
+				"records v1)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newDeployWorkspace(t, reviewedSHA)
+			stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+			w.review(reviewedSHA, diffInputs())
+			c := prComment(t, w.gh)
+			first, rest, _ := strings.Cut(c.Body, "\n")
+			h, ok := marker.Parse(first)
+			assert.Assert(t, ok)
+			assert.Equal(t, h.Render, 1, "this release writes layout v1")
+			h.Render = tc.header
+			w.gh.EditComment(owner, repo, c.ID, h.String()+"\n"+rest)
+			check := diffCheck(t, w.gh)
+			rec, ok := gate.ParseDiffMarker(check.ExternalID)
+			assert.Assert(t, ok)
+			client, err := github.NewClient(token, w.gh.APIURL())
+			assert.NilError(t, err)
+			_, err = client.UpdateCheckRun(context.Background(), owner, repo, check.ID, github.CheckRun{
+				ExternalID: gate.ReviewMarker(rec.Digest, rec.CommentID, rec.ReportHash, tc.record, rec.Kept)})
+			assert.NilError(t, err)
+
+			res := w.run(deployInputs())
+			stub.AssertAllUsed(t)
+			assert.Equal(t, res.code, 1, lastLines(res.stdout, 30))
+			assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+			for _, want := range tc.want {
+				assert.Assert(t, strings.Contains(res.stdout, want), "%q in %s", want, lastLines(res.stdout, 30))
+			}
+			if !tc.edited {
+				assert.Assert(t, !strings.Contains(res.stdout, "edited"), lastLines(res.stdout, 30))
+				assert.Assert(t, !strings.Contains(res.stdout, "altered"), lastLines(res.stdout, 30))
+			}
+		})
+	}
+}
