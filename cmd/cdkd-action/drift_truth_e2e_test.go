@@ -1,12 +1,15 @@
 package main
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 )
 
 // Issue 15, item 1: "by design" is said of one case only, a position whose
@@ -195,4 +198,56 @@ func TestDriftResolutionTextOnStderr(t *testing.T) {
 	assert.Assert(t, is.Contains(res.summary, "> Revert summary: 1 reverted."))
 	assert.Assert(t, is.Contains(res.stdout, "    Value: *** -> ***"), res.stdout)
 	assertHidden(t, res.channels, append(sampleSecrets, "oob-noecho-value")...)
+}
+
+// Issue 33, item 6: a stack with a position in cdkd drift's group of
+// masked NoEcho values (seed 000: "reports a masked position in its own
+// group and prints neither the stored nor the live value") is not "fully
+// checked" with a ✅: nothing was compared at that position. It still
+// changes no status.
+func TestMaskedPositionIsNotFullyChecked(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.stub(detect(t, "masked-group.json", 0))
+	res := w.run(withAssembly(t, all))
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["drift-status"], "clean")
+	for where, text := range map[string]string{"summary": res.summary, "check run": onlyCheckRun(t, w.gh).Output.Summary} {
+		assert.Assert(t, !strings.Contains(text, "3 of 3 resources fully checked") && !strings.Contains(text, "2 of 2 resources fully checked"), "%s: %s", where, text)
+		assert.Assert(t, !strings.Contains(text, "✅ <b>StackA</b>") && !strings.Contains(text, "✅ **No drift:** `StackA`"), "%s: %s", where, text)
+		assert.Assert(t, is.Contains(text, "⚠️ <b>StackA</b>"), where)
+		assert.Assert(t, is.Contains(text, "2 of 3 resources fully checked (1 only partially compared)"), where)
+		assert.Assert(t, is.Contains(text, "**🔒 Masked (1)**"), where)
+	}
+}
+
+// Issue 33, item 6: a stack's last known drift is replaced only by a check
+// that compared that stack. A night that checked another stack leaves the
+// drifted one's record, and the issue, open; a check of both closes it.
+func TestDriftIssueKeepsAStackUntilItIsComparedAgain(t *testing.T) {
+	w := newDriftWorkspace(t)
+	onlyB := filepath.Join(t.TempDir(), "stackB-clean.json")
+	writeFile(t, onlyB, `[{"stack":"StackB","region":"us-east-1","drifted":[],"clean":[{"logicalId":"ImportedTopic","type":"AWS::SNS::Topic","referencesUnresolved":false}],"notSupported":[],"skipped":[],"notCompared":[]}]`)
+	stub := w.stub(detect(t, "drifted.json", 1),
+		cdkdtest.Invocation{Args: []string{"drift", "StackB", "--json"}, Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: onlyB},
+		detect(t, "clean.json", 0))
+	inputs := withAssembly(t, withInputs(all, "issue", "true", "fail-on-drift", "false"))
+	assert.Equal(t, w.run(inputs).code, 0)
+	assert.Equal(t, w.gh.Issues()[0].State, "open")
+
+	onlyStackB := withAssembly(t, map[string]string{"stacks": "StackB", "issue": "true", "fail-on-drift": "false"})
+	res := w.run(onlyStackB)
+	assert.Equal(t, res.code, 0, lastLines(res.stdout, 20))
+	issue := w.gh.Issues()[0]
+	assert.Equal(t, issue.State, "open", "StackA's drift was not compared again")
+	latest, kept, found := strings.Cut(issue.Body, "**Last known drift**")
+	assert.Assert(t, found, issue.Body)
+	assert.Assert(t, !strings.Contains(latest, "Drift detected"), latest)
+	assert.Assert(t, is.Contains(kept, "<b>StackA</b>"), kept)
+	assert.Assert(t, is.Contains(kept, "`Queue4A7E3555`"), kept)
+
+	assert.Equal(t, w.run(inputs).code, 0)
+	issue = w.gh.Issues()[0]
+	assert.Equal(t, issue.State, "closed", "both stacks compared without drift")
+	assert.Assert(t, !strings.Contains(issue.Body, "Last known drift"))
+	stub.AssertAllUsed(t)
 }

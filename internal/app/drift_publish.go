@@ -55,11 +55,12 @@ func (r *driftRun) issueContent(rep reporters.DriftReport, found *github.Issue) 
 	if found != nil {
 		previous = found.Body
 	}
+	state, body := driftissue.Decide(rep, previous)
 	return github.IssueContent{
-		State:   issueStates[driftissue.StateFor(rep)],
+		State:   issueStates[state],
 		Title:   checkName("cdkd drift", r.cfg.Label) + ": " + reporters.DriftTitle(rep),
 		Header:  driftissue.Header(r.cfg.Label, rep),
-		Content: driftissue.Body(rep, previous).String(),
+		Content: body.String(),
 		Footer:  r.issueFooter(),
 		Closing: r.closingComment(),
 	}

@@ -1,6 +1,7 @@
 package driftissue
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -41,18 +42,89 @@ func TestBodyKeepsTheRecordWithinBudget(t *testing.T) {
 	assert.Assert(t, !strings.Contains(body, "Last known drift"))
 }
 
-// A drift report is the record; a clean report replaces it, so a later
-// failure has nothing to carry.
-func TestBodyRecordsOnlyDrift(t *testing.T) {
-	drifted := Body(verdict(model.DriftDrifted, compared), "")
-	assert.Equal(t, drifted.Report, "")
-	assert.Assert(t, drifted.Record != "")
-	carried := Body(failed, drifted.String())
-	assert.Equal(t, carried.Record, drifted.Record)
+// checked is a stack of a check: drifted (a queue's timeout), compared
+// without drift, or with nothing compared (only a custom resource).
+type checked struct {
+	stack string
+	kind  string // "drifted", "clean" or "nothing"
+}
 
-	clean := Body(verdict(model.DriftClean, compared), drifted.String())
-	assert.Equal(t, clean.Record, "")
-	assert.Equal(t, Body(failed, clean.String()).Record, "")
+// check is the report of a check of stacks.
+func check(stacks ...checked) reporters.DriftReport {
+	var d model.Drift
+	exit := 0
+	for _, c := range stacks {
+		s := model.StackDrift{Stack: c.stack, Region: "us-east-1"}
+		switch c.kind {
+		case "drifted":
+			exit = 1
+			s.Drifted = []model.DriftedResource{{Resource: model.Resource{LogicalID: "Queue" + c.stack, Type: "AWS::SQS::Queue"},
+				Changes: []model.DriftChange{{Path: "VisibilityTimeout", State: model.Value{Raw: json.RawMessage("30")}, AWS: model.Value{Raw: json.RawMessage("60")}}}}}
+		case "clean":
+			s.Clean = []model.Resource{{LogicalID: "Topic" + c.stack, Type: "AWS::SNS::Topic"}}
+		default:
+			s.Skipped = []model.Resource{{LogicalID: "Custom" + c.stack, Type: "Custom::Thing"}}
+		}
+		d.Stacks = append(d.Stacks, s)
+	}
+	return reporters.DriftReport{Drift: d, Verdict: model.ClassifyRun(&d, exit, nil)}
+}
+
+// A stack's last known drift is replaced only by a check that compared
+// that stack: a night that compared nothing, one that checked other
+// stacks, or one that failed keeps it (and the issue open); a comparison
+// of the stack without drift removes it, and only then does the issue
+// close.
+func TestRecordIsKeptPerStack(t *testing.T) {
+	state, night1 := Decide(check(checked{"A", "drifted"}, checked{"B", "clean"}), "")
+	assert.Equal(t, state, Open)
+	assert.Assert(t, is.Contains(night1.Record, "QueueA"))
+
+	for name, rep := range map[string]reporters.DriftReport{
+		"another stack only, clean":           check(checked{"B", "clean"}),
+		"the drifted stack, nothing compared": check(checked{"A", "nothing"}, checked{"B", "clean"}),
+		"a failed check":                      failed,
+	} {
+		state, next := Decide(rep, "<!-- header -->\n"+night1.String())
+		assert.Equal(t, state, Keep, name)
+		entries, _ := next.Entries()
+		assert.Assert(t, is.Len(entries, 1), name)
+		assert.Equal(t, entries[0].Stack, "A", name)
+		assert.Assert(t, is.Contains(next.Record, "QueueA"), name)
+		assert.Assert(t, is.Contains(next.String(), "**Last known drift**"), name)
+	}
+
+	// Another stack drifts: both are on record.
+	_, night2 := Decide(check(checked{"B", "drifted"}), night1.String())
+	entries, _ := night2.Entries()
+	assert.Equal(t, len(entries), 2)
+	assert.Assert(t, is.Contains(night2.Record, "QueueA"))
+	assert.Assert(t, is.Contains(night2.Record, "QueueB"))
+
+	// A compared without drift: only B's is left, and the issue stays.
+	state, night3 := Decide(check(checked{"A", "clean"}), night2.String())
+	assert.Equal(t, state, Keep)
+	entries, _ = night3.Entries()
+	assert.Assert(t, is.Len(entries, 1))
+	assert.Equal(t, entries[0].Stack, "B")
+
+	// Both compared, no drift: nothing on record, the issue closes.
+	state, night4 := Decide(check(checked{"A", "clean"}, checked{"B", "clean"}), night3.String())
+	assert.Equal(t, state, Close)
+	assert.Equal(t, night4.Record, "")
+}
+
+// The record of an issue written before entries (one report, no stack
+// named) is carried by a check that compared nothing, and replaced by one
+// that compared something.
+func TestLegacyRecord(t *testing.T) {
+	prev := Issue{Record: "- `Res` · `AWS::SQS::Queue`\n"}.String()
+	_, kept := Decide(check(checked{"A", "nothing"}), prev)
+	_, legacy := kept.Entries()
+	assert.Assert(t, is.Contains(legacy, "`Res`"))
+	state, replaced := Decide(check(checked{"A", "clean"}), prev)
+	assert.Equal(t, state, Close)
+	assert.Equal(t, replaced.Record, "")
 }
 
 func TestParseRoundTrip(t *testing.T) {

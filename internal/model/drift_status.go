@@ -143,6 +143,10 @@ type StackVerdict struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
+// MaskedGroup is the name of cdkd drift's group of masked NoEcho
+// positions (Groups).
+const MaskedGroup = "masked"
+
 // ClassifyStack classifies one stack of a detection run (no --accept or
 // --revert). exitCode is cdkd's: a cause cdkd did not report counts as a
 // reason to be incomplete only when cdkd exited 2. An unsupported resource
@@ -165,6 +169,21 @@ func ClassifyStack(s StackDrift, exitCode int, reads ReadsState) StackVerdict {
 		attempted[nc.LogicalID] = true
 		partial[nc.LogicalID] = true
 		counts[nc.Cause]++
+	}
+	// cdkd reports a masked NoEcho position in a group of its own and
+	// compares neither value there (seed 000): its resource is not fully
+	// checked, though the position changes no status.
+	masked := map[string]bool{}
+	for _, g := range s.Groups {
+		if g.Name != MaskedGroup {
+			continue
+		}
+		for _, e := range g.Entries {
+			attempted[e.LogicalID], partial[e.LogicalID], masked[e.LogicalID] = true, true, true
+		}
+	}
+	if n := len(masked); n > 0 {
+		v.Notes = append(v.Notes, plural(n, "resource")+" with a masked NoEcho position, which cdkd does not compare (it prints neither the stored nor the live value)")
 	}
 	for _, u := range s.NotSupported {
 		if reads != nil && reads(u.Type) {

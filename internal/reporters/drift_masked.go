@@ -68,7 +68,7 @@ func (x *driftWriter) groups(gs []model.DriftGroup) {
 			return
 		}
 		x.w.Block()
-		if g.Name == "masked" {
+		if g.Name == model.MaskedGroup {
 			x.w.Write("**🔒 Masked (", strconv.Itoa(len(g.Entries)), ")** · cdkd reports these positions in a group of their own and prints neither the stored nor the live value; they do not change the status, and `--accept` and `--revert` leave them alone.\n")
 		} else {
 			x.w.Write("**Group ", nameCode(g.Name), " (", strconv.Itoa(len(g.Entries)), ")** · a group of cdkd's report this version of cdkd-action does not know, shown as cdkd reported it (names and paths only); it does not change the status.\n")
