@@ -201,6 +201,18 @@ func onReviews(r *http.Request, method string) bool {
 	return r.Method == method && strings.Contains(r.URL.Path, "/reviews/")
 }
 
+// refuseReviews answers the requests of method for the stored change sets
+// with S3's error code at status.
+func refuseReviews(method string, status int, code, message string) func(http.ResponseWriter, *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		if !onReviews(r, method) {
+			return false
+		}
+		s3Error(w, status, code, message)
+		return true
+	}
+}
+
 // "Not stored" is not "edited". When the diff could not keep a change set
 // too large for its comment, or the deploy could not read it, the deploy
 // says what happened and what to do, and calls no one's review edited;
@@ -219,36 +231,19 @@ func TestReviewStoreFaultsSayWhatHappened(t *testing.T) {
 	}{
 		{
 			name: "a 409 on the conditional write is written again",
-			diffFault: once(func(w http.ResponseWriter, r *http.Request) bool {
-				if !onReviews(r, http.MethodPut) {
-					return false
-				}
-				s3Error(w, http.StatusConflict, "ConditionalRequestConflict", "A conflicting conditional operation is currently in progress against this resource.")
-				return true
-			}),
+			diffFault: once(refuseReviews(http.MethodPut, http.StatusConflict, "ConditionalRequestConflict",
+				"A conflicting conditional operation is currently in progress against this resource.")),
 			stored: true,
 		},
 		{
-			name: "the read-back after the write fails",
-			diffFault: func(w http.ResponseWriter, r *http.Request) bool {
-				if !onReviews(r, http.MethodGet) {
-					return false
-				}
-				s3Error(w, http.StatusForbidden, "AccessDenied", "Access Denied")
-				return true
-			},
-			stored: true,
+			name:      "the read-back after the write fails",
+			diffFault: refuseReviews(http.MethodGet, http.StatusForbidden, "AccessDenied", "Access Denied"),
+			stored:    true,
 		},
 		{
-			name: "PutObject denied",
-			diffFault: func(w http.ResponseWriter, r *http.Request) bool {
-				if !onReviews(r, http.MethodPut) {
-					return false
-				}
-				s3Error(w, http.StatusForbidden, "AccessDenied", "Access Denied")
-				return true
-			},
-			note: "the diff job's role needs s3:PutObject and s3:GetObject on",
+			name:      "PutObject denied",
+			diffFault: refuseReviews(http.MethodPut, http.StatusForbidden, "AccessDenied", "Access Denied"),
+			note:      "the diff job's role needs s3:PutObject and s3:GetObject on",
 			refusal: []string{"The reviewed change set of pull request #8 cannot be verified: the diff did not keep it: it was too large for the diff comment and could not be stored in the state bucket",
 				"re-run the pull request's diff"},
 		},

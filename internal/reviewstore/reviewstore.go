@@ -20,7 +20,6 @@ import (
 	"path"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -53,10 +52,6 @@ var ErrNotTheChangeSet = errors.New("the object stored under the digest is not t
 // write to the same key is in flight (S3's 409 ConditionalRequestConflict).
 const saveAttempts = 4
 
-// saveBackoff is the wait before Save writes again after such a conflict,
-// times the attempt.
-var saveBackoff = 250 * time.Millisecond
-
 // Save stores d (redacted, sorted) under its digest and returns the key.
 // An object already there (an earlier run of the same change set) is
 // kept when it is the same change set; anything else is an error. A
@@ -83,10 +78,8 @@ func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d m
 			return key, fmt.Errorf("store the reviewed change set at %s: the write conflicted with another, and what is there could not be read back: %w", key, gerr)
 		case have == nil && attempt < saveAttempts:
 			// Another conditional write was in flight and nothing is
-			// there (yet): write again.
-			if werr := wait(ctx, time.Duration(attempt)*saveBackoff); werr != nil {
-				return key, fmt.Errorf("store the reviewed change set at %s: %w", key, werr)
-			}
+			// there (yet): write again, as fingerprint.LoadOrCreateKey
+			// does.
 			continue
 		case have == nil:
 			return key, fmt.Errorf("store the reviewed change set at %s: %d writes conflicted with other writes in flight, and none is there: %w", key, attempt, err)
@@ -97,17 +90,6 @@ func Save(ctx context.Context, store fingerprint.ObjectStore, prefix string, d m
 			return key, fmt.Errorf("store the reviewed change set at %s: another object is there (%v); delete it and run the diff again", key, err)
 		}
 		return key, nil
-	}
-}
-
-func wait(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 

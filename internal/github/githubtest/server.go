@@ -264,27 +264,7 @@ func (r response) write(w http.ResponseWriter) {
 // connection: the client's read of the body fails part-way. It reports
 // false when the connection cannot be taken over.
 func cutAnswer(w http.ResponseWriter, resp response) bool {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		return false
-	}
-	conn, buf, err := hj.Hijack()
-	if err != nil {
-		return false
-	}
-	defer conn.Close()
-	h := http.Header{}
-	for k, v := range resp.headers {
-		h.Set(k, v)
-	}
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", fmt.Sprint(len(resp.body)))
-	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", resp.status, http.StatusText(resp.status))
-	_ = h.Write(buf)
-	buf.WriteString("\r\n")
-	buf.Write(resp.body[:len(resp.body)/2])
-	_ = buf.Flush()
-	return true
+	return sendPart(w, resp, true)
 }
 
 // cutAfterHeaders sends resp's status line and headers without a
@@ -292,6 +272,13 @@ func cutAnswer(w http.ResponseWriter, resp response) bool {
 // body, with no error. It reports false when the connection cannot be
 // taken over.
 func cutAfterHeaders(w http.ResponseWriter, resp response) bool {
+	return sendPart(w, resp, false)
+}
+
+// sendPart takes the connection over and sends resp's status line and
+// headers, then, when withLength, the full Content-Length and half of the
+// body (else no length and no body), and closes it.
+func sendPart(w http.ResponseWriter, resp response, withLength bool) bool {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		return false
@@ -305,12 +292,19 @@ func cutAfterHeaders(w http.ResponseWriter, resp response) bool {
 	for k, v := range resp.headers {
 		h.Set(k, v)
 	}
-	h.Del("Content-Length")
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Connection", "close")
+	body := resp.body[:len(resp.body)/2]
+	if withLength {
+		h.Set("Content-Length", fmt.Sprint(len(resp.body)))
+	} else {
+		h.Del("Content-Length")
+		h.Set("Connection", "close")
+		body = nil
+	}
 	fmt.Fprintf(buf, "HTTP/1.1 %d %s\r\n", resp.status, http.StatusText(resp.status))
 	_ = h.Write(buf)
 	buf.WriteString("\r\n")
+	buf.Write(body)
 	_ = buf.Flush()
 	return true
 }
