@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
+	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
 
 // hung is a cdkd call that never finishes on its own; SIGINT ends it (no
@@ -391,4 +392,23 @@ func TestCheckRunNeverNamesCommentZero(t *testing.T) {
 	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1), "the check run is still written")
 	assert.Assert(t, !strings.Contains(runs[0].ExternalID, ":diff:0:"), runs[0].ExternalID)
+}
+
+// Duplicates converge even late: a later diff run that finds more than
+// one sticky comment of its own (an earlier run's create GitHub applied
+// after that run ended) keeps one, deletes the others, and its check run
+// names the one kept.
+func TestLaterRunRemovesLateDuplicates(t *testing.T) {
+	w := newWorkspace(t)
+	w.stub(diffInvocation(t, "../../testdata/fixtures/diff-v2.json"))
+	old := marker.Header{Kind: "diff", SHA: headSHA}.String() + "\n\nan earlier run's report"
+	w.gh.SeedComments(owner, repo, prNum, githubtest.DefaultLogin, old, old)
+	res := w.run(map[string]string{"all": "true"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 1), "one sticky comment")
+	assert.Assert(t, !strings.Contains(comments[0].Body, "an earlier run's report"))
+	runs := reportRuns(w.gh)
+	assert.Assert(t, is.Len(runs, 1))
+	assert.Assert(t, is.Contains(runs[0].ExternalID, fmt.Sprintf(":%d:", comments[0].ID)), runs[0].ExternalID)
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
 
+	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -68,4 +71,47 @@ func TestSaveOnceLoadChecked(t *testing.T) {
 
 	_, err = Load(ctx, st, "", diffOf("Q9").Digest())
 	assert.Assert(t, errors.Is(err, ErrNotFound), "%v", err)
+}
+
+// conflicting answers its first n conditional writes as S3 does when
+// another conditional write to the key is in flight (409
+// ConditionalRequestConflict): nothing is written.
+type conflicting struct {
+	memStore
+	n int
+}
+
+func (c *conflicting) Put(ctx context.Context, key string, body []byte, ifMatch string) error {
+	if c.n > 0 {
+		c.n--
+		return fmt.Errorf("put %s: %w", key, errors.Join(fingerprint.ErrConflict, errors.New("409 ConditionalRequestConflict")))
+	}
+	return c.memStore.Put(ctx, key, body, ifMatch)
+}
+
+// A 409 that leaves nothing there is written again, a bounded number of
+// times; it is never "another object is there".
+func TestSaveWritesAgainAfterAConflictInFlight(t *testing.T) {
+	ctx := context.Background()
+	d := diffOf("Q1")
+	st := &conflicting{memStore: memStore{objects: map[string][]byte{}}, n: saveAttempts - 1}
+	key, err := Save(ctx, st, "", d)
+	assert.NilError(t, err)
+	_, ok := st.objects[key]
+	assert.Assert(t, ok)
+
+	st = &conflicting{memStore: memStore{objects: map[string][]byte{}}, n: saveAttempts}
+	_, err = Save(ctx, st, "", d)
+	assert.ErrorContains(t, err, "conflicted with other writes in flight, and none is there")
+	assert.Assert(t, !strings.Contains(err.Error(), "delete it"))
+}
+
+// A missing permission and a network fault are told apart.
+func TestRemedy(t *testing.T) {
+	denied := fmt.Errorf("read: %w", &awsx.AccessDeniedError{Action: "s3:GetObject", Resource: "s3://b/k", Err: errors.New("403")})
+	assert.Equal(t, Remedy(denied, "deploy", "s3:GetObject", "b/k"), "the deploy job's role needs s3:GetObject on b/k")
+	cut := fmt.Errorf("read the reviewed change set at k: read object body: %w", io.ErrUnexpectedEOF)
+	assert.Assert(t, strings.Contains(Remedy(cut, "deploy", "s3:GetObject", "b/k"), "a network fault, not a missing permission"))
+	assert.Equal(t, Remedy(errors.New("NoSuchBucket"), "diff", "s3:PutObject", "b/*"), "")
+	assert.Equal(t, Remedy(nil, "diff", "s3:PutObject", "b/*"), "")
 }
