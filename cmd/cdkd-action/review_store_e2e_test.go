@@ -156,6 +156,7 @@ func TestLargeReviewNotStoredIsNoEdit(t *testing.T) {
 	comment := prComment(t, w.gh).Body
 	assert.Assert(t, strings.Contains(comment, "could not be stored in the state bucket"), "the diff says the change set is not kept whole")
 	assert.Assert(t, strings.Contains(comment, "cdkd-action-changeset:"), "the fingerprints fit in the comment")
+	assert.Assert(t, strings.Contains(comment, "a gated deploy of exactly this change set goes ahead"), "the note says what the deploy will do")
 	assert.Assert(t, !prcomment.IsWhole(strings.Split(comment, "\n")[1], headerDigest(t, comment)), "the whole change set does not")
 	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:comment:r1:"))
 

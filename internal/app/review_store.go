@@ -29,16 +29,22 @@ func (r *Env) changeSetReject(digest string) func(string) bool {
 // gate can fetch it, check it against the digest and re-render the report
 // from it. It returns the change set as the gate will decode it (nil when
 // nothing was stored) and, when it had to be stored and could not be, a
-// note saying why and that a gated deploy of it will be refused.
+// note saying why and what a gated deploy of it will do.
 func (r *diffRun) storeChangeSet(ctx context.Context, d model.Diff) (*model.Diff, string) {
 	if !r.publishesToAPI() || r.cfg.Comment == config.CommentOff || r.gh.PR == nil {
 		return nil, "" // no review comment: nothing a deploy could verify
 	}
 	digest := d.Digest()
-	if prcomment.IsWhole(prcomment.EncodeChangeSet(d, maxChangeSetChars, r.changeSetReject(digest)), digest) {
+	line := prcomment.EncodeChangeSet(d, maxChangeSetChars, r.changeSetReject(digest))
+	if prcomment.IsWhole(line, digest) {
 		return nil, ""
 	}
 	refused := fmt.Sprintf("so a gated deploy of it is refused (%s)", reason.NoReviewedDiff)
+	if line != "" {
+		// Its fingerprints fit: the gate still verifies this change set
+		// by its digest, and names the items of another that differ.
+		refused = "so the comment keeps only its fingerprints: a gated deploy of exactly this change set goes ahead, and one of another names the items that differ but not how"
+	}
 	if b, err := json.Marshal(d.Stacks); err != nil || r.set.Contains(string(b)) {
 		return nil, "The change set is too large for the comment and was not stored in the state bucket: it holds a value the redactor hides, " + refused + "."
 	}
