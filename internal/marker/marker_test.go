@@ -76,3 +76,16 @@ func TestParse(t *testing.T) {
 		})
 	}
 }
+
+// The report's layout travels in the header, and a header written before
+// it was recorded reads as 0 (layout 1 to the renderers).
+func TestHeaderRender(t *testing.T) {
+	h := Header{V: 1, Kind: "diff", Digest: "v3:abc", Render: 2}
+	got, ok := Parse(h.String())
+	assert.Assert(t, ok)
+	assert.Equal(t, got.Render, 2)
+	old, ok := Parse(`<!-- cdkd-action:{"v":1,"kind":"diff","digest":"v3:abc"} -->`)
+	assert.Assert(t, ok)
+	assert.Equal(t, old.Render, 0)
+	assert.Assert(t, !strings.Contains(Header{V: 1, Kind: "diff"}.String(), "render"), "written only when set")
+}
