@@ -247,6 +247,7 @@ func TestReviewLayoutIsBoundAndNamed(t *testing.T) {
 				assert.Assert(t, strings.Contains(res.stdout, want), "%q in %s", want, lastLines(res.stdout, 30))
 			}
 			if !tc.edited {
+				assert.Assert(t, strings.Contains(res.stdout, "::error::Deploy refused: Review cannot be verified: "), lastLines(res.stdout, 30))
 				assert.Assert(t, !strings.Contains(res.stdout, "edited"), lastLines(res.stdout, 30))
 				assert.Assert(t, !strings.Contains(res.stdout, "altered"), lastLines(res.stdout, 30))
 			}

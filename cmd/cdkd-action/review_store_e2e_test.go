@@ -297,6 +297,7 @@ func TestReviewStoreFaultsSayWhatHappened(t *testing.T) {
 			}
 			assert.Equal(t, res.code, 1, lastLines(res.stdout, 30))
 			assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+			assert.Assert(t, strings.Contains(res.stdout, "::error::Deploy refused: Review cannot be verified: "), lastLines(res.stdout, 30))
 			assert.Assert(t, !strings.Contains(res.stdout, "altered after the diff wrote it"), lastLines(res.stdout, 30))
 			assert.Assert(t, !strings.Contains(res.stdout, "edited"), lastLines(res.stdout, 30))
 			for _, want := range tc.refusal {

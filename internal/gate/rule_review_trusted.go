@@ -32,7 +32,9 @@ func untrustedReview(rv Review) *finding {
 		return &finding{title: untrusted, msg: fmt.Sprintf("The digest in the diff comment on pull request #%d (%s) is not the one the diff check run recorded (%s, %q on %s, %s): "+
 			"the comment may have been edited", rv.PR, shortDigest(rv.Digest), shortDigest(rv.Record.Digest), rv.Record.Name, short(rv.ReviewedSHA), rv.Record.URL)}
 	case rv.Unreadable != "":
-		return &finding{title: untrusted, msg: fmt.Sprintf("The reviewed change set of pull request #%d cannot be verified: %s", rv.PR, rv.Unreadable)}
+		// Nothing says anyone altered it: it could not be kept, read or
+		// rendered again here.
+		return &finding{title: "Review cannot be verified", msg: fmt.Sprintf("The reviewed change set of pull request #%d cannot be verified: %s", rv.PR, rv.Unreadable)}
 	case rv.Tampered != "":
 		return &finding{title: untrusted, msg: fmt.Sprintf("The diff comment on pull request #%d was altered after the diff wrote it (%s)", rv.PR, rv.Tampered)}
 	}
