@@ -254,3 +254,30 @@ func TestReviewLayoutIsBoundAndNamed(t *testing.T) {
 		})
 	}
 }
+
+// A record older than v3 does not say where the change set is kept: a
+// comment of it without its hidden line is refused as unverifiable, never
+// called edited (its diff may have been unable to keep a large change set).
+func TestOlderRecordWithoutALineIsNoProvenEdit(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+	w.review(reviewedSHA, diffInputs())
+	c := prComment(t, w.gh)
+	lines := strings.SplitN(c.Body, "\n", 3)
+	assert.Assert(t, strings.HasPrefix(lines[1], "<!-- cdkd-action-changeset:"))
+	w.gh.EditComment(owner, repo, c.ID, lines[0]+"\n"+lines[2])
+	check := diffCheck(t, w.gh)
+	rec, ok := gate.ParseDiffMarker(check.ExternalID)
+	assert.Assert(t, ok)
+	client, err := github.NewClient(token, w.gh.APIURL())
+	assert.NilError(t, err)
+	_, err = client.UpdateCheckRun(context.Background(), owner, repo, check.ID, github.CheckRun{ExternalID: gate.DiffMarker(rec.Digest, rec.CommentID, rec.ReportHash)})
+	assert.NilError(t, err)
+
+	res := w.run(deployInputs())
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.code, 1, lastLines(res.stdout, 30))
+	assert.Equal(t, res.outputs["failure-reason"], "no-reviewed-diff")
+	assert.Assert(t, strings.Contains(res.stdout, "::error::Deploy refused: Review cannot be verified: The reviewed change set of pull request #8 cannot be verified: its comment carries no hidden change-set line"), lastLines(res.stdout, 30))
+	assert.Assert(t, !strings.Contains(res.stdout, "altered"), lastLines(res.stdout, 30))
+}

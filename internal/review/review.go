@@ -258,6 +258,14 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 		rv.Unreadable = notKept
 		return rv, f, nil
 	}
+	if rec := rv.Record; rec != nil && rec.Kept == "" && rec.Digest == h.Digest {
+		// A record older than v3 does not say where the change set is
+		// kept: a comment without its line is not proven edited.
+		if _, err := prcomment.DecodeChangeSet(c.Body, h.Digest); errors.Is(err, prcomment.ErrNoChangeSet) {
+			rv.Unreadable = notSaid
+			return rv, f, nil
+		}
+	}
 	var stored *gate.ChangeSet
 	if rec := rv.Record; rec != nil && rec.Stored && rec.Digest == h.Digest {
 		if s.Stored == nil {
@@ -279,6 +287,12 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 const notKept = "the diff did not keep it: it was too large for the diff comment and could not be stored in the state bucket " +
 	"(the note in the diff comment says why: no state-bucket input, the diff job's role lacking s3:PutObject and s3:GetObject on the reviews folder, or a failed write); " +
 	"give the diff job that access and re-run the pull request's diff"
+
+// notSaid is why a review whose comment carries no change-set line, and
+// whose record (older than v3) does not say where the change set is kept,
+// cannot be verified.
+const notSaid = "its comment carries no hidden change-set line, and its diff check run (written by an older cdkd-action) does not say whether the diff kept the change set: " +
+	"either the diff could not keep a change set too large for the comment (its notes would say why) or the line was removed since; re-run the pull request's diff"
 
 // layout checks the layout (renderer version) the review's visible report
 // was written in: the header's must be the one the diff's check run
