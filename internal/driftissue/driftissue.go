@@ -34,6 +34,14 @@ const (
 	stackMarker = "<!-- cdkd-action:drifted-stack "
 )
 
+// closedIntro is how the report of a check without drift opens the issue
+// (reporters' issue intro); keptIntro replaces it when drift of a stack
+// the check did not compare keeps the issue open.
+const (
+	closedIntro = "✅ **The latest check found no drift.** This issue is closed; it reopens if drift comes back."
+	keptIntro   = "✅ **The latest check found no drift** in what it compared. The drift below is of stacks it did not compare, so this issue stays open until a check compares them."
+)
+
 // recordIntro heads the record when the latest check's report is above it.
 const recordIntro = "---\n\n**Last known drift**, per stack, from the last check that compared it. A stack's drift stays here until a check compares that stack again:\n"
 
@@ -172,7 +180,14 @@ func Decide(rep reporters.DriftReport, previous string) (State, Issue) {
 		// The report is the record: its opening (what the check found
 		// overall), then an entry per drifted stack, each as the report
 		// shows it, and the drift of stacks it did not compare below.
-		opening, _, _ := strings.Cut(report, "\n<details")
+		opening, sections, _ := strings.Cut(report, "\n<details")
+		if k := strings.LastIndex(sections, "</details>\n"); k >= 0 {
+			// What follows the last section (the stacks without drift)
+			// belongs to this check's opening, not to a stack's entry.
+			if calm := strings.TrimSpace(sections[k+len("</details>\n"):]); calm != "" {
+				opening = strings.TrimRight(opening, "\n") + "\n\n" + calm + "\n"
+			}
+		}
 		room := Budget.MaxChars - len(opening) - len(recordStart) - len(recordEnd) - 200
 		entries = render(rep, entries, room)
 		i := Issue{Record: record(opening, entries)}
@@ -189,7 +204,10 @@ func Decide(rep reporters.DriftReport, previous string) (State, Issue) {
 	}
 	state := StateFor(rep)
 	if state == Close && i.Record != "" {
-		state = Keep // drift of a stack this check did not compare is still on record
+		// Drift of a stack this check did not compare is still on record:
+		// the issue stays open, and its report must not say it closed.
+		state = Keep
+		i.Report = strings.Replace(i.Report, closedIntro, keptIntro, 1)
 	}
 	return state, i
 }

@@ -79,6 +79,10 @@ func TestRecordIsKeptPerStack(t *testing.T) {
 	state, night1 := Decide(check(checked{"A", "drifted"}, checked{"B", "clean"}), "")
 	assert.Equal(t, state, Open)
 	assert.Assert(t, is.Contains(night1.Record, "QueueA"))
+	assert.Assert(t, is.Contains(night1.String(), "**No drift:** `B`"), "the check's stacks without drift are said too")
+	entries, opening := night1.Entries()
+	assert.Assert(t, is.Len(entries, 1))
+	assert.Assert(t, is.Contains(opening, "**No drift:** `B`"), "in the check's opening, not in A's entry")
 
 	for name, rep := range map[string]reporters.DriftReport{
 		"another stack only, clean":           check(checked{"B", "clean"}),
@@ -96,14 +100,17 @@ func TestRecordIsKeptPerStack(t *testing.T) {
 
 	// Another stack drifts: both are on record.
 	_, night2 := Decide(check(checked{"B", "drifted"}), night1.String())
-	entries, _ := night2.Entries()
+	entries, _ = night2.Entries()
 	assert.Equal(t, len(entries), 2)
 	assert.Assert(t, is.Contains(night2.Record, "QueueA"))
 	assert.Assert(t, is.Contains(night2.Record, "QueueB"))
 
-	// A compared without drift: only B's is left, and the issue stays.
+	// A compared without drift: only B's is left, and the issue stays
+	// open, saying so.
 	state, night3 := Decide(check(checked{"A", "clean"}), night2.String())
 	assert.Equal(t, state, Keep)
+	assert.Assert(t, is.Contains(night3.Report, keptIntro))
+	assert.Assert(t, !strings.Contains(night3.String(), "This issue is closed"))
 	entries, _ = night3.Entries()
 	assert.Assert(t, is.Len(entries, 1))
 	assert.Equal(t, entries[0].Stack, "B")
@@ -112,6 +119,7 @@ func TestRecordIsKeptPerStack(t *testing.T) {
 	state, night4 := Decide(check(checked{"A", "clean"}, checked{"B", "clean"}), night3.String())
 	assert.Equal(t, state, Close)
 	assert.Equal(t, night4.Record, "")
+	assert.Assert(t, is.Contains(night4.Report, closedIntro), "reporters' intro is the one keptIntro replaces")
 }
 
 // The record of an issue written before entries (one report, no stack
