@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
 )
 
@@ -141,17 +142,25 @@ type SecurityChange struct {
 }
 
 // Key identifies an element by its content (not its status): equal
-// elements on both sides of a change are no change. It is
-// json.Marshal(struct{K, P, S, M, R, I}) of the kind, property, statement,
-// managed policy, rule and item, written without reflection
-// (appendKeyJSON): a security change compares every element of both sides.
+// elements on both sides of a change are no change. It is the JSON of the
+// kind, property, statement, managed policy, rule and item.
 func (c SecurityChange) Key() string {
-	return string(appendKeyJSON(make([]byte, 0, 128), c))
+	// Marshal cannot fail here: every field is a string, a bool or a
+	// list of strings.
+	b, _ := json.Marshal(securityKey{c.Kind, c.Property, c.Statement, c.ManagedPolicy, c.Rule, c.Item})
+	return string(b)
 }
 
-// AppendKey appends Key to b: a caller keying many elements reuses one
-// buffer.
-func (c SecurityChange) AppendKey(b []byte) []byte { return appendKeyJSON(b, c) }
+// securityKey is a row's content, under names short enough to keep the
+// key short: a security change keys every element of both sides.
+type securityKey struct {
+	K SecurityKind
+	P string
+	S *PolicyStatement
+	M string
+	R *SecurityRule
+	I string
+}
 
 // SecurityBroadening reports a row the gate asks approval for.
 func (c SecurityChange) Broadening() bool { return c.Status.CountsAsBroadening() }
@@ -205,9 +214,8 @@ func opOrder(o SecurityOp) int {
 // fixed field order), sorted: what a digest covers.
 func SecurityKeys(cs []SecurityChange) []string {
 	out := make([]string, len(cs))
-	var b []byte
 	for i, c := range cs {
-		b = appendSecurityJSON(b[:0], c)
+		b, _ := json.Marshal(c) // cannot fail, as in Key
 		out[i] = string(b)
 	}
 	slices.Sort(out)

@@ -25,15 +25,11 @@ func appendDiff(out, olds, news []Change) []Change {
 	return out
 }
 
-// keys are the elements' content keys, each computed once, written in
-// one buffer.
+// keys are the elements' content keys, each computed once.
 func keys(cs []Change) []string {
 	out := make([]string, len(cs))
-	var buf [512]byte // most keys fit: no buffer to allocate
-	b := buf[:0]
 	for i, c := range cs {
-		b = c.AppendKey(b[:0])
-		out[i] = string(b)
+		out[i] = c.Key()
 	}
 	return out
 }
