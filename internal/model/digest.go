@@ -6,7 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"runtime"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -28,16 +28,15 @@ const DigestVersion = "v3"
 // public digest is impossible without the fingerprint key, and costs one
 // Argon2id hash per guess with it.
 //
-// The canonical form is streamed into the hash, a top-level stack's at a
-// time (written ahead on every core; no copy of the whole is made):
-// every string is length-prefixed, lists are visited in sorted order, and JSON
+// The canonical form is streamed into the hash (no copy of the whole is
+// made): every string is length-prefixed, lists are visited in sorted order, and JSON
 // values are re-encoded with sorted keys, so neither cdkd's ordering nor its
 // JSON spelling changes the digest.
 func (d Diff) Digest() string {
 	h := sha256.New()
 	w := &digestWriter{w: bufio.NewWriterSize(h, 64<<10)}
 	w.str("cdkd-action diff " + DigestVersion)
-	w.topStacks(d.Stacks)
+	w.stacks(d.Stacks)
 	_ = w.w.Flush()
 	return DigestVersion + ":" + hex.EncodeToString(h.Sum(nil))
 }
@@ -79,15 +78,6 @@ func (w *digestWriter) stacks(stacks []StackDiff) {
 	}
 }
 
-// topStacks is stacks for the top level: each stack's form (with its
-// nested stacks') is written on a core of its own and hashed in order, as
-// stacks would write them one after another.
-func (w *digestWriter) topStacks(stacks []StackDiff) {
-	order := stackOrder(stacks)
-	w.count(len(stacks))
-	inOrder(len(order), func(k int, sw *digestWriter) { sw.stack(&stacks[order[k]]) }, func(form []byte) { w.w.Write(form) })
-}
-
 func stackOrder(stacks []StackDiff) []int {
 	return sortedIndex(len(stacks), func(i, j int) bool {
 		if stacks[i].Stack != stacks[j].Stack {
@@ -95,62 +85,6 @@ func stackOrder(stacks []StackDiff) []int {
 		}
 		return stacks[i].Region < stacks[j].Region
 	})
-}
-
-// inOrder calls write(k, w) for every k in [0, n), on every core, each
-// into a buffer of its own, and hands the buffers to sink in k's order;
-// at most twice as many as there are cores are written ahead of it, so
-// the canonical form of a large diff is never held whole.
-func inOrder(n int, write func(k int, w *digestWriter), sink func(form []byte)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		var buf bytes.Buffer
-		for k := range n {
-			buf.Reset()
-			sw := &digestWriter{w: bufio.NewWriter(&buf)}
-			write(k, sw)
-			_ = sw.w.Flush()
-			sink(buf.Bytes())
-		}
-		return
-	}
-	ahead := make(chan struct{}, 2*workers)
-	jobs := make(chan int)
-	done := make([]chan *bytes.Buffer, n)
-	for k := range done {
-		done[k] = make(chan *bytes.Buffer, 1)
-	}
-	free := make(chan *bytes.Buffer, 2*workers)
-	go func() {
-		defer close(jobs)
-		for k := range n {
-			ahead <- struct{}{}
-			jobs <- k
-		}
-	}()
-	for range workers {
-		go func() {
-			for k := range jobs {
-				var buf *bytes.Buffer
-				select {
-				case buf = <-free:
-					buf.Reset()
-				default:
-					buf = new(bytes.Buffer)
-				}
-				sw := &digestWriter{w: bufio.NewWriter(buf)}
-				write(k, sw)
-				_ = sw.w.Flush()
-				done[k] <- buf
-			}
-		}()
-	}
-	for k := range n {
-		buf := <-done[k]
-		sink(buf.Bytes())
-		free <- buf
-		<-ahead
-	}
 }
 
 // stack writes one stack's form, its nested stacks' included.
@@ -243,22 +177,49 @@ func (w *digestWriter) value(v Value, mask MaskToken) {
 		w.tag('-')
 		return
 	}
-	// Fast path: most values are plain strings, which need no decoding.
+	// A string without escapes is written as its bytes, as it always has
+	// been (invalid UTF-8 included, which decoding would replace).
 	if s, ok := plainString(v.Raw); ok {
 		w.tag('s')
-		w.num = appendStr(w.num[:0], s)
-		w.w.Write(w.num)
+		w.str(string(s))
 		return
 	}
-	c := canonicals.Get().(*canonicalJSON)
-	defer canonicals.Put(c)
-	form, err := c.digestForm(v.Raw)
+	x, err := DecodeJSON(v.Raw)
 	if err != nil {
 		w.tag('?')
 		w.str(string(v.Raw))
 		return
 	}
-	w.w.Write(form)
+	w.any(x)
+}
+
+// any writes a decoded JSON value: objects with their names sorted.
+func (w *digestWriter) any(x any) {
+	switch t := x.(type) {
+	case nil:
+		w.tag('n')
+	case bool:
+		w.bool(t)
+	case json.Number:
+		w.tag('d')
+		w.str(t.String())
+	case string:
+		w.tag('s')
+		w.str(t)
+	case []any:
+		w.tag('[')
+		w.count(len(t))
+		for _, e := range t {
+			w.any(e)
+		}
+	case map[string]any:
+		w.tag('{')
+		w.count(len(t))
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			w.str(k)
+			w.any(t[k])
+		}
+	}
 }
 
 // sortedIndex returns 0..n-1 ordered by less, leaving the data untouched.
