@@ -24,15 +24,7 @@ type Assembly struct {
 	// them go. Bytes, not the decoded tree: decoded, a template is ten
 	// times its size, and a large app's would be held while its diff is
 	// decoded and redacted.
-	templates map[string]source
-}
-
-// source is a template's bytes, and where in them each resource is
-// written (model.DecodeJSONSpans): binding a creation decodes its
-// resource alone.
-type source struct {
-	raw       []byte
-	resources map[string][2]int
+	templates map[string][]byte
 }
 
 // Stack is one stack's template, reduced to what redaction needs.

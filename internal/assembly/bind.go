@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/par"
 )
 
 // cdkd's diff gives a created resource its logical id and type only, so
@@ -39,26 +38,15 @@ func (a *Assembly) BindCreates(d *model.Diff) int {
 		// through the report (a later call reads the files).
 		a.templates = nil
 	}
-	// Each top-level stack, with its nested ones, on its own core: a
-	// stack's creations are bound from its own template.
-	unbound := make([]int, len(d.Stacks))
-	par.Each(len(d.Stacks), func(i int) {
-		sb := b
-		sb.stacks(d.Stacks[i:i+1], "")
-		unbound[i] = sb.unbound
-	})
-	n := 0
-	for _, u := range unbound {
-		n += u
-	}
-	return n
+	b.stacks(d.Stacks, "")
+	return b.unbound
 }
 
 type binder struct {
 	a *Assembly
-	// read are the templates Load read, by file; only read while
-	// binding.
-	read    map[string]source
+	// read are the templates Load read, as bytes, by file; only read
+	// while binding.
+	read    map[string][]byte
 	unbound int
 }
 
@@ -82,16 +70,10 @@ func (b *binder) stacks(stacks []model.StackDiff, parent string) {
 
 // stack binds the creations of one stack, from its template's resources.
 func (b *binder) stack(s *model.StackDiff, parent string) {
-	ids := map[string]bool{}
-	for c := range s.Changes {
-		if ch := &s.Changes[c]; unboundCreate(ch) {
-			ids[ch.LogicalID] = true
-		}
-	}
-	if len(ids) == 0 {
+	if !slices.ContainsFunc(s.Changes, func(ch model.ResourceChange) bool { return unboundCreate(&ch) }) {
 		return
 	}
-	st, resources, why := b.resources(s.Stack, s.Region, parent, ids)
+	st, resources, why := b.resources(s.Stack, s.Region, parent)
 	for c := range s.Changes {
 		ch := &s.Changes[c]
 		if !unboundCreate(ch) {
@@ -111,12 +93,10 @@ func (b *binder) stack(s *model.StackDiff, parent string) {
 	}
 }
 
-// resources finds a stack diff's stack in the assembly and decodes, of its
-// template, the resources named in ids (not the whole template again: a
-// stack's creations are a few of its resources), from the bytes Load
-// read, so that what is bound is what Load traced; why says why they
-// cannot be read.
-func (b *binder) resources(stack, region, parent string, ids map[string]bool) (Stack, map[string]any, string) {
+// resources finds a stack diff's stack in the assembly and decodes its
+// template's resources from the bytes Load read, so that what is bound is
+// what Load traced; why says why they cannot be read.
+func (b *binder) resources(stack, region, parent string) (Stack, map[string]any, string) {
 	if b.a == nil {
 		return Stack{}, nil, NoAssembly
 	}
@@ -132,28 +112,18 @@ func (b *binder) resources(stack, region, parent string, ids map[string]bool) (S
 	case st.TemplateFile == "":
 		return st, nil, fmt.Sprintf("the cloud assembly names no template for stack %s", stack)
 	}
-	unreadable := fmt.Sprintf("the template of stack %s cannot be read", stack)
-	src, ok := b.read[st.TemplateFile]
-	if !ok {
+	var tpl *template
+	var err error
+	if raw, ok := b.read[st.TemplateFile]; ok {
+		tpl, err = decodeTemplate(raw)
+	} else {
 		// Released by an earlier call: read again, as Load reads it.
-		raw, tpl, err := readTemplate(st.TemplateFile)
-		if err != nil {
-			return st, nil, unreadable
-		}
-		src = source{raw: raw, resources: tpl.spans}
+		_, tpl, err = readTemplate(st.TemplateFile)
 	}
-	// Each resource is decoded alone, from where it is written.
-	resources := make(map[string]any, len(ids))
-	for id := range ids {
-		if span, ok := src.resources[id]; ok {
-			v, err := model.DecodeJSON(src.raw[span[0]:span[1]])
-			if err != nil {
-				return st, nil, unreadable
-			}
-			resources[id] = v
-		}
+	if err != nil {
+		return st, nil, fmt.Sprintf("the template of stack %s cannot be read", stack)
 	}
-	return st, resources, ""
+	return st, tpl.Resources, ""
 }
 
 // properties are the created resource's template properties, or why they

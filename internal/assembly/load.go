@@ -4,21 +4,17 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-
-	"github.com/cdkd-action/cdkd-action/internal/par"
 )
 
 // Load reads manifest.json, every stack artifact and, recursively, nested
 // cloud assemblies (CDK Stages) and nested stacks (AWS::CloudFormation::Stack
 // whose template CDK wrote next to the parent's).
 func Load(dir string) (*Assembly, error) {
-	l := loader{seen: map[string]bool{}, assets: &assetCache{byDir: map[string]map[string]string{}}, templates: map[string]source{}}
+	l := loader{seen: map[string]bool{}, assets: map[string]map[string]string{}, templates: map[string][]byte{}}
 	if err := l.assembly(dir); err != nil {
 		return nil, err
 	}
@@ -59,50 +55,10 @@ type loader struct {
 	seen   map[string]bool
 	stacks []Stack
 	// assets caches, per assembly directory, the file assets its asset
-	// manifests name (see nested.go); the loaders of one Load share it.
-	assets *assetCache
-	// manifest is the one being read.
-	manifest *manifest
-	// templates are the sources of the templates read, by file.
-	templates map[string]source
-}
-
-type assetCache struct {
-	mu    sync.Mutex
-	byDir map[string]map[string]string
-}
-
-// stackResult is what reading one stack artifact gave.
-type stackResult struct {
-	stacks    []Stack
-	templates map[string]source
-	err       error
-}
-
-// stackArtifacts reads the stack artifacts of manifest m, every core
-// reading one (with its nested stacks) at a time: decoding and tracing
-// templates is most of loading a large app, and each stack's is its own.
-// The results are by id, for the caller to take in order, so that what
-// Load returns, its first error included, is what reading them one after
-// another gives.
-func (l *loader) stackArtifacts(dir, path string, m *manifest, ids []string) map[string]stackResult {
-	var stackIDs []string
-	for _, id := range ids {
-		if m.Artifacts[id].Type == "aws:cloudformation:stack" {
-			stackIDs = append(stackIDs, id)
-		}
-	}
-	results := make([]stackResult, len(stackIDs))
-	par.Each(len(stackIDs), func(i int) {
-		sub := loader{assets: l.assets, manifest: m, templates: map[string]source{}}
-		err := sub.stackArtifact(dir, path, stackIDs[i], m.Artifacts[stackIDs[i]])
-		results[i] = stackResult{sub.stacks, sub.templates, err}
-	})
-	byID := make(map[string]stackResult, len(stackIDs))
-	for i, id := range stackIDs {
-		byID[id] = results[i]
-	}
-	return byID
+	// manifests name (see nested.go).
+	assets map[string]map[string]string
+	// templates are the bytes of the templates read, by file.
+	templates map[string][]byte
 }
 
 func (l *loader) assembly(dir string) error {
@@ -125,17 +81,13 @@ func (l *loader) assembly(dir string) error {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	read := l.stackArtifacts(dir, path, &m, ids)
 	for _, id := range ids {
 		a := m.Artifacts[id]
 		switch a.Type {
 		case "aws:cloudformation:stack":
-			r := read[id]
-			if r.err != nil {
-				return r.err
+			if err := l.stackArtifact(dir, path, &m, id); err != nil {
+				return err
 			}
-			l.stacks = append(l.stacks, r.stacks...)
-			maps.Copy(l.templates, r.templates)
 		case "cdk:cloud-assembly":
 			var p assemblyProperties
 			if err := decodeProperties(a.Properties, &p); err != nil {
@@ -152,7 +104,8 @@ func (l *loader) assembly(dir string) error {
 	return nil
 }
 
-func (l *loader) stackArtifact(dir, manifestPath, id string, a artifact) error {
+func (l *loader) stackArtifact(dir, manifestPath string, m *manifest, id string) error {
+	a := m.Artifacts[id]
 	var p stackProperties
 	if err := decodeProperties(a.Properties, &p); err != nil {
 		return fmt.Errorf("read manifest %s: artifact %s: %w", manifestPath, id, err)
@@ -163,7 +116,7 @@ func (l *loader) stackArtifact(dir, manifestPath, id string, a artifact) error {
 	account, region := parseEnvironment(a.Environment)
 	var deps []string
 	for _, dep := range a.Dependencies {
-		if d, ok := l.manifest.Artifacts[dep]; ok && d.Type == "aws:cloudformation:stack" {
+		if d, ok := m.Artifacts[dep]; ok && d.Type == "aws:cloudformation:stack" {
 			var dp stackProperties
 			_ = decodeProperties(d.Properties, &dp) // a broken one fails when it is read itself
 			deps = append(deps, cmp.Or(dp.StackName, dep))
@@ -189,7 +142,7 @@ func (l *loader) stack(dir string, s Stack, passed map[string][]src, depth int, 
 	if err != nil {
 		return err
 	}
-	l.templates[s.TemplateFile] = source{raw: b, resources: tpl.spans}
+	l.templates[s.TemplateFile] = b
 	t := newTracer(tpl, s, passed)
 	t.trace()
 	t.fill(&s)

@@ -60,9 +60,7 @@ type assetManifest struct {
 // manifest that cannot be read is an error: it may be the one that names
 // a nested template.
 func (l *loader) fileAssets(dir string) (map[string]string, error) {
-	l.assets.mu.Lock() // stacks are read in parallel (stackArtifacts)
-	defer l.assets.mu.Unlock()
-	if m, ok := l.assets.byDir[dir]; ok {
+	if m, ok := l.assets[dir]; ok {
 		return m, nil
 	}
 	m := map[string]string{}
@@ -92,6 +90,6 @@ func (l *loader) fileAssets(dir string) (map[string]string, error) {
 			}
 		}
 	}
-	l.assets.byDir[dir] = m
+	l.assets[dir] = m
 	return m, nil
 }

@@ -21,8 +21,6 @@ type template struct {
 	Outputs    map[string]any `json:"Outputs"`
 
 	ids []string // resourceIDs, once sorted
-	// spans are where each resource is written in the template's bytes.
-	spans map[string][2]int
 }
 
 // resourceIDs are the resources' logical ids, sorted: a stack's list, its
@@ -64,7 +62,7 @@ func parseTemplate(data string) (*template, error) {
 // object, as CloudFormation requires (names are matched exactly, as
 // CloudFormation matches them).
 func decodeTemplate(b []byte) (*template, error) {
-	v, spans, err := model.DecodeJSONSpans(b, "Resources")
+	v, err := model.DecodeJSON(b)
 	if err != nil {
 		return nil, fmt.Errorf("decode JSON: %w", err)
 	}
@@ -72,7 +70,7 @@ func decodeTemplate(b []byte) (*template, error) {
 	if !ok {
 		return nil, fmt.Errorf("decode JSON: the template is not a JSON object")
 	}
-	t := template{spans: spans}
+	var t template
 	for name, section := range map[string]*map[string]any{"Parameters": &t.Parameters, "Resources": &t.Resources, "Outputs": &t.Outputs} {
 		switch s := top[name].(type) {
 		case nil:
