@@ -259,12 +259,6 @@ func appendElements(out []Change, r Resource, entry typeEntry, props map[string]
 	for _, prop := range read(props, entry) {
 		v, decoded := vals[prop]
 		if !decoded {
-			if p := entry.Properties[prop]; p == propPolicyDocument || p == propInlineResourcePolicy {
-				if sts, ok := plainStatements(props[prop]); ok {
-					addStatements(prop, sts) // a plain document: not decoded
-					continue
-				}
-			}
 			v = decodeProperty(props[prop])
 		}
 		switch entry.Properties[prop] {
