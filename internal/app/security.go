@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
-	"sync"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -72,25 +70,12 @@ func (r securityStage) changes(ctx context.Context, d *model.Diff) {
 	})
 }
 
-// rowScratch holds a stack's rows while they are gathered, reused from
-// stack to stack: a row is large, and a list grown by doubling allocates
-// about twice what it keeps; the stack keeps an exactly sized copy.
-var rowScratch = sync.Pool{New: func() any { return new([]security.Change) }}
-
 // rows is one stack's security rows, each resource compared as soon as
 // its values are gathered.
 func (r securityStage) rows(ctx context.Context, s *model.StackDiff, name, path string) []security.Change {
-	scratch := rowScratch.Get().(*[]security.Change)
-	rows := (*scratch)[:0]
+	var rows []security.Change
 	r.resources(ctx, s, name, path, func(res security.Resource) { rows = security.AppendChanges(rows, res) })
-	var out []security.Change
-	if len(rows) > 0 {
-		out = slices.Clone(rows)
-	}
-	clear(rows) // the pool keeps no row's values alive
-	*scratch = rows[:0]
-	rowScratch.Put(scratch)
-	return out
+	return rows
 }
 
 // resources gathers the values of one stack's scrutinized changes, handing
