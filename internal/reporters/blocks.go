@@ -129,11 +129,11 @@ func stackSummary(stack, region string) string {
 // (`AWS::RDS::DBInstance`) in `Stack`".
 func writeDestructive(w *Writer, a model.Action, logicalID, typ, stack string) {
 	w.Write(actionLabel(a), " ")
-	writeNameCode(w, logicalID)
+	w.WriteString(nameCode(logicalID))
 	w.WriteString(" (")
-	writeNameCode(w, typ)
+	w.WriteString(nameCode(typ))
 	w.WriteString(") in ")
-	writeNameCode(w, stack)
+	w.WriteString(nameCode(stack))
 }
 
 // actionLabel pairs an emoji with a word: the emoji alone says little to a
@@ -175,23 +175,18 @@ func countOf(n int, one, many string) string {
 
 // codeList renders names as code spans, at most limit of them (-1: all).
 func codeList(names []string, limit int) string {
-	var w Writer
-	writeCodeList(&w, names, limit)
-	return w.String()
-}
-
-// writeCodeList writes codeList(names, limit) to w.
-func writeCodeList(w *Writer, names []string, limit int) {
+	var b strings.Builder
 	for i, n := range names {
 		if i == limit {
-			w.Write(" and ", strconv.Itoa(len(names)-limit), " more")
+			b.WriteString(" and " + strconv.Itoa(len(names)-limit) + " more")
 			break
 		}
 		if i > 0 {
-			w.WriteString(", ")
+			b.WriteString(", ")
 		}
-		writeNameCode(w, n)
+		b.WriteString(nameCode(n))
 	}
+	return b.String()
 }
 
 // nameMax caps a name's length: CloudFormation allows 255 characters for a
@@ -212,9 +207,6 @@ func shortName(s string) string {
 
 // nameCode shows a name as code.
 func nameCode(s string) string { return Code(shortName(s)) }
-
-// writeNameCode writes nameCode(s) to w.
-func writeNameCode(w *Writer, s string) { writeCode(w, shortName(s)) }
 
 // region is " (eu-west-1)" after a stack's name, or "".
 func region(r string) string {

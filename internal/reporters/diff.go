@@ -233,8 +233,7 @@ func (x *diffWriter) callout() {
 		x.w.WriteString("> - ")
 		writeDestructive(x.w, ch.Action(), ch.LogicalID, ch.ResourceType, x.destructive[i].path)
 		if ch.Action() == model.ActionReplace {
-			x.w.WriteString(", forced by ")
-			writeCodeList(x.w, ch.ReplacingPaths(), -1)
+			x.w.Write(", forced by ", codeList(ch.ReplacingPaths(), -1))
 		}
 		x.w.WriteString("\n")
 	})

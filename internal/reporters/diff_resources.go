@@ -50,16 +50,14 @@ func (x *diffWriter) resources(changes []model.ResourceChange) {
 // forcing a replacement, for when properties are not listed.
 func writeResourceHead(w *Writer, ch *model.ResourceChange, withForcing bool) {
 	w.Write(actionLabel(ch.Action()), " ")
-	writeNameCode(w, ch.LogicalID)
+	w.WriteString(nameCode(ch.LogicalID))
 	w.WriteString(" · ")
-	writeNameCode(w, ch.ResourceType)
+	w.WriteString(nameCode(ch.ResourceType))
 	if withForcing && ch.Action() == model.ActionReplace {
-		w.WriteString(" · forced by ")
-		writeCodeList(w, ch.ReplacingPaths(), -1)
+		w.Write(" · forced by ", codeList(ch.ReplacingPaths(), -1))
 	}
 	if len(ch.CCAPI) > 0 {
-		w.WriteString(" · via Cloud Control: ")
-		writeCodeList(w, ch.CCAPI, -1)
+		w.Write(" · via Cloud Control: ", codeList(ch.CCAPI, -1))
 	}
 }
 
@@ -75,7 +73,7 @@ func (x *diffWriter) created(ch *model.ResourceChange) {
 		return
 	}
 	x.w.Block()
-	writeDetailsOpen(x.w, false, countOf(len(ch.PropertyChanges), "property", "properties"), " it is created with")
+	x.w.WriteString(detailsOpen(countOf(len(ch.PropertyChanges), "property", "properties")+" it is created with", false))
 	x.w.Block()
 	for _, p := range ch.PropertyChanges {
 		masked := p.Secret != model.SecretNone

@@ -54,7 +54,7 @@ func (x *diffWriter) securitySection() {
 			x.w.WriteString("- ")
 			writeStatusCell(x.w, c)
 			x.w.WriteString(" ")
-			writeNameCode(x.w, c.LogicalID)
+			x.w.WriteString(nameCode(c.LogicalID))
 			x.w.Write(" · ", Text(cut(security.Describe(*c), securityShortCellMax)), "\n")
 		})
 		return
@@ -148,7 +148,7 @@ func (r cells) skip(n int) {
 // element (values that could not be read at all) says so in the first cell.
 func (g securityGroup) row(r cells, c *security.Change, max int) {
 	if c.Kind == security.KindStatement && c.Statement == nil || c.Kind == security.KindRule && c.Rule == nil {
-		writeText(r.next(), cut(strings.TrimSuffix(c.Item+": "+c.Note, ": "), max))
+		r.next().WriteString(Text(cut(strings.TrimSuffix(c.Item+": "+c.Note, ": "), max)))
 		r.skip(strings.Count(g.header, "|") - 5)
 		return
 	}
@@ -159,9 +159,9 @@ var securityGroups = []securityGroup{
 	{"IAM statement changes", "| ± | | where | effect | action | resource | principal | condition |", "|---|---|---|---|---|---|---|---|",
 		func(r cells, c *security.Change, max int) {
 			s := c.Statement
-			writeText(r.next(), s.Effect)
+			r.next().WriteString(Text(s.Effect))
 			if s.Raw != "" {
-				writeCodeHTML(r.next(), cut(s.Raw, max))
+				r.next().WriteString(CodeHTML(cut(s.Raw, max)))
 				r.skip(3)
 				return
 			}
@@ -177,21 +177,21 @@ var securityGroups = []securityGroup{
 	{"Security group changes", "| ± | | where | group | direction | protocol | ports | peer |", "|---|---|---|---|---|---|---|---|",
 		func(r cells, c *security.Change, max int) {
 			rule := c.Rule
-			writeCodeHTML(r.next(), cut(rule.Group, max))
-			writeText(r.next(), rule.Direction)
+			r.next().WriteString(CodeHTML(cut(rule.Group, max)))
+			r.next().WriteString(Text(rule.Direction))
 			if rule.Raw != "" {
-				writeCodeHTML(r.next(), cut(rule.Raw, max))
+				r.next().WriteString(CodeHTML(cut(rule.Raw, max)))
 				r.skip(2)
 				return
 			}
-			writeText(r.next(), rule.Protocol)
-			writeText(r.next(), rule.Ports())
-			writeCodeHTML(r.next(), cut(rule.Peer, max))
+			r.next().WriteString(Text(rule.Protocol))
+			r.next().WriteString(Text(rule.Ports()))
+			r.next().WriteString(CodeHTML(cut(rule.Peer, max)))
 		}},
 	{"SSO changes", "| ± | | where | item |", "|---|---|---|---|",
 		func(r cells, c *security.Change, max int) { writeValuesCell(r.next(), "", nonEmpty(c.Item), max) }},
 	{"Findings", "| ± | | where | finding |", "|---|---|---|---|",
-		func(r cells, c *security.Change, max int) { writeText(r.next(), cut(c.Item, max)) }}, // the status cell names the finding
+		func(r cells, c *security.Change, max int) { r.next().WriteString(Text(cut(c.Item, max))) }}, // the status cell names the finding
 }
 
 // notes lists what explains a row beyond its cells (a trusted account).
@@ -242,10 +242,10 @@ func writeStatusCell(w *Writer, c *security.Change) {
 }
 
 func writeWhereCell(w *Writer, c *security.Change) {
-	writeCodeHTML(w, shortName(c.LogicalID))
+	w.WriteString(CodeHTML(shortName(c.LogicalID)))
 	if c.Property != "" {
 		w.WriteString("<br>")
-		writeCodeHTML(w, c.Property)
+		w.WriteString(CodeHTML(c.Property))
 	}
 }
 
@@ -259,7 +259,7 @@ func writeValuesCell(w *Writer, prefix string, vals []string, max int) {
 		if i > 0 {
 			w.WriteString("<br>")
 		}
-		writeCodeHTML(w, cut(v, max))
+		w.WriteString(CodeHTML(cut(v, max)))
 	}
 }
 

@@ -18,21 +18,9 @@ import (
 // Not for table cells: GFM splits cells on "|" even inside code spans, so use
 // CodeHTML there.
 func Code(s string) string {
-	var w Writer
-	w.Grow(len(s) + 4)
-	writeCode(&w, s)
-	return w.String()
-}
-
-// writeCode writes Code(s) to w. A report holds tens of thousands of code
-// spans: writing them in place spares building each as a string first.
-// Code and the others build theirs in a Writer of their own, not a
-// strings.Builder behind an interface, which would move it to the heap.
-func writeCode(w *Writer, s string) {
 	s = sanitize(s, false)
 	if s == "" {
-		w.WriteString("` `")
-		return
+		return "` `"
 	}
 	ticks := strings.Repeat("`", longestRun(s, '`')+1)
 	// CommonMark strips one space from each side when both are spaces, and a
@@ -41,24 +29,18 @@ func writeCode(w *Writer, s string) {
 	if s[0] == '`' || s[len(s)-1] == '`' || (s[0] == ' ' && s[len(s)-1] == ' ' && strings.Trim(s, " ") != "") {
 		pad = " "
 	}
-	w.Write(ticks, pad, s, pad, ticks)
+	return ticks + pad + s + pad + ticks
 }
 
 // CodeHTML renders s as a <code> element with every special character
 // escaped: for places where Markdown is not parsed (a <summary>) or where a
 // "|" would split a table cell.
 func CodeHTML(s string) string {
-	var w Writer
-	w.Grow(len(s) + 16)
-	writeCodeHTML(&w, s)
-	return w.String()
-}
-
-// writeCodeHTML writes CodeHTML(s) to w.
-func writeCodeHTML(w *Writer, s string) {
-	w.WriteString("<code>")
-	escapeTo(w, sanitize(s, false))
-	w.WriteString("</code>")
+	var b strings.Builder
+	b.WriteString("<code>")
+	escapeTo(&b, sanitize(s, false))
+	b.WriteString("</code>")
+	return b.String()
 }
 
 // Text escapes s for plain Markdown text, table cells and HTML such as a
@@ -70,15 +52,8 @@ func writeCodeHTML(w *Writer, s string) {
 // mentions. Surrounding spaces are dropped. Text is for inline positions:
 // at the start of a line, "-" or "1." would still make a list.
 func Text(s string) string {
-	var w Writer
-	w.Grow(len(s) + len(s)/8)
-	writeText(&w, s)
-	return w.String()
-}
-
-// writeText writes Text(s) to w.
-func writeText(w *Writer, s string) {
 	s = strings.Trim(sanitize(s, false), " ")
+	var b strings.Builder
 	start := 0
 	for i := 0; i <= len(s); i++ {
 		if i < len(s) && s[i] != ' ' {
@@ -86,18 +61,19 @@ func writeText(w *Writer, s string) {
 		}
 		if tok := s[start:i]; tok != "" {
 			if linkish(tok) {
-				w.WriteString("<code>")
-				escapeTo(w, tok)
-				w.WriteString("</code>")
+				b.WriteString("<code>")
+				escapeTo(&b, tok)
+				b.WriteString("</code>")
 			} else {
-				escapeTo(w, tok)
+				escapeTo(&b, tok)
 			}
 		}
 		if i < len(s) {
-			w.WriteString(" ")
+			b.WriteString(" ")
 		}
 		start = i + 1
 	}
+	return b.String()
 }
 
 // Fence renders s as a fenced code block whose fence (``` or ~~~, longer than
@@ -153,26 +129,13 @@ func Details(summary string, open bool, body string) string {
 // detailsOpen is the first line of a <details> block, newline included; a
 // blank line must follow before Markdown.
 func detailsOpen(summary string, open bool) string {
-	var w Writer
-	writeDetailsOpen(&w, open, summary)
-	return w.String()
-}
-
-// writeDetailsOpen writes detailsOpen of the summary made of parts.
-func writeDetailsOpen(w *Writer, open bool, summary ...string) {
 	tag := "<details>"
 	if open {
 		tag = "<details open>"
 	}
-	w.Write(tag, "<summary>")
-	for _, s := range summary {
-		// A blank line would end the HTML block, and with it the summary.
-		if strings.ContainsAny(s, "\r\n") {
-			s = strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ")
-		}
-		w.WriteString(s)
-	}
-	w.WriteString("</summary>\n")
+	// A blank line would end the HTML block, and with it the summary.
+	summary = strings.ReplaceAll(strings.ReplaceAll(summary, "\r", " "), "\n", " ")
+	return tag + "<summary>" + summary + "</summary>\n"
 }
 
 // fenceFor picks the shortest fence s does not contain, backticks first.
@@ -269,7 +232,7 @@ func escapeOf(c byte) string {
 	return ""
 }
 
-func escapeTo(w *Writer, s string) {
+func escapeTo(w *strings.Builder, s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		if ref := escapeOf(s[i]); ref != "" {

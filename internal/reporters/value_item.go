@@ -145,7 +145,7 @@ func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 // writeHead starts the item's line: the list marker, head and name.
 func (it valueItem) writeHead(w *Writer) {
 	w.Write(it.indent, "- ", it.head)
-	writeNameCode(w, it.name)
+	w.WriteString(nameCode(it.name))
 }
 
 // writeDiff renders the item as a line diff of its two values, when they
