@@ -8,11 +8,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/credentials v1.21.0
 	github.com/aws/aws-sdk-go-v2/service/s3 v1.114.10
 	github.com/aws/aws-sdk-go-v2/service/secretsmanager v1.51.0
-	// Held below v1.80.0: from v1.80.0 the SSM client builds the schema of
-	// its whole API (about 1,500 shapes) in an init function, 1.4 MB and
-	// 7 ms in every run, local renders included, for the one call
-	// (GetParameter) cdkd-action makes. See .github/dependabot.yml.
-	github.com/aws/aws-sdk-go-v2/service/ssm v1.79.3
+	github.com/aws/aws-sdk-go-v2/service/ssm v1.83.0
 	github.com/aws/aws-sdk-go-v2/service/sts v1.52.0
 	github.com/aws/smithy-go v1.28.9
 	github.com/getkin/kin-openapi v0.153.0
