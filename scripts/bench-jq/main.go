@@ -12,9 +12,15 @@
 // alternates `cdkd-action --local --from-json` (with --app and without) and
 // `jq -c .` and prints the medians of the wall time and of the CPU time
 // (user+sys, which other load on a shared machine disturbs less), their
-// ratios, and cdkd-action's peak memory against its bound (4× the input +
-// 32 MiB). The targets are ratios at or under 1.0. Without jq it tries
-// apt-get (as root), else it says so and stops.
+// ratios, and cdkd-action's peak memory against its bound, each marked met
+// or missed.
+//
+// The targets: the render at most 1.5× jq's time, with the cloud assembly
+// and without one, in peak memory at most 4× the input + 32 MiB. They are
+// generous on purpose: a real job waits seconds on every cdkd process, and
+// the render is kept plain code a newcomer can change rather than tuned
+// to win this benchmark. Without jq it tries apt-get (as root), else it
+// says so and stops.
 package main
 
 import (
@@ -84,8 +90,8 @@ func run(rounds int, noEcho bool) error {
 	}
 	env := append(os.Environ(), "RUNNER_TEMP="+dir, "GITHUB_ACTIONS=", "GITHUB_STEP_SUMMARY=")
 	// Each path is measured against jq over its own input, with its own
-	// target: the render at most jq's time, the NoEcho case (every hidden
-	// value hashed with Argon2id) at most ten times it.
+	// target: the render at most 1.5× jq's time, the NoEcho case (every
+	// hidden value hashed with Argon2id) at most ten times it.
 	type path struct {
 		name   string
 		in     string
@@ -93,8 +99,8 @@ func run(rounds int, noEcho bool) error {
 		args   []string
 	}
 	paths := []path{
-		{"with the cloud assembly", in, 1, []string{"--local", "--from-json", in, "--app", asm, "--working-directory", dir}},
-		{"without an assembly", in, 1, []string{"--local", "--from-json", in, "--working-directory", dir}},
+		{"with the cloud assembly", in, renderTarget, []string{"--local", "--from-json", in, "--app", asm, "--working-directory", dir}},
+		{"without an assembly", in, renderTarget, []string{"--local", "--from-json", in, "--working-directory", dir}},
 	}
 	if noEcho {
 		// 20 changed NoEcho positions in each of the 50 stacks: 1,000
@@ -142,10 +148,22 @@ func run(rounds int, noEcho bool) error {
 		bound := 4*fi.Size() + 32<<20
 		fmt.Printf("%-36s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB   (input %.1f MiB)\n", "jq -c .", ms(j.wall), ms(j.cpu), mib(j.maxRSS), mib(fi.Size()))
 		fmt.Printf("%-36s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "cdkd-action "+p.name, ms(o.wall), ms(o.cpu), mib(o.maxRSS))
-		fmt.Printf("  ratio to jq: wall %.2f×, cpu %.2f× (target ≤ %.1f×); peak memory %.1f of at most %.1f MiB (4× input + 32 MiB)\n",
-			ms(o.wall)/ms(j.wall), ms(o.cpu)/ms(j.cpu), p.target, mib(o.maxRSS), mib(bound))
+		wall, cpu := ms(o.wall)/ms(j.wall), ms(o.cpu)/ms(j.cpu)
+		fmt.Printf("  ratio to jq: wall %.2f× (%s), cpu %.2f× (%s), target ≤ %.1f×; peak memory %.1f MiB (%s), at most %.1f MiB (4× input + 32 MiB)\n",
+			wall, verdict(wall <= p.target), cpu, verdict(cpu <= p.target), p.target, mib(o.maxRSS), verdict(o.maxRSS <= bound), mib(bound))
 	}
 	return nil
+}
+
+// renderTarget is the most a local render may take, as a multiple of
+// `jq -c .` over the same JSON, with the cloud assembly and without one.
+const renderTarget = 1.5
+
+func verdict(met bool) string {
+	if met {
+		return "met"
+	}
+	return "MISSED"
 }
 
 // findJQ finds jq, installing it with apt-get when running as root.
