@@ -1,6 +1,7 @@
-// Package par runs independent pieces of work side by side: a large app's
-// stacks are each read, traced and bound on their own core, and a deploy's
-// read-back runs several cdkd processes at once.
+// Package par runs independent pieces of work side by side: a deploy's
+// read-back runs several cdkd processes at once, a diff's fingerprint
+// records are read a few at a time, and each stack's security rows and
+// redaction are worked out on a core of their own.
 package par
 
 import (
