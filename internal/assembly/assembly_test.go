@@ -217,8 +217,7 @@ func TestLoadErrors(t *testing.T) {
 			wantErr: "read template {dir}/S.template.json: decode JSON:",
 		},
 		{
-			// Stacks are read in parallel; the error is still the first in
-			// artifact order, as when they were read one by one.
+			// The error named is the first in artifact order.
 			name: "several stacks fail: the first in order is named",
 			files: []fs.PathOp{fs.WithFile("manifest.json", `{"artifacts": {`+
 				`"A": {"type": "aws:cloudformation:stack", "properties": {"templateFile": "A.template.json"}},`+
