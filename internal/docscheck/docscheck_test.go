@@ -1,0 +1,96 @@
+package docscheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+)
+
+// The repository keeps its documentation's promises: every relative link
+// of README.md and docs/ resolves, and docs/inputs.md names every input
+// and output of action.yml. .ci/run runs the same check
+// (scripts/checkdocs).
+func TestRepositoryDocs(t *testing.T) {
+	problems, err := Check("../..")
+	assert.NilError(t, err)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+func TestSlugIsGitHubs(t *testing.T) {
+	for heading, want := range map[string]string{
+		"Merge queues: the group is checked before it merges": "merge-queues-the-group-is-checked-before-it-merges",
+		"A saved `cdkd drift --json` and cdkd's exit code":    "a-saved-cdkd-drift---json-and-cdkds-exit-code",
+		"Gated deploys on merge: `command: deploy`":           "gated-deploys-on-merge-command-deploy",
+		"`role-arn`: a second role":                           "role-arn-a-second-role",
+		"1. Diff on pull requests":                            "1-diff-on-pull-requests",
+		"What the **local** command [shows](x.md)":            "what-the-local-command-shows",
+		"Secrets Manager & SSM — fetch_once":                  "secrets-manager--ssm--fetch_once",
+	} {
+		assert.Equal(t, Slug(heading), want, heading)
+	}
+}
+
+func TestAnchorsNumberRepeatsAndSkipCode(t *testing.T) {
+	a := Anchors("# Inputs\n## Outputs\n```sh\n# not a heading\n```\n## Outputs\n<a id=\"here\"></a>\n")
+	assert.DeepEqual(t, a, map[string]bool{"inputs": true, "outputs": true, "outputs-1": true, "here": true})
+}
+
+// A broken file, a heading that is not there, a link out of the
+// repository: each is found, with its line; links in code, other sites
+// and good links are not.
+func TestLinksFindsWhatDoesNotResolve(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, text string) {
+		t.Helper()
+		assert.NilError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
+		assert.NilError(t, os.WriteFile(filepath.Join(root, p), []byte(text), 0o644))
+	}
+	write("internal/x/table.json", "{}")
+	write("README.md", "# Top\n[ok](docs/a.md#the-part) ![img](docs/a.md)\n[self](#top) [bad self](#nowhere)\n")
+	write("docs/a.md", strings.Join([]string{
+		"# A",
+		"## The part",
+		"[root-relative](/README.md#top), [up](../internal/x/table.json), [site](https://example.com/x.md)",
+		"[broken](internal/x/table.json)",
+		"[no heading](../README.md#missing) `[in code](nothing.md)`",
+		"```md",
+		"[in a block](nothing.md)",
+		"```",
+		"[out](../../elsewhere.md)",
+		"[ref]: b.md",
+	}, "\n"))
+	docs, err := Documents(root)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, docs, []string{"README.md", "docs/a.md"})
+	problems, err := Links(root, docs)
+	assert.NilError(t, err)
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.String())
+	}
+	assert.DeepEqual(t, got, []string{
+		"README.md:3: link #nowhere: README.md has no heading #nowhere",
+		"docs/a.md:4: link internal/x/table.json: docs/internal/x/table.json does not exist",
+		"docs/a.md:5: link ../README.md#missing: README.md has no heading #missing",
+		"docs/a.md:9: link ../../elsewhere.md: leaves the repository",
+		"docs/a.md:10: link b.md: docs/b.md does not exist",
+	})
+}
+
+func TestInputsNamedFindsAMissingInputAndOutput(t *testing.T) {
+	root := t.TempDir()
+	assert.NilError(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
+	assert.NilError(t, os.WriteFile(filepath.Join(root, "action.yml"), []byte("inputs:\n  app: {}\n  base-app: {}\noutputs:\n  digest: {}\n  matrix: {}\n"), 0o644))
+	assert.NilError(t, os.WriteFile(filepath.Join(root, "docs/inputs.md"), []byte("| `app` | |\n| `matrix` | |\nbase-app without code\n"), 0o644))
+	problems, err := InputsNamed(root)
+	assert.NilError(t, err)
+	assert.Assert(t, is.Len(problems, 2))
+	assert.Equal(t, problems[0].String(), "docs/inputs.md: does not name the input `base-app` that action.yml declares")
+	assert.Equal(t, problems[1].String(), "docs/inputs.md: does not name the output `digest` that action.yml declares")
+}
