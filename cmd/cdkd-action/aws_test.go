@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -55,6 +58,13 @@ type awsEmulator struct {
 	// make); it reports whether it did.
 	instead func(http.ResponseWriter, *http.Request) bool
 	secrets []string // the values seeded as secrets
+	// account, when set, is the account STS GetCallerIdentity answers
+	// (kumo's is one fixed account for the whole process, whose default
+	// state bucket no test may create); foreign are buckets another
+	// account owns: S3 refuses a request to one that expects an owner, as
+	// S3 does (kumo ignores ExpectedBucketOwner).
+	account string
+	foreign map[string]bool
 }
 
 var credentialScope = regexp.MustCompile(`Credential=[^/]+/\d+/([^/]+)/([^/]+)/aws4_request`)
@@ -81,6 +91,9 @@ func startAWS(t *testing.T) *awsEmulator {
 			before(r)
 		}
 		if instead != nil && instead(w, r) {
+			return
+		}
+		if e.answer(w, r) {
 			return
 		}
 		proxy.ServeHTTP(w, r)
@@ -133,6 +146,66 @@ func (e *awsEmulator) requests() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.n
+}
+
+// ownAccount makes STS name an account of the test's own, and returns it:
+// cdkd's default state bucket is named after it.
+func (e *awsEmulator) ownAccount() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	var acct strings.Builder
+	for _, c := range b {
+		fmt.Fprintf(&acct, "%02d", int(c)%100)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.account = acct.String()
+	return e.account
+}
+
+// squat makes bucket another account's: a request that expects an owner
+// is refused with 403, one that does not reaches it.
+func (e *awsEmulator) squat(bucket string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.foreign == nil {
+		e.foreign = map[string]bool{}
+	}
+	e.foreign[bucket] = true
+}
+
+// answer serves what kumo cannot: GetCallerIdentity for the test's own
+// account, and S3's refusal of a request to a bucket another account owns
+// that expects an owner. The body was put back by record.
+func (e *awsEmulator) answer(w http.ResponseWriter, r *http.Request) bool {
+	e.mu.Lock()
+	account, foreign := e.account, e.foreign
+	e.mu.Unlock()
+	service := ""
+	if m := credentialScope.FindStringSubmatch(r.Header.Get("Authorization")); m != nil {
+		service = m[2]
+	}
+	switch {
+	case service == "sts" && account != "":
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if q, _ := url.ParseQuery(string(body)); q.Get("Action") != "GetCallerIdentity" {
+			return false
+		}
+		w.Header().Set("Content-Type", "text/xml")
+		fmt.Fprintf(w, `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult><Arn>arn:aws:iam::%[1]s:root</Arn><UserId>%[1]s</UserId><Account>%[1]s</Account></GetCallerIdentityResult><ResponseMetadata><RequestId>e2e</RequestId></ResponseMetadata></GetCallerIdentityResponse>`, account)
+		return true
+	case service == "s3" && r.Header.Get("X-Amz-Expected-Bucket-Owner") != "":
+		bucket, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		if !foreign[bucket] {
+			return false
+		}
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`)
+		return true
+	}
+	return false
 }
 
 func (e *awsEmulator) sawScope(scope string) bool {
@@ -267,14 +340,21 @@ func stepDeps(dir string, getenv func(string) string, args []string) app.Deps {
 			if err != nil {
 				return discover.Deps{}, err
 			}
-			return discover.Deps{State: awsx.StateReader{S3: awsx.NewS3(cfg)}, Resolver: awsx.NewResolver(cfg)}, nil
+			return discover.Deps{State: awsx.StateReader{S3: awsx.NewS3(cfg, awsx.ExpectBucketOwner(s.BucketOwner))}, Resolver: awsx.NewResolver(cfg)}, nil
 		},
 		Objects: func(ctx context.Context, s awsx.Settings, bucket string) (fingerprint.ObjectStore, error) {
 			cfg, err := stepAWSConfig(getenv, s, tag())
 			if err != nil {
 				return nil, err
 			}
-			return awsx.Objects{S3: awsx.NewS3(cfg), Bucket: bucket}, nil
+			return awsx.Objects{S3: awsx.NewS3(cfg, awsx.ExpectBucketOwner(s.BucketOwner)), Bucket: bucket}, nil
+		},
+		BucketProbe: func(ctx context.Context, s awsx.Settings) (awsx.BucketProbeAPI, error) {
+			cfg, err := stepAWSConfig(getenv, s, tag())
+			if err != nil {
+				return awsx.BucketProbeAPI{}, err
+			}
+			return awsx.NewBucketProbe(cfg), nil
 		},
 		FingerprintParams: e2eFingerprintParams,
 		CdkdKillGrace:     e2eKillGrace,

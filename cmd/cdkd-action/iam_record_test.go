@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -129,6 +130,16 @@ func (e *awsEmulator) record(r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	calls := iamCalls(r, body)
+	e.mu.Lock()
+	if e.account != "" && step.vars != nil {
+		// The test's own account (ownAccount) is the ACCOUNT_ID of its
+		// calls, and a step that names no bucket uses cdkd's default,
+		// named after it.
+		step.vars = maps.Clone(step.vars)
+		step.vars["ACCOUNT_ID"] = e.account
+		step.vars["STATE_BUCKET"] = cmp.Or(step.vars["STATE_BUCKET"], "cdkd-state-"+e.account)
+	}
+	e.mu.Unlock()
 	iamRecord.mu.Lock()
 	defer iamRecord.mu.Unlock()
 	for _, c := range calls {
@@ -156,6 +167,9 @@ func iamCalls(r *http.Request, body []byte) []iamCall {
 	}
 	if service == "s3" {
 		return s3Calls(r)
+	}
+	if q, _ := url.ParseQuery(string(body)); service == "sts" && q.Get("Action") == "GetCallerIdentity" {
+		return nil // needs no permission, and cannot be denied
 	}
 	return []iamCall{{action: service + ":(unknown operation " + r.Method + " " + r.URL.Path + ")"}}
 }

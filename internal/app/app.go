@@ -32,6 +32,10 @@ type Deps struct {
 	// Objects builds the store of the action's own objects in the state
 	// bucket (fingerprints); nil means the SDK's S3 client.
 	Objects func(ctx context.Context, s awsx.Settings, bucket string) (fingerprint.ObjectStore, error)
+	// BucketProbe builds the clients that find cdkd's default state
+	// bucket when none is named (STS for the account, S3 to see which
+	// default name exists); nil means the SDK's.
+	BucketProbe func(ctx context.Context, s awsx.Settings) (awsx.BucketProbeAPI, error)
 	// FingerprintParams are the Argon2id parameters of new fingerprints;
 	// zero means fingerprint.DefaultParams. In-process end-to-end tests
 	// make them cheap here instead of through a global.

@@ -3,7 +3,10 @@ package app
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -23,7 +26,19 @@ type awsEdge struct {
 	depsOnce sync.Once
 	deps     discover.Deps
 	depsErr  error
+
+	// bucket is the run's state bucket, decided on first use
+	// (stateBucket); bucketSaid is what the log says of it, printed once
+	// discovery has registered every mask.
+	bucketOnce sync.Once
+	bucket     awsx.StateBucket
+	bucketSaid []func()
+	discovered bool
 }
+
+// stateBucketTimeout bounds finding cdkd's default state bucket: one STS
+// call, then at most two HeadBucket and two ListObjectsV2 calls.
+const stateBucketTimeout = 30 * time.Second
 
 // awsSettings is how every AWS client of the run is configured.
 func (r *Env) awsSettings() awsx.Settings {
@@ -43,7 +58,9 @@ func (r *Env) sdkConfig(ctx context.Context) (aws.Config, error) {
 func (r *Env) awsClients(ctx context.Context) (discover.Deps, error) {
 	r.depsOnce.Do(func() {
 		if build := r.app.Deps.AWS; build != nil {
-			r.deps, r.depsErr = build(ctx, r.awsSettings())
+			s := r.awsSettings()
+			s.BucketOwner = r.bucketOwner(ctx)
+			r.deps, r.depsErr = build(ctx, s)
 			return
 		}
 		cfg, err := r.sdkConfig(ctx)
@@ -51,7 +68,8 @@ func (r *Env) awsClients(ctx context.Context) (discover.Deps, error) {
 			r.depsErr = err
 			return
 		}
-		r.deps = discover.Deps{State: awsx.StateReader{S3: awsx.NewS3(cfg)}, Resolver: awsx.NewResolver(cfg)}
+		owner := awsx.ExpectBucketOwner(r.bucketOwner(ctx))
+		r.deps = discover.Deps{State: awsx.StateReader{S3: awsx.NewS3(cfg, owner)}, Resolver: awsx.NewResolver(cfg)}
 	})
 	return r.deps, r.depsErr
 }
@@ -59,14 +77,79 @@ func (r *Env) awsClients(ctx context.Context) (discover.Deps, error) {
 // objectStore is where the fingerprints of a state bucket live
 // (Deps.Objects, else the SDK's S3).
 func (r *Env) objectStore(ctx context.Context, bucket string) (fingerprint.ObjectStore, error) {
+	s := r.awsSettings()
+	s.BucketOwner = r.bucketOwner(ctx)
 	if build := r.app.Deps.Objects; build != nil {
-		return build(ctx, r.awsSettings(), bucket)
+		return build(ctx, s, bucket)
 	}
 	cfg, err := r.sdkConfig(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return awsx.Objects{S3: awsx.NewS3(cfg), Bucket: bucket}, nil
+	return awsx.Objects{S3: awsx.NewS3(cfg, awsx.ExpectBucketOwner(s.BucketOwner)), Bucket: bucket}, nil
+}
+
+// stateBucket is the run's state bucket, "" when none is known. It is
+// decided on first use, as cdkd decides it: the state-bucket input,
+// CDKD_STATE_BUCKET, cdk.json's context.cdkd.stateBucket, then (when the
+// run may call AWS) cdkd's default for the account, which every S3 call
+// then expects that account to own.
+func (r *Env) stateBucket(ctx context.Context) string {
+	r.bucketOnce.Do(func() {
+		b, ok := awsx.NamedStateBucket(r.cfg.StateBucket, r.app.Getenv, filepath.Join(r.cfg.WorkingDirectory, "cdk.json"))
+		if !ok && r.readsAWS() {
+			var err error
+			if b, err = r.defaultStateBucket(ctx); err != nil {
+				r.bucketSaid = append(r.bucketSaid, func() { r.runner.Warning(err.Error()) })
+			}
+		}
+		r.bucket = b
+		if b.Name != "" {
+			r.bucketSaid = append(r.bucketSaid, func() { r.runner.Info(b.Why()) })
+		}
+		if r.discovered {
+			r.sayStateBucket()
+		}
+	})
+	return r.bucket.Name
+}
+
+// bucketOwner is the account every S3 call must find owning the state
+// bucket: set when its name is cdkd's default (see awsx.StateBucket.Owner).
+func (r *Env) bucketOwner(ctx context.Context) string {
+	r.stateBucket(ctx)
+	return r.bucket.Owner
+}
+
+// defaultStateBucket finds cdkd's default bucket for the account
+// (Deps.BucketProbe, else the SDK's STS and S3).
+func (r *Env) defaultStateBucket(ctx context.Context) (awsx.StateBucket, error) {
+	ctx, cancel := context.WithTimeout(ctx, stateBucketTimeout)
+	defer cancel()
+	var probe awsx.BucketProbeAPI
+	if build := r.app.Deps.BucketProbe; build != nil {
+		var err error
+		if probe, err = build(ctx, r.awsSettings()); err != nil {
+			return awsx.StateBucket{}, fmt.Errorf("no state bucket is named, and cdkd's default could not be looked for: %w", err)
+		}
+	} else {
+		cfg, err := r.sdkConfig(ctx)
+		if err != nil {
+			return awsx.StateBucket{}, fmt.Errorf("no state bucket is named, and cdkd's default could not be looked for: %w", err)
+		}
+		probe = awsx.NewBucketProbe(cfg)
+	}
+	return awsx.DefaultStateBucket(ctx, probe)
+}
+
+// sayStateBucket prints which state bucket the run uses and why, or why
+// it has none, once every mask is registered.
+func (r *Env) sayStateBucket() {
+	r.discovered = true
+	for _, say := range r.bucketSaid {
+		say()
+	}
+	r.bucketSaid = nil
 }
 
 // Region resolution, in one place. region answers where a stack of the

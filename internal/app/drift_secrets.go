@@ -50,10 +50,10 @@ type stateLister interface {
 // storedStacks lists every stack with a record in the state bucket.
 func (r *driftRun) storedStacks(ctx context.Context, aws *driftAWS) []driftStack {
 	l, ok := aws.lister.(stateLister)
-	if !ok || r.stateBucket() == "" {
+	if !ok || r.stateBucket(ctx) == "" {
 		return nil
 	}
-	records, err := l.List(ctx, r.stateBucket(), r.cfg.StatePrefix)
+	records, err := l.List(ctx, r.stateBucket(ctx), r.cfg.StatePrefix)
 	if err != nil {
 		r.runner.Warning(fmt.Sprintf("could not list the stacks in the state bucket to mask what their records hold before cdkd runs: %v; cdkd's log is held back until its report names the stacks", err))
 		return nil
@@ -93,7 +93,7 @@ func (r *driftRun) stateSecrets(ctx context.Context, aws *driftAWS, stacks []dri
 	in := discover.Input{
 		Assembly:       known,
 		DefaultRegion:  r.defaultRegion(),
-		StateBucket:    r.stateBucket(),
+		StateBucket:    r.stateBucket(ctx),
 		StatePrefix:    r.cfg.StatePrefix,
 		Getenv:         r.app.Getenv,
 		ResolveSecrets: true,
@@ -107,14 +107,14 @@ func (r *driftRun) stateSecrets(ctx context.Context, aws *driftAWS, stacks []dri
 // a stack cdkd reported: nil when it cannot be read.
 func (r *driftRun) stateLookup(ctx context.Context, aws *driftAWS) redact.StateLookup {
 	src, _ := aws.stateSource()
-	if src == nil || r.stateBucket() == "" {
+	if src == nil || r.stateBucket(ctx) == "" {
 		return nil
 	}
 	return func(stack, region string) *awsx.State {
 		if region == "" {
 			region = r.defaultRegion()
 		}
-		st, err := src.Read(ctx, r.stateBucket(), r.cfg.StatePrefix, stack, region)
+		st, err := src.Read(ctx, r.stateBucket(ctx), r.cfg.StatePrefix, stack, region)
 		if err != nil {
 			return nil
 		}

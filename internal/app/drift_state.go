@@ -37,7 +37,7 @@ func (r *driftRun) newDriftAWS(ctx context.Context) *driftAWS {
 	if why := r.offlineAWS(); why != "" {
 		return &driftAWS{why: why}
 	}
-	if r.stateBucket() == "" {
+	if r.stateBucket(ctx) == "" {
 		return &driftAWS{why: "the state bucket is not known: set the state-bucket input or CDKD_STATE_BUCKET"}
 	}
 	deps, err := r.awsClients(ctx)
@@ -134,7 +134,7 @@ func (r *driftRun) decideCauses(ctx context.Context, aws *driftAWS, d *model.Dri
 		cdkd.DecideNotComparedCauses(d, exitCode, nil)
 		return fmt.Sprintf("cdkd did not report why some resources were not compared, and their state records could not be read (%s), %s.", why, fallbackNote)
 	}
-	bucket := r.stateBucket()
+	bucket := r.stateBucket(ctx)
 	type record struct {
 		state *awsx.State
 		err   error
@@ -196,7 +196,7 @@ func (r *driftRun) stateTokens(ctx context.Context, aws *driftAWS, stack, region
 	if src == nil {
 		return model.TokenEvidence{Why: "the state record was not read (" + why + ")"}
 	}
-	st, err := src.Read(ctx, r.stateBucket(), r.cfg.StatePrefix, stack, region)
+	st, err := src.Read(ctx, r.stateBucket(ctx), r.cfg.StatePrefix, stack, region)
 	switch {
 	case err != nil:
 		return model.TokenEvidence{Why: fmt.Sprintf("the state record of %s could not be read (%v)", stack, err)}

@@ -96,7 +96,7 @@ func (r *Env) recordRefs(inner discover.Resolver) discover.Resolver {
 // fingerprint key, every position is unknown and says why (off).
 func (r *Env) fingerprints(ctx context.Context) *fpRun {
 	r.fps.once.Do(func() {
-		bucket := r.stateBucket()
+		bucket := r.stateBucket(ctx)
 		if !r.cfg.Fingerprints || bucket == "" || r.asm == nil {
 			return
 		}

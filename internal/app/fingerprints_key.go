@@ -71,7 +71,7 @@ func (r *Env) loadFingerprintKey(ctx context.Context) (key []byte, created, why 
 	case r.offlineAWS() != "":
 		return nil, "", "no fingerprint key: resolve-secrets is off in this local run, so the key in the state bucket was not read (pass --resolve-secrets, or a fingerprint key)"
 	}
-	bucket := r.stateBucket()
+	bucket := r.stateBucket(ctx)
 	if bucket == "" {
 		return nil, "", "no fingerprint key: no state bucket is known to keep it in (set state-bucket, or fingerprint-key)"
 	}

@@ -48,7 +48,7 @@ func (r *diffRun) storeChangeSet(ctx context.Context, d model.Diff) (*model.Diff
 	if b, err := json.Marshal(d.Stacks); err != nil || r.set.Contains(string(b)) {
 		return nil, "The change set is too large for the comment and was not stored in the state bucket: it holds a value the redactor hides, " + refused + "."
 	}
-	bucket := r.stateBucket()
+	bucket := r.stateBucket(ctx)
 	if bucket == "" {
 		return nil, "The change set is too large for the comment and no state bucket is known to keep it in (set state-bucket), " + refused + "."
 	}
@@ -98,7 +98,7 @@ func (r *diffRun) storeChangeSet(ctx context.Context, d model.Diff) (*model.Diff
 // says why it cannot be used.
 func (r *Env) storedChangeSet(ctx context.Context, digest string) (cs *gate.ChangeSet, why string) {
 	cannot := "it did not fit in the comment and is kept in the state bucket, but "
-	bucket := r.stateBucket()
+	bucket := r.stateBucket(ctx)
 	if bucket == "" {
 		return nil, cannot + "no state bucket is known here (set state-bucket as in the diff workflow)"
 	}

@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -44,6 +42,7 @@ func (r *Env) discover(ctx context.Context) error {
 		return loadErr
 	}
 	r.warnDiscovery(warnings)
+	r.sayStateBucket()
 	if !r.readsAWS() {
 		r.runner.Notice(notReadNote)
 	}
@@ -71,7 +70,7 @@ func (r *Env) discoverSecrets(ctx context.Context) []string {
 		Assembly:       asm,
 		Stacks:         cfg.Stacks,
 		DefaultRegion:  r.defaultRegion(), // drift reads the stacks of stack-region
-		StateBucket:    r.stateBucket(),
+		StateBucket:    r.stateBucket(ctx),
 		StatePrefix:    cfg.StatePrefix,
 		MaskValues:     cfg.MaskValues,
 		MaskEnv:        cfg.MaskEnv,
@@ -181,18 +180,6 @@ func (r *Env) awsDeps(ctx context.Context) (discover.Deps, string) {
 	return deps, ""
 }
 
-// stateBucket follows cdkd's own order: the input, CDKD_STATE_BUCKET, then
-// cdk.json's context.cdkd.stateBucket.
-func (r *Env) stateBucket() string {
-	if r.cfg.StateBucket != "" {
-		return r.cfg.StateBucket
-	}
-	if b := r.app.Getenv("CDKD_STATE_BUCKET"); b != "" {
-		return b
-	}
-	return cdkJSONStateBucket(filepath.Join(r.cfg.WorkingDirectory, "cdk.json"))
-}
-
 // positions gives the redactor the assembly's secret positions, if any.
 func (r *Env) positions() redact.Positions {
 	if asm := r.secretAssembly(); asm != nil {
@@ -215,25 +202,6 @@ func (r *Env) secretAssembly() *assembly.Assembly {
 // redactLines redacts cdkd's lines before they reach a report (see
 // redact.Lines).
 func (r *Env) redactLines(lines []string) []string { return redact.Lines(r.set, lines) }
-
-// cdkJSONStateBucket reads context.cdkd.stateBucket from cdk.json, if any.
-func cdkJSONStateBucket(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	var f struct {
-		Context struct {
-			Cdkd struct {
-				StateBucket string `json:"stateBucket"`
-			} `json:"cdkd"`
-		} `json:"context"`
-	}
-	if json.Unmarshal(b, &f) != nil {
-		return ""
-	}
-	return f.Context.Cdkd.StateBucket
-}
 
 // offlineAWS says why the action makes no AWS call of its own: a local run
 // without --resolve-secrets. Empty when it may.

@@ -36,6 +36,10 @@ type Settings struct {
 	// RoleARN, when set, is assumed with the default-chain credentials,
 	// as cdkd does with --role-arn / CDKD_ROLE_ARN.
 	RoleARN string
+	// BucketOwner, when set, is the account that must own the state
+	// bucket: every S3 client built for the run passes it to
+	// ExpectBucketOwner. Set when the bucket's name is cdkd's default.
+	BucketOwner string
 }
 
 // LoadConfig builds the SDK configuration the action's clients share.
