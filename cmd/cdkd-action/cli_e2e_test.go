@@ -64,7 +64,8 @@ func cliStep(t *testing.T, dir string, env []string) *step {
 	t.Helper()
 	parallel(t)
 	declareSources(t)
-	s := &step{env: map[string]string{"PATH": os.Getenv("PATH"), "HOME": dir, "TMPDIR": dir, "AWS_EC2_METADATA_DISABLED": "true"}}
+	// A terminal that can run cdkd has a region (cdkd refuses to run without one).
+	s := &step{env: map[string]string{"PATH": os.Getenv("PATH"), "HOME": dir, "TMPDIR": dir, "AWS_EC2_METADATA_DISABLED": "true", "AWS_REGION": "us-east-1"}}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		s.env[k] = v

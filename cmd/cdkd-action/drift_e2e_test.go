@@ -177,16 +177,18 @@ func TestDriftRefusedOnlyWithoutState(t *testing.T) {
 	assert.Assert(t, !strings.Contains(res.summary, "No drift"))
 	assert.Assert(t, !strings.Contains(res.summary, "Drift detected"))
 
-	// A state bucket, but no AWS configuration (no region): said so too.
+	// A state bucket, but no AWS credentials: said so too (with no region
+	// at all, cdkd cannot run and the run is refused first).
 	w2 := newDriftWorkspace(t)
 	w2.stub(detectStack(t, "refused.json", 2, "StackC", "--state-bucket", "my-state"))
 	res = w2.run(map[string]string{"stacks": "StackC", "state-bucket": "my-state", "fail-on-incomplete": "false"})
 	assert.Equal(t, res.code, 0, res.stdout)
 	assert.Equal(t, res.outputs["drift-status"], "incomplete")
 	assert.Equal(t, res.outputs["failure-reason"], "")
-	assert.Assert(t, is.Contains(res.summary, "AWS is not configured"))
+	assert.Assert(t, is.Contains(res.summary, "The state records of StackC could not be read"))
 	assert.Assert(t, is.Contains(res.summary, "inferred from cdkd's exit code"), "no log line: the exit code decides, and says so")
-	assert.Assert(t, is.Contains(res.stdout, "::warning::the state records were not read"))
+	assert.Assert(t, is.Contains(res.stdout, "::warning::could not read the state of StackC to tell a refused comparison from an ssm-secure one: "))
+	assert.Assert(t, is.Contains(res.stdout, "no AWS credentials"))
 	assert.Equal(t, onlyCheckRun(t, w2.gh).Conclusion, "action_required", "the check says so even when the step does not fail")
 }
 

@@ -94,6 +94,9 @@ func newWorkspace(t *testing.T) *workspace {
 		"RUNNER_TEMP":               filepath.Join(dir, "runner-temp"),
 		"INPUT_GITHUB-TOKEN":        token,
 		"AWS_EC2_METADATA_DISABLED": "true",
+		// The credentials step's aws-region, which every job that runs
+		// cdkd has (cdkd refuses to run without a region).
+		"AWS_REGION": "us-east-1",
 		// A repository secret, as a workflow without a state bucket needs
 		// for fingerprints: useAWS drops it, so that the AWS tests run on
 		// the key the action keeps in the state bucket.

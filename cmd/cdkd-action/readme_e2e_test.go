@@ -54,10 +54,11 @@ func TestREADMERunCommandIsFirstAndRuns(t *testing.T) {
 
 	// The run command's paths are relative to a clone's root: run it in a
 	// directory that holds the clone's testdata, and nothing else (no
-	// cdkd on PATH is needed, no credentials, no GitHub variables).
+	// cdkd on PATH is needed, no region, no credentials, no GitHub
+	// variables).
 	dir := t.TempDir()
 	assert.NilError(t, os.Symlink(abs(t, "../../testdata"), filepath.Join(dir, "testdata")))
-	res := runCLI(t, dir, []string{"PATH=" + t.TempDir()}, strings.Fields(args)...)
+	res := runCLI(t, dir, []string{"PATH=" + t.TempDir(), "AWS_REGION="}, strings.Fields(args)...)
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Assert(t, strings.HasPrefix(res.stdout, "### cdkd diff\n"), res.stdout)
 	assert.Assert(t, is.Contains(res.stdout, "**Plan:** 1 to create, 3 to update, 1 to replace, 1 to delete"))

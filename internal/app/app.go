@@ -144,6 +144,9 @@ func (r *Env) run(ctx context.Context) Outcome {
 		return failed(ReasonBadInput, &config.InputError{Input: "base-app", Msg: "a diff in a workflow_run job reads an assembly the pull request's author controls; expected the base branch's synthesized cloud assembly, so that secret positions come from it (see docs/forks.md)"})
 	}
 
+	if err := r.requireRegion(ctx); err != nil {
+		return failed(ReasonBadInput, err)
+	}
 	if err := r.verifyEvent(); err != nil {
 		return failed(ReasonBadInput, err)
 	}

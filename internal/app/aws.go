@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -126,20 +127,26 @@ func (r *Env) bucketOwner(ctx context.Context) string {
 func (r *Env) defaultStateBucket(ctx context.Context) (awsx.StateBucket, error) {
 	ctx, cancel := context.WithTimeout(ctx, stateBucketTimeout)
 	defer cancel()
-	var probe awsx.BucketProbeAPI
-	if build := r.app.Deps.BucketProbe; build != nil {
-		var err error
-		if probe, err = build(ctx, r.awsSettings()); err != nil {
-			return awsx.StateBucket{}, fmt.Errorf("no state bucket is named, and cdkd's default could not be looked for: %w", err)
-		}
-	} else {
-		cfg, err := r.sdkConfig(ctx)
-		if err != nil {
-			return awsx.StateBucket{}, fmt.Errorf("no state bucket is named, and cdkd's default could not be looked for: %w", err)
-		}
-		probe = awsx.NewBucketProbe(cfg)
+	b, err := r.findDefaultStateBucket(ctx)
+	if err != nil {
+		return b, fmt.Errorf("no state bucket is named (state-bucket, CDKD_STATE_BUCKET, cdk.json's context.cdkd.stateBucket), and cdkd's default for the account could not be used: %w", err)
 	}
-	return awsx.DefaultStateBucket(ctx, probe)
+	return b, nil
+}
+
+func (r *Env) findDefaultStateBucket(ctx context.Context) (awsx.StateBucket, error) {
+	if build := r.app.Deps.BucketProbe; build != nil {
+		probe, err := build(ctx, r.awsSettings())
+		if err != nil {
+			return awsx.StateBucket{}, err
+		}
+		return awsx.DefaultStateBucket(ctx, probe)
+	}
+	cfg, err := r.sdkConfig(ctx)
+	if err != nil {
+		return awsx.StateBucket{}, err
+	}
+	return awsx.DefaultStateBucket(ctx, awsx.NewBucketProbe(cfg))
 }
 
 // sayStateBucket prints which state bucket the run uses and why, or why
@@ -168,4 +175,18 @@ func (r *Env) region(stack, region string) string {
 
 func (r *Env) defaultRegion() string {
 	return cmp.Or(r.cfg.StackRegion, r.app.Getenv("AWS_REGION"))
+}
+
+// requireRegion refuses, before anything runs, a run whose cdkd would fail
+// with "Region is missing": no region is known. A run that does not run
+// cdkd (a saved report rendered, a plan for diff, an aggregate) needs
+// none.
+func (r *Env) requireRegion(ctx context.Context) error {
+	if !r.needsCdkd() || awsx.KnownRegion(ctx, r.app.Getenv) != "" {
+		return nil
+	}
+	if r.local {
+		return errors.New("no AWS region is known, and cdkd needs one: set AWS_REGION (or AWS_DEFAULT_REGION, or a region in the AWS profile)")
+	}
+	return errors.New("no AWS region is known, and cdkd needs one: set aws-region on the step that configures AWS credentials (aws-actions/configure-aws-credentials), or AWS_REGION in the job's env")
 }

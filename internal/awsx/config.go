@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -132,4 +133,42 @@ func PathStyleWhenOverridden(o *s3.Options) {
 	if o.BaseEndpoint != nil && *o.BaseEndpoint != "" {
 		o.UsePathStyle = true
 	}
+}
+
+// KnownRegion is the region the run's AWS calls, and cdkd's, would use,
+// found as the SDK finds it, from getenv alone: AWS_REGION,
+// AWS_DEFAULT_REGION, then the region of the profile (AWS_PROFILE, else
+// default) in the shared config files. "" when none names one: cdkd then
+// fails with "Region is missing".
+func KnownRegion(ctx context.Context, getenv func(string) string) string {
+	for _, name := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
+		if r := getenv(name); r != "" {
+			return r
+		}
+	}
+	profile := getenv("AWS_PROFILE")
+	if profile == "" {
+		profile = getenv("AWS_DEFAULT_PROFILE")
+	}
+	if profile == "" {
+		profile = "default"
+	}
+	home := getenv("HOME")
+	file := func(env, name string) []string {
+		if p := getenv(env); p != "" {
+			return []string{p}
+		}
+		if home == "" {
+			return nil
+		}
+		return []string{filepath.Join(home, ".aws", name)}
+	}
+	shared, err := config.LoadSharedConfigProfile(ctx, profile, func(o *config.LoadSharedConfigOptions) {
+		o.ConfigFiles = file("AWS_CONFIG_FILE", "config")
+		o.CredentialsFiles = file("AWS_SHARED_CREDENTIALS_FILE", "credentials")
+	})
+	if err != nil {
+		return ""
+	}
+	return shared.Region
 }

@@ -188,3 +188,26 @@ func TestLoadConfigWebIdentityFromEnv(t *testing.T) {
 	assert.Equal(t, got.Get("RoleArn"), "arn:aws:iam::000000000000:role/github-oidc")
 	assert.Equal(t, got.Get("WebIdentityToken"), "oidc-jwt")
 }
+
+// KnownRegion finds a region where the SDK (and cdkd) would: the two
+// variables, then the profile's region in the shared config file.
+func TestKnownRegion(t *testing.T) {
+	dir := t.TempDir()
+	cfgFile := filepath.Join(dir, "config")
+	writeFile(t, cfgFile, "[default]\nregion = eu-west-1\n[profile ci]\nregion = ap-south-1\n[profile none]\noutput = json\n")
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"AWS_REGION": "us-east-2", "AWS_DEFAULT_REGION": "us-west-1"}, "us-east-2"},
+		{map[string]string{"AWS_DEFAULT_REGION": "us-west-1"}, "us-west-1"},
+		{map[string]string{"AWS_CONFIG_FILE": cfgFile}, "eu-west-1"},
+		{map[string]string{"AWS_CONFIG_FILE": cfgFile, "AWS_PROFILE": "ci"}, "ap-south-1"},
+		{map[string]string{"AWS_CONFIG_FILE": cfgFile, "AWS_PROFILE": "none"}, ""},
+		{map[string]string{"HOME": t.TempDir()}, ""},
+		{map[string]string{}, ""},
+	} {
+		got := KnownRegion(context.Background(), func(k string) string { return tc.env[k] })
+		assert.Equal(t, got, tc.want, "%v", tc.env)
+	}
+}

@@ -3,6 +3,7 @@ package awsx
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -134,11 +135,11 @@ func DefaultStateBucket(ctx context.Context, api BucketProbeAPI) (StateBucket, e
 	region := api.Region
 	id, err := api.STS.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 	if err != nil {
-		return StateBucket{}, fmt.Errorf("find the account for cdkd's default state bucket (sts:GetCallerIdentity): %w", err)
+		return StateBucket{}, fmt.Errorf("find the account (sts:GetCallerIdentity): %w", err)
 	}
 	account := aws.ToString(id.Account)
 	if account == "" {
-		return StateBucket{}, fmt.Errorf("find the account for cdkd's default state bucket: STS named no account")
+		return StateBucket{}, errors.New("find the account: STS named none")
 	}
 	current := StateBucket{Name: "cdkd-state-" + account, Source: BucketDefault, Owner: account}
 	legacy := StateBucket{Name: fmt.Sprintf("cdkd-state-%s-%s", account, region), Source: BucketLegacyDefault, Owner: account}
@@ -165,11 +166,10 @@ func DefaultStateBucket(ctx context.Context, api BucketProbeAPI) (StateBucket, e
 		legacy.Note = fmt.Sprintf("%s does not exist; cdkd reads the legacy name until `cdkd state migrate` moves it", current.Name)
 		return legacy.noted(legacyProbe), nil
 	}
-	looked := current.Name + " does not exist"
-	if region != "" {
-		looked = fmt.Sprintf("neither %s nor the legacy %s exists", current.Name, legacy.Name)
+	if region == "" {
+		return StateBucket{}, fmt.Errorf("%s does not exist (cdkd bootstrap creates it)", current.Name)
 	}
-	return StateBucket{}, fmt.Errorf("no state bucket is named (state-bucket, CDKD_STATE_BUCKET, cdk.json) and cdkd's default for account %s is not there: %s (cdkd bootstrap creates it)", account, looked)
+	return StateBucket{}, fmt.Errorf("neither %s nor the legacy %s exists (cdkd bootstrap creates the first)", current.Name, legacy.Name)
 }
 
 type probe int
@@ -206,7 +206,7 @@ func probeBucket(ctx context.Context, api BucketProbeAPI, b StateBucket) (probe,
 	case httpStatus(err) == http.StatusForbidden:
 		return probeDenied, nil
 	}
-	return 0, fmt.Errorf("see whether cdkd's default state bucket %s exists (s3:HeadBucket): %w", b.Name, err)
+	return 0, fmt.Errorf("see whether %s exists (s3:HeadBucket): %w", b.Name, err)
 }
 
 // hasState is cdkd's bucketHasAnyState: an object under cdkd/ (cdkd's

@@ -115,9 +115,9 @@ func TestDefaultStateBucketFollowsCdkd(t *testing.T) {
 		{name: "both, the default's listing fails", probe: &fakeProbe{status: map[string]int{current: 200, legacy: 200}, state: map[string]bool{legacy: true}, listErr: map[string]bool{current: true}}, want: current, source: BucketDefault},
 		{name: "the default in another region", probe: &fakeProbe{status: map[string]int{current: 301}}, want: current, source: BucketDefault},
 		{name: "the default refused", probe: &fakeProbe{status: map[string]int{current: 403}}, want: current, source: BucketDefault, note: "another account owns it"},
-		{name: "neither", probe: &fakeProbe{}, wantErr: "neither " + current + " nor the legacy " + legacy + " exists (cdkd bootstrap creates it)"},
-		{name: "S3 fails", probe: &fakeProbe{status: map[string]int{current: 500}}, wantErr: "see whether cdkd's default state bucket " + current + " exists (s3:HeadBucket)"},
-		{name: "STS fails", probe: &fakeProbe{stsErr: errors.New("no credentials")}, wantErr: "find the account for cdkd's default state bucket (sts:GetCallerIdentity): no credentials"},
+		{name: "neither", probe: &fakeProbe{}, wantErr: "neither " + current + " nor the legacy " + legacy + " exists (cdkd bootstrap creates the first)"},
+		{name: "S3 fails", probe: &fakeProbe{status: map[string]int{current: 500}}, wantErr: "see whether " + current + " exists (s3:HeadBucket)"},
+		{name: "STS fails", probe: &fakeProbe{stsErr: errors.New("no credentials")}, wantErr: "find the account (sts:GetCallerIdentity): no credentials"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tc.probe

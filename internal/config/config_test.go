@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -303,4 +304,25 @@ func TestLoadInTakesRelativePathsAgainstItsDirectory(t *testing.T) {
 
 	_, err = Load(in, nil)
 	assert.ErrorContains(t, err, `input working-directory: expected an existing directory, got "infra"`, "Load keeps the process's directory")
+}
+
+// An app that names a path where nothing exists is a missing synth step
+// (or a typo), not an app command for cdkd to fail on with
+// "/bin/sh: 1: cdk.out: not found". A command, or a path that exists, is
+// left alone.
+func TestAppPathWithNothingThereIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	assert.NilError(t, os.Mkdir(filepath.Join(dir, "cdk.out"), 0o755))
+	load := func(app string) error {
+		_, err := LoadIn(dir, env(map[string]string{"INPUT_APP": app, "INPUT_WORKING-DIRECTORY": dir}), nil)
+		return err
+	}
+	for _, app := range []string{"cdk.out", "./cdk.out", filepath.Join(dir, "cdk.out"), "npx cdk synth", "make", "node bin/app.js", "cdk.out.tmp && ./x", "$OUT", ""} {
+		assert.NilError(t, load(app), "app %q", app)
+	}
+	for _, app := range []string{"cdk.uot", "./cdk.out/missing", "build/cdk.out", filepath.Join(dir, "gone")} {
+		err := load(app)
+		assert.Assert(t, IsInputError(err), "app %q: %v", app, err)
+		assert.Assert(t, strings.HasPrefix(err.Error(), fmt.Sprintf("input app: nothing exists at %q (in working-directory %q): expected the cloud assembly a synth step writes before this one (such as `npx cdk synth -o %s`), or an app command", app, dir, app)), err.Error())
+	}
 }

@@ -63,6 +63,9 @@ func (c Config) validate() error {
 	if c.CdkdExitCode != nil && c.FromJSON == "" {
 		return bad("cdkd-exit-code", "it is the exit code of the cdkd drift run whose JSON from-json holds; set from-json too, or leave cdkd-exit-code empty")
 	}
+	if err := c.validateAppPath(); err != nil {
+		return err
+	}
 	if err := c.validateBaseApp(); err != nil {
 		return err
 	}
@@ -102,6 +105,27 @@ func (c Config) validate() error {
 		return bad("role-arn", "expected an IAM role ARN (arn:aws:iam::ACCOUNT:role/NAME), got %q", c.RoleARN)
 	}
 	return c.cliError()
+}
+
+// validateAppPath refuses an app that names a path where nothing exists:
+// cdkd would run it as a command and fail with "/bin/sh: 1: cdk.out: not
+// found", when what is missing is the synth step that writes the
+// assembly, or the name has a typo.
+func (c Config) validateAppPath() error {
+	if !looksLikePath(c.App) {
+		return nil
+	}
+	if _, err := os.Stat(c.InWorkingDirectory(c.App)); err == nil {
+		return nil
+	}
+	return bad("app", "nothing exists at %q (in working-directory %q): expected the cloud assembly a synth step writes before this one (such as `npx cdk synth -o %s`), or an app command", c.App, c.WorkingDirectory, c.App)
+}
+
+// looksLikePath: one word with a / or a . in it, and nothing a shell
+// would read as an operator. A bare word (make, node) may be a command on
+// PATH, and is left to cdkd.
+func looksLikePath(app string) bool {
+	return app != "" && strings.ContainsAny(app, "/.") && !strings.ContainsAny(app, " \t\n;&|<>()$`\\\"'*?[]{}#~!=%")
 }
 
 // validateBaseApp: with base-app, both assemblies are directories holding

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+)
+
+// A newcomer's first mistakes are bad input, said in one sentence that
+// names what to fix, before cdkd runs: `app: cdk.out` with no synth step
+// (cdkd would say "/bin/sh: 1: cdk.out: not found") and no region (cdkd
+// would say "Region is missing").
+func TestMissingAssemblyIsABadApp(t *testing.T) {
+	w := newWorkspace(t)
+	stub := w.stub() // cdkd must not run
+	res := w.run(map[string]string{"all": "true", "app": "cdk.out"})
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+	assert.Assert(t, is.Contains(res.stdout, `::error::input app: nothing exists at "cdk.out" (in working-directory "`+w.dir+`"): expected the cloud assembly a synth step writes before this one (such as `+"`npx cdk synth -o cdk.out`"+`), or an app command`), res.stdout)
+	assert.Assert(t, res.summary != "", "the job summary is written")
+	stub.AssertAllUsed(t)
+
+	// A command is cdkd's to run.
+	copyDir(t, "testdata/deploy/assembly", filepath.Join(w.dir, "cdk.out"))
+	res = w.run(map[string]string{"all": "true", "app": "cdk.out", "cdkd-path": "/nonexistent/cdkd"})
+	assert.Assert(t, !strings.Contains(res.stdout, "input app:"), res.stdout)
+}
+
+func TestNoRegionIsRefusedBeforeCdkdRuns(t *testing.T) {
+	t.Run("workflow", func(t *testing.T) {
+		w := newDriftWorkspace(t)
+		delete(w.vars, "AWS_REGION")
+		stub := w.stub()
+		res := w.run(map[string]string{"stacks": "StackC"})
+		assert.Equal(t, res.code, 2, res.stdout)
+		assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+		assert.Assert(t, is.Contains(res.stdout, "::error::no AWS region is known, and cdkd needs one: set aws-region on the step that configures AWS credentials (aws-actions/configure-aws-credentials), or AWS_REGION in the job's env"), res.stdout)
+		assert.Assert(t, res.summary != "", "the job summary is written")
+		stub.AssertAllUsed(t)
+	})
+	t.Run("terminal", func(t *testing.T) {
+		dir := t.TempDir()
+		copyDir(t, "testdata/deploy/assembly", filepath.Join(dir, "cdk.out"))
+		res := runCLI(t, dir, []string{"AWS_REGION="}, "diff", "--all", "--app=cdk.out", "--cdkd-path=/nonexistent/cdkd")
+		assert.Equal(t, res.code, 2, res.stderr)
+		assert.Assert(t, is.Contains(res.stderr, "no AWS region is known, and cdkd needs one: set AWS_REGION (or AWS_DEFAULT_REGION, or a region in the AWS profile)"), res.stderr)
+	})
+	t.Run("a profile's region is a region", func(t *testing.T) {
+		dir := t.TempDir()
+		copyDir(t, "testdata/deploy/assembly", filepath.Join(dir, "cdk.out"))
+		config := filepath.Join(dir, "aws-config")
+		writeFile(t, config, "[profile ci]\nregion = eu-west-1\n")
+		res := runCLI(t, dir, []string{"AWS_REGION=", "AWS_PROFILE=ci", "AWS_CONFIG_FILE=" + config}, "diff", "--all", "--app=cdk.out", "--cdkd-path=/nonexistent/cdkd")
+		assert.Assert(t, !strings.Contains(res.stderr, "no AWS region"), res.stderr)
+	})
+	t.Run("a saved report needs none", func(t *testing.T) {
+		res := runCLI(t, t.TempDir(), []string{"AWS_REGION="}, "--local", "--from-json="+abs(t, "../../testdata/fixtures/diff-v2.json"), "--app="+abs(t, "../../testdata/fixtures/assembly-v2"))
+		assert.Equal(t, res.code, 0, res.stderr)
+	})
+}
