@@ -61,3 +61,53 @@ func TestNoRegionIsRefusedBeforeCdkdRuns(t *testing.T) {
 		assert.Equal(t, res.code, 0, res.stderr)
 	})
 }
+
+// --stacks with --from-json renders only the stacks cdkd would have acted
+// on, matched by cdkd's rule; patterns that match nothing are refused as
+// cdkd refuses them, and a pattern only display paths could match (a /)
+// is refused with the reason: a saved report holds no display paths.
+func TestSavedReportFollowsStacks(t *testing.T) {
+	diff := "--from-json=" + abs(t, "../../testdata/fixtures/diff-v2.json")
+	asm := "--app=" + abs(t, "../../testdata/fixtures/assembly-v2")
+
+	res := runCLI(t, t.TempDir(), nil, "diff", diff, asm, "--stacks=StackB")
+	assert.Equal(t, res.code, 0, res.stderr)
+	assert.Assert(t, is.Contains(res.stdout, "<b>StackB</b>"))
+	assert.Assert(t, !strings.Contains(res.stdout, "<b>StackA</b>"), "StackA is not selected:\n%s", res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "**Plan:** 0 to create, 1 to update, 0 to replace, 0 to delete"), "the totals are StackB's")
+
+	res = runCLI(t, t.TempDir(), nil, "diff", diff, asm, "--stacks=Stack*")
+	assert.Equal(t, res.code, 0, res.stderr)
+	assert.Assert(t, is.Contains(res.stdout, "<b>StackA</b>"))
+	assert.Assert(t, is.Contains(res.stdout, "<b>StackB</b>"))
+
+	res = runCLI(t, t.TempDir(), nil, "diff", diff, asm, "--stacks=NoSuchStack")
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.stdout, "", "no report")
+	assert.Assert(t, is.Contains(res.stderr, "input stacks: with from-json "), res.stderr)
+	assert.Assert(t, is.Contains(res.stderr, "no stack of the saved report matches NoSuchStack, as cdkd would refuse it (No stacks matching NoSuchStack found); the report holds StackA, StackB"), res.stderr)
+
+	res = runCLI(t, t.TempDir(), nil, "diff", diff, asm, "--stacks=Prod/StackA")
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Assert(t, is.Contains(res.stderr, `"Prod/StackA": cdkd matches a pattern with a / against display paths (Stage/Stack), which a saved report does not hold`), res.stderr)
+
+	// A saved drift too: only StackB's resources, and the exit code is
+	// the one cdkd gives StackB alone (no drift there).
+	drift := "--from-json=" + abs(t, "testdata/drift/drifted.json")
+	res = runCLI(t, t.TempDir(), nil, "drift", drift, "--stacks=StackB")
+	assert.Equal(t, res.code, 0, res.stderr)
+	assert.Assert(t, is.Contains(res.stdout, "✅ **No drift:** `StackB` (us-east-1)"), res.stdout)
+	assert.Assert(t, !strings.Contains(res.stdout, "StackA"), res.stdout)
+	res = runCLI(t, t.TempDir(), nil, "drift", drift, "--stacks=StackZ")
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Assert(t, is.Contains(res.stderr, "no stack of the saved report matches StackZ"), res.stderr)
+
+	// A report JSON cdkd-action wrote is rendered whole: stacks is refused.
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	res = runCLI(t, dir, nil, "diff", diff, asm, "--report-json="+report)
+	assert.Equal(t, res.code, 0, res.stderr)
+	res = runCLI(t, dir, nil, "diff", "--from-json="+report, "--stacks=StackA")
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Assert(t, is.Contains(res.stderr, "is a report JSON cdkd-action wrote, rendered whole"), res.stderr)
+}

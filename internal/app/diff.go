@@ -110,6 +110,9 @@ func (r *Env) obtainDiff(ctx context.Context) (model.Diff, string, error) {
 	defer r.lateAssembly(ctx) // before the caller redacts the diff: see assembly_late.go
 	if r.cfg.FromJSON != "" {
 		d, err := r.fromJSON().diffIn(r.cfg.FromJSON)
+		if err == nil {
+			err = r.selectSavedDiff(&d)
+		}
 		return d, "", err
 	}
 	runner := r.cdkdRunner()

@@ -110,6 +110,9 @@ func (r *driftRun) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *dr
 	}
 	defer r.flushHeld()
 	dr, err := cdkd.ClassifyDrift(res)
+	if err == nil && r.cfg.FromJSON != "" {
+		err = r.selectSavedDrift(&dr.Drift) // as driftResult chose
+	}
 	if err != nil {
 		return detection{}, err
 	}

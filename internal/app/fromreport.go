@@ -32,6 +32,9 @@ func (r *Env) fromReport() (o Outcome, ok bool) {
 		}
 		return succeeded(), false // cdkd's own diff or drift JSON: read by the command
 	}
+	if err := r.reportTakesNoStacks(); err != nil {
+		return failed(ReasonBadInput, err), true
+	}
 	if err == nil && string(h.Kind) != string(r.cfg.Command) {
 		err = fmt.Errorf("it holds a %s report; run with command: %s", h.Kind, h.Kind)
 	}

@@ -159,6 +159,9 @@ func (r *driftRun) driftResult(ctx context.Context, runner *cdkd.Runner, args []
 	if err != nil {
 		return cdkd.Result{}, &config.InputError{Input: "from-json", Msg: fmt.Sprintf("expected cdkd drift --json output in %s: %v", r.cfg.FromJSON, err)}
 	}
+	if err := r.selectSavedDrift(&d); err != nil {
+		return cdkd.Result{}, err
+	}
 	exit := cdkd.SavedDriftExit(d)
 	if r.cfg.CdkdExitCode != nil {
 		exit = *r.cfg.CdkdExitCode
