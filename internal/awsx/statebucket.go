@@ -234,21 +234,13 @@ func ExpectBucketOwner(account string) func(*s3.Options) {
 					owner := aws.String(account)
 					switch p := in.Parameters.(type) {
 					case *s3.GetObjectInput:
-						c := *p
-						c.ExpectedBucketOwner = owner
-						in.Parameters = &c
+						in.Parameters = withOwner(p, func(c *s3.GetObjectInput) { c.ExpectedBucketOwner = owner })
 					case *s3.PutObjectInput:
-						c := *p
-						c.ExpectedBucketOwner = owner
-						in.Parameters = &c
+						in.Parameters = withOwner(p, func(c *s3.PutObjectInput) { c.ExpectedBucketOwner = owner })
 					case *s3.ListObjectsV2Input:
-						c := *p
-						c.ExpectedBucketOwner = owner
-						in.Parameters = &c
+						in.Parameters = withOwner(p, func(c *s3.ListObjectsV2Input) { c.ExpectedBucketOwner = owner })
 					case *s3.HeadBucketInput:
-						c := *p
-						c.ExpectedBucketOwner = owner
-						in.Parameters = &c
+						in.Parameters = withOwner(p, func(c *s3.HeadBucketInput) { c.ExpectedBucketOwner = owner })
 					default:
 						return middleware.InitializeOutput{}, middleware.Metadata{}, fmt.Errorf("S3 %s: this call cannot say which account must own the bucket (ExpectedBucketOwner), so it is not made", awsmiddleware.GetOperationName(ctx))
 					}
@@ -256,4 +248,12 @@ func ExpectBucketOwner(account string) func(*s3.Options) {
 				}), middleware.Before)
 		})
 	}
+}
+
+// withOwner is a copy of the caller's input with its owner set: the
+// caller's own input is left as it was.
+func withOwner[T any](in *T, set func(*T)) *T {
+	c := *in
+	set(&c)
+	return &c
 }
