@@ -142,8 +142,8 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		return d
 	}
 	d.Approval = approvedBy(p, rv, cur)
-	if d.Approval == "" && rv.PR != 0 {
-		d.Unapproved = fmt.Sprintf("no approval on the reviewed head %s of pull request #%d", short(rv.HeadSHA), rv.PR)
+	if d.Approval == "" {
+		d.Unapproved = unapproved(rv)
 	}
 	d.Deploy = true
 	switch {

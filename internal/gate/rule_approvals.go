@@ -2,36 +2,85 @@ package gate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
-// approvalsGiven: the pull request has the approving reviews
-// required-approvals asks for (see CountApprovals for which count).
+// approvalsGiven: every change has the approving reviews
+// required-approvals asks for, from a pull request whose review shows it
+// (see CountApprovals for which reviews count, and showing for whose).
 type approvalsGiven struct{}
 
 func (approvalsGiven) about() about { return about{reason: reason.ApprovalsMissing} }
 
 func (approvalsGiven) check(s *state) *finding {
 	p, rv := s.p, s.rv
-	a := rv.Approvals
+	enough := func(r Review) bool { return len(r.Approvals.Reviewers) >= p.RequiredApprovals }
 	switch {
 	case p.RequiredApprovals == 0:
 		return nil
 	case rv.PR == 0:
 		return &finding{title: "Not enough approvals", msg: fmt.Sprintf("required-approvals is %d, but no pull request was found for %s, so no review approves it. Not deploying.",
 			p.RequiredApprovals, firstNonEmpty(rv.Commit, "this commit"))}
-	case len(a.Reviewers) >= p.RequiredApprovals:
+	case len(rv.Batch) == 0:
+		if enough(rv) {
+			return nil
+		}
+		return &finding{title: "Not enough approvals", msg: fmt.Sprintf("required-approvals is %d, but %s.%s Not deploying.", p.RequiredApprovals, approvalCount(rv), notCounted(rv.Approvals))}
+	}
+	// A batch: each change answers to the pull requests whose review shows
+	// it, and one of them with enough approvals approves it.
+	lacking := map[int][]string{}
+	for _, u := range units(s.cur.Diff) {
+		prs := s.showing(u.key)
+		if slices.ContainsFunc(prs, enough) {
+			continue
+		}
+		for _, r := range prs {
+			lacking[r.PR] = append(lacking[r.PR], u.what)
+		}
+	}
+	if len(lacking) == 0 {
 		return nil
 	}
-	who := "none"
-	if len(a.Reviewers) > 0 {
-		who = strings.Join(a.Reviewers, ", ")
+	var counts, changes, ignored []string
+	for _, r := range s.rv.all() {
+		what := lacking[r.PR]
+		if len(what) == 0 {
+			continue
+		}
+		counts = append(counts, approvalCount(r))
+		changes = append(changes, fmt.Sprintf("pull request #%d: %s", r.PR, named(what)))
+		if why := notCounted(r.Approvals); why != "" {
+			ignored = append(ignored, fmt.Sprintf(" Pull request #%d:%s", r.PR, why))
+		}
 	}
-	return &finding{title: "Not enough approvals",
-		msg: fmt.Sprintf("required-approvals is %d, but pull request #%d has %d approving review%s of its reviewed head %s given before the merge by someone other than its author (%s).%s Not deploying.",
-			p.RequiredApprovals, rv.PR, len(a.Reviewers), plural(len(a.Reviewers)), short(rv.HeadSHA), who, notCounted(a))}
+	return &finding{title: "Not enough approvals", msg: fmt.Sprintf("required-approvals is %d, but %s; a change is approved by a pull request whose review shows it, and these changes are shown by no pull request with enough approvals (%s).%s Not deploying.",
+		p.RequiredApprovals, strings.Join(counts, ", and "), strings.Join(changes, "; "), strings.Join(ignored, ""))}
+}
+
+// approvalCount says how many approving reviews of its reviewed head
+// pull request r has, and whose.
+func approvalCount(r Review) string {
+	n := len(r.Approvals.Reviewers)
+	count := "that count"
+	if n == 1 {
+		count = "that counts"
+	}
+	return fmt.Sprintf("pull request #%d has %d approving review%s of its reviewed head %s %s (%s)",
+		r.PR, n, plural(n), short(r.HeadSHA), count, firstNonEmpty(strings.Join(r.Approvals.Reviewers, ", "), "none"))
+}
+
+// named lists the first changes of what, and how many more there are.
+func named(what []string) string {
+	const most = 10
+	if len(what) <= most {
+		return strings.Join(what, "; ")
+	}
+	return strings.Join(what[:most], "; ") + fmt.Sprintf("; and %d more", len(what)-most)
 }
 
 // notCounted says which reviews and labels did not count, and why.
@@ -42,16 +91,107 @@ func notCounted(a Approvals) string {
 	return " Not counted: " + strings.Join(a.Ignored, "; ") + "."
 }
 
+// showing is the reviews whose reviewed change set shows the change key
+// (a unit of cover.go): those whose approvers saw it. When the change set
+// is not judged change by change (it is the pull request's own reviewed
+// one, or a review holds only fingerprints) or no review shows the change
+// (require-reviewed-diff: false let it through), it is the pull request
+// the deployed commit came from.
+func (s *state) showing(key string) []Review {
+	if s.judged() {
+		if cov, whole := s.coverage(); whole {
+			if prs := cov.By[key]; len(prs) > 0 {
+				return s.reviews(prs)
+			}
+		}
+	}
+	return []Review{s.rv}
+}
+
+// showingRow is showing for a security row: the reviews whose reviewed
+// change set holds the same row in the same stack.
+func (s *state) showingRow(path, region string, row model.SecurityChange) []Review {
+	if !s.judged() {
+		return []Review{s.rv}
+	}
+	key := rowKey(path, region, row)
+	var prs []int
+	for _, one := range s.rv.all() {
+		if one.ChangeSet == nil || one.ChangeSet.Diff == nil {
+			return []Review{s.rv} // fingerprints only: the digest alone decided
+		}
+		one.ChangeSet.Diff.Walk(func(p string, sd model.StackDiff) {
+			for _, r := range sd.Security {
+				if rowKey(p, sd.Region, r) == key && !slices.Contains(prs, one.PR) {
+					prs = append(prs, one.PR)
+				}
+			}
+		})
+	}
+	if len(prs) == 0 {
+		return []Review{s.rv}
+	}
+	return s.reviews(prs)
+}
+
+func rowKey(path, region string, row model.SecurityChange) string {
+	return path + "\x00" + region + "\x00" + hashOf(row)
+}
+
+// reviews are the reviews of pull requests prs, in rv.all()'s order.
+func (s *state) reviews(prs []int) []Review {
+	var out []Review
+	for _, one := range s.rv.all() {
+		if slices.Contains(prs, one.PR) {
+			out = append(out, one)
+		}
+	}
+	return out
+}
+
 // approvedBy says who approved, for the report of a deploy: "" when
 // nobody did.
 func approvedBy(p Policy, rv Review, cur Current) string {
-	a := rv.Approvals
-	var out string
-	if len(a.Reviewers) > 0 {
-		out = fmt.Sprintf("Approved by %s (reviews of %s).", strings.Join(a.Reviewers, ", "), short(rv.HeadSHA))
+	var out []string
+	for _, one := range rv.all() {
+		a := one.Approvals
+		if len(a.Reviewers) == 0 {
+			continue
+		}
+		if len(rv.Batch) == 0 {
+			out = append(out, fmt.Sprintf("%s (reviews of %s)", strings.Join(a.Reviewers, ", "), short(one.HeadSHA)))
+		} else {
+			out = append(out, fmt.Sprintf("%s (pull request #%d, reviews of %s)", strings.Join(a.Reviewers, ", "), one.PR, short(one.HeadSHA)))
+		}
 	}
-	if a.LabelBy != "" && len(securityRows(p, cur)) > 0 {
-		out = strings.TrimSpace(out + fmt.Sprintf(" The security changes were approved with the label %q by %s.", p.SecurityApprovalLabel, a.LabelBy))
+	var text string
+	if len(out) > 0 {
+		text = "Approved by " + strings.Join(out, "; ") + "."
 	}
-	return out
+	if len(securityRows(p, cur)) == 0 {
+		return text
+	}
+	for _, one := range rv.all() {
+		if one.Approvals.LabelBy == "" {
+			continue
+		}
+		if len(rv.Batch) == 0 {
+			text += fmt.Sprintf(" The security changes were approved with the label %q by %s.", p.SecurityApprovalLabel, one.Approvals.LabelBy)
+		} else {
+			text += fmt.Sprintf(" The security changes of pull request #%d were approved with the label %q by %s.", one.PR, p.SecurityApprovalLabel, one.Approvals.LabelBy)
+		}
+	}
+	return strings.TrimSpace(text)
+}
+
+// unapproved names the pull requests nobody approved, for the warning a
+// deploy that needed no approval gets; "" when each was approved.
+func unapproved(rv Review) string {
+	var out []string
+	for _, one := range rv.all() {
+		if one.PR != 0 && len(one.Approvals.Reviewers) == 0 {
+			out = append(out, fmt.Sprintf("no approval on the reviewed head %s of pull request #%d", short(one.HeadSHA), one.PR))
+		}
+	}
+	return strings.Join(out, "; ")
 }

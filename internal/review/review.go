@@ -91,6 +91,9 @@ type Finder struct {
 	// ambiguous lists the pull requests the commit belongs to, when
 	// several do.
 	ambiguous []int
+	// perms are the repository permissions read so far, by lower-case
+	// login (approvals.go).
+	perms map[string]gate.Permission
 }
 
 var _ gate.Reviews = (*Finder)(nil)
