@@ -169,14 +169,19 @@ func narrowingDiff() model.Diff {
 	return d
 }
 
+// pol is a gated policy asking for approvals: scope for security changes,
+// required reviews for every deploy.
+func pol(scope string, required int) Policy {
+	p := policy(true)
+	p.RequireApproval, p.RequiredApprovals, p.SecurityApprovalLabel = scope, required, "security-approved"
+	return p
+}
+
+// approved is rv approved by who.
+func approved(rv Review, who ...string) Review { rv.Approvals.Reviewers = who; return rv }
+
 func TestDecideApprovals(t *testing.T) {
-	approved := func(rv Review, who ...string) Review { rv.Approvals.Reviewers = who; return rv }
 	labelled := func(rv Review, by string) Review { rv.Approvals.LabelBy = by; return rv }
-	pol := func(scope string, required int) Policy {
-		p := policy(true)
-		p.RequireApproval, p.RequiredApprovals, p.SecurityApprovalLabel = scope, required, "security-approved"
-		return p
-	}
 	tests := []struct {
 		name     string
 		p        Policy
@@ -222,17 +227,11 @@ func TestBatchApprovals(t *testing.T) {
 	open.Stacks[0].Security = broadeningDiff().Stacks[0].Security
 	both := stackWith(update("Topic", "DisplayName", "a", "b"), ingress)
 	both.Stacks[0].Security = open.Stacks[0].Security
-	approved := func(rv Review, who ...string) Review { rv.Approvals.Reviewers = who; return rv }
 	batch := func(first, second []string) Review {
 		rv := reviewsOf(topic, open)
 		rv = approved(rv, first...)
 		rv.Batch[0] = approved(rv.Batch[0], second...)
 		return rv
-	}
-	pol := func(scope string, required int) Policy {
-		p := policy(true)
-		p.RequireApproval, p.RequiredApprovals, p.SecurityApprovalLabel = scope, required, "security-approved"
-		return p
 	}
 	tests := []struct {
 		name     string
