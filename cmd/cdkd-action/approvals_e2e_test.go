@@ -50,6 +50,9 @@ type approvalCase struct {
 	// both reports.
 	reason string
 	says   []string
+	// queueSays are in the queue's check's summary (its list of pull
+	// requests).
+	queueSays []string
 }
 
 // runQueueThenDeploy runs c: the pull requests' diffs, the queue's check
@@ -97,6 +100,9 @@ func runQueueThenDeploy(t *testing.T, c approvalCase) {
 	for _, s := range c.says {
 		assert.Assert(t, is.Contains(queued.stdout, s), "the queue's check")
 	}
+	for _, s := range c.queueSays {
+		assert.Assert(t, is.Contains(queued.summary, s), "the queue's check")
+	}
 
 	// The group merges; the deploy of its push.
 	if c.batch {
@@ -139,14 +145,16 @@ func TestBatchApprovalsPerPullRequest(t *testing.T) {
 		{name: "an unapproved broadening merged beside an approved pull request is refused", batch: true,
 			seed:   func(w *workspace) { w.writers("alice"); approve(w, 10, "alice") },
 			inputs: []string{"require-approval", "broadening"}, reason: "broadening-refused",
-			says: []string{"pull request #8, whose reviews show them, had no approval that counts before the merge: " + sgRow}},
+			says:      []string{"pull request #8, whose reviews show them, had no approval that counts before the merge: " + sgRow},
+			queueSays: []string{"`#8` reviewed at `8888888`: ⛔ `broadening-refused`", "`#10` reviewed at `3030303`: ✅"}},
 		{name: "a broadening approved in its own pull request deploys whatever the others' approvals", batch: true,
 			seed:   func(w *workspace) { w.writers("alice"); approve(w, deployPR, "alice") },
 			inputs: []string{"require-approval", "broadening"}},
 		{name: "required-approvals: the pull request lacking them is named", batch: true,
 			seed:   func(w *workspace) { w.writers("alice"); approve(w, 10, "alice") },
 			inputs: []string{"required-approvals", "1"}, reason: "approvals-missing",
-			says: []string{"pull request #8 has 0 approving reviews of its reviewed head 8888888 that count (none)", "(pull request #8: update SgD4954771 (AWS::EC2::SecurityGroup) in StackA"}},
+			says:      []string{"pull request #8 has 0 approving reviews of its reviewed head 8888888 that count (none)", "(pull request #8: update SgD4954771 (AWS::EC2::SecurityGroup) in StackA"},
+			queueSays: []string{"`#8` reviewed at `8888888`: ⛔ `approvals-missing`", "`#10` reviewed at `3030303`: ✅"}},
 		{name: "required-approvals met by each pull request", batch: true,
 			seed:   func(w *workspace) { w.writers("alice", "bob"); approve(w, 10, "alice"); approve(w, deployPR, "bob") },
 			inputs: []string{"required-approvals", "1"}},

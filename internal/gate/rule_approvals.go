@@ -29,6 +29,7 @@ func (approvalsGiven) check(s *state) *finding {
 		if enough(rv) {
 			return nil
 		}
+		s.d.Lacking = map[int]string{rv.PR: fmt.Sprintf("It has %s; required-approvals is %d", approvalsOf(rv), p.RequiredApprovals)}
 		return &finding{title: "Not enough approvals", msg: fmt.Sprintf("required-approvals is %d, but %s.%s Not deploying.", p.RequiredApprovals, approvalCount(rv), notCounted(rv.Approvals))}
 	}
 	// A batch: each change answers to the pull requests whose review shows
@@ -47,11 +48,14 @@ func (approvalsGiven) check(s *state) *finding {
 		return nil
 	}
 	var counts, changes, ignored []string
+	s.d.Lacking = map[int]string{}
 	for _, r := range s.rv.all() {
 		what := lacking[r.PR]
 		if len(what) == 0 {
 			continue
 		}
+		s.d.Lacking[r.PR] = fmt.Sprintf("It has %d of the %d approving reviews required-approvals asks for its changes, which no pull request with enough approvals shows: %s",
+			len(r.Approvals.Reviewers), p.RequiredApprovals, named(what))
 		counts = append(counts, approvalCount(r))
 		changes = append(changes, fmt.Sprintf("pull request #%d: %s", r.PR, named(what)))
 		if why := notCounted(r.Approvals); why != "" {
@@ -65,13 +69,18 @@ func (approvalsGiven) check(s *state) *finding {
 // approvalCount says how many approving reviews of its reviewed head
 // pull request r has, and whose.
 func approvalCount(r Review) string {
+	return fmt.Sprintf("pull request #%d has %s", r.PR, approvalsOf(r))
+}
+
+// approvalsOf is approvalCount without the pull request.
+func approvalsOf(r Review) string {
 	n := len(r.Approvals.Reviewers)
 	count := "that count"
 	if n == 1 {
 		count = "that counts"
 	}
-	return fmt.Sprintf("pull request #%d has %d approving review%s of its reviewed head %s %s (%s)",
-		r.PR, n, plural(n), short(r.HeadSHA), count, firstNonEmpty(strings.Join(r.Approvals.Reviewers, ", "), "none"))
+	return fmt.Sprintf("%d approving review%s of its reviewed head %s %s (%s)",
+		n, plural(n), short(r.HeadSHA), count, firstNonEmpty(strings.Join(r.Approvals.Reviewers, ", "), "none"))
 }
 
 // named lists the first changes of what, and how many more there are.

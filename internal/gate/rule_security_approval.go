@@ -55,6 +55,10 @@ func (securityApproved) check(s *state) *finding {
 		what = "change access"
 	}
 	slices.Sort(lacking)
+	s.d.Lacking = map[int]string{}
+	for _, n := range lacking {
+		s.d.Lacking[n] = "No approval that counts covers the security changes its review shows"
+	}
 	pr := "the pull request"
 	switch {
 	case len(rv.Batch) > 0:
