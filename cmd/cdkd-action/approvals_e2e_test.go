@@ -313,3 +313,15 @@ func TestAutoMergeSameSecond(t *testing.T) {
 			inputs: []string{"required-approvals", "1"}})
 	})
 }
+
+// A bot's destructive label allows nothing either: any workflow's
+// GITHUB_TOKEN can put it on a pull request.
+func TestBotsDestructiveLabelAllowsNothing(t *testing.T) {
+	const v2 = "../../testdata/fixtures/diff-v2.json" // deletes ExtraTopic, replaces Queue (QueueName)
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.gh.AddLabelEvent(owner, repo, deployPR, "cdkd:allow-destructive", "github-actions[bot]", beforeMerge)
+	w.stub(gateDiff(t, v2), gateDiff(t, v2))
+	w.review(reviewedSHA, diffInputs())
+	refused(t, w, "destructive-refused",
+		`The label "cdkd:allow-destructive" on pull request #8 was added by github-actions[bot], which is not a person (account type Bot): a bot never approves.`)
+}

@@ -181,7 +181,7 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 	}
 	f.pr = &pr
 	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
-	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
+	if rv.Labels, rv.LateLabels, rv.BotLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
 		return rv, f, err
 	}
 	if rv.Approvals, err = s.approvals(ctx, pr); err != nil {
