@@ -25,7 +25,9 @@ func (approvalsGiven) check(s *state) *finding {
 	case rv.PR == 0:
 		return &finding{title: "Not enough approvals", msg: fmt.Sprintf("required-approvals is %d, but no pull request was found for %s, so no review approves it. Not deploying.",
 			p.RequiredApprovals, firstNonEmpty(rv.Commit, "this commit"))}
-	case len(rv.Batch) == 0:
+	case len(rv.Batch) == 0 || len(units(s.cur.Diff)) == 0:
+		// One pull request, or no change to answer for: the deployed
+		// commit's pull request needs the approvals.
 		if enough(rv) {
 			return nil
 		}
