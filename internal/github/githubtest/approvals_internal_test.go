@@ -12,8 +12,9 @@ import (
 	"gotest.tools/v3/assert"
 )
 
-// The approval reads answer as GitHub's description says they do: each
-// response validates against the vendored schema of its operation.
+// The approval reads (and the reviews and label events they start from)
+// answer as GitHub's description says they do: each response validates
+// against the vendored schema of its operation.
 func TestApprovalResponsesMatchTheSchema(t *testing.T) {
 	srv := New(t)
 	srv.AddPullRequest(PR{Number: 7, HeadSHA: "1111111111111111111111111111111111111111", HeadRef: "feature"})
@@ -21,6 +22,7 @@ func TestApprovalResponsesMatchTheSchema(t *testing.T) {
 	srv.PushAs("", "", 7, "2222222222222222222222222222222222222222", "mallory")
 	srv.SetAutoMerge("", "", 7, true, "dave", time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	srv.AddLabelEvent("", "", 7, "security-approved", "carol", time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+	srv.ReviewPullRequest("", "", 7, Review{Login: "eve", State: "APPROVED", AuthorAssociation: "NONE"})
 	spec, err := loadSpec()
 	assert.NilError(t, err)
 	for _, path := range []string{
@@ -28,6 +30,8 @@ func TestApprovalResponsesMatchTheSchema(t *testing.T) {
 		"/repos/" + DefaultOwner + "/" + DefaultRepo + "/collaborators/stranger/permission",
 		"/repos/" + DefaultOwner + "/" + DefaultRepo + "/activity?ref=refs/heads/feature",
 		"/repos/" + DefaultOwner + "/" + DefaultRepo + "/issues/7/timeline",
+		"/repos/" + DefaultOwner + "/" + DefaultRepo + "/pulls/7/reviews",
+		"/repos/" + DefaultOwner + "/" + DefaultRepo + "/issues/7/events",
 	} {
 		req, err := http.NewRequest(http.MethodGet, srv.APIURL()+path, nil)
 		assert.NilError(t, err)
