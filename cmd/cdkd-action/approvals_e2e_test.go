@@ -47,7 +47,7 @@ type approvalCase struct {
 	seed   func(w *workspace)
 	inputs []string
 	// reason is the failure-reason both give ("" deploys); says are in
-	// both reports.
+	// both reports (the log or the job summary).
 	reason string
 	says   []string
 	// queueSays are in the queue's check's summary (its list of pull
@@ -98,7 +98,7 @@ func runQueueThenDeploy(t *testing.T, c approvalCase) {
 	assert.Equal(t, queued.code, code, "the queue's check: %s", queued.stdout)
 	assert.Equal(t, queued.outputs["failure-reason"], c.reason, "the queue's check")
 	for _, s := range c.says {
-		assert.Assert(t, is.Contains(queued.stdout, s), "the queue's check")
+		assert.Assert(t, is.Contains(queued.stdout+queued.summary, s), "the queue's check")
 	}
 	for _, s := range c.queueSays {
 		assert.Assert(t, is.Contains(queued.summary, s), "the queue's check")
@@ -117,7 +117,7 @@ func runQueueThenDeploy(t *testing.T, c approvalCase) {
 	assert.Equal(t, deployed.code, code, "the deploy: %s", deployed.stdout)
 	assert.Equal(t, deployed.outputs["failure-reason"], c.reason, "the deploy")
 	for _, s := range c.says {
-		assert.Assert(t, is.Contains(deployed.stdout, s), "the deploy")
+		assert.Assert(t, is.Contains(deployed.stdout+deployed.summary, s), "the deploy")
 	}
 }
 
@@ -173,6 +173,15 @@ func TestBotsNeverApprove(t *testing.T) {
 			},
 			inputs: []string{"required-approvals", "1"}, reason: "approvals-missing",
 			says: []string{"github-actions[bot] is not a person (account type Bot), and only people approve"}},
+		{name: "beside a person's approval, the bot's is named as not counted",
+			seed: func(w *workspace) {
+				w.writers("alice", "github-actions[bot]")
+				approve(w, 10, "github-actions[bot]")
+				approve(w, 10, "alice")
+			},
+			inputs: []string{"required-approvals", "1"},
+			// The summary escapes the login's brackets.
+			says: []string{"Approved by alice (reviews of 3030303). Not counted: github-actions", "is not a person (account type Bot), and only people approve."}},
 		{name: "the approval label added by github-actions is not counted",
 			seed: func(w *workspace) {
 				w.writers("github-actions[bot]")

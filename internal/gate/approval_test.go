@@ -258,3 +258,19 @@ func TestBatchApprovals(t *testing.T) {
 		})
 	}
 }
+
+// A deploy that asked for approvals says what did not count even when
+// others sufficed: a bot's approval beside a person's is named.
+func TestApprovalReportNamesWhatDidNotCount(t *testing.T) {
+	rv := approved(reviewOf(safeDiff()), "alice")
+	rv.Approvals.Ignored = []string{"github-actions[bot] is not a person (account type Bot), and only people approve"}
+	d := Decide(pol(RequireApprovalNever, 1), rv, current(safeDiff()))
+	assert.Assert(t, d.Deploy, d.Message)
+	assert.Equal(t, d.Approval, "Approved by alice (reviews of 1111111). Not counted: github-actions[bot] is not a person (account type Bot), and only people approve.")
+	assert.Equal(t, d.Unapproved, "")
+
+	rv.Approvals.Reviewers = nil
+	d = Decide(pol(RequireApprovalNever, 0), rv, current(safeDiff()))
+	assert.Equal(t, d.Approval, "", "no approval asked: nothing to say of what did not count")
+	assert.Equal(t, d.Unapproved, "no approval on the reviewed head 1111111 of pull request #7")
+}

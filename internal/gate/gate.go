@@ -145,7 +145,7 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		return d
 	}
 	d.Approval = approvedBy(p, rv, cur)
-	if d.Approval == "" {
+	if !approvedAtAll(p, rv, cur) {
 		d.Unapproved = unapproved(rv)
 	}
 	d.Deploy = true

@@ -160,39 +160,55 @@ func (s *state) reviews(prs []int) []Review {
 	return out
 }
 
-// approvedBy says who approved, for the report of a deploy: "" when
-// nobody did.
+// approvedBy says who approved, for the report of a deploy, and, when the
+// inputs ask for approvals, what did not count (a bot's approval, an
+// outsider's), even when others sufficed: "" when there is nothing to say.
 func approvedBy(p Policy, rv Review, cur Current) string {
+	batch := len(rv.Batch) > 0
 	var out []string
 	for _, one := range rv.all() {
-		a := one.Approvals
-		if len(a.Reviewers) == 0 {
-			continue
-		}
-		if len(rv.Batch) == 0 {
-			out = append(out, fmt.Sprintf("%s (reviews of %s)", strings.Join(a.Reviewers, ", "), short(one.HeadSHA)))
-		} else {
-			out = append(out, fmt.Sprintf("%s (pull request #%d, reviews of %s)", strings.Join(a.Reviewers, ", "), one.PR, short(one.HeadSHA)))
+		if a := one.Approvals; len(a.Reviewers) > 0 {
+			where := ""
+			if batch {
+				where = fmt.Sprintf("pull request #%d, ", one.PR)
+			}
+			out = append(out, fmt.Sprintf("%s (%sreviews of %s)", strings.Join(a.Reviewers, ", "), where, short(one.HeadSHA)))
 		}
 	}
 	var text string
 	if len(out) > 0 {
 		text = "Approved by " + strings.Join(out, "; ") + "."
 	}
-	if len(securityRows(p, cur)) == 0 {
-		return text
-	}
-	for _, one := range rv.all() {
-		if one.Approvals.LabelBy == "" {
-			continue
+	if len(securityRows(p, cur)) > 0 {
+		for _, one := range rv.all() {
+			switch by := one.Approvals.LabelBy; {
+			case by == "":
+			case batch:
+				text += fmt.Sprintf(" The security changes of pull request #%d were approved with the label %q by %s.", one.PR, p.SecurityApprovalLabel, by)
+			default:
+				text += fmt.Sprintf(" The security changes were approved with the label %q by %s.", p.SecurityApprovalLabel, by)
+			}
 		}
-		if len(rv.Batch) == 0 {
-			text += fmt.Sprintf(" The security changes were approved with the label %q by %s.", p.SecurityApprovalLabel, one.Approvals.LabelBy)
-		} else {
-			text += fmt.Sprintf(" The security changes of pull request #%d were approved with the label %q by %s.", one.PR, p.SecurityApprovalLabel, one.Approvals.LabelBy)
+	}
+	if p.RequiredApprovals > 0 || p.RequireApproval == RequireApprovalBroadening || p.RequireApproval == RequireApprovalAnyChange {
+		for _, one := range rv.all() {
+			if why := notCounted(one.Approvals); why != "" && batch {
+				text += fmt.Sprintf(" Pull request #%d:%s", one.PR, why)
+			} else {
+				text += why
+			}
 		}
 	}
 	return strings.TrimSpace(text)
+}
+
+// approvedAtAll: someone approved, by a review, or by the label when it
+// approves something (security changes).
+func approvedAtAll(p Policy, rv Review, cur Current) bool {
+	rows := len(securityRows(p, cur)) > 0
+	return slices.ContainsFunc(rv.all(), func(one Review) bool {
+		return len(one.Approvals.Reviewers) > 0 || rows && one.Approvals.LabelBy != ""
+	})
 }
 
 // unapproved names the pull requests nobody approved, for the warning a
