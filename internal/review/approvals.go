@@ -48,8 +48,14 @@ func (s *Finder) approvals(ctx context.Context, pr PullRequest) (gate.Approvals,
 	}
 	var candidates []string // whose approval could count
 	var times []time.Time
+	named := func(login string) bool {
+		return slices.ContainsFunc(candidates, func(x string) bool { return strings.EqualFold(x, login) })
+	}
+	listed := func(login string) bool {
+		return len(a.Approvers) == 0 || slices.ContainsFunc(a.Approvers, func(x string) bool { return strings.EqualFold(x, login) })
+	}
 	add := func(login string, at time.Time) {
-		if !strings.EqualFold(login, pr.Author) && !slices.ContainsFunc(candidates, func(x string) bool { return strings.EqualFold(x, login) }) {
+		if !strings.EqualFold(login, pr.Author) && listed(login) && !named(login) {
 			candidates = append(candidates, login)
 		}
 		times = append(times, at)
