@@ -145,7 +145,7 @@ func TestBatchApprovalsPerPullRequest(t *testing.T) {
 		{name: "an unapproved broadening merged beside an approved pull request is refused", batch: true,
 			seed:   func(w *workspace) { w.writers("alice"); approve(w, 10, "alice") },
 			inputs: []string{"require-approval", "broadening"}, reason: "broadening-refused",
-			says:      []string{"pull request #8, whose reviews show them, had no approval that counts before the merge: " + sgRow},
+			says:      []string{"pull request #8, whose review shows them, had no approval that counts before the merge: " + sgRow},
 			queueSays: []string{"`#8` reviewed at `8888888`: ⛔ `broadening-refused`", "`#10` reviewed at `3030303`: ✅"}},
 		{name: "a broadening approved in its own pull request deploys whatever the others' approvals", batch: true,
 			seed:   func(w *workspace) { w.writers("alice"); approve(w, deployPR, "alice") },

@@ -241,7 +241,7 @@ func TestBatchApprovals(t *testing.T) {
 		contains string
 	}{
 		{"an unapproved pull request's broadening is refused beside an approved one", pol(RequireApprovalBroadening, 0), batch([]string{"alice"}, nil),
-			reason.BroadeningRefused, "pull request #8, whose reviews show them, had no approval that counts"},
+			reason.BroadeningRefused, "pull request #8, whose review shows them, had no approval that counts"},
 		{"a broadening approved in its own pull request deploys", pol(RequireApprovalBroadening, 0), batch(nil, []string{"bob"}),
 			"", "Approved by bob (pull request #8, reviews of 1111111)."},
 		{"required-approvals: each pull request's changes need its approvals", pol(RequireApprovalNever, 1), batch([]string{"alice"}, nil),

@@ -61,6 +61,8 @@ func (securityApproved) check(s *state) *finding {
 	}
 	pr := "the pull request"
 	switch {
+	case len(rv.Batch) > 0 && len(lacking) == 1:
+		pr = prList(lacking) + ", whose review shows them,"
 	case len(rv.Batch) > 0:
 		pr = prList(lacking) + ", whose reviews show them,"
 	case rv.PR != 0:
