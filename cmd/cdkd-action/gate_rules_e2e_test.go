@@ -27,8 +27,14 @@ import (
 // a stack, only the changes that keep) into a file of the test's own.
 func diffPart(t *testing.T, dir, name string, keep func(stack, logicalID string) bool) string {
 	t.Helper()
+	return diffPartOf(t, "testdata/deploy/diff-safe.json", dir, name, keep)
+}
+
+// diffPartOf is diffPart of another fixture.
+func diffPartOf(t *testing.T, fixture, dir, name string, keep func(stack, logicalID string) bool) string {
+	t.Helper()
 	var stacks []map[string]any
-	assert.NilError(t, json.Unmarshal([]byte(readFile(t, "testdata/deploy/diff-safe.json")), &stacks))
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, fixture)), &stacks))
 	for _, s := range stacks {
 		var kept []any
 		for _, c := range s["changes"].([]any) {

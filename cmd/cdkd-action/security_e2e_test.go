@@ -33,6 +33,7 @@ func TestSecurityBroadeningRefusedThenApproved(t *testing.T) {
 	reviewed := func(t *testing.T) *workspace {
 		t.Helper()
 		w := newDeployWorkspace(t, reviewedSHA)
+		w.writers("alice", "carol")
 		// The assembly places the values, so the rule shows.
 		copyDir(t, "testdata/security/assembly", filepath.Join(w.dir, "cdk.out"))
 		w.stub(gateDiff(t, fixture))
@@ -88,6 +89,7 @@ func TestSecurityBroadeningRefusedThenApproved(t *testing.T) {
 // none required, the report still says whether anyone approved.
 func TestRequiredApprovals(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
+	w.writers("bob")
 	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
 	w.review(reviewedSHA, diffInputs())
 

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
@@ -48,14 +49,15 @@ func (s reviewSource) QueueRefs(ctx context.Context, branch string) ([]review.Re
 
 func pullRequestOf(pr github.PullRequest) review.PullRequest {
 	return review.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, MergeCommitSHA: pr.MergeCommitSHA,
-		Merged: pr.Merged, Open: pr.State == "open" && !pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels, Author: pr.Author}
+		Merged: pr.Merged, Open: pr.State == "open" && !pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels, Author: pr.Author,
+		HeadRef: pr.HeadRef, Fork: pr.HeadRepo == "" || !strings.EqualFold(pr.HeadRepo, pr.BaseRepo)}
 }
 
 func (s reviewSource) ListLabelEvents(ctx context.Context, number int) ([]review.LabelEvent, error) {
 	events, err := s.api.ListLabelEvents(ctx, s.owner, s.repo, number)
 	out := make([]review.LabelEvent, len(events))
 	for i, e := range events {
-		out[i] = review.LabelEvent{Event: e.Event, Label: e.Label, At: e.At, Actor: e.Actor}
+		out[i] = review.LabelEvent{Event: e.Event, Label: e.Label, At: e.At, Actor: e.Actor, ActorType: e.ActorType}
 	}
 	return out, err
 }
@@ -64,7 +66,29 @@ func (s reviewSource) ListReviews(ctx context.Context, number int) ([]review.Pul
 	reviews, err := s.api.ListReviews(ctx, s.owner, s.repo, number)
 	out := make([]review.PullReview, len(reviews))
 	for i, rv := range reviews {
-		out[i] = review.PullReview{Login: rv.Login, State: rv.State, CommitID: rv.CommitID, SubmittedAt: rv.SubmittedAt}
+		out[i] = review.PullReview{Login: rv.Login, State: rv.State, CommitID: rv.CommitID, SubmittedAt: rv.SubmittedAt, UserType: rv.UserType}
+	}
+	return out, err
+}
+
+func (s reviewSource) Permission(ctx context.Context, login string) (string, error) {
+	return s.api.CollaboratorPermission(ctx, s.owner, s.repo, login)
+}
+
+func (s reviewSource) Pushes(ctx context.Context, branch string) ([]review.Push, error) {
+	pushes, err := s.api.ListPushes(ctx, s.owner, s.repo, branch)
+	out := make([]review.Push, len(pushes))
+	for i, p := range pushes {
+		out[i] = review.Push{After: p.After, Actor: p.Actor, ActorType: p.ActorType}
+	}
+	return out, err
+}
+
+func (s reviewSource) AutoMergeEvents(ctx context.Context, number int) ([]review.AutoMergeEvent, error) {
+	events, err := s.api.ListAutoMergeEvents(ctx, s.owner, s.repo, number)
+	out := make([]review.AutoMergeEvent, len(events))
+	for i, e := range events {
+		out[i] = review.AutoMergeEvent{Enabled: e.Enabled, At: e.At}
 	}
 	return out, err
 }

@@ -61,6 +61,18 @@ func (r redactingAPI) ListReviews(ctx context.Context, owner, repo string, numbe
 	return r.api.ListReviews(ctx, owner, repo, number)
 }
 
+func (r redactingAPI) CollaboratorPermission(ctx context.Context, owner, repo, login string) (string, error) {
+	return r.api.CollaboratorPermission(ctx, owner, repo, login)
+}
+
+func (r redactingAPI) ListPushes(ctx context.Context, owner, repo, branch string) ([]github.Push, error) {
+	return r.api.ListPushes(ctx, owner, repo, branch)
+}
+
+func (r redactingAPI) ListAutoMergeEvents(ctx context.Context, owner, repo string, number int) ([]github.AutoMergeEvent, error) {
+	return r.api.ListAutoMergeEvents(ctx, owner, repo, number)
+}
+
 func (r redactingAPI) checkRun(cr github.CheckRun) github.CheckRun {
 	cr.Name, cr.Title = r.set.Redact(cr.Name), r.set.Redact(cr.Title)
 	cr.Summary, cr.Text = r.set.Redact(cr.Summary), r.set.Redact(cr.Text)

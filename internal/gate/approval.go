@@ -19,6 +19,9 @@ const (
 type ReviewRecord struct {
 	Login, State, CommitID string
 	SubmittedAt            time.Time
+	// UserType is GitHub's type of the reviewer's account ("User", "Bot",
+	// ...): only a person approves.
+	UserType string
 }
 
 // LabelRecord is one label added to ("labeled") or removed from
@@ -26,6 +29,26 @@ type ReviewRecord struct {
 type LabelRecord struct {
 	Event, Label, Actor string
 	At                  time.Time
+	// ActorType is GitHub's type of the actor's account: only a person
+	// approves.
+	ActorType string
+}
+
+// Permission is what GitHub's permission API says a login may do in the
+// repository.
+type Permission struct {
+	// Level is GitHub's base permission: "admin", "write" (maintain reads
+	// as write), "read" (triage reads as read) or "none".
+	Level string
+	// Unreadable says why it could not be read ("" when it was).
+	Unreadable string
+}
+
+// AutoMergeRecord is auto-merge enabled or disabled on the pull request,
+// from its timeline.
+type AutoMergeRecord struct {
+	Enabled bool
+	At      time.Time
 }
 
 // Approvals is who approved the pull request, under the one review
@@ -39,6 +62,9 @@ type Approvals struct {
 	// Ignored says, per review or label that did not count, why.
 	Ignored []string
 }
+
+// Approved reports that someone approved, by a review or the label.
+func (a Approvals) Approved() bool { return len(a.Reviewers) > 0 || a.LabelBy != "" }
 
 // ApprovalInput is what the rule reads.
 type ApprovalInput struct {
@@ -55,21 +81,120 @@ type ApprovalInput struct {
 	Label   string
 	Reviews []ReviewRecord
 	Labels  []LabelRecord
+	// Permissions are the repository permissions of the logins whose
+	// approval could count, keyed by lower-case login: a login not in it
+	// has no permission that was read, and does not count.
+	Permissions map[string]Permission
+	// Pushers pushed the reviewed head to the pull request's branch (the
+	// repository's activity): their approval of it does not count. Nil
+	// when who pushed it is not known; PushersUnknown then says why, and
+	// no approval counts.
+	Pushers        []string
+	PushersUnknown string
+	// AutoMerge is the pull request's auto-merge history, oldest first:
+	// an approval in the merge's own second counts only when auto-merge
+	// was enabled before it.
+	AutoMerge []AutoMergeRecord
+}
+
+// approvingPermissions are GitHub's permissions that may approve, as for
+// its own required reviews: write, maintain (which reads as write) and
+// admin.
+var approvingPermissions = []string{"admin", "write"}
+
+// when says when t was, against the merge.
+type when int
+
+const (
+	beforeMerge when = iota
+	sameSecond       // in the merge's own second: the order is not known
+	afterMerge
+)
+
+func (in ApprovalInput) when(t time.Time) when {
+	m := in.MergedAt.Truncate(time.Second)
+	switch t = t.Truncate(time.Second); {
+	case in.MergedAt.IsZero() || t.Before(m):
+		return beforeMerge
+	case t.Equal(m):
+		return sameSecond
+	}
+	return afterMerge
+}
+
+// autoMergeBefore reports evidence that GitHub's auto-merge was enabled
+// before t (in an earlier second) and still enabled at t: the merge in
+// t's own second then acted on what happened at t.
+func (in ApprovalInput) autoMergeBefore(t time.Time) bool {
+	on := false
+	for _, e := range in.AutoMerge {
+		if !e.At.Truncate(time.Second).Before(t.Truncate(time.Second)) {
+			break
+		}
+		on = e.Enabled
+	}
+	return on
+}
+
+// counted is whether an approval at t counts as given before the merge;
+// why, when it does not, says so after the approver's words ("approved").
+func (in ApprovalInput) counted(t time.Time) (bool, string) {
+	switch in.when(t) {
+	case afterMerge:
+		return false, "after the merge"
+	case sameSecond:
+		if in.autoMergeBefore(t) {
+			return true, ""
+		}
+		return false, "in the same second as the merge; the order cannot be known (GitHub's times have one-second resolution, and the pull request's timeline shows no auto-merge enabled before it)"
+	}
+	return true, ""
+}
+
+// mayApprove says why login's approval does not count, "" when it does:
+// a person (not a bot), one of approvers when set, who did not push the
+// reviewed head, with write, maintain or admin permission.
+func (in ApprovalInput) mayApprove(login, userType string) string {
+	switch {
+	case userType != "User":
+		if userType == "" {
+			userType = "unknown"
+		}
+		return fmt.Sprintf("%s is not a person (account type %s), and only people approve", login, userType)
+	case len(in.Approvers) > 0 && !slices.ContainsFunc(in.Approvers, func(x string) bool { return strings.EqualFold(x, login) }):
+		return fmt.Sprintf("%s is not one of approvers", login)
+	case in.Pushers == nil:
+		why := in.PushersUnknown
+		if why == "" {
+			why = "it was not read"
+		}
+		return fmt.Sprintf("%s's approval cannot count: who pushed the reviewed head %s is not known (%s), and the pusher never approves their own push", login, short(in.Head), why)
+	case slices.ContainsFunc(in.Pushers, func(x string) bool { return strings.EqualFold(x, login) }):
+		return fmt.Sprintf("%s pushed the reviewed head %s, and the pusher never approves their own push", login, short(in.Head))
+	}
+	p, ok := in.Permissions[strings.ToLower(login)]
+	switch {
+	case !ok || p.Unreadable != "":
+		why := p.Unreadable
+		if why == "" {
+			why = "it was not read"
+		}
+		return fmt.Sprintf("%s's permission on the repository could not be read (%s), so their approval does not count", login, why)
+	case !slices.Contains(approvingPermissions, p.Level):
+		return fmt.Sprintf("%s has %s permission on the repository; an approval needs write, maintain or admin", login, firstNonEmpty(p.Level, "no"))
+	}
+	return ""
 }
 
 // CountApprovals is the review approval rule. Per reviewer, the latest of
 // their reviews that is APPROVED, CHANGES_REQUESTED or DISMISSED decides (a
 // COMMENTED review changes nothing); it counts when it is APPROVED, of the
-// reviewed head, submitted before the merge, by someone other than the
-// author (and one of approvers, when set). The label counts when someone
-// other than the author (and one of approvers, when set) added it before
-// the merge and nobody removed it before the merge.
+// reviewed head, given before the merge (or in its second, after auto-merge
+// was enabled), by someone who may approve (mayApprove) other than the
+// author. The label counts when such a person added it before the merge
+// and nobody removed it before the merge.
 func CountApprovals(in ApprovalInput) Approvals {
 	var a Approvals
-	before := func(t time.Time) bool { return in.MergedAt.IsZero() || t.Before(in.MergedAt) } // the merge's own second is after: fail closed
-	allowed := func(login string) bool {
-		return len(in.Approvers) == 0 || slices.ContainsFunc(in.Approvers, func(x string) bool { return strings.EqualFold(x, login) })
-	}
 	latest := map[string]ReviewRecord{}
 	for _, r := range in.Reviews {
 		switch r.State {
@@ -77,9 +202,9 @@ func CountApprovals(in ApprovalInput) Approvals {
 		default:
 			continue
 		}
-		if !before(r.SubmittedAt) {
+		if ok, why := in.counted(r.SubmittedAt); !ok {
 			if r.State == "APPROVED" {
-				a.Ignored = append(a.Ignored, fmt.Sprintf("%s approved after the merge", r.Login))
+				a.Ignored = append(a.Ignored, fmt.Sprintf("%s approved %s", r.Login, why))
 			}
 			continue
 		}
@@ -99,21 +224,23 @@ func CountApprovals(in ApprovalInput) Approvals {
 			a.Ignored = append(a.Ignored, fmt.Sprintf("%s is the pull request's author", r.Login))
 		case r.CommitID != in.Head:
 			a.Ignored = append(a.Ignored, fmt.Sprintf("%s approved %s, not the reviewed head %s", r.Login, short(r.CommitID), short(in.Head)))
-		case !allowed(r.Login):
-			a.Ignored = append(a.Ignored, fmt.Sprintf("%s is not one of approvers", r.Login))
 		default:
+			if why := in.mayApprove(r.Login, r.UserType); why != "" {
+				a.Ignored = append(a.Ignored, why)
+				continue
+			}
 			a.Reviewers = append(a.Reviewers, r.Login)
 		}
 	}
 	if in.Label != "" {
-		a.LabelBy, a.Ignored = labelApproval(in, before, allowed, a.Ignored)
+		a.LabelBy, a.Ignored = labelApproval(in, a.Ignored)
 	}
 	return a
 }
 
 // labelApproval finds who put the approval label on before the merge, if it
 // was still on then.
-func labelApproval(in ApprovalInput, before func(time.Time) bool, allowed func(string) bool, ignored []string) (string, []string) {
+func labelApproval(in ApprovalInput, ignored []string) (string, []string) {
 	events := slices.Clone(in.Labels)
 	slices.SortStableFunc(events, func(a, b LabelRecord) int { return a.At.Compare(b.At) })
 	by := ""
@@ -121,18 +248,28 @@ func labelApproval(in ApprovalInput, before func(time.Time) bool, allowed func(s
 		if !strings.EqualFold(e.Label, in.Label) {
 			continue
 		}
+		ok, why := in.counted(e.At)
 		switch {
-		case !before(e.At):
+		case !ok && e.Event == "unlabeled" && in.when(e.At) == sameSecond:
+			// Removed in the merge's second: whether it was on at the
+			// merge is not known, so it approves nothing.
+			if by != "" {
+				ignored = append(ignored, fmt.Sprintf("the label %q was removed in the same second as the merge; the order cannot be known", in.Label))
+			}
+			by = ""
+		case !ok:
 			if e.Event == "labeled" {
-				ignored = append(ignored, fmt.Sprintf("the label %q was added by %s after the merge", in.Label, e.Actor))
+				ignored = append(ignored, fmt.Sprintf("the label %q was added by %s %s", in.Label, e.Actor, why))
 			}
 		case e.Event == "unlabeled":
 			by = ""
 		case strings.EqualFold(e.Actor, in.Author):
 			ignored = append(ignored, fmt.Sprintf("the label %q was added by the pull request's author, %s", in.Label, e.Actor))
-		case !allowed(e.Actor):
-			ignored = append(ignored, fmt.Sprintf("the label %q was added by %s, who is not one of approvers", in.Label, e.Actor))
 		default:
+			if why := in.mayApprove(e.Actor, e.ActorType); why != "" {
+				ignored = append(ignored, fmt.Sprintf("the label %q does not count: %s", in.Label, why))
+				continue
+			}
 			by = e.Actor
 		}
 	}

@@ -71,6 +71,9 @@ type Decision struct {
 	// Current is the change set the decision was about; nil when the gate
 	// refused before computing it.
 	Current *Current
+	// Lacking says, per pull request, what approval it lacks, when an
+	// approval rule refused (a merge queue's report names each).
+	Lacking map[int]string
 	// Approval names who approved, "" when nobody did; Unapproved is
 	// then the warning a deploy that needed no approval gets.
 	Approval, Unapproved string
@@ -142,8 +145,8 @@ func Decide(p Policy, rv Review, cur Current) Decision {
 		return d
 	}
 	d.Approval = approvedBy(p, rv, cur)
-	if d.Approval == "" && rv.PR != 0 {
-		d.Unapproved = fmt.Sprintf("no approval on the reviewed head %s of pull request #%d", short(rv.HeadSHA), rv.PR)
+	if !approvedAtAll(p, rv, cur) {
+		d.Unapproved = unapproved(rv)
 	}
 	d.Deploy = true
 	switch {

@@ -41,6 +41,9 @@ type Review struct {
 	// LateLabels are labels added after the pull request merged: they
 	// approve nothing, and a refusal says so.
 	LateLabels []string
+	// BotLabels are approval labels (the destructive label) a bot put on:
+	// a bot never approves, and a refusal says so.
+	BotLabels []LabelRecord
 	// MergedAt is when the pull request merged, for messages ("" if not).
 	MergedAt string
 	// Ambiguous lists the pull requests the deployed commit belongs to

@@ -35,6 +35,14 @@ func (destructiveAllowed) check(s *state) *finding {
 		msg += fmt.Sprintf(" The label %q came too late: it was added after pull request #%d merged (%s), so it approves nothing that was merged; approve in the pull request before merging.",
 			p.DestructiveLabel, rv.PR, rv.MergedAt)
 	}
+	for _, one := range rv.all() {
+		for _, l := range one.BotLabels {
+			if strings.EqualFold(l.Label, p.DestructiveLabel) {
+				msg += fmt.Sprintf(" The label %q on pull request #%d was added by %s, which is not a person (account type %s): a bot never approves.",
+					l.Label, one.PR, l.Actor, firstNonEmpty(l.ActorType, "unknown"))
+			}
+		}
+	}
 	return &finding{title: "Destructive changes refused", msg: msg}
 }
 

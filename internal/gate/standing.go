@@ -21,7 +21,8 @@ type Standing struct {
 // Standings lists the pull request of rv and those of its batch, sorted,
 // each with what the gate's rules about one review (a missing, failed,
 // altered, unrecorded or stale review) find wrong with it, else the changes
-// of d's change set its review no longer covers (d refused them).
+// of d's change set its review no longer covers, or the approval it lacks
+// (d refused them).
 func Standings(p Policy, rv Review, d Decision) []Standing {
 	var out []Standing
 	for _, one := range rv.all() {
@@ -33,6 +34,8 @@ func Standings(p Policy, rv Review, d Decision) []Standing {
 			s.Reason, s.Problem = r, f.msg+"."
 		} else if what := d.Differs[one.PR]; len(what) > 0 && !d.Deploy {
 			s.Reason, s.Problem = d.Reason, "Its review no longer covers what would deploy: "+strings.Join(what, "; ")+"."
+		} else if why := d.Lacking[one.PR]; why != "" && !d.Deploy {
+			s.Reason, s.Problem = d.Reason, why+"."
 		}
 		out = append(out, s)
 	}

@@ -44,3 +44,19 @@ func TestStandingsNameWhatAReviewNoLongerCovers(t *testing.T) {
 	assert.Equal(t, got[1].PR, 8)
 	assert.Equal(t, got[1].Reason, Reason(""), "#8's review covers its change: %s", got[1].Problem)
 }
+
+// A group refused for a pull request's missing approvals names that pull
+// request, and not the approved one.
+func TestStandingsNameThePullRequestLackingApproval(t *testing.T) {
+	a, b := stackWith(update("Topic", "DisplayName", "a", "b")), stackWith(update("Queue", "DisplayName", "q1", "q2"))
+	rv := reviewsOf(a, b)
+	rv.Approvals.Reviewers = []string{"alice"}
+	cur := stackWith(update("Topic", "DisplayName", "a", "b"), update("Queue", "DisplayName", "q1", "q2"))
+	p := pol(RequireApprovalNever, 1)
+	d := Decide(p, rv, Current{Diff: cur, Digest: cur.Digest()})
+	assert.Equal(t, d.Reason, reason.ApprovalsMissing, d.Message)
+	got := Standings(p, rv, d)
+	assert.Equal(t, got[0].Reason, Reason(""), "#7 is approved: %s", got[0].Problem)
+	assert.Equal(t, got[1].Reason, reason.ApprovalsMissing)
+	assert.Equal(t, got[1].Problem, "It has 0 of the 1 approving reviews required-approvals asks for its changes, which no pull request with enough approvals shows: update Queue (AWS::SNS::Topic) in StackA; update Queue.DisplayName in StackA.")
+}

@@ -20,6 +20,9 @@ type API interface {
 	OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]PullRequest, error)
 	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]LabelEvent, error)
 	ListReviews(ctx context.Context, owner, repo string, number int) ([]Review, error)
+	CollaboratorPermission(ctx context.Context, owner, repo, login string) (string, error)
+	ListPushes(ctx context.Context, owner, repo, branch string) ([]Push, error)
+	ListAutoMergeEvents(ctx context.Context, owner, repo string, number int) ([]AutoMergeEvent, error)
 
 	ListIssues(ctx context.Context, owner, repo string, opts ListIssuesOptions) ([]Issue, error)
 	CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (Issue, error)

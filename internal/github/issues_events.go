@@ -17,6 +17,8 @@ type LabelEvent struct {
 	// Actor is who added or removed it: an approval label counts only
 	// when someone other than the pull request's author added it.
 	Actor string
+	// ActorType is the actor account's type ("User", "Bot", ...).
+	ActorType string
 }
 
 // ListLabelEvents lists when labels were added to and removed from issue or
@@ -34,7 +36,7 @@ func (c *Client) ListLabelEvents(ctx context.Context, owner, repo string, number
 	var out []LabelEvent
 	for _, e := range events {
 		if (e.GetEvent() == "labeled" || e.GetEvent() == "unlabeled") && e.Label != nil {
-			out = append(out, LabelEvent{Event: e.GetEvent(), Label: e.Label.GetName(), At: e.GetCreatedAt().Time, Actor: e.GetActor().GetLogin()})
+			out = append(out, LabelEvent{Event: e.GetEvent(), Label: e.Label.GetName(), At: e.GetCreatedAt().Time, Actor: e.GetActor().GetLogin(), ActorType: e.GetActor().GetType()})
 		}
 	}
 	return out, nil

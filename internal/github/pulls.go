@@ -12,9 +12,11 @@ import (
 // PullRequest is what the action needs to know about a pull request: whether
 // it is the one being reviewed or deployed, and at which commit.
 type PullRequest struct {
-	Number         int
-	State          string // "open" or "closed"
-	HeadSHA        string
+	Number  int
+	State   string // "open" or "closed"
+	HeadSHA string
+	// HeadRef is the branch the head is on (in HeadRepo).
+	HeadRef        string
 	BaseRef        string
 	MergeCommitSHA string
 	HTMLURL        string
@@ -34,6 +36,7 @@ func pullRequestFrom(p *gh.PullRequest) PullRequest {
 		Number:         p.GetNumber(),
 		State:          p.GetState(),
 		HeadSHA:        p.GetHead().GetSHA(),
+		HeadRef:        p.GetHead().GetRef(),
 		BaseRef:        p.GetBase().GetRef(),
 		MergeCommitSHA: p.GetMergeCommitSHA(),
 		HTMLURL:        p.GetHTMLURL(),

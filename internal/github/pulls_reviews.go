@@ -15,6 +15,8 @@ type Review struct {
 	State       string
 	CommitID    string
 	SubmittedAt time.Time
+	// UserType is the reviewer account's type ("User", "Bot", ...).
+	UserType string
 }
 
 // ListReviews lists a pull request's reviews, oldest first: the deploy
@@ -30,7 +32,7 @@ func (c *Client) ListReviews(ctx context.Context, owner, repo string, number int
 	}
 	out := make([]Review, 0, len(reviews))
 	for _, r := range reviews {
-		out = append(out, Review{Login: r.GetUser().GetLogin(), State: r.GetState(), CommitID: r.GetCommitID(), SubmittedAt: r.GetSubmittedAt().Time})
+		out = append(out, Review{Login: r.GetUser().GetLogin(), State: r.GetState(), CommitID: r.GetCommitID(), SubmittedAt: r.GetSubmittedAt().Time, UserType: r.GetUser().GetType()})
 	}
 	return out, nil
 }

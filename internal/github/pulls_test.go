@@ -22,7 +22,7 @@ func TestGetPullRequest(t *testing.T) {
 	got, err := c.GetPullRequest(ctx, "o", "r", 7)
 	assert.NilError(t, err)
 	assert.DeepEqual(t, got, PullRequest{
-		Number: 7, State: "closed", HeadSHA: "h1", BaseRef: "main", MergeCommitSHA: "m1",
+		Number: 7, State: "closed", HeadSHA: "h1", HeadRef: "feature", BaseRef: "main", MergeCommitSHA: "m1",
 		HTMLURL: "https://github.com/o/r/pull/7", Merged: true, Labels: []string{"deploy", "infra"},
 	})
 

@@ -70,6 +70,9 @@ const (
 	FindingBoundaryRemoved      SecurityFinding = "permissions-boundary-removed"
 	FindingBoundaryChanged      SecurityFinding = "permissions-boundary-changed"
 	FindingPublicAccessLoosened SecurityFinding = "public-access-block-loosened"
+	// FindingPublicEndpoint: an endpoint published without authentication
+	// (a Lambda function URL, an API Gateway method or route).
+	FindingPublicEndpoint SecurityFinding = "public-endpoint"
 )
 
 // PolicyStatement is one policy statement, targets flattened and sorted.

@@ -91,6 +91,9 @@ type Finder struct {
 	// ambiguous lists the pull requests the commit belongs to, when
 	// several do.
 	ambiguous []int
+	// perms are the repository permissions read so far, by lower-case
+	// login (approvals.go).
+	perms map[string]gate.Permission
 }
 
 var _ gate.Reviews = (*Finder)(nil)
@@ -178,7 +181,7 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 	}
 	f.pr = &pr
 	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
-	if rv.Labels, rv.LateLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
+	if rv.Labels, rv.LateLabels, rv.BotLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
 		return rv, f, err
 	}
 	if rv.Approvals, err = s.approvals(ctx, pr); err != nil {

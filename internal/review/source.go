@@ -22,6 +22,11 @@ type PullRequest struct {
 	Labels   []string
 	// Author opened it: their own approval never counts.
 	Author string
+	// HeadRef is the branch its head is on; Fork: that branch is in
+	// another repository (or one GitHub no longer names), whose pushes this
+	// repository's activity does not record.
+	HeadRef string
+	Fork    bool
 }
 
 // Comment is a diff comment written by the action's identity.
@@ -47,8 +52,9 @@ type LabelEvent struct {
 	Event string
 	Label string
 	At    time.Time
-	// Actor added or removed it.
-	Actor string
+	// Actor added or removed it; ActorType is GitHub's type of that
+	// account ("User", "Bot", ...).
+	Actor, ActorType string
 }
 
 // PullReview is a pull request review: who, in what state (APPROVED,
@@ -56,6 +62,21 @@ type LabelEvent struct {
 type PullReview struct {
 	Login, State, CommitID string
 	SubmittedAt            time.Time
+	// UserType is GitHub's type of the reviewer's account.
+	UserType string
+}
+
+// Push is a push to a branch, from the repository's activity: the commit
+// it moved the branch to, and who pushed.
+type Push struct {
+	After            string
+	Actor, ActorType string
+}
+
+// AutoMergeEvent is auto-merge enabled or disabled on a pull request.
+type AutoMergeEvent struct {
+	Enabled bool
+	At      time.Time
 }
 
 // Ref is a git reference: its full name and the commit it points at.
@@ -76,6 +97,14 @@ type API interface {
 	QueueRefs(ctx context.Context, branch string) ([]Ref, error)
 	ListLabelEvents(ctx context.Context, number int) ([]LabelEvent, error)
 	ListReviews(ctx context.Context, number int) ([]PullReview, error)
+	// Permission is login's base permission on the repository (admin,
+	// write, read, none).
+	Permission(ctx context.Context, login string) (string, error)
+	// Pushes lists the pushes to branch, newest first.
+	Pushes(ctx context.Context, branch string) ([]Push, error)
+	// AutoMergeEvents lists when auto-merge was enabled or disabled on
+	// pull request number, oldest first.
+	AutoMergeEvents(ctx context.Context, number int) ([]AutoMergeEvent, error)
 	ListCheckRunsForRef(ctx context.Context, ref, checkName string) ([]CheckRun, error)
 	// DiffComments lists, oldest first, the comments on pull request
 	// number that carry the diff header for label and were written by

@@ -40,6 +40,7 @@ const (
 	FindingBoundaryRemoved      = model.FindingBoundaryRemoved
 	FindingBoundaryChanged      = model.FindingBoundaryChanged
 	FindingPublicAccessLoosened = model.FindingPublicAccessLoosened
+	FindingPublicEndpoint       = model.FindingPublicEndpoint
 )
 
 // Sort puts rows in their stable order (see model.SortSecurity).
@@ -60,6 +61,8 @@ func FindingText(f Finding) string {
 		return "permissions boundary changed"
 	case FindingPublicAccessLoosened:
 		return "S3 public access block loosened"
+	case FindingPublicEndpoint:
+		return "endpoint published without authentication"
 	}
 	return strings.ReplaceAll(string(f), "-", " ")
 }

@@ -24,6 +24,9 @@ func appendFindings(out []Change, r Resource) []Change {
 			finding(FindingBoundaryChanged, text(o)+" → "+text(n))
 		}
 	}
+	if f, ok := publicEndpoint(r); ok {
+		out = append(out, f)
+	}
 	if w := watched[r.Type]; w["PublicAccessBlockConfiguration"] && r.New != nil {
 		o, n := flags(r.Old["PublicAccessBlockConfiguration"]), flags(r.New["PublicAccessBlockConfiguration"])
 		_, changed := r.New["PublicAccessBlockConfiguration"]

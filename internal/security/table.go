@@ -48,6 +48,12 @@ var watched = map[string]map[string]bool{
 	"AWS::IAM::Role":  {"PermissionsBoundary": true},
 	"AWS::IAM::User":  {"PermissionsBoundary": true},
 	"AWS::S3::Bucket": {"PublicAccessBlockConfiguration": true},
+	// Endpoints published without authentication (endpoints.go): the
+	// authorization property, and what names a method or route (read on
+	// creation, where an absent authorization is CloudFormation's NONE).
+	"AWS::Lambda::Url":         {"AuthType": true},
+	"AWS::ApiGateway::Method":  {"AuthorizationType": true, "HttpMethod": true},
+	"AWS::ApiGatewayV2::Route": {"AuthorizationType": true, "RouteKey": true},
 }
 
 type typeEntry struct {

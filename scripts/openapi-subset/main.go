@@ -66,6 +66,9 @@ var operations = map[string][]string{
 	"/repos/{owner}/{repo}/issues/{issue_number}":                {"patch"},
 	"/repos/{owner}/{repo}/deployments":                          {"post"},
 	"/repos/{owner}/{repo}/deployments/{deployment_id}/statuses": {"post"},
+	"/repos/{owner}/{repo}/collaborators/{username}/permission":  {"get"},
+	"/repos/{owner}/{repo}/activity":                             {"get"},
+	"/repos/{owner}/{repo}/issues/{issue_number}/timeline":       {"get"},
 }
 
 // droppedKeys are removed from every object that is not a map of property

@@ -52,6 +52,9 @@ var handlers = map[string]handler{
 	OpUpdateIssue:               (*call).updateIssue,
 	OpCreateDeployment:          (*call).createDeployment,
 	OpCreateDeploymentStatus:    (*call).createDeploymentStatus,
+	OpGetCollaboratorPermission: (*call).getCollaboratorPermission,
+	OpListActivities:            (*call).listActivities,
+	OpListTimeline:              (*call).listTimeline,
 }
 
 // call is one request being served.

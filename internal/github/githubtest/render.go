@@ -49,15 +49,27 @@ func (s *Server) renderUser(login string) map[string]any {
 		typ = "Bot"
 	}
 	id := s.userID(login)
+	api := s.APIURL() + "/users/" + url.PathEscape(login)
+	// Every field GitHub's simple-user schema requires.
 	return map[string]any{
-		"login":      login,
-		"id":         id,
-		"node_id":    fmt.Sprintf("U_%d", id),
-		"type":       typ,
-		"site_admin": false,
-		"url":        s.APIURL() + "/users/" + url.PathEscape(login),
-		"html_url":   s.URL + "/" + url.PathEscape(login),
-		"avatar_url": s.URL + "/avatars/" + strconv.FormatInt(id, 10),
+		"login":               login,
+		"id":                  id,
+		"node_id":             fmt.Sprintf("U_%d", id),
+		"type":                typ,
+		"site_admin":          false,
+		"url":                 api,
+		"html_url":            s.URL + "/" + url.PathEscape(login),
+		"avatar_url":          s.URL + "/avatars/" + strconv.FormatInt(id, 10),
+		"gravatar_id":         "",
+		"events_url":          api + "/events{/privacy}",
+		"followers_url":       api + "/followers",
+		"following_url":       api + "/following{/other_user}",
+		"gists_url":           api + "/gists{/gist_id}",
+		"organizations_url":   api + "/orgs",
+		"received_events_url": api + "/received_events",
+		"repos_url":           api + "/repos",
+		"starred_url":         api + "/starred{/owner}{/repo}",
+		"subscriptions_url":   api + "/subscriptions",
 	}
 }
 

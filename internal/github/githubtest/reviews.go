@@ -18,6 +18,11 @@ type Review struct {
 	State       string
 	CommitID    string
 	SubmittedAt time.Time
+	// AuthorAssociation is what GitHub says of the reviewer's relation to
+	// the repository (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ...);
+	// default MEMBER. It says nothing of write access: the gate reads the
+	// permission API (SetPermission).
+	AuthorAssociation string
 }
 
 // ReviewPullRequest adds a review to pull request number. A zero
@@ -35,6 +40,9 @@ func (s *Server) ReviewPullRequest(owner, repo string, number int, rv Review) Re
 	}
 	if rv.CommitID == "" {
 		rv.CommitID = it.pr.headSHA
+	}
+	if rv.AuthorAssociation == "" {
+		rv.AuthorAssociation = "MEMBER"
 	}
 	rv.ID = s.id("review")
 	it.pr.reviews = append(it.pr.reviews, rv)
@@ -90,7 +98,7 @@ func (c *call) listReviews() response {
 			"pull_request_url":   prURL,
 			"_links":             map[string]any{"html": map[string]any{"href": html}, "pull_request": map[string]any{"href": prURL}},
 			"submitted_at":       ts(rv.SubmittedAt),
-			"author_association": "MEMBER",
+			"author_association": rv.AuthorAssociation,
 		})
 	}
 	resp := jsonResponse(http.StatusOK, out)

@@ -465,6 +465,7 @@ var idBases = map[string]int64{
 	"issue":             500000,
 	"pull":              600000,
 	"event":             700000,
+	"activity":          800000,
 }
 
 func cloneValues(v url.Values) url.Values {

@@ -159,6 +159,10 @@ type repoState struct {
 	commits map[string][]string
 	// refs are git refs by full name, each at a commit (SetRef).
 	refs map[string]string
+	// activities are the pushes to its branches, oldest first, and
+	// permissions each login's role (approvals.go).
+	activities  []activity
+	permissions map[string]string
 }
 
 // item is an issue or, when pr is set, a pull request.
@@ -177,6 +181,9 @@ type item struct {
 	pr          *prData
 	// labelEvents say when labels were added and removed, oldest first.
 	labelEvents []labelEvent
+	// autoMerge says when auto-merge was enabled and disabled, oldest
+	// first (approvals.go).
+	autoMerge []autoMergeEvent
 }
 
 type prData struct {
@@ -298,6 +305,10 @@ func (s *Server) AddPullRequest(pr PR) PR {
 	if it.pr.baseSHA == "" {
 		it.pr.baseSHA = madeUpSHA(fmt.Sprintf("%s/%s#%d base", r.owner, r.name, it.number))
 	}
+	if it.pr.forkOwner == "" {
+		// Its author pushed the branch here: the activity records it.
+		s.pushed(r, it.pr.headRef, "", it.pr.headSHA, pr.Login, "branch_creation", now.Add(-time.Minute))
+	}
 	return s.prView(r, it)
 }
 
@@ -337,14 +348,14 @@ func (s *Server) DeleteComment(owner, repo string, id int64) {
 }
 
 // PushToPullRequest moves a seeded pull request's head to sha, as a push to
-// its branch does (owner and repo default as for AddPullRequest).
+// its branch by the pull request's author does (owner and repo default as for
+// AddPullRequest; PushAs pushes as someone else).
 func (s *Server) PushToPullRequest(owner, repo string, number int, sha string) {
 	s.t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if it := s.pullRequest("PushToPullRequest", owner, repo, number, false); it != nil {
-		it.pr.headSHA = sha
-		it.updated = s.now()
+		s.pushTo(owner, repo, it, sha, it.login)
 	}
 }
 
