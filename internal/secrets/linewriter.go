@@ -114,12 +114,15 @@ func (w *LineWriter) emitLongLine() error {
 	var cut int
 	var spans []span
 	w.set.withMatcher(func(m *matcher) {
-		cut = keepBack(w.pending, max(m.maxLen-1, 0))
+		// An escaped occurrence is up to maxEscapeGrowth times longer
+		// than the pattern it decodes to.
+		cut = keepBack(w.pending, max(m.maxLen-1, 0)*maxEscapeGrowth)
 		if cut <= 0 {
 			return
 		}
 		text := string(w.pending)
 		spans = append(m.find(text, false), m.findWrapped(text, false, true)...)
+		spans = append(spans, m.findDecoded(text, false)...)
 	})
 	if cut <= 0 {
 		return nil

@@ -238,14 +238,30 @@ func (s *Set) Redact(text string) string {
 		if len(spans) == 0 {
 			return
 		}
-		text = replaceSpans(text, spans)
-		// Every occurrence of the original text is gone; a new one can
-		// only form across an inserted Mask, which takes a pattern
-		// holding '*'.
-		if len(m.starByTail) > 0 {
-			text = m.settle(text)
+		text = m.replace(text, spans)
+		// A decoded occurrence can also form across an inserted Mask
+		// ("%41" + "***" where a value holds "A***"): replacing shortens
+		// the text, so this ends.
+		for {
+			d := m.findDecoded(text, false)
+			if len(d) == 0 {
+				break
+			}
+			text = m.replace(text, d)
 		}
 	})
+	return text
+}
+
+// replace replaces spans of text with Mask, then the occurrences that
+// doing so formed across a Mask.
+func (m *matcher) replace(text string, spans []span) string {
+	text = replaceSpans(text, spans)
+	// Every occurrence of the original text is gone; a new one can only
+	// form across an inserted Mask, which takes a pattern holding '*'.
+	if len(m.starByTail) > 0 {
+		text = m.settle(text)
+	}
 	return text
 }
 

@@ -241,8 +241,8 @@ func mergeSpans(spans []span) []span {
 	return out
 }
 
-// spans returns every span Redact replaces: find's and findWrapped's,
-// merged.
+// spans returns every span Redact replaces: find's, findWrapped's and
+// findDecoded's, merged.
 func (m *matcher) spans(text string, first bool) []span {
 	sp := m.find(text, first)
 	if first && len(sp) > 0 {
@@ -250,6 +250,12 @@ func (m *matcher) spans(text string, first bool) []span {
 	}
 	if w := m.findWrapped(text, first, false); len(w) > 0 {
 		sp = mergeSpans(append(sp, w...))
+		if first {
+			return sp
+		}
+	}
+	if d := m.findDecoded(text, first); len(d) > 0 {
+		sp = mergeSpans(append(sp, d...))
 	}
 	return sp
 }

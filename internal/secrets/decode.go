@@ -1,0 +1,334 @@
+package secrets
+
+import (
+	"html"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Matching by meaning. The patterns are a value's exact encodings by the
+// encoders we know of (encodings.go); an encoder nobody listed writes other
+// spellings: lower-case %xx, every character as \uXXXX, numeric HTML
+// entities, hex. So the text itself is decoded too: every escape sequence
+// it holds is replaced by what it stands for, the matcher runs over the
+// decoded text, and an occurrence there is mapped back to the span of the
+// original text it was decoded from, which is replaced whole.
+//
+// Decoded, one level deep (an escape that decodes to another escape is
+// decoded again, up to maxDecodeDepth):
+//   - percent escapes %XX, either case;
+//   - backslash escapes: \uXXXX (surrogate pairs joined), \UXXXXXXXX,
+//     \xXX, and JSON's short escapes \" \\ \/ \b \f \n \r \t;
+//   - HTML and XML character references: numeric (&#65; &#x41; &#X41;,
+//     at most 8 digits, the ';' optional) and named (&amp; &eacute; ...);
+//   - runs of at least 2*minPatternBytes hex digits, either case, read from
+//     their first and from their second digit.
+//
+// The list is the decoders, not the encoders: any encoder writing one of
+// these spellings, in any mix, is covered.
+
+// maxDecodeDepth is how many times an escape is decoded: "%2541" is "%41"
+// once and "A" twice (a value URL-encoded twice, JSON inside JSON).
+const maxDecodeDepth = 2
+
+// maxEscapeGrowth bounds how many bytes of text one decoded byte comes
+// from ("&#x0001F511;" is 12 bytes for 4): a stream keeps back that many
+// times the longest pattern so that no encoded occurrence is cut.
+const maxEscapeGrowth = 12
+
+// minHexRun is the shortest hex run decoded: two digits per byte of the
+// shortest pattern.
+const minHexRun = 2 * minPatternBytes
+
+// view is text rewritten (decoded, case-folded, joined across lines) with,
+// for each byte, the span of the original text it comes from.
+type view struct {
+	b        []byte
+	from, to []int32
+}
+
+func (v *view) emit(b []byte, from, to int) {
+	for _, c := range b {
+		v.b = append(v.b, c)
+		v.from = append(v.from, int32(from))
+		v.to = append(v.to, int32(to))
+	}
+}
+
+func (v *view) emitByte(c byte, from, to int) {
+	v.b = append(v.b, c)
+	v.from = append(v.from, int32(from))
+	v.to = append(v.to, int32(to))
+}
+
+func (v *view) emitRune(r rune, from, to int) {
+	var buf [utf8.UTFMax]byte
+	n := utf8.EncodeRune(buf[:], r)
+	v.emit(buf[:n], from, to)
+}
+
+// original maps spans of v back to the text v was made from.
+func (v *view) original(spans []span) []span {
+	out := make([]span, 0, len(spans))
+	for _, sp := range spans {
+		out = append(out, span{int(v.from[sp.start]), int(v.to[sp.end-1])})
+	}
+	return out
+}
+
+// compose maps v, made from the text of under, to under's original text.
+func (v *view) compose(under *view) {
+	for i := range v.b {
+		v.from[i], v.to[i] = under.from[v.from[i]], under.to[v.to[i]-1]
+	}
+}
+
+// mayHoldEscape is a fast test for a byte that starts an escape sequence.
+func mayHoldEscape(text string) bool {
+	return strings.IndexByte(text, '%') >= 0 || strings.IndexByte(text, '\\') >= 0 || strings.IndexByte(text, '&') >= 0
+}
+
+// decodeEscapes returns text with its escape sequences decoded, and false
+// when it holds none.
+func decodeEscapes(text string) (*view, bool) {
+	if !mayHoldEscape(text) {
+		return nil, false
+	}
+	v := &view{b: make([]byte, 0, len(text)), from: make([]int32, 0, len(text)), to: make([]int32, 0, len(text))}
+	decoded := false
+	for i := 0; i < len(text); {
+		n := 0
+		switch text[i] {
+		case '%':
+			n = decodePercent(text, i, v)
+		case '\\':
+			n = decodeBackslash(text, i, v)
+		case '&':
+			n = decodeEntity(text, i, v)
+		}
+		if n == 0 {
+			v.emitByte(text[i], i, i+1)
+			i++
+			continue
+		}
+		decoded = true
+		i += n
+	}
+	return v, decoded
+}
+
+func hexVal(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// hexAt reads n hex digits at text[i:], or false.
+func hexAt(text string, i, n int) (rune, bool) {
+	if i+n > len(text) {
+		return 0, false
+	}
+	var r rune
+	for k := range n {
+		d, ok := hexVal(text[i+k])
+		if !ok {
+			return 0, false
+		}
+		r = r<<4 | rune(d)
+	}
+	return r, true
+}
+
+// decodePercent decodes %XX at text[i]; it returns the bytes read, 0 when
+// there is no escape.
+func decodePercent(text string, i int, v *view) int {
+	b, ok := hexAt(text, i+1, 2)
+	if !ok {
+		return 0
+	}
+	v.emitByte(byte(b), i, i+3)
+	return 3
+}
+
+// decodeBackslash decodes a backslash escape at text[i].
+func decodeBackslash(text string, i int, v *view) int {
+	if i+1 >= len(text) {
+		return 0
+	}
+	switch c := text[i+1]; c {
+	case 'u':
+		r, ok := hexAt(text, i+2, 4)
+		if !ok {
+			return 0
+		}
+		n := 6
+		if utf16.IsSurrogate(r) {
+			if i+7 < len(text) && text[i+6] == '\\' && text[i+7] == 'u' {
+				if r2, ok := hexAt(text, i+8, 4); ok {
+					if p := utf16.DecodeRune(r, r2); p != utf8.RuneError {
+						r, n = p, 12
+					}
+				}
+			}
+			if n == 6 {
+				return 0 // a lone surrogate stands for nothing
+			}
+		}
+		v.emitRune(r, i, i+n)
+		return n
+	case 'U':
+		r, ok := hexAt(text, i+2, 8)
+		if !ok || !utf8.ValidRune(r) {
+			return 0
+		}
+		v.emitRune(r, i, i+10)
+		return 10
+	case 'x':
+		b, ok := hexAt(text, i+2, 2)
+		if !ok {
+			return 0
+		}
+		v.emitByte(byte(b), i, i+4)
+		return 4
+	case '"', '\\', '/', '\'':
+		v.emitByte(c, i, i+2)
+		return 2
+	case 'b', 'f', 'n', 'r', 't':
+		v.emitByte("\b\f\n\r\t"[strings.IndexByte("bfnrt", c)], i, i+2)
+		return 2
+	}
+	return 0
+}
+
+// maxEntityName bounds a named character reference ("&CounterClockwiseContourIntegral;").
+const maxEntityName = 33
+
+// decodeEntity decodes an HTML or XML character reference at text[i].
+func decodeEntity(text string, i int, v *view) int {
+	j := i + 1
+	if j < len(text) && text[j] == '#' {
+		j++
+		base, digits := 10, "0123456789"
+		if j < len(text) && (text[j] == 'x' || text[j] == 'X') {
+			base, digits = 16, "0123456789abcdefABCDEF"
+			j++
+		}
+		start := j
+		for j < len(text) && j-start < 8 && strings.IndexByte(digits, text[j]) >= 0 {
+			j++
+		}
+		if j == start {
+			return 0
+		}
+		var r rune
+		for _, c := range []byte(text[start:j]) {
+			d, _ := hexVal(c)
+			r = r*rune(base) + rune(d)
+		}
+		if j < len(text) && text[j] == ';' {
+			j++
+		}
+		if !utf8.ValidRune(r) || r == 0 {
+			r = utf8.RuneError // as html.UnescapeString reads it
+		}
+		v.emitRune(r, i, j)
+		return j - i
+	}
+	for j < len(text) && j-i <= maxEntityName && isAlnum(text[j]) {
+		j++
+	}
+	if j == i+1 || j >= len(text) || text[j] != ';' {
+		return 0
+	}
+	ref := text[i : j+1]
+	out := html.UnescapeString(ref)
+	if out == ref {
+		return 0
+	}
+	v.emit([]byte(out), i, j+1)
+	return j + 1 - i
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// forEachHexRun calls fn with each run of at least minHexRun hex digits,
+// decoded from its first digit and, when the run is long enough, from its
+// second: an occurrence inside a longer hex blob starts at an even or odd
+// digit depending on what precedes it.
+func forEachHexRun(text string, fn func(v *view) bool) {
+	for i := 0; i < len(text); {
+		if _, ok := hexVal(text[i]); !ok {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) {
+			if _, ok := hexVal(text[j]); !ok {
+				break
+			}
+			j++
+		}
+		for parity := 0; parity <= 1 && j-i-parity >= minHexRun; parity++ {
+			n := (j - i - parity) / 2
+			v := &view{b: make([]byte, n), from: make([]int32, n), to: make([]int32, n)}
+			for k := range n {
+				at := i + parity + 2*k
+				hi, _ := hexVal(text[at])
+				lo, _ := hexVal(text[at+1])
+				v.b[k] = hi<<4 | lo
+				v.from[k], v.to[k] = int32(at), int32(at+2)
+			}
+			if !fn(v) {
+				return
+			}
+		}
+		i = j
+	}
+}
+
+// findDecoded returns the spans of text whose decoded form (escapes and hex
+// runs, see above) holds an occurrence, merged. With first set it stops at
+// the first.
+func (m *matcher) findDecoded(text string, first bool) []span {
+	if len(m.byKey) == 0 || len(text) < minPatternBytes {
+		return nil
+	}
+	var out []span
+	forEachHexRun(text, func(v *view) bool {
+		out = append(out, v.original(m.find(string(v.b), first))...)
+		return !first || len(out) == 0
+	})
+	if first && len(out) > 0 {
+		return out
+	}
+	// Each level is decoded from the one before; its spans map back
+	// through every level to text.
+	cur := text
+	var under *view
+	for range maxDecodeDepth {
+		v, ok := decodeEscapes(cur)
+		if !ok {
+			break
+		}
+		if under != nil {
+			v.compose(under)
+		}
+		decoded := unsafe.String(unsafe.SliceData(v.b), len(v.b)) // v.b is not written again
+		out = append(out, v.original(m.find(decoded, first))...)
+		if first && len(out) > 0 {
+			return out
+		}
+		cur, under = decoded, v
+	}
+	return mergeSpans(out)
+}
