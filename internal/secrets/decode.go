@@ -266,16 +266,24 @@ func isAlnum(c byte) bool {
 // second: an occurrence inside a longer hex blob starts at an even or odd
 // digit depending on what precedes it.
 func forEachHexRun(text string, fn func(v *view) bool) {
-	for i := 0; i < len(text); {
-		if _, ok := hexVal(text[i]); !ok {
-			i++
+	// i is always where a run may start (text[i-1] is not a hex digit),
+	// and a run needs minHexRun digits: when the last of them is not a
+	// digit, no run starts in the window, and the scan skips it whole.
+	for i := 0; i+minHexRun <= len(text); {
+		if !isHex[text[i+minHexRun-1]] {
+			i += minHexRun
 			continue
 		}
-		j := i + 1
-		for j < len(text) {
-			if _, ok := hexVal(text[j]); !ok {
-				break
-			}
+		k := i + minHexRun - 1
+		for k > i && isHex[text[k-1]] {
+			k--
+		}
+		if k > i {
+			i = k // text[k-1] is not a digit
+			continue
+		}
+		j := i + minHexRun
+		for j < len(text) && isHex[text[j]] {
 			j++
 		}
 		for parity := 0; parity <= 1 && j-i-parity >= minHexRun; parity++ {
@@ -292,9 +300,17 @@ func forEachHexRun(text string, fn func(v *view) bool) {
 				return
 			}
 		}
-		i = j
+		i = j + 1
 	}
 }
+
+// isHex marks the hex digits, either case.
+var isHex = func() (t [256]bool) {
+	for c := range 256 {
+		_, t[c] = hexVal(byte(c))
+	}
+	return t
+}()
 
 // findDecoded returns the spans of text whose decoded form (escapes and hex
 // runs, see above) holds an occurrence, merged. With first set it stops at
