@@ -112,7 +112,7 @@ func (d *deployRun) apply(ctx context.Context, dec gate.Decision) {
 // redacted, line by line, inside stop-commands. Stdout first passes a
 // filter that hides the value of each secret stack output deploy prints.
 func (d *deployRun) runDeploy(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
-	stdout := secrets.NewLineWriter(d.r.out, d.r.set)
+	stdout := secrets.NewLooseLineWriter(d.r.out, d.r.set)
 	secret := func(stack, output string) bool { return redact.SecretOutputNamed(d.r.asm, stack, output) }
 	declared := func(stack, output string) bool { return redact.OutputDeclared(d.r.asm, stack, output) }
 	filter := &outputFilter{dst: stdout, log: redact.OutputLog{Secret: secret, Declared: declared, Set: d.r.set}}

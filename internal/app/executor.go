@@ -24,7 +24,7 @@ func (r *Env) cdkdRunner() *cdkd.Runner {
 		path = r.cdkd.Path
 	}
 	// Every call is bounded by timeout-minutes (--version by less).
-	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, VersionTimeout: r.app.Deps.CdkdVersionTimeout, KillGrace: r.app.Deps.CdkdKillGrace, EnvBase: r.app.environ(), Redact: r.set.Redact}
+	return &cdkd.Runner{Path: path, Dir: r.cfg.WorkingDirectory, Timeout: r.cfg.Timeout, VersionTimeout: r.app.Deps.CdkdVersionTimeout, KillGrace: r.app.Deps.CdkdKillGrace, EnvBase: r.app.environ(), Redact: r.set.RedactLoose}
 }
 
 // cdkdReason is the failure reason for a failed cdkd call: timeout when
@@ -45,7 +45,7 @@ func (r *Env) runCdkd(ctx context.Context, runner *cdkd.Runner, args []string) (
 // runCdkdVia is runCdkd with each stderr line passed through wrap before
 // the redacting log stream (nil: straight to it).
 func (r *Env) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string, wrap func(io.Writer) io.Writer) (cdkd.Result, error) {
-	stream := secrets.NewLineWriter(r.out, r.set)
+	stream := secrets.NewLooseLineWriter(r.out, r.set)
 	runner.Stderr = stream
 	if wrap != nil {
 		runner.Stderr = wrap(stream)
@@ -64,7 +64,7 @@ func (r *Env) runCdkdVia(ctx context.Context, runner *cdkd.Runner, args []string
 // when the call is over, so the groups of parallel calls do not interleave.
 func (r *Env) runCdkdBuffered(ctx context.Context, runner *cdkd.Runner, args []string) (cdkd.Result, error) {
 	buf := &cappedLog{max: maxBufferedLog}
-	stream := secrets.NewLineWriter(buf, r.set)
+	stream := secrets.NewLooseLineWriter(buf, r.set)
 	runner.Stderr = stream
 	res, err := runner.Run(ctx, args...)
 	stream.Close()

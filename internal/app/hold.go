@@ -66,7 +66,7 @@ func (r *Env) flushHeld() {
 	r.registerMasks()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	stream := secrets.NewLineWriter(r.out, r.set)
+	stream := secrets.NewLooseLineWriter(r.out, r.set)
 	r.runner.Group(h.title)
 	resume := r.runner.StopCommands()
 	for _, line := range h.lines {

@@ -25,6 +25,9 @@ type LineWriter struct {
 	set     *Set
 	pending []byte
 	err     error // sticky: the first error from dst, or ErrClosed
+	// loose: redact with RedactLoose, holding back the last lines until
+	// what follows them could no longer complete a wrapped value.
+	loose bool
 }
 
 // NewLineWriter returns a LineWriter that writes to dst what s leaves of the
@@ -32,6 +35,15 @@ type LineWriter struct {
 // written.
 func NewLineWriter(dst io.Writer, s *Set) *LineWriter {
 	return &LineWriter{dst: dst, set: s}
+}
+
+// NewLooseLineWriter is NewLineWriter for cdkd's error output: it redacts
+// with RedactLoose (another case or normalization, a line break at any
+// column). A line is written once enough text follows it that a value
+// starting in it would be complete: about one line later, and all of it
+// at Flush or Close.
+func NewLooseLineWriter(dst io.Writer, s *Set) *LineWriter {
+	return &LineWriter{dst: dst, set: s, loose: true}
 }
 
 // Write buffers p and writes out, redacted, every line it completes.
@@ -47,7 +59,11 @@ func (w *LineWriter) Write(p []byte) (int, error) {
 		// Lines that may be the start of a wrapped base64 block wait for
 		// the line that ends it: redacted alone, each would keep its part
 		// of an encoded secret.
-		if err := w.emit(openBlock(w.pending[:held+i+1])); err != nil {
+		n := openBlock(w.pending[:held+i+1])
+		if w.loose {
+			n = w.looseCut(n)
+		}
+		if err := w.emit(n); err != nil {
 			return len(p), err
 		}
 	}
@@ -92,7 +108,11 @@ func (w *LineWriter) emit(n int) error {
 	if n == 0 {
 		return nil
 	}
-	out := w.set.Redact(string(w.pending[:n]))
+	redact := w.set.Redact
+	if w.loose {
+		redact = w.set.RedactLoose
+	}
+	out := redact(string(w.pending[:n]))
 	w.pending = w.pending[:copy(w.pending, w.pending[n:])]
 	written, err := io.WriteString(w.dst, out)
 	if err == nil && written < len(out) {
@@ -136,4 +156,42 @@ func (w *LineWriter) emitLongLine() error {
 		}
 	}
 	return w.emit(cut)
+}
+
+// looseCut moves a cut at n back to the start of the first line that a
+// loose value could still continue past the end of pending: a line is
+// written only when at least twice the longest loose pattern follows it
+// (line breaks and blanks not counted; twice, for a normalization or a
+// case that spells a value longer), and never inside an occurrence found.
+func (w *LineWriter) looseCut(n int) int {
+	var need int
+	var spans []span
+	w.set.withLoose(func(ml *matcher) {
+		if ml.maxLen == 0 {
+			return
+		}
+		need = 2 * ml.maxLen
+		spans = ml.findLoose(string(w.pending), false, true)
+	})
+	if need == 0 {
+		return n
+	}
+	cut := keepBack(w.pending, need)
+	for cut > 0 && w.pending[cut-1] != '\n' {
+		cut--
+	}
+	cut = min(cut, n)
+	for moved := true; moved; {
+		moved = false
+		for _, sp := range spans {
+			if sp.start < cut && cut < sp.end {
+				cut, moved = sp.start, true
+			}
+		}
+	}
+	// A line is written whole.
+	for cut > 0 && w.pending[cut-1] != '\n' {
+		cut--
+	}
+	return cut
 }

@@ -51,6 +51,9 @@ type Set struct {
 	// value's patterns are built once, however Add and Redact interleave.
 	mm sync.RWMutex
 	m  *matcher
+	// ml matches the values of at least MinLooseRunes in their canonical
+	// form (RedactLoose), guarded by mm too.
+	ml *matcher
 }
 
 type entry struct {
@@ -327,15 +330,16 @@ func (s *Set) learnPending() {
 		return
 	}
 	if s.m == nil {
-		s.m = newMatcher()
+		s.m, s.ml = newMatcher(), newMatcher()
 	}
-	s.m.add(patternsFor(pending))
+	exact, loose := patternsFor(pending)
+	s.m.add(exact)
+	s.ml.add(loose)
 }
 
 // patternsFor returns every string Redact looks for, given the registered
-// entries.
-func patternsFor(entries []entry) []string {
-	var out []string
+// entries, and every canonical form RedactLoose looks for.
+func patternsFor(entries []entry) (out, loose []string) {
 	for _, e := range entries {
 		v := e.value
 		if !redactable(v) {
@@ -350,9 +354,10 @@ func patternsFor(entries []entry) []string {
 		}
 		for _, f := range forms {
 			out = append(out, encodings(f)...)
+			loose = append(loose, looseForms(f)...)
 		}
 	}
-	return out
+	return out, loose
 }
 
 // redactable reports whether v is long enough to be redacted by value.
