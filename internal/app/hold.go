@@ -103,6 +103,7 @@ func (r *Env) redactDiff(ctx context.Context, d *model.Diff) (notes []string, un
 	r.flushHeld()
 	_, unplaced := redact.UnplacedNotes(red.Unplaced, r.set, r.asm != nil, "", "changed values")
 	notes = append(notes, unplaced...)
+	notes = append(notes, redact.NamedAfterNotes(red.NamedAfter, r.set)...)
 	if unverifiable = r.fillMasks(ctx, &toks); unverifiable != "" {
 		note := unverifiableNote(unverifiable)
 		r.runner.Warning(note)

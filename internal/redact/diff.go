@@ -32,6 +32,7 @@ func Diff(d *model.Diff, in Input) Report {
 		pos = nil
 	} else {
 		rep.Unplaced = placeDiff(d.Stacks, "", pos, nil)
+		rep.NamedAfter = diffNamedAfter(d.Stacks, "", pos)
 	}
 	n := learnDiff(d.Stacks, "", pos, in.Set)
 	// The second pass only reads the set the first one filled: each

@@ -65,6 +65,9 @@ type Report struct {
 	// because their positions are unknown, named as the result gave them
 	// before redaction; the caller says why in notes.
 	Unplaced []Unplaced
+	// NamedAfter are the resources whose name a secret fills, whole or in
+	// part (see NamedAfterNotes); Diff only, from the assembly.
+	NamedAfter []NamedAfter
 }
 
 // Hidden is one value redaction hid: where it was (names as redacted, so
