@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"html"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -85,27 +86,45 @@ func (v *view) compose(under *view) {
 	}
 }
 
-// mayHoldEscape is a fast test for a byte that starts an escape sequence.
-func mayHoldEscape(text string) bool {
-	return strings.IndexByte(text, '%') >= 0 || strings.IndexByte(text, '\\') >= 0 || strings.IndexByte(text, '&') >= 0
+// Escape families: an encoder writes one, so the text is also decoded one
+// family at a time. A value may hold what looks like another family's
+// escape ("%e5" in a password that Python's repr escaped with
+// backslashes): decoding every family at once would change that part.
+const (
+	famPercent = 1 << iota
+	famBackslash
+	famEntity
+	famAll = famPercent | famBackslash | famEntity
+)
+
+// families returns the escape families text may hold.
+func families(text string) int {
+	f := 0
+	if strings.IndexByte(text, '%') >= 0 {
+		f |= famPercent
+	}
+	if strings.IndexByte(text, '\\') >= 0 {
+		f |= famBackslash
+	}
+	if strings.IndexByte(text, '&') >= 0 {
+		f |= famEntity
+	}
+	return f
 }
 
-// decodeEscapes returns text with its escape sequences decoded, and false
-// when it holds none.
-func decodeEscapes(text string) (*view, bool) {
-	if !mayHoldEscape(text) {
-		return nil, false
-	}
+// decodeEscapes returns text with the escape sequences of the families in
+// fam decoded, and false when it holds none.
+func decodeEscapes(text string, fam int) (*view, bool) {
 	v := &view{b: make([]byte, 0, len(text)), from: make([]int32, 0, len(text)), to: make([]int32, 0, len(text))}
 	decoded := false
 	for i := 0; i < len(text); {
 		n := 0
-		switch text[i] {
-		case '%':
+		switch c := text[i]; {
+		case c == '%' && fam&famPercent != 0:
 			n = decodePercent(text, i, v)
-		case '\\':
+		case c == '\\' && fam&famBackslash != 0:
 			n = decodeBackslash(text, i, v)
-		case '&':
+		case c == '&' && fam&famEntity != 0:
 			n = decodeEntity(text, i, v)
 		}
 		if n == 0 {
@@ -147,15 +166,87 @@ func hexAt(text string, i, n int) (rune, bool) {
 	return r, true
 }
 
-// decodePercent decodes %XX at text[i]; it returns the bytes read, 0 when
-// there is no escape.
+// decodePercent decodes %XX (or JavaScript's escape() %uXXXX) at text[i];
+// it returns the bytes read, 0 when there is no escape.
 func decodePercent(text string, i int, v *view) int {
-	b, ok := hexAt(text, i+1, 2)
+	if i+1 < len(text) && (text[i+1] == 'u' || text[i+1] == 'U') {
+		return decodeUnits(text, i, 2, v)
+	}
+	return decodeBytes(text, i, "%", v)
+}
+
+// decodeBytes decodes a run of byte escapes (prefix and two hex digits) at
+// text[i]. Bytes that form UTF-8 are taken as bytes (percent-encoding, C's
+// and Go's \x); a byte above 0x7F that does not is taken as the code point
+// U+00XX, as Python's and JavaScript's \xXX and escape()'s %XX mean it.
+func decodeBytes(text string, i int, prefix string, v *view) int {
+	w := len(prefix) + 2
+	at := func(k int) (byte, bool) {
+		j := i + k*w
+		if j+w > len(text) || text[j:j+len(prefix)] != prefix {
+			return 0, false
+		}
+		b, ok := hexAt(text, j+len(prefix), 2)
+		return byte(b), ok
+	}
+	b, ok := at(0)
 	if !ok {
 		return 0
 	}
-	v.emitByte(byte(b), i, i+3)
-	return 3
+	if b < utf8.RuneSelf {
+		v.emitByte(b, i, i+w)
+		return w
+	}
+	var buf [utf8.UTFMax]byte
+	buf[0] = b
+	n := 1
+	switch {
+	case b&0xE0 == 0xC0:
+		n = 2
+	case b&0xF0 == 0xE0:
+		n = 3
+	case b&0xF8 == 0xF0:
+		n = 4
+	}
+	for k := 1; k < n; k++ {
+		if buf[k], ok = at(k); !ok {
+			n = 1
+			break
+		}
+	}
+	if n > 1 && utf8.Valid(buf[:n]) {
+		for k := range n {
+			v.emitByte(buf[k], i+k*w, i+(k+1)*w)
+		}
+		return n * w
+	}
+	v.emitRune(rune(b), i, i+w)
+	return w
+}
+
+// decodeUnits decodes a UTF-16 code unit written as a prefix of skip bytes
+// and four hex digits at text[i] ("\\u00e9", "%u00E9"), joining a
+// surrogate pair written the same way; 0 for a lone surrogate.
+func decodeUnits(text string, i, skip int, v *view) int {
+	r, ok := hexAt(text, i+skip, 4)
+	if !ok {
+		return 0
+	}
+	n := skip + 4
+	if utf16.IsSurrogate(r) {
+		j := i + n
+		if j+n > len(text) || text[j:j+skip] != text[i:i+skip] {
+			return 0
+		}
+		r2, ok := hexAt(text, j+skip, 4)
+		p := utf16.DecodeRune(r, r2)
+		if !ok || p == utf8.RuneError {
+			return 0 // a lone surrogate stands for nothing
+		}
+		r, n = p, 2*n
+	}
+	v.emitRune(r, i, i+n)
+	return n
 }
 
 // decodeBackslash decodes a backslash escape at text[i].
@@ -165,25 +256,19 @@ func decodeBackslash(text string, i int, v *view) int {
 	}
 	switch c := text[i+1]; c {
 	case 'u':
-		r, ok := hexAt(text, i+2, 4)
-		if !ok {
-			return 0
-		}
-		n := 6
-		if utf16.IsSurrogate(r) {
-			if i+7 < len(text) && text[i+6] == '\\' && text[i+7] == 'u' {
-				if r2, ok := hexAt(text, i+8, 4); ok {
-					if p := utf16.DecodeRune(r, r2); p != utf8.RuneError {
-						r, n = p, 12
-					}
-				}
+		if i+2 < len(text) && text[i+2] == '{' { // \u{1F511}: JavaScript, Rust, Swift
+			end := strings.IndexByte(text[i+3:min(len(text), i+10)], '}')
+			if end < 1 {
+				return 0
 			}
-			if n == 6 {
-				return 0 // a lone surrogate stands for nothing
+			r, ok := hexAt(text, i+3, end)
+			if !ok || !utf8.ValidRune(r) {
+				return 0
 			}
+			v.emitRune(r, i, i+3+end+1)
+			return 3 + end + 1
 		}
-		v.emitRune(r, i, i+n)
-		return n
+		return decodeUnits(text, i, 2, v)
 	case 'U':
 		r, ok := hexAt(text, i+2, 8)
 		if !ok || !utf8.ValidRune(r) {
@@ -192,12 +277,7 @@ func decodeBackslash(text string, i int, v *view) int {
 		v.emitRune(r, i, i+10)
 		return 10
 	case 'x':
-		b, ok := hexAt(text, i+2, 2)
-		if !ok {
-			return 0
-		}
-		v.emitByte(byte(b), i, i+4)
-		return 4
+		return decodeBytes(text, i, `\x`, v)
 	case '"', '\\', '/', '\'':
 		v.emitByte(c, i, i+2)
 		return 2
@@ -327,24 +407,30 @@ func (m *matcher) findDecoded(text string, first bool) []span {
 	if first && len(out) > 0 {
 		return out
 	}
-	// Each level is decoded from the one before; its spans map back
-	// through every level to text.
-	cur := text
-	var under *view
-	for range maxDecodeDepth {
-		v, ok := decodeEscapes(cur)
-		if !ok {
-			break
+	// Each family on its own, then all at once; each level is decoded
+	// from the one before, and its spans map back through every level.
+	have := families(text)
+	for _, fam := range []int{famPercent, famBackslash, famEntity, famAll} {
+		if have&fam == 0 || (fam == famAll && bits.OnesCount(uint(have)) < 2) {
+			continue
 		}
-		if under != nil {
-			v.compose(under)
+		cur := text
+		var under *view
+		for range maxDecodeDepth {
+			v, ok := decodeEscapes(cur, fam)
+			if !ok {
+				break
+			}
+			if under != nil {
+				v.compose(under)
+			}
+			decoded := unsafe.String(unsafe.SliceData(v.b), len(v.b)) // v.b is not written again
+			out = append(out, v.original(m.find(decoded, first))...)
+			if first && len(out) > 0 {
+				return out
+			}
+			cur, under = decoded, v
 		}
-		decoded := unsafe.String(unsafe.SliceData(v.b), len(v.b)) // v.b is not written again
-		out = append(out, v.original(m.find(decoded, first))...)
-		if first && len(out) > 0 {
-			return out
-		}
-		cur, under = decoded, v
 	}
 	return mergeSpans(out)
 }

@@ -66,19 +66,21 @@ func TestRedactDecodesEscapes(t *testing.T) {
 		"special":          special,
 	}
 	forms := map[string]func(string) string{
-		"percent, lower-case hex":      percentLower,
-		"percent, upper-case hex":      func(v string) string { return strings.ToUpper(percentLower(v)) },
-		"every rune \\u, lower-case":   func(v string) string { return everyRuneU(v, false) },
-		"every rune \\u, upper-case":   func(v string) string { return everyRuneU(v, true) },
-		"hex entities":                 func(v string) string { return entities(v, "&#x%X;") },
-		"hex entities, lower-case x":   func(v string) string { return entities(v, "&#x%x;") },
-		"decimal entities":             func(v string) string { return entities(v, "&#%d;") },
-		"hex, lower-case":              func(v string) string { return hexOf(v, "%x") },
-		"hex, upper-case":              func(v string) string { return hexOf(v, "%X") },
-		"\\x escapes":                  backslashX,
-		"percent escaped twice":        func(v string) string { return strings.ReplaceAll(percentLower(v), "%", "%25") },
-		"half the runes as entities":   halfEntities,
-		"named entities for & < > \"'": func(v string) string { return strings.NewReplacer("/", "&sol;", "+", "&plus;", "=", "&equals;", "?", "&quest;").Replace(v) },
+		"percent, lower-case hex":    percentLower,
+		"percent, upper-case hex":    func(v string) string { return strings.ToUpper(percentLower(v)) },
+		"every rune \\u, lower-case": func(v string) string { return everyRuneU(v, false) },
+		"every rune \\u, upper-case": func(v string) string { return everyRuneU(v, true) },
+		"hex entities":               func(v string) string { return entities(v, "&#x%X;") },
+		"hex entities, lower-case x": func(v string) string { return entities(v, "&#x%x;") },
+		"decimal entities":           func(v string) string { return entities(v, "&#%d;") },
+		"hex, lower-case":            func(v string) string { return hexOf(v, "%x") },
+		"hex, upper-case":            func(v string) string { return hexOf(v, "%X") },
+		"\\x escapes":                backslashX,
+		"percent escaped twice":      func(v string) string { return strings.ReplaceAll(percentLower(v), "%", "%25") },
+		"half the runes as entities": halfEntities,
+		"named entities for & < > \"'": func(v string) string {
+			return strings.NewReplacer("/", "&sol;", "+", "&plus;", "=", "&equals;", "?", "&quest;").Replace(v)
+		},
 	}
 	for vname, v := range values {
 		s := newSet(t, v)
