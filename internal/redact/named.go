@@ -74,7 +74,7 @@ func NamedAfterNotes(named []NamedAfter, set *secrets.Set) []string {
 	var notes []string
 	seen := map[string]bool{}
 	for _, n := range named {
-		note := fmt.Sprintf("The value of `%s` is part of the name of `%s` (%s in %s): AWS shows it there, and in its ARN and every resource that refers to it; cdkd-action masks it where it prints it (`***`), but cannot hide it in AWS. Do not use a secret as a name.",
+		note := fmt.Sprintf("The value of `%s` is part of the name of `%s` (%s in %s): AWS shows it there, and in its ARN and every resource that refers to it; cdkd-action masks it where it prints it, but cannot hide it in AWS. Do not use a secret as a name.",
 			set.Redact(n.Source), set.Redact(n.LogicalID), set.Redact(n.Path), set.Redact(n.Stack))
 		if !seen[note] {
 			seen[note] = true
