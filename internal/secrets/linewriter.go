@@ -158,29 +158,20 @@ func (w *LineWriter) emitLongLine() error {
 	return w.emit(cut)
 }
 
-// looseCut moves a cut at n back to the start of the first line that a
-// loose value could still continue past the end of pending: a line is
-// written only when at least twice the longest loose pattern follows it
-// (line breaks and blanks not counted; twice, for a normalization or a
-// case that spells a value longer), and never inside an occurrence found.
+// looseCut moves a cut at n back to the start of the line where a loose
+// value may start that the text after n could still complete (see
+// openPrefix), and never inside an occurrence found: a line is held back
+// only while its end could be the start of a value wrapped onto the next.
 func (w *LineWriter) looseCut(n int) int {
-	var need int
+	cut := n
 	var spans []span
 	w.set.withLoose(func(ml *matcher) {
 		if ml.maxLen == 0 {
 			return
 		}
-		need = 2 * ml.maxLen
-		spans = ml.findLoose(string(w.pending), false, true)
+		cut = min(cut, ml.openPrefix(string(w.pending[:n])))
+		spans = ml.findLoose(string(w.pending[:n]), false, true)
 	})
-	if need == 0 {
-		return n
-	}
-	cut := keepBack(w.pending, need)
-	for cut > 0 && w.pending[cut-1] != '\n' {
-		cut--
-	}
-	cut = min(cut, n)
 	for moved := true; moved; {
 		moved = false
 		for _, sp := range spans {

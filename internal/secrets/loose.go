@@ -205,3 +205,39 @@ func (s *Set) withLoose(f func(ml *matcher)) {
 	}
 	f(s.ml)
 }
+
+// openPrefix returns where, in text, an occurrence that the text after it
+// could complete may start (len(text) when none): the earliest position
+// whose rest of the text, its lines joined and in canonical form, is the
+// start of a loose pattern. A start under minPatternBytes bytes from the
+// end counts only at a word's start (after a byte that is not a letter or
+// a digit, or at a line's start): "StackA" ending a line is not held back
+// for a value that starts with "a".
+func (m *matcher) openPrefix(text string) int {
+	open := len(text)
+	if m.maxLen == 0 {
+		return open
+	}
+	try := func(v *view) {
+		for i := max(0, len(v.b)-m.maxLen+1); i < len(v.b); i++ {
+			if len(v.b)-i < minPatternBytes && i > 0 && isAlnum(v.b[i-1]) {
+				continue
+			}
+			if m.startsPattern(v.b[i:]) {
+				open = min(open, int(v.from[i]))
+				return
+			}
+		}
+	}
+	try(canonical(text))
+	for _, sep := range []string{"", " "} {
+		j, ok := joinLines(text, sep)
+		if !ok {
+			break
+		}
+		c := canonical(string(j.b))
+		c.compose(j)
+		try(c)
+	}
+	return open
+}

@@ -91,3 +91,20 @@ func TestLooseLineWriterWrappedAcrossWrites(t *testing.T) {
 	got := out.String()
 	assert.Equal(t, got, "progress 1\nError: the value ***\n    *** is not allowed\nmore\n")
 }
+
+// TestLooseLineWriterHoldsBackOnlyWhatMayContinue: a line is written at
+// once unless its end could start a value that the next line completes.
+func TestLooseLineWriterHoldsBackOnlyWhatMayContinue(t *testing.T) {
+	s := newSet(t, "actions-runtime-token-3c1f9e", "ENC0DED-pw/Secret+Value=77?x")
+	var out bytes.Buffer
+	w := NewLooseLineWriter(&out, s)
+	for _, line := range []string{"Deploying stack: StackA\n", "  Queue (AWS::SQS::Queue) created\n", "token: a\n"} {
+		_, err := w.Write([]byte(line))
+		assert.NilError(t, err)
+	}
+	assert.Equal(t, out.String(), "Deploying stack: StackA\n  Queue (AWS::SQS::Queue) created\n",
+		"\"a\" after a blank may start a value: only that line waits")
+	_, err := w.Write([]byte("b\n"))
+	assert.NilError(t, err)
+	assert.Equal(t, out.String(), "Deploying stack: StackA\n  Queue (AWS::SQS::Queue) created\ntoken: a\nb\n")
+}

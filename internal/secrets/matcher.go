@@ -33,6 +33,11 @@ type matcher struct {
 
 	// seen holds every pattern added, so that adding one again is free.
 	seen map[string]bool
+
+	// short holds the first 1, 2 and 3 bytes of every pattern: with
+	// byKey, whether a text's end may be the start of an occurrence (see
+	// openPrefix).
+	short map[string]bool
 }
 
 func newMatcher() *matcher {
@@ -57,6 +62,12 @@ func (m *matcher) add(patterns []string) {
 		h := filterHash(k)
 		m.filter[h/64] |= 1 << (h % 64)
 		m.maxLen = max(m.maxLen, len(p))
+		if m.short == nil {
+			m.short = make(map[string]bool)
+		}
+		for n := 1; n < minPatternBytes; n++ {
+			m.short[p[:n]] = true
+		}
 		if strings.Contains(p, "*") {
 			if m.starByTail == nil {
 				m.starByTail = make(map[uint32][]string)
@@ -167,4 +178,20 @@ func (m *matcher) settle(text string) string {
 		}
 	}
 	return string(out)
+}
+
+// startsPattern reports whether s is the start of a pattern longer than s.
+func (m *matcher) startsPattern(s []byte) bool {
+	if len(s) >= m.maxLen {
+		return false
+	}
+	if len(s) < minPatternBytes {
+		return m.short[string(s)]
+	}
+	for _, p := range m.byKey[uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16|uint32(s[3])<<24] {
+		if len(p) > len(s) && p[:len(s)] == string(s) {
+			return true
+		}
+	}
+	return false
 }
