@@ -400,8 +400,12 @@ func (m *matcher) findDecoded(text string, first bool) []span {
 		return nil
 	}
 	var out []span
+	hm := m
+	if m.hex != nil {
+		hm = m.hex
+	}
 	forEachHexRun(text, func(v *view) bool {
-		out = append(out, v.original(m.find(string(v.b), first))...)
+		out = append(out, v.original(hm.find(string(v.b), first))...)
 		return !first || len(out) == 0
 	})
 	if first && len(out) > 0 {

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
@@ -20,15 +21,22 @@ import (
 
 // MinLooseRunes is the length, in runes after trimming surrounding
 // whitespace, from which a value is also matched without case, after
-// Unicode normalization and across line breaks (RedactLoose). At 8 runes a
-// case-insensitive match is a value's own spelling, not a common word's
-// ending or a short identifier.
+// Unicode normalization and across line breaks (RedactLoose), when it holds
+// something besides letters (a digit, a symbol, a space). At 8 runes such
+// a match is the value's own spelling, not a word or a short identifier.
 const MinLooseRunes = 8
 
+// MinLooseLetterRunes is MinLooseRunes for a value made of letters alone:
+// a word-like value ("password", "Database") matched without case would
+// hit identifiers in every error message ("DbPassword").
+const MinLooseLetterRunes = 16
+
 // looseForms returns the loose patterns of a value: its canonical form
-// (see canonical), when it is long enough.
+// (see canonical), when it is long enough (see MinLooseRunes).
 func looseForms(v string) []string {
-	if utf8.RuneCountInString(strings.TrimSpace(v)) < MinLooseRunes {
+	t := strings.TrimSpace(v)
+	n := utf8.RuneCountInString(t)
+	if n < MinLooseRunes || n < MinLooseLetterRunes && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
 		return nil
 	}
 	return []string{string(canonical(v).b)}

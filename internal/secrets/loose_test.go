@@ -70,9 +70,10 @@ func utf8RuneStart(v string, i int) bool { return v[i]&0xC0 != 0x80 }
 // exactly only, so ordinary words in another case or split by a line
 // break stay.
 func TestRedactLooseSparesShortValues(t *testing.T) {
-	s := newSet(t, "stack", "Error12", "hunter2-noecho-v1")
-	text := "Error: STACK failed\nERROR12 at stac\nk, Stack"
+	s := newSet(t, "stack", "Error12", "hunter2-noecho-v1", "password", "DatabasePassword")
+	text := "Error: STACK failed\nERROR12 at stac\nk, Stack; DbPassword is wrong"
 	assert.Equal(t, s.RedactLoose(text), text)
+	assert.Equal(t, s.RedactLoose("the DATABASEPASSWORD"), "the ***", "16 letters are matched loosely")
 	assert.Equal(t, s.RedactLoose("stack"), Mask, "exact matching stays")
 }
 

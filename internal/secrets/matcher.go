@@ -34,6 +34,11 @@ type matcher struct {
 	// seen holds every pattern added, so that adding one again is free.
 	seen map[string]bool
 
+	// hex matches what hex runs decode to (see findDecoded): the values
+	// as they are, not their encodings, which would be many short
+	// patterns for the pseudo-random bytes of a digest to hit. nil: m.
+	hex *matcher
+
 	// short holds the first 1, 2 and 3 bytes of every pattern: with
 	// byKey, whether a text's end may be the start of an occurrence (see
 	// openPrefix).

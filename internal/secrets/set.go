@@ -331,15 +331,18 @@ func (s *Set) learnPending() {
 	}
 	if s.m == nil {
 		s.m, s.ml = newMatcher(), newMatcher()
+		s.m.hex = newMatcher()
 	}
-	exact, loose := patternsFor(pending)
+	exact, plain, loose := patternsFor(pending)
 	s.m.add(exact)
+	s.m.hex.add(plain)
 	s.ml.add(loose)
 }
 
 // patternsFor returns every string Redact looks for, given the registered
-// entries, and every canonical form RedactLoose looks for.
-func patternsFor(entries []entry) (out, loose []string) {
+// entries (out), the values among them as they are (plain), and every
+// canonical form RedactLoose looks for (loose).
+func patternsFor(entries []entry) (out, plain, loose []string) {
 	for _, e := range entries {
 		v := e.value
 		if !redactable(v) {
@@ -354,10 +357,11 @@ func patternsFor(entries []entry) (out, loose []string) {
 		}
 		for _, f := range forms {
 			out = append(out, encodings(f)...)
+			plain = append(plain, f)
 			loose = append(loose, looseForms(f)...)
 		}
 	}
-	return out, loose
+	return out, plain, loose
 }
 
 // redactable reports whether v is long enough to be redacted by value.
