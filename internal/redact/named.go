@@ -12,8 +12,8 @@ import (
 // A name built from a secret cannot be hidden (seed 000): cdkd needs the
 // name to find the resource again, AWS shows it in the name, the ARN and
 // every resource that refers to it, and cdkd keeps it in the physical id.
-// cdkd-action keeps masking the value wherever it prints it ("***-v1"), and
-// says once per position that masking it there is all it can do.
+// cdkd-action keeps redacting the value wherever it prints it ("***-v1"), and
+// says once per position that redacting it there is all it can do.
 
 // NamedAfter is one resource whose name a NoEcho value or a secret
 // reference fills, whole or in part.
@@ -67,14 +67,14 @@ func diffNamedAfter(stacks []model.StackDiff, parent string, pos Positions) []Na
 }
 
 // NamedAfterNotes says, once per position, that a secret is part of a
-// resource's name: masked where cdkd-action prints it, shown by AWS. Names
+// resource's name: redacted where cdkd-action prints it, shown by AWS. Names
 // are redacted with set. The notes are not changes: they do not enter the
 // digest.
 func NamedAfterNotes(named []NamedAfter, set *secrets.Set) []string {
 	var notes []string
 	seen := map[string]bool{}
 	for _, n := range named {
-		note := fmt.Sprintf("The value of `%s` is part of the name of `%s` (%s in %s): AWS shows it there, and in its ARN and every resource that refers to it; cdkd-action masks it where it prints it, but cannot hide it in AWS. Do not use a secret as a name.",
+		note := fmt.Sprintf("The value of `%s` is part of the name of `%s` (%s in %s): AWS shows it there, and in its ARN and every resource that refers to it; cdkd-action redacts it where it prints it, but cannot hide it in AWS. Do not use a secret as a name.",
 			set.Redact(n.Source), set.Redact(n.LogicalID), set.Redact(n.Path), set.Redact(n.Stack))
 		if !seen[note] {
 			seen[note] = true

@@ -27,7 +27,7 @@ func TestDiffSaysWhenASecretNamesAResource(t *testing.T) {
 	assert.Equal(t, pc.New.Text(), "arn:aws:sqs:us-east-1:1:***-dlq")
 	assert.DeepEqual(t, rep.NamedAfter, []NamedAfter{{Stack: "App", LogicalID: "NamedQueue", Path: "QueueName", Source: "QName"}})
 	notes := NamedAfterNotes(append(rep.NamedAfter, rep.NamedAfter...), set)
-	assert.DeepEqual(t, notes, []string{"The value of `QName` is part of the name of `NamedQueue` (QueueName in App): AWS shows it there, and in its ARN and every resource that refers to it; cdkd-action masks it where it prints it, but cannot hide it in AWS. Do not use a secret as a name."})
+	assert.DeepEqual(t, notes, []string{"The value of `QName` is part of the name of `NamedQueue` (QueueName in App): AWS shows it there, and in its ARN and every resource that refers to it; cdkd-action redacts it where it prints it, but cannot hide it in AWS. Do not use a secret as a name."})
 
 	// A report placed by the run that made it (a shard's, aggregated)
 	// carries its notes already.

@@ -15,7 +15,7 @@ import (
 // another Unicode normalization (NFD where the value is NFC), or wrapped
 // by a line break at any column, indented or not. RedactLoose matches
 // those too, for values of at least MinLooseRunes: a shorter value (a word,
-// a name) matched without case, or joined across a line break, would mask
+// a name) matched without case, or joined across a line break, would redact
 // ordinary words of the message. Reports of a successful run are redacted
 // exactly (Redact): what a review shows does not depend on these rules.
 
