@@ -119,9 +119,9 @@ func (r *Env) failureText(err error) string {
 		if cerr.Lock != "" {
 			text += ". " + cerr.Lock
 		}
-		return r.set.OneLine(text)
+		return r.set.OneLineLoose(text)
 	}
-	return r.set.OneLine(err.Error())
+	return r.set.OneLineLoose(err.Error())
 }
 
 // locateCdkd picks the cdkd this run uses and says which, its version and

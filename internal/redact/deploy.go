@@ -15,7 +15,8 @@ import (
 func Deploy(d *model.DeployResult, in Input) Report {
 	set := in.Set
 	red := set.Redact
-	d.Title, d.Message, d.ComparisonNote = red(d.Title), red(d.Message), red(d.ComparisonNote)
+	// The message is cdkd's reason: its error output.
+	d.Title, d.Message, d.ComparisonNote = red(d.Title), set.RedactLoose(d.Message), red(d.ComparisonNote)
 	for i := range d.Warnings {
 		d.Warnings[i] = red(d.Warnings[i])
 	}
@@ -79,7 +80,7 @@ func deployedStack(s *model.DeployedStack, pos Positions, set *secrets.Set) {
 	}
 	for k := range s.Resources {
 		r := &s.Resources[k]
-		r.LogicalID, r.Type, r.Error = red(r.LogicalID), red(r.Type), red(r.Error)
+		r.LogicalID, r.Type, r.Error = red(r.LogicalID), red(r.Type), set.RedactLoose(r.Error)
 	}
 	s.Stack, s.Note = red(s.Stack), red(s.Note)
 }

@@ -32,16 +32,16 @@ func Resolution(rr *model.DriftResolution, set *secrets.Set) {
 		x := &rr.Outcomes[i]
 		x.Stack, x.LogicalID, x.Type = red(x.Stack), red(x.LogicalID), red(x.Type)
 		// Redacted before folding, and again after.
-		x.Reason = set.OneLine(x.Reason)
+		x.Reason = set.OneLineLoose(x.Reason)
 		redactToken(x.Token, set)
 	}
 	rr.Summary, rr.Warnings = Lines(set, rr.Summary), Lines(set, rr.Warnings)
 	rr.PlanText, rr.Output = Lines(set, rr.PlanText), Lines(set, rr.Output)
 	if rr.Error != "" {
-		rr.Error = set.OneLine(rr.Error)
+		rr.Error = set.OneLineLoose(rr.Error)
 	}
 	if rr.AfterError != "" {
-		rr.AfterError = set.OneLine(rr.AfterError)
+		rr.AfterError = set.OneLineLoose(rr.AfterError)
 	}
 }
 

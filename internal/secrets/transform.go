@@ -22,3 +22,10 @@ func Fold(text string) string {
 func (s *Set) OneLine(text string) string {
 	return s.Redact(Fold(s.Redact(text)))
 }
+
+// OneLineLoose is OneLine for cdkd's error text: redacted with RedactLoose
+// before folding (which would join a wrapped value's pieces with a space)
+// and after.
+func (s *Set) OneLineLoose(text string) string {
+	return s.RedactLoose(Fold(s.RedactLoose(text)))
+}
