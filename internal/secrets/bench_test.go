@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -150,5 +151,35 @@ func BenchmarkRedactSecrets(b *testing.B) {
 				_ = s.Redact(text)
 			}
 		})
+	}
+}
+
+// BenchmarkLooseLineWriter streams a log of JSON lines and a wrapped
+// base64 block through the error path's writer, line by line as cdkd.Runner
+// writes it: holding lines back must not make it quadratic.
+func BenchmarkLooseLineWriter(b *testing.B) {
+	s, text := benchSet(200, 1<<20)
+	rng := rand.New(rand.NewPCG(7, 8))
+	raw := make([]byte, 256<<10)
+	for i := range raw {
+		raw[i] = byte(rng.IntN(256))
+	}
+	lines := strings.SplitAfter(text, "\n")
+	for enc := base64Of(string(raw)); len(enc) > 64; enc = enc[64:] {
+		lines = append(lines, enc[:64]+"\n")
+	}
+	size := 0
+	for _, l := range lines {
+		size += len(l)
+	}
+	_ = s.Redact("warm up the matcher")
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for b.Loop() {
+		w := NewLooseLineWriter(io.Discard, s)
+		for _, l := range lines {
+			_, _ = w.Write([]byte(l))
+		}
+		_ = w.Close()
 	}
 }

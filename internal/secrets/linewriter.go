@@ -169,8 +169,18 @@ func (w *LineWriter) looseCut(n int) int {
 		if ml.maxLen == 0 {
 			return
 		}
-		cut = min(cut, ml.openPrefix(string(w.pending[:n])))
-		spans = ml.findLoose(string(w.pending[:n]), false, true)
+		// Only the end can be open or hold an occurrence the cut may fall
+		// in: look at the lines holding its last 4 patterns' worth of
+		// bytes (a block held back for base64 may be long).
+		win := keepBack(w.pending[:n], 4*ml.maxLen)
+		for win > 0 && w.pending[win-1] != '\n' {
+			win--
+		}
+		text := string(w.pending[win:n])
+		cut = min(cut, win+ml.openPrefix(text))
+		for _, sp := range ml.findLoose(text, false, true) {
+			spans = append(spans, span{win + sp.start, win + sp.end})
+		}
 	})
 	for moved := true; moved; {
 		moved = false
