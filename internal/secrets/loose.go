@@ -203,16 +203,7 @@ func (s *Set) ContainsLoose(text string) bool {
 
 // withLoose calls f with the loose matcher, under the read lock (see
 // withMatcher).
-func (s *Set) withLoose(f func(ml *matcher)) {
-	s.learnPending()
-	s.mm.RLock()
-	defer s.mm.RUnlock()
-	if s.ml == nil {
-		f(emptyMatcher)
-		return
-	}
-	f(s.ml)
-}
+func (s *Set) withLoose(f func(ml *matcher)) { s.with(true, f) }
 
 // openPrefix returns where, in text, an occurrence that the text after it
 // could complete may start (len(text) when none): the earliest position

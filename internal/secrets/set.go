@@ -296,15 +296,21 @@ func (s *Set) Contains(text string) bool {
 // withMatcher calls f with the matcher of every value added so far, first
 // extending it with the values added since the last call. f must not call
 // back into s (it runs under the read lock).
-func (s *Set) withMatcher(f func(m *matcher)) {
+func (s *Set) withMatcher(f func(m *matcher)) { s.with(false, f) }
+
+// with is withMatcher, or withLoose when loose is set.
+func (s *Set) with(loose bool, f func(m *matcher)) {
 	s.learnPending()
 	s.mm.RLock()
 	defer s.mm.RUnlock()
-	if s.m == nil {
-		f(emptyMatcher)
-		return
+	m := s.m
+	if loose {
+		m = s.ml
 	}
-	f(s.m)
+	if m == nil {
+		m = emptyMatcher
+	}
+	f(m)
 }
 
 // emptyMatcher matches nothing: the matcher of a Set with no values.
