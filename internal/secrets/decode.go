@@ -17,15 +17,20 @@ import (
 // decoded text, and an occurrence there is mapped back to the span of the
 // original text it was decoded from, which is replaced whole.
 //
-// Decoded, one level deep (an escape that decodes to another escape is
-// decoded again, up to maxDecodeDepth):
-//   - percent escapes %XX, either case;
-//   - backslash escapes: \uXXXX (surrogate pairs joined), \UXXXXXXXX,
-//     \xXX, and JSON's short escapes \" \\ \/ \b \f \n \r \t;
+// Decoded, each family on its own and then all together, and an escape
+// that decodes to another escape decoded again (up to maxDecodeDepth):
+//   - percent escapes %XX in either case, and escape()'s %uXXXX;
+//   - backslash escapes: \uXXXX (surrogate pairs joined), \u{XXXXX},
+//     \UXXXXXXXX, \xXX, and JSON's short escapes \" \\ \/ \b \f \n \r \t
+//     (and \');
 //   - HTML and XML character references: numeric (&#65; &#x41; &#X41;,
-//     at most 8 digits, the ';' optional) and named (&amp; &eacute; ...);
-//   - runs of at least 2*minPatternBytes hex digits, either case, read from
-//     their first and from their second digit.
+//     at most 8 digits, the ';' optional) and named (&amp; &eacute; ...).
+//
+// A byte escape (%XX, \xXX) above 7F is a UTF-8 byte when it and the
+// escapes after it form a character, else the code point U+00XX (Python's
+// and JavaScript's \xXX, escape()'s %XX). Runs of at least minHexRun hex
+// digits, either case, are decoded from their first and from their second
+// digit, and matched against the values alone (matcher.hex).
 //
 // The list is the decoders, not the encoders: any encoder writing one of
 // these spellings, in any mix, is covered.
