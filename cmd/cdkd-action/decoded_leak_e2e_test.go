@@ -82,8 +82,9 @@ func assertNoForm(t *testing.T, channels []channel, forms []form) {
 }
 
 // decodedAssembly is a cloud assembly of one stack: a NoEcho parameter
-// that is part of a queue's name, and a plain parameter for values.
-func decodedAssembly(t *testing.T) string {
+// that is part of a queue's name, a plain parameter for values, and a
+// parameter that reads the Secrets Manager secret named ref.
+func decodedAssembly(t *testing.T, ref string) string {
 	t.Helper()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "manifest.json"), `{"version":"55.0.0","artifacts":{"Named":{"type":"aws:cloudformation:stack",
@@ -92,11 +93,26 @@ func decodedAssembly(t *testing.T) string {
  "Parameters": {"DbPassword": {"Type": "String", "Default": "noecho-db-password-v7x", "NoEcho": true}},
  "Resources": {
   "Queue": {"Type": "AWS::SQS::Queue", "Properties": {"QueueName": {"Fn::Sub": "${DbPassword}-v1"}}},
-  "Param": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String", "Value": "plain"}}
+  "Param": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String", "Value": "plain"}},
+  "Secret": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String", "Value": "{{resolve:secretsmanager:`+ref+`}}"}}
  },
  "Outputs": {"QueueUrl": {"Value": {"Ref": "Queue"}}}
 }`)
 	return dir
+}
+
+// decodedWorkspace is a workspace whose AWS holds the issue's password in
+// Secrets Manager, as the attacker's known secret: the run learns it from
+// the {{resolve:...}} reference the assembly holds (see decodedAssembly),
+// never from an input. ref is the secret's name.
+func decodedWorkspace(t *testing.T) (*workspace, string) {
+	t.Helper()
+	e := startAWS(t)
+	ref := "decoded-pw-" + unique(t)
+	e.secret(t, ref, decodedPW)
+	w := newWorkspace(t)
+	w.useAWS(e)
+	return w, ref
 }
 
 // A known secret written by any of the encoders, in a diff value, reaches
@@ -117,11 +133,11 @@ func TestDecodedFormsInADiffValueDoNotLeak(t *testing.T) {
 			"propertyChanges": []map[string]any{{"path": "Value", "oldValue": "plain", "newValue": values, "requiresReplacement": false}}}},
 		"outputChanges": []any{}, "children": []any{},
 	}})
-	w := newWorkspace(t)
+	w, ref := decodedWorkspace(t)
 	file := filepath.Join(t.TempDir(), "diff.json")
 	writeFile(t, file, diff)
 	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: file})
-	res := w.run(map[string]string{"stacks": "Named", "app": decodedAssembly(t), "mask-values": decodedPW + "\n" + decodedUni})
+	res := w.run(map[string]string{"stacks": "Named", "app": decodedAssembly(t, ref), "mask-values": decodedUni})
 	assert.Equal(t, res.code, 0, res.stdout)
 	assertNoForm(t, res.channels, forms)
 	comment := w.gh.Comments(owner, repo, prNum)
@@ -169,9 +185,9 @@ func TestErrorOutputShapesDoNotLeak(t *testing.T) {
 		lines = append(lines, cdkdtest.Line{Text: "Error: bad value " + f.text + " (" + f.kind + ")"})
 	}
 	lines = append(lines, cdkdtest.Line{Text: "Error: Failed to create queue with password " + strings.ToLower(decodedPW)})
-	w := newWorkspace(t)
+	w, ref := decodedWorkspace(t)
 	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StderrLines: lines, Exit: 1})
-	res := w.run(map[string]string{"all": "true", "mask-values": decodedPW + "\n" + decodedUni})
+	res := w.run(map[string]string{"all": "true", "app": decodedAssembly(t, ref), "mask-values": decodedUni})
 	assert.Equal(t, res.code, 3, res.stdout)
 	assertNoForm(t, res.channels, forms)
 	for _, c := range res.channels {
@@ -207,7 +223,7 @@ func TestSecretInANameIsSaid(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "diff.json")
 	writeFile(t, file, diff)
 	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: file})
-	res := w.run(map[string]string{"stacks": "Named", "app": decodedAssembly(t)})
+	res := w.run(map[string]string{"stacks": "Named", "app": decodedAssembly(t, "unused")})
 	assert.Equal(t, res.code, 0, res.stdout)
 	comment := w.gh.Comments(owner, repo, prNum)[0].Body
 	assert.Assert(t, is.Contains(comment, "queue https://sqs.us-east-1.amazonaws.com/000000000000/***-v1"), "masked inside the name")
