@@ -46,6 +46,14 @@ func FuzzRedact(f *testing.F) {
 		if again := s.Redact(out); again != out {
 			t.Fatalf("not idempotent:\n once: %q\ntwice: %q", out, again)
 		}
+		// The error path's redaction too: it redacts at least as much.
+		loose := s.RedactLoose(text.String())
+		if again := s.RedactLoose(loose); again != loose {
+			t.Fatalf("RedactLoose not idempotent:\n once: %q\ntwice: %q", loose, again)
+		}
+		if s.ContainsLoose(loose) || s.Contains(loose) {
+			t.Fatalf("ContainsLoose after RedactLoose: %q", loose)
+		}
 		if s.Contains(out) {
 			t.Fatalf("Contains after Redact: %q", out)
 		}
