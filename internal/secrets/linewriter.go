@@ -147,6 +147,13 @@ func (w *LineWriter) emitLongLine() error {
 	if cut <= 0 {
 		return nil
 	}
+	if w.loose {
+		w.set.withLoose(func(ml *matcher) {
+			// A loose value is at most twice its canonical pattern.
+			cut = min(cut, keepBack(w.pending, 2*max(ml.maxLen-1, 0)))
+			spans = append(spans, ml.findLoose(string(w.pending), false, true)...)
+		})
+	}
 	for moved := true; moved; {
 		moved = false
 		for _, sp := range spans {
