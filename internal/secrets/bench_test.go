@@ -175,3 +175,17 @@ func BenchmarkLooseLineWriter(b *testing.B) {
 		_ = w.Close()
 	}
 }
+
+// BenchmarkRedactEscaped measures text as a rendered report carries it:
+// every Markdown and HTML character an entity, so that the text is decoded
+// as well as searched (see decode.go).
+func BenchmarkRedactEscaped(b *testing.B) {
+	s, text := benchSet(200, 5<<20)
+	text = reportEscape(text)
+	_ = s.Redact("warm up the matcher")
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		_ = s.Redact(text)
+	}
+}

@@ -3,6 +3,7 @@ package secrets
 import (
 	"html"
 	"math/bits"
+	"sort"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -117,30 +118,102 @@ func families(text string) int {
 	return f
 }
 
+// decoded is text with its escapes decoded, mapped back to the text by
+// one entry per escape: the bytes between escapes map byte for byte. That
+// is a few bytes per escape where a map per byte (view) takes 9 per byte:
+// a rendered report is mostly literal text between entities, and sinks
+// redact megabytes of it.
+type decoded struct {
+	b    []byte
+	escs []esc
+}
+
+// esc maps bytes [d, d+n) of decoded.b, what one escape decodes to, to
+// the escape [o, o+on) in the text.
+type esc struct {
+	d, o  int32
+	n, on uint8
+}
+
+// emit appends what the escape text[from:to] stands for.
+func (v *decoded) emit(b []byte, from, to int) {
+	v.escs = append(v.escs, esc{d: int32(len(v.b)), o: int32(from), n: uint8(len(b)), on: uint8(to - from)})
+	v.b = append(v.b, b...)
+}
+
+func (v *decoded) emitByte(c byte, from, to int) {
+	b := [1]byte{c}
+	v.emit(b[:], from, to)
+}
+
+func (v *decoded) emitRune(r rune, from, to int) {
+	var buf [utf8.UTFMax]byte
+	v.emit(buf[:utf8.EncodeRune(buf[:], r)], from, to)
+}
+
+// source returns the span of the text that b[i] comes from.
+func (v *decoded) source(i int) (from, to int) {
+	// The last escape that starts at or before i.
+	k := sort.Search(len(v.escs), func(k int) bool { return int(v.escs[k].d) > i }) - 1
+	if k < 0 {
+		return i, i + 1
+	}
+	e := v.escs[k]
+	if end := int(e.d) + int(e.n); i >= end {
+		o := int(e.o) + int(e.on) + i - end
+		return o, o + 1
+	}
+	return int(e.o), int(e.o) + int(e.on)
+}
+
+// original maps a span of b to the span of the text it comes from.
+func (v *decoded) original(sp span) span {
+	from, _ := v.source(sp.start)
+	_, to := v.source(sp.end - 1)
+	return span{from, to}
+}
+
+// escapeStart marks the bytes that start an escape of each family.
+var escapeStart = func() (t [famAll + 1][256]bool) {
+	for fam := range t {
+		t[fam]['%'] = fam&famPercent != 0
+		t[fam]['\\'] = fam&famBackslash != 0
+		t[fam]['&'] = fam&famEntity != 0
+	}
+	return t
+}()
+
 // decodeEscapes returns text with the escape sequences of the families in
 // fam decoded, and false when it holds none.
-func decodeEscapes(text string, fam int) (*view, bool) {
-	v := &view{b: make([]byte, 0, len(text)), from: make([]int32, 0, len(text)), to: make([]int32, 0, len(text))}
-	decoded := false
-	for i := 0; i < len(text); {
+func decodeEscapes(text string, fam int) (*decoded, bool) {
+	v := &decoded{b: make([]byte, 0, len(text))}
+	found := false
+	lit := 0 // start of the literal run not yet appended
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if !escapeStart[fam][c] {
+			continue
+		}
+		v.b = append(v.b, text[lit:i]...)
 		n := 0
-		switch c := text[i]; {
-		case c == '%' && fam&famPercent != 0:
+		switch c {
+		case '%':
 			n = decodePercent(text, i, v)
-		case c == '\\' && fam&famBackslash != 0:
+		case '\\':
 			n = decodeBackslash(text, i, v)
-		case c == '&' && fam&famEntity != 0:
+		case '&':
 			n = decodeEntity(text, i, v)
 		}
 		if n == 0 {
-			v.emitByte(text[i], i, i+1)
-			i++
+			lit = i // a literal byte after all
 			continue
 		}
-		decoded = true
-		i += n
+		found = true
+		i += n - 1
+		lit = i + 1
 	}
-	return v, decoded
+	v.b = append(v.b, text[lit:]...)
+	return v, found
 }
 
 func hexVal(c byte) (byte, bool) {
@@ -173,7 +246,7 @@ func hexAt(text string, i, n int) (rune, bool) {
 
 // decodePercent decodes %XX (or JavaScript's escape() %uXXXX) at text[i];
 // it returns the bytes read, 0 when there is no escape.
-func decodePercent(text string, i int, v *view) int {
+func decodePercent(text string, i int, v *decoded) int {
 	if i+1 < len(text) && (text[i+1] == 'u' || text[i+1] == 'U') {
 		return decodeUnits(text, i, 2, v)
 	}
@@ -184,7 +257,7 @@ func decodePercent(text string, i int, v *view) int {
 // text[i]. Bytes that form UTF-8 are taken as bytes (percent-encoding, C's
 // and Go's \x); a byte above 0x7F that does not is taken as the code point
 // U+00XX, as Python's and JavaScript's \xXX and escape()'s %XX mean it.
-func decodeBytes(text string, i int, prefix string, v *view) int {
+func decodeBytes(text string, i int, prefix string, v *decoded) int {
 	w := len(prefix) + 2
 	at := func(k int) (byte, bool) {
 		j := i + k*w
@@ -232,7 +305,7 @@ func decodeBytes(text string, i int, prefix string, v *view) int {
 // decodeUnits decodes a UTF-16 code unit written as a prefix of skip bytes
 // and four hex digits at text[i] ("\\u00e9", "%u00E9"), joining a
 // surrogate pair written the same way; 0 for a lone surrogate.
-func decodeUnits(text string, i, skip int, v *view) int {
+func decodeUnits(text string, i, skip int, v *decoded) int {
 	r, ok := hexAt(text, i+skip, 4)
 	if !ok {
 		return 0
@@ -255,7 +328,7 @@ func decodeUnits(text string, i, skip int, v *view) int {
 }
 
 // decodeBackslash decodes a backslash escape at text[i].
-func decodeBackslash(text string, i int, v *view) int {
+func decodeBackslash(text string, i int, v *decoded) int {
 	if i+1 >= len(text) {
 		return 0
 	}
@@ -297,7 +370,7 @@ func decodeBackslash(text string, i int, v *view) int {
 const maxEntityName = 33
 
 // decodeEntity decodes an HTML or XML character reference at text[i].
-func decodeEntity(text string, i int, v *view) int {
+func decodeEntity(text string, i int, v *decoded) int {
 	j := i + 1
 	if j < len(text) && text[j] == '#' {
 		j++
@@ -424,21 +497,27 @@ func (m *matcher) findDecoded(text string, first bool) []span {
 			continue
 		}
 		cur := text
-		var under *view
+		var levels []*decoded
 		for range maxDecodeDepth {
+			if families(cur)&fam == 0 {
+				break
+			}
 			v, ok := decodeEscapes(cur, fam)
 			if !ok {
 				break
 			}
-			if under != nil {
-				v.compose(under)
+			levels = append(levels, v)
+			dec := unsafe.String(unsafe.SliceData(v.b), len(v.b)) // v.b is not written again
+			for _, sp := range m.find(dec, first) {
+				for k := len(levels) - 1; k >= 0; k-- {
+					sp = levels[k].original(sp)
+				}
+				out = append(out, sp)
 			}
-			decoded := unsafe.String(unsafe.SliceData(v.b), len(v.b)) // v.b is not written again
-			out = append(out, v.original(m.find(decoded, first))...)
 			if first && len(out) > 0 {
 				return out
 			}
-			cur, under = decoded, v
+			cur = dec
 		}
 	}
 	return mergeSpans(out)
