@@ -70,12 +70,6 @@ func (v *view) emitByte(c byte, from, to int) {
 	v.to = append(v.to, int32(to))
 }
 
-func (v *view) emitRune(r rune, from, to int) {
-	var buf [utf8.UTFMax]byte
-	n := utf8.EncodeRune(buf[:], r)
-	v.emit(buf[:n], from, to)
-}
-
 // original maps spans of v back to the text v was made from.
 func (v *view) original(spans []span) []span {
 	out := make([]span, 0, len(spans))
