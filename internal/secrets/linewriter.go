@@ -25,8 +25,8 @@ type LineWriter struct {
 	set     *Set
 	pending []byte
 	err     error // sticky: the first error from dst, or ErrClosed
-	// loose: redact with RedactLoose, holding back the last lines until
-	// what follows them could no longer complete a wrapped value.
+	// loose: redact with RedactLoose, holding back a line while its end
+	// could start a value the next line completes (see looseCut).
 	loose bool
 }
 
@@ -39,9 +39,9 @@ func NewLineWriter(dst io.Writer, s *Set) *LineWriter {
 
 // NewLooseLineWriter is NewLineWriter for cdkd's error output: it redacts
 // with RedactLoose (another case or normalization, a line break at any
-// column). A line is written once enough text follows it that a value
-// starting in it would be complete: about one line later, and all of it
-// at Flush or Close.
+// column). A line whose end could be the start of a value wrapped onto the
+// next line waits for that line (or Flush or Close); any other is written
+// as soon as it is complete.
 func NewLooseLineWriter(dst io.Writer, s *Set) *LineWriter {
 	return &LineWriter{dst: dst, set: s, loose: true}
 }
