@@ -107,7 +107,7 @@ func TestScaleGatedDeploy(t *testing.T) {
 	agg := w.run(common(map[string]string{"command": "aggregate", "reports": reports, "matrix": planned.outputs["matrix"]}), env)
 	assert.Equal(t, agg.code, 0, agg.stdout)
 	assert.Equal(t, agg.outputs["to-create"], "2000")
-	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v2:diff-stored:"), "the change set is kept in the state bucket")
+	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:stored:"), "the change set is kept in the state bucket")
 	lap("aggregate")
 
 	w.onPush()
