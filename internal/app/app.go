@@ -1,58 +1,34 @@
-// Package app wires cdkd-action together: App.Run builds an Env (env.go:
-// the secret session, the log, the cdkd executor, the publisher, the AWS
-// edge), runs one command's Run(ctx, *Env) Outcome (diff.go, drift.go,
-// deploy.go, plan.go, aggregate.go), and turns its Outcome into the exit
-// code and the failure outputs (outcome.go). It holds no domain logic of
-// its own; each step lives in the package named after it.
+// Package app wires cdkd-action together: App.Run builds the per-run
+// context, an Env (env.go: the inputs, the GitHub context, and the parts
+// a run talks through, each a named field: the log, the secret session,
+// the cdkd executor, the publisher's channels, the AWS edge), dispatches
+// to one command's package (internal/app/diff, drift, deploy, verify,
+// plan, aggregate), handing it the parts it uses by name (commands.go),
+// and turns the outcome.Outcome it returns into the exit code and the
+// failure outputs (Env.finish). It holds no domain logic of its own; each
+// step lives in the package named after it.
 package app
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
-	"time"
 
+	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
+	"github.com/cdkd-action/cdkd-action/internal/app/parts"
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
 	"github.com/cdkd-action/cdkd-action/internal/config"
-	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
-	"github.com/cdkd-action/cdkd-action/internal/publish"
-	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
-// Deps are the edges the app talks to, injected so tests can use fakes.
-type Deps struct {
-	// GitHub builds the API client; nil means github.NewClient.
-	GitHub func(token, apiURL string, log *slog.Logger) (github.API, error)
-	// AWS builds the state reader and secret resolver; nil means the SDK's.
-	AWS func(ctx context.Context, s awsx.Settings) (discover.Deps, error)
-	// Objects builds the store of the action's own objects in the state
-	// bucket (fingerprints); nil means the SDK's S3 client.
-	Objects func(ctx context.Context, s awsx.Settings, bucket string) (fingerprint.ObjectStore, error)
-	// BucketProbe builds the clients that find cdkd's default state
-	// bucket when none is named (STS for the account, S3 to see which
-	// default name exists); nil means the SDK's.
-	BucketProbe func(ctx context.Context, s awsx.Settings) (awsx.BucketProbeAPI, error)
-	// FingerprintParams are the Argon2id parameters of new fingerprints;
-	// zero means fingerprint.DefaultParams. In-process end-to-end tests
-	// make them cheap here instead of through a global.
-	FingerprintParams fingerprint.Params
-	// CdkdVersionTimeout bounds `cdkd --version`; zero means
-	// cdkd.VersionTimeout. The real-cdkd end-to-end tests raise it: on a
-	// shared CI machine Node can take longer than that to start.
-	CdkdVersionTimeout time.Duration
-	// CdkdKillGrace replaces how long cdkd gets after SIGINT before it is
-	// killed (cdkd.DefaultKillGrace, or deployKillGrace for a deploy);
-	// zero keeps them. End-to-end tests shorten it: their stubs either exit
-	// at once on SIGINT or ignore it, so the wait proves nothing more.
-	CdkdKillGrace time.Duration
-	// ReportFiles is where the report JSON is written; nil is the OS's
-	// file system. Tests inject a failing one (a full disk).
-	ReportFiles publish.Files
-}
+// Deps are the edges the app talks to, injected so tests can use fakes
+// (see parts.Deps).
+type Deps = parts.Deps
 
 // App is one invocation of the action.
 type App struct {
@@ -91,12 +67,12 @@ func (a *App) Run(ctx context.Context) ExitCode {
 		return code
 	}
 	env := a.newEnv()
-	defer env.out.Close()
-	env.earlyMasks()
+	defer env.parts.Out.Close()
+	env.parts.Secrets.EarlyMasks()
 	code := env.finish(env.run(ctx))
-	env.writeOutputs()
+	env.parts.Channels.WriteOutputs()
 	env.finishLocal()
-	if len(env.lostFiles) > 0 && code == ExitOK {
+	if len(env.parts.Channels.LostFiles()) > 0 && code == ExitOK {
 		// The file named on the command line was the product: a run whose
 		// report is lost did not succeed (the error line said why).
 		code = ExitBadInput
@@ -104,80 +80,68 @@ func (a *App) Run(ctx context.Context) ExitCode {
 	return code
 }
 
-// command is one of cdkd-action's commands: it runs in the Env and says
-// how it ended; Env.finish reports that.
-type command interface {
-	Run(ctx context.Context, env *Env) Outcome
-}
-
-// commands maps the command input to its command.
-var commands = map[config.Command]command{
-	config.CommandDiff:      diffCommand{},
-	config.CommandDrift:     driftCommand{},
-	config.CommandDeploy:    deployCommand{},
-	config.CommandVerify:    verifyCommand{},
-	config.CommandPlan:      planCommand{},
-	config.CommandAggregate: aggregateCommand{},
-}
-
 // run loads the inputs, finds the secrets, connects the edges and runs the
 // command.
-func (r *Env) run(ctx context.Context) Outcome {
-	cfg, err := config.LoadIn(r.app.Dir, r.app.Getenv, r.app.Args)
+func (e *Env) run(ctx context.Context) outcome.Outcome {
+	cfg, err := config.LoadIn(e.app.Dir, e.app.Getenv, e.app.Args)
 	if err == nil {
 		err = checkFingerprintKey(cfg)
 	}
 	if err != nil {
-		return failed(ReasonBadInput, err)
+		return outcome.Failed(reason.BadInput, err)
 	}
-	r.cfg = cfg
-	if r.gh, err = ghctx.Load(r.app.Getenv); err != nil {
-		return failed(ReasonBadInput, err)
+	e.cfg = cfg
+	if e.gh, err = ghctx.Load(e.app.Getenv); err != nil {
+		return outcome.Failed(reason.BadInput, err)
 	}
-	r.local = cfg.Local || !r.gh.Actions
-	if err := r.runnerFiles(); err != nil {
-		return failed(ReasonBadInput, err)
+	e.setLocal(cfg.Local || !e.gh.Actions)
+	if err := e.runnerFiles(); err != nil {
+		return outcome.Failed(reason.BadInput, err)
 	}
-	if r.gh.WorkflowRun != nil && cfg.Command == config.CommandDiff && cfg.BaseApp == "" {
+	if e.gh.WorkflowRun != nil && cfg.Command == config.CommandDiff && cfg.BaseApp == "" {
 		// A workflow_run diff reads what a pull request's run produced:
 		// its author must not decide what is secret.
-		return failed(ReasonBadInput, &config.InputError{Input: "base-app", Msg: "a diff in a workflow_run job reads an assembly the pull request's author controls; expected the base branch's synthesized cloud assembly, so that secret positions come from it (see docs/forks.md)"})
+		return outcome.Failed(reason.BadInput, &config.InputError{Input: "base-app", Msg: "a diff in a workflow_run job reads an assembly the pull request's author controls; expected the base branch's synthesized cloud assembly, so that secret positions come from it (see docs/forks.md)"})
 	}
 
-	if err := r.requireRegion(ctx); err != nil {
-		return failed(ReasonBadInput, err)
+	if err := e.requireRegion(ctx); err != nil {
+		return outcome.Failed(reason.BadInput, err)
 	}
-	if err := r.verifyEvent(); err != nil {
-		return failed(ReasonBadInput, err)
+	if err := e.verifyEvent(); err != nil {
+		return outcome.Failed(reason.BadInput, err)
 	}
 	if cfg.FromJSON != "" {
-		r.fromJSON() // a diff in it decodes while the assembly loads
+		e.parts.FromJSON() // a diff in it decodes while the assembly loads
 	}
-	if err := r.discover(ctx); err != nil {
-		return failed(ReasonBadInput, err)
+	if err := e.parts.Secrets.Discover(ctx); err != nil {
+		return outcome.Failed(reason.BadInput, err)
 	}
-	if !r.local {
-		r.connectGitHub()
-		if o, ok := r.runPullRequest(ctx); !ok {
+	if !e.local {
+		e.parts.Channels.Connect(e.app.Deps.GitHub, e.parts.Log)
+		if o, ok := e.runPullRequest(ctx); !ok {
 			return o
 		}
 	}
-	r.warnInputs()
+	e.warnInputs()
 	if cfg.FromJSON != "" {
-		if o, ok := r.fromReport(); ok {
-			return o
+		done, err := e.parts.FromJSON().Render(cfg.Command, cfg.Stacks, e.parts.Secrets.Set, e.parts.Channels)
+		if err != nil {
+			return outcome.Failed(reason.BadInput, err)
+		}
+		if done {
+			return outcome.Succeeded()
 		}
 	}
 	cmd, ok := commands[cfg.Command]
 	if !ok {
-		return failed(ReasonBadInput, fmt.Errorf("input command: %q is not supported", cfg.Command))
+		return outcome.Failed(reason.BadInput, fmt.Errorf("input command: %q is not supported", cfg.Command))
 	}
-	if r.needsCdkd() {
-		if err := r.locateCdkd(ctx); err != nil {
-			return failed(ReasonBadInput, err)
+	if e.needsCdkd() {
+		if err := e.parts.Cdkd.Locate(ctx); err != nil {
+			return outcome.Failed(reason.BadInput, err)
 		}
 	}
-	return cmd.Run(ctx, r)
+	return cmd(ctx, e)
 }
 
 // runPullRequest finds, in a workflow_run job, the pull request the
@@ -186,37 +150,37 @@ func (r *Env) run(ctx context.Context) Outcome {
 // and branch are listed, and the one whose head is the event's commit and
 // whose base is this repository is kept. Nothing the triggering run
 // produced takes part. ok is false when the listing failed.
-func (r *Env) runPullRequest(ctx context.Context) (Outcome, bool) {
-	run := r.gh.WorkflowRun
-	if run == nil || r.gh.PR != nil || r.api == nil || (run.Event != "pull_request" && run.Event != "pull_request_target") {
-		return succeeded(), true
+func (e *Env) runPullRequest(ctx context.Context) (outcome.Outcome, bool) {
+	run := e.gh.WorkflowRun
+	if run == nil || e.gh.PR != nil || e.parts.Channels.API == nil || (run.Event != "pull_request" && run.Event != "pull_request_target") {
+		return outcome.Succeeded(), true
 	}
-	prs, err := r.api.OpenPullRequestsFromHead(ctx, r.gh.Owner, r.gh.Repo, run.HeadOwner, run.HeadBranch)
+	prs, err := e.parts.Channels.API.OpenPullRequestsFromHead(ctx, e.gh.Owner, e.gh.Repo, run.HeadOwner, run.HeadBranch)
 	if err != nil {
-		return failed(ReasonAPIFailed, fmt.Errorf("find the pull request of the workflow run: %w", err)), false
+		return outcome.Failed(reason.APIFailed, fmt.Errorf("find the pull request of the workflow run: %w", err)), false
 	}
-	pr, ok := github.PullRequestForRun(prs, run.HeadSHA, r.gh.Repository())
+	pr, ok := github.PullRequestForRun(prs, run.HeadSHA, e.gh.Repository())
 	if !ok {
-		r.runner.Warning(fmt.Sprintf("no open pull request from %s:%s has head %s: the report goes to the check run and the job summary only",
+		e.parts.Runner.Warning(fmt.Sprintf("no open pull request from %s:%s has head %s: the report goes to the check run and the job summary only",
 			run.HeadOwner, run.HeadBranch, run.HeadSHA))
-		return succeeded(), true
+		return outcome.Succeeded(), true
 	}
-	r.gh.PR = &ghctx.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Labels: pr.Labels,
+	e.gh.PR = &ghctx.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Labels: pr.Labels,
 		Fork: !strings.EqualFold(pr.HeadRepo, pr.BaseRepo)}
-	r.runner.Info(fmt.Sprintf("workflow run for pull request #%d (head %s)", pr.Number, pr.HeadSHA))
-	return succeeded(), true
+	e.parts.Runner.Info(fmt.Sprintf("workflow run for pull request #%d (head %s)", pr.Number, pr.HeadSHA))
+	return outcome.Succeeded(), true
 }
 
 // runnerFiles refuses a run that says it is in a runner (GITHUB_ACTIONS
 // is true, no --local) without the files every runner gives a step: the
 // report and the outputs would go nowhere.
-func (r *Env) runnerFiles() error {
-	if r.local {
+func (e *Env) runnerFiles() error {
+	if e.local {
 		return nil
 	}
 	var missing []string
 	for _, name := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
-		if r.app.Getenv(name) == "" {
+		if e.app.Getenv(name) == "" {
 			missing = append(missing, name)
 		}
 	}
@@ -232,14 +196,42 @@ func (r *Env) runnerFiles() error {
 
 // needsCdkd: a saved diff or drift, a plan for diff and an aggregate read
 // files only.
-func (r *Env) needsCdkd() bool {
-	switch r.cfg.Command {
+func (e *Env) needsCdkd() bool {
+	switch e.cfg.Command {
 	case config.CommandDiff, config.CommandDrift:
-		return r.cfg.FromJSON == ""
+		return e.cfg.FromJSON == ""
 	case config.CommandPlan:
-		return r.cfg.For == config.CommandDrift
+		return e.cfg.For == config.CommandDrift
 	case config.CommandAggregate:
 		return false
 	}
 	return true
+}
+
+// verifyEvent refuses verify outside a merge group: it judges a group's
+// head against the reviews of the group's pull requests, which only a
+// merge_group event names.
+func (e *Env) verifyEvent() error {
+	if e.cfg.Command != config.CommandVerify {
+		return nil
+	}
+	if g := e.gh.MergeGroup; g == nil || g.HeadSHA == "" || g.BaseBranch() == "" {
+		return &config.InputError{Input: "command", Msg: fmt.Sprintf(
+			"verify checks a merge queue's group and runs on a merge_group event (on: merge_group), whose payload names the group's head and branch; this run was started by %s", cmp.Or(e.gh.EventName, "no event"))}
+	}
+	return nil
+}
+
+// requireRegion refuses, before anything runs, a run whose cdkd would fail
+// with "Region is missing": no region is known. A run that does not run
+// cdkd (a saved report rendered, a plan for diff, an aggregate) needs
+// none.
+func (e *Env) requireRegion(ctx context.Context) error {
+	if !e.needsCdkd() || awsx.KnownRegion(ctx, e.app.Getenv) != "" {
+		return nil
+	}
+	if e.local {
+		return errors.New("no AWS region is known, and cdkd needs one: set AWS_REGION (or AWS_DEFAULT_REGION, or a region in the AWS profile)")
+	}
+	return errors.New("no AWS region is known, and cdkd needs one: set aws-region on the step that configures AWS credentials (aws-actions/configure-aws-credentials), or AWS_REGION in the job's env")
 }

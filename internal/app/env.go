@@ -1,119 +1,87 @@
 package app
 
 import (
-	"log/slog"
-	"sync"
-	"time"
+	"fmt"
+	"strings"
 
-	"github.com/cdkd-action/cdkd-action/internal/assembly"
-	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
+	"github.com/cdkd-action/cdkd-action/internal/app/parts"
+	"github.com/cdkd-action/cdkd-action/internal/app/publisher"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
-	"github.com/cdkd-action/cdkd-action/internal/github"
-	"github.com/cdkd-action/cdkd-action/internal/publish"
-	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/internal/workflow"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
-// Env is what every command runs in, built once by App.Run: the validated
-// inputs and the GitHub context, and the four parts a command talks
-// through — the secret session, the log, the cdkd executor and the
-// publisher. A command is a Run(ctx, *Env) Outcome (see command); what it
-// keeps for itself lives in its own type (diffRun, driftRun, deployRun).
+// Env is the per-run context, built once by App.Run: the validated inputs
+// and the GitHub context, and the parts a command talks through, each a
+// named field of a type of its own — the step's log, the secret session,
+// the cdkd executor, the publisher's channels and the AWS edge. A command
+// is given the parts it uses, by name (see commands).
 type Env struct {
-	// logMu keeps the log groups of cdkd calls run side by side whole.
-	logMu sync.Mutex
-
 	app   *App
 	cfg   config.Config
 	gh    ghctx.Context
 	local bool
 
-	session
-	logs
-	executor
-	publisher
-	awsEdge
-}
-
-// session is what the run knows is secret: the Set every outgoing byte is
-// redacted with, the values registered with ::add-mask::, the cloud
-// assembly whose positions hide values fail closed, and the fingerprints
-// of secret values.
-type session struct {
-	set *secrets.Set
-	// masked holds what was already registered with ::add-mask::.
-	masked map[string]bool
-	// warned holds the discovery warnings already printed: discovery runs
-	// again for an assembly found late (see lateAssembly).
-	warned map[string]bool
-	asm    *assembly.Assembly
-	// baseAsm is the base-app input's assembly: where secret positions
-	// come from when asm is one a pull request's author controls.
-	baseAsm *assembly.Assembly
-	// lateTried is set once lateAssembly has looked for cdk.out.
-	lateTried bool
-	// held is cdkd's output held back until discovery finished (hold.go).
-	held *heldOutput
-	// fps holds the fingerprints of secret values (fingerprints.go).
-	fps fpState
-}
-
-// logs is the step's log: every line passes the redactor.
-type logs struct {
-	out    *secrets.LineWriter // redacted log
-	log    *slog.Logger
-	runner *workflow.Runner // log commands, outputs and summary; text passes the redactor
-	raw    *workflow.Runner // add-mask only: must not be redacted
-}
-
-// executor is the cdkd this run uses (see executor.go).
-type executor struct {
-	// cdkd is nil with from-json.
-	cdkd *cdkd.Choice
-	// lostFiles are the files a local user asked for (--output,
-	// --outputs-file) that could not be written: the run fails with bad
-	// input, since the path was theirs.
-	lostFiles []error
-	// cleanups run when the run ends (e.g. an npm-installed cdkd).
-	cleanups []func()
-	// fromFile is the from-json input, read before the assembly loads.
-	fromFile *fromJSONFile
-}
-
-// publisher is where reports go: the GitHub API (nil in local mode or
-// without a token), the step outputs and the job summary.
-type publisher struct {
-	api     github.API
-	outputs map[string]string
-	// summaryWritten tracks that every path, failures included, wrote one.
-	summaryWritten bool
-	// identity answers who we are, once per run (see ident).
-	identity *github.Identity
-	// reportBudget is the time a cancelled run's last report was given,
-	// 0 while the job's own context is live.
-	reportBudget time.Duration
-	// reportJSON writes the report JSON; outside a workspace it keeps the
-	// run's own folder.
-	reportJSON *publish.ReportJSON
+	// parts are what a command talks through, each a named field of its
+	// own type: the log, the secret session, the cdkd executor, the
+	// publisher's channels and the AWS edge (see package parts).
+	parts *parts.Parts
 }
 
 // newEnv builds the log and the secret session: every line the run prints
-// passes the redactor of the Set that discovery fills.
+// passes the redactor of the Set that discovery fills. The parts read the
+// inputs and the GitHub context from the Env, once they are loaded.
 func (a *App) newEnv() *Env {
-	logOut := a.logWriter()
-	set := secrets.NewSet()
-	out := secrets.NewLineWriter(logOut, set)
-	r := &Env{app: a}
-	r.set = set
-	r.outputs = map[string]string{}
-	r.out = out
-	r.raw = workflow.New(logOut, a.Getenv)
-	r.runner = workflow.New(out, a.Getenv)
-	r.runner.Redact = set.Redact
-	// Outside a runner, print for a terminal: no ::commands:: at all.
-	r.runner.Plain = !workflow.IsActions(a.Getenv)
-	r.raw.Plain = r.runner.Plain
-	r.log = slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	return r
+	e := &Env{app: a}
+	p := parts.New(parts.Setup{Getenv: a.Getenv, Environ: a.Environ, LogOut: a.logWriter(), Stdout: a.Stdout,
+		Deps: a.Deps, LearnKey: e.learnKey}, &e.cfg, &e.gh)
+	e.parts = p
+	return e
+}
+
+// setLocal makes the run local (or not) in every part that asks.
+func (e *Env) setLocal(local bool) {
+	e.local = local
+	e.parts.SetLocal(local)
+}
+
+// finish reports an outcome.Outcome on every channel that still works: the log,
+// the failure-reason output and, if the command wrote none, the job summary
+// (every failure path writes one). It returns the exit code.
+func (e *Env) finish(o outcome.Outcome) ExitCode {
+	e.parts.Cdkd.FlushHeld()
+	e.parts.Channels.SetOutput(publisher.OutputFailureReason, o.Reason.String())
+	if o.Message == "" {
+		return o.Code
+	}
+	msg := o.Message
+	if o.Unreported {
+		// Redacted before and after dropRepeats: removing a repeated part
+		// must neither break a secret's match nor join one together.
+		msg = e.parts.Secrets.Set.Redact(dropRepeats(e.parts.Secrets.Set.OneLine(msg)))
+	}
+	e.parts.Runner.Error(msg)
+	if !e.parts.Channels.SummaryWritten() {
+		title := "cdkd-action failed"
+		if e.cfg.Command != "" {
+			title = fmt.Sprintf("cdkd %s failed", e.cfg.Command)
+		}
+		e.parts.Channels.Summary(fmt.Sprintf("## ❌ %s\n\n%s\n", title, reporters.Text(msg)))
+	}
+	return o.Code
+}
+
+// dropRepeats removes a ": "-separated part that repeats the one before it
+// ("api failed: api failed: x" is "api failed: x"), the last line of
+// defence against wrapping that says the same thing twice.
+func dropRepeats(msg string) string {
+	parts := strings.Split(msg, ": ")
+	out := parts[:1]
+	for _, p := range parts[1:] {
+		if !strings.EqualFold(strings.TrimSpace(p), strings.TrimSpace(out[len(out)-1])) {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ": ")
 }

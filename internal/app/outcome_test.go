@@ -10,10 +10,10 @@ import (
 
 	"gotest.tools/v3/assert"
 
+	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
+	"github.com/cdkd-action/cdkd-action/internal/app/publisher"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/reason"
-	"github.com/cdkd-action/cdkd-action/internal/secrets"
-	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
 
 // Every command the binary accepts has a Run: a command added to config
@@ -26,63 +26,69 @@ func TestEveryCommandRuns(t *testing.T) {
 	assert.Equal(t, len(commands), len(config.Commands))
 }
 
-// finish is the one place an Outcome becomes the exit code, the
+// finish is the one place an outcome.Outcome becomes the exit code, the
 // failure-reason output, the error line and the failure summary.
 func TestFinishReportsTheOutcome(t *testing.T) {
 	const secret = "hunter2-very-secret"
 	for _, tc := range []struct {
 		name        string
-		o           Outcome
+		o           outcome.Outcome
 		summaryDone bool
 		code        ExitCode
 		reason      string
 		errorLine   string // "" when no error line is expected
 		summary     string // "" when no summary is expected
 	}{
-		{name: "success", o: succeeded(), code: ExitOK},
+		{name: "success", o: outcome.Succeeded(), code: ExitOK},
 		{
-			name: "failure writes the summary the command did not", o: failed(ReasonCdkdFailed, errors.New("cdkd diff: boom "+secret)),
+			name: "failure writes the summary the command did not", o: outcome.Failed(reason.CdkdFailed, errors.New("cdkd diff: boom "+secret)),
 			code: ExitFailure, reason: "cdkd-failed", errorLine: "::error::cdkd diff: boom ***", summary: "## ❌ cdkd diff failed",
 		},
 		{
-			name: "failure keeps the command's summary", o: failed(ReasonAPIFailed, errors.New("GitHub said no")), summaryDone: true,
+			name: "failure keeps the command's summary", o: outcome.Failed(reason.APIFailed, errors.New("GitHub said no")), summaryDone: true,
 			code: ExitFailure, reason: "api-failed", errorLine: "::error::GitHub said no",
 		},
 		{
-			name: "bad input exits 2", o: failed(ReasonBadInput, &config.InputError{Input: "stacks", Msg: "expected names"}),
+			name: "bad input exits 2", o: outcome.Failed(reason.BadInput, &config.InputError{Input: "stacks", Msg: "expected names"}),
 			code: ExitBadInput, reason: "bad-input", errorLine: "::error::input stacks: expected names", summary: "## ❌ cdkd diff failed",
 		},
 		{
-			name: "a result the workflow fails on", o: failedOn(ReasonChanges, "cdkd diff found changes and fail-on-changes is true"), summaryDone: true,
+			name: "a result the workflow fails on", o: outcome.FailedOn(reason.Changes, "cdkd diff found changes and fail-on-changes is true"), summaryDone: true,
 			code: ExitChanges, reason: "changes", errorLine: "::error::cdkd diff found changes and fail-on-changes is true",
 		},
 		{
-			name: "a dry-run refusal already said why", o: Outcome{Reason: reason.DiffChanged, Code: ExitChanges}, summaryDone: true,
+			name: "a dry-run refusal already said why", o: outcome.Outcome{Reason: reason.DiffChanged, Code: reason.ExitChanges}, summaryDone: true,
 			code: ExitChanges, reason: "diff-changed",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log bytes.Buffer
-			r := testEnv(t, &log)
-			r.set.Add(secret, "test")
-			r.cfg.Command = config.CommandDiff
-			r.summaryWritten = tc.summaryDone
+			e := testEnv(t, &log)
+			e.parts.Secrets.Set.Add(secret, "test")
+			e.cfg.Command = config.CommandDiff
+			const commands = "the command's own report\n"
+			if tc.summaryDone {
+				e.parts.Channels.Summary(commands)
+			}
 
-			code := r.finish(tc.o)
-			r.out.Close()
-			summary, err := os.ReadFile(r.app.Getenv("GITHUB_STEP_SUMMARY"))
+			code := e.finish(tc.o)
+			e.parts.Out.Close()
+			summary, err := os.ReadFile(e.app.Getenv("GITHUB_STEP_SUMMARY"))
 			assert.NilError(t, err)
 
 			assert.Equal(t, code, tc.code)
-			assert.Equal(t, r.outputs[OutputFailureReason], tc.reason)
+			assert.Equal(t, e.parts.Channels.Output(publisher.OutputFailureReason), tc.reason)
 			if tc.errorLine == "" {
 				assert.Assert(t, !strings.Contains(log.String(), "::error::"), log.String())
 			} else {
 				assert.Assert(t, strings.Contains(log.String(), tc.errorLine), log.String())
 			}
-			if tc.summary == "" {
+			switch {
+			case tc.summaryDone:
+				assert.Equal(t, string(summary), commands, "finish adds nothing to the command's summary")
+			case tc.summary == "":
 				assert.Equal(t, string(summary), "")
-			} else {
+			default:
 				assert.Assert(t, strings.HasPrefix(string(summary), tc.summary), string(summary))
 			}
 			assert.Assert(t, !strings.Contains(log.String()+string(summary), secret))
@@ -105,12 +111,5 @@ func testEnv(t *testing.T, log *bytes.Buffer) *Env {
 		return ""
 	}
 	a := &App{Getenv: getenv, Stdout: log, Stderr: log}
-	r := &Env{app: a}
-	r.set = secrets.NewSet()
-	r.out = secrets.NewLineWriter(log, r.set)
-	r.runner = workflow.New(r.out, getenv)
-	r.runner.Redact = r.set.Redact
-	r.raw = workflow.New(log, getenv)
-	r.outputs = map[string]string{}
-	return r
+	return a.newEnv()
 }

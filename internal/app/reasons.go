@@ -1,9 +1,6 @@
 package app
 
 import (
-	"errors"
-
-	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
@@ -43,12 +40,3 @@ const (
 	ReasonShardFailed      = reason.ShardFailed
 	ReasonReportNotWritten = reason.ReportNotWritten
 )
-
-// publishFailure is the reason a failed publication fails the run with:
-// a report file that was the run's product, or a GitHub write.
-func publishFailure(err error) FailureReason {
-	if errors.Is(err, publish.ErrReportNotWritten) {
-		return ReasonReportNotWritten
-	}
-	return ReasonAPIFailed
-}

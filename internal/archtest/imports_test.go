@@ -2,6 +2,7 @@ package archtest
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -26,10 +27,20 @@ const all = "*"
 // under allow).
 type rule struct {
 	from, except, deny, allow []string
-	why                       string
+	// exceptExactly are packages the rule does not hold for, without the
+	// packages below them (except holds for those too).
+	exceptExactly []string
+	why           string
 }
 
-var rules = []rule{
+// commands are the command packages, one per command; internal/app wires
+// them to the run and dispatches to them.
+var commands = []string{
+	"internal/app/diff", "internal/app/deploy", "internal/app/drift",
+	"internal/app/verify", "internal/app/plan", "internal/app/aggregate",
+}
+
+var rules = append([]rule{
 	{
 		from:  []string{"internal/model", "internal/linediff", "internal/config", "internal/marker", "internal/reason"},
 		deny:  []string{all},
@@ -89,6 +100,28 @@ var rules = []rule{
 		deny:   []string{"internal/app", "cmd"},
 		why:    "only internal/app wires the packages together, and only cmd runs it",
 	},
+	{
+		from:          []string{all},
+		except:        []string{"cmd"},
+		exceptExactly: []string{"internal/app"},
+		deny:          commands,
+		why:           "only internal/app (and cmd, through it) runs a command: what several packages need of a command is a package of its own",
+	},
+}, commandRules()...)
+
+// commandRules keep the command packages apart: what two commands share
+// is a package of its own (under internal/app, or next to the domain
+// package it serves), never one command's package that another imports.
+func commandRules() []rule {
+	var out []rule
+	for _, c := range commands {
+		out = append(out, rule{
+			from: []string{c},
+			deny: slices.DeleteFunc(slices.Clone(commands), func(other string) bool { return other == c }),
+			why:  "a command package does not import another command's: share what they both need through a package of its own",
+		})
+	}
+	return out
 }
 
 // under reports whether pkg (relative to the module, "." for its root) is
@@ -106,7 +139,7 @@ func TestImportRules(t *testing.T) {
 	for _, r := range rules {
 		subjects := 0
 		for pkg := range graph {
-			if !anyUnder(pkg, r.from) || anyUnder(pkg, r.except) {
+			if !anyUnder(pkg, r.from) || anyUnder(pkg, r.except) || slices.Contains(r.exceptExactly, pkg) {
 				continue
 			}
 			subjects++
@@ -171,30 +204,7 @@ func loadGraph(t *testing.T, root string) map[string][]string {
 	t.Helper()
 	mod := modulePath(t, root)
 	graph := map[string][]string{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		base := d.Name()
-		if d.IsDir() {
-			if path != root && (base == "testdata" || base == "vendor" || base == "node_modules" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return fmt.Errorf("read the imports of %s: %w", path, err)
-		}
-		rel, err := filepath.Rel(root, filepath.Dir(path))
-		if err != nil {
-			return err
-		}
-		pkg := filepath.ToSlash(rel)
+	err := eachGoFile(root, parser.ImportsOnly, func(path, pkg string, f *ast.File) error {
 		if _, ok := graph[pkg]; !ok {
 			graph[pkg] = nil
 		}
@@ -275,4 +285,35 @@ func TestREADMENamesEveryGoldenPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// eachGoFile parses every non-test Go file of the module below root (all
+// build tags: a rule holds on every platform) with mode, and hands fn its
+// path, its package's directory relative to root, and its syntax.
+func eachGoFile(root string, mode parser.Mode, fn func(path, pkg string, f *ast.File) error) error {
+	fset := token.NewFileSet()
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		base := d.Name()
+		if d.IsDir() {
+			if path != root && (base == "testdata" || base == "vendor" || base == "node_modules" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, mode)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		return fn(path, filepath.ToSlash(rel), f)
+	})
 }

@@ -1,0 +1,147 @@
+// Package changeset is the change set a diff reviews and a deploy is
+// gated on, obtained and made safe the same way on both sides of the
+// digest: cdkd's diff (or a saved one), redacted by position and by value,
+// its created resources bound, its mask tokens fingerprinted and its
+// security rows filled. The diff, deploy, verify and aggregate commands
+// use it alike.
+package changeset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/app/cdkdexec"
+	"github.com/cdkd-action/cdkd-action/internal/app/fromjson"
+	"github.com/cdkd-action/cdkd-action/internal/app/securitystage"
+	"github.com/cdkd-action/cdkd-action/internal/app/session"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/discover"
+	"github.com/cdkd-action/cdkd-action/internal/fingerprints"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reason"
+	"github.com/cdkd-action/cdkd-action/internal/redact"
+	"github.com/cdkd-action/cdkd-action/internal/workflow"
+)
+
+// StoreTimeout bounds writing or reading a change set kept in the state
+// bucket (package reviewstore) because it did not fit in its comment.
+const StoreTimeout = time.Minute
+
+// Stage obtains and redacts change sets, with what it uses named.
+type Stage struct {
+	Config       *config.Config
+	Secrets      *session.Session
+	Cdkd         *cdkdexec.Executor
+	Fingerprints *fingerprints.Run
+	// Log is the step's log; its text passes the redactor.
+	Log *workflow.Runner
+	// FromJSON is the from-json input, read on first use.
+	FromJSON func() *fromjson.File
+}
+
+// Security fills each stack's Security rows from a redacted diff (see
+// package securitystage). The diff and the deploy gate call it alike, so
+// the rows are the same on both sides of the digest.
+func (st *Stage) Security(ctx context.Context, d *model.Diff) {
+	securitystage.Stage{Assembly: st.Secrets.Assembly, Secrets: st.Secrets.Set, State: st.Cdkd.StackState}.Changes(ctx, d)
+}
+
+// Redact redacts a diff in place, fail closed, in five steps: it binds the
+// properties of created resources, redacts by position and by value (see
+// redact.Diff), makes what that learned masked everywhere before anything
+// else is printed, notes what it hid because it could not be placed (and
+// the names a secret is part of), and fingerprints what it hid into the
+// mask tokens the digest covers. It
+// returns the notes for the report; unverifiable, when set, says why the
+// values behind the masks were not fingerprinted (it is among the notes).
+func (st *Stage) Redact(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
+	notes = st.bindCreates(d)
+	red := redact.Diff(d, redact.Input{Set: st.Secrets.Set, Positions: st.Secrets.Positions()})
+	st.learned()
+	_, unplaced := redact.UnplacedNotes(red.Unplaced, st.Secrets.Set, st.Secrets.Assembly != nil, "", "changed values")
+	notes = append(notes, unplaced...)
+	notes = append(notes, redact.NamedAfterNotes(red.NamedAfter, st.Secrets.Set)...)
+	if unverifiable = st.fingerprintMasks(ctx, red.Hidden); unverifiable != "" {
+		note := UnverifiableNote(unverifiable)
+		st.Log.Warning(note)
+		notes = append(notes, note)
+	}
+	return notes, unverifiable
+}
+
+// bindCreates binds created resources' properties from the assembly, so
+// that they are redacted with the rest, and notes the creates it could not
+// bind.
+func (st *Stage) bindCreates(d *model.Diff) []string {
+	if st.Secrets.Assembly.BindCreates(d) == 0 {
+		return nil
+	}
+	// No count: an aggregate merges its shards' notes by their words.
+	_, why := d.UnboundCreates()
+	note := "Created resources are shown without their properties: " + why + ". A gated deploy refuses to create what its review did not bind (diff-unverifiable)."
+	st.Log.Warning(note)
+	return []string{note}
+}
+
+// learned registers the values the redaction hid by position, says what
+// discovery learned late, and prints cdkd's output held back until now.
+func (st *Stage) learned() {
+	st.Secrets.RegisterMasks()
+	st.Secrets.WarnDiscovery(discover.ShortWarnings(st.Secrets.Set))
+	st.Cdkd.FlushHeld()
+}
+
+// fingerprintMasks fingerprints the hidden values into their mask tokens;
+// it says why they could not be, "" when every token carries one.
+func (st *Stage) fingerprintMasks(ctx context.Context, hidden []redact.Hidden) string {
+	var toks redact.Tokens
+	toks.AddAll(hidden)
+	return st.Fingerprints.FillMasks(ctx, &toks)
+}
+
+// Obtain reads from-json or runs cdkd diff; the error is cdkd's own
+// reason.
+func (st *Stage) Obtain(ctx context.Context) (model.Diff, string, error) {
+	defer st.Secrets.LateAssembly(ctx) // before the caller redacts the diff: see session.Session.LateAssembly
+	if st.Config.FromJSON != "" {
+		d, err := st.FromJSON().Diff()
+		if err == nil {
+			err = fromjson.SelectDiff(st.Config.FromJSON, st.Config.Stacks, &d)
+		}
+		return d, "", err
+	}
+	runner := st.Cdkd.Runner()
+	version, verr := st.Cdkd.Version(ctx, runner)
+	if verr != nil {
+		// A hung --version is a hung binary: the diff would hang too.
+		if errors.Is(verr, cdkd.ErrNotFound) || errors.Is(verr, cdkd.ErrTimeout) {
+			return model.Diff{}, "", verr
+		}
+		version = ""
+	}
+	args, err := cdkd.DiffArgs(st.Cdkd.Common())
+	if err != nil {
+		return model.Diff{}, version, err
+	}
+	run := st.Cdkd.Run
+	if st.Secrets.Assembly == nil {
+		// cdkd synthesizes: what the assembly holds is known only after
+		// it ran, so its log waits for the caller's Redact.
+		run = st.Cdkd.RunHeld
+	}
+	res, err := run(ctx, runner, args)
+	if err != nil {
+		return model.Diff{}, version, err
+	}
+	d, err := cdkd.ClassifyDiff(res)
+	return d, version, err
+}
+
+// UnverifiableNote is what a diff's report says when the values behind its
+// masks were not fingerprinted; why ends with what to do about it.
+func UnverifiableNote(why string) string {
+	return fmt.Sprintf("The values behind the masks cannot be verified, so a deploy of this change set is refused (%s): %s", reason.DiffUnverifiable, why)
+}

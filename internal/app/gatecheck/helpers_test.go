@@ -1,0 +1,20 @@
+package gatecheck
+
+import (
+	"io"
+
+	"github.com/cdkd-action/cdkd-action/internal/app/parts"
+	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
+)
+
+// testOptions are the parts of a local gated run of cfg whose log goes to
+// log.
+func testOptions(log io.Writer, cfg config.Config) Options {
+	getenv := func(string) string { return "" }
+	var gh ghctx.Context
+	p := parts.New(parts.Setup{Getenv: getenv, LogOut: log}, &cfg, &gh)
+	p.SetLocal(true)
+	return Options{Config: cfg, GitHub: gh, Local: true, Log: p.Runner, Out: p.Out, Secrets: p.Secrets, Cdkd: p.Cdkd,
+		Channels: p.Channels, AWS: p.AWS, ChangeSets: p.ChangeSets(), Fingerprints: p.Fingerprints()}
+}
