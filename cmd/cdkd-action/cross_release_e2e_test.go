@@ -12,6 +12,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
+	"github.com/cdkd-action/cdkd-action/internal/blast/blasttest"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
@@ -54,6 +55,9 @@ type crossReleaseReview struct {
 	// set was kept there ("" otherwise).
 	StoredKey string `json:"storedKey,omitempty"`
 	Stored    string `json:"stored,omitempty"`
+	// Assembly is the cloud assembly folder both runs read ("": the
+	// deploy fixtures' created resources).
+	Assembly string `json:"assembly,omitempty"`
 }
 
 // crossReleaseCases are the reviews this release writes, by folder: the
@@ -64,19 +68,29 @@ var crossReleaseCases = []struct {
 	// diff writes the cdkd diff --json file into dir.
 	diff   func(t *testing.T, dir string) string
 	bucket bool
+	// assembly is the cloud assembly the diff reads ("": the deploy
+	// fixtures' created resources).
+	assembly string
 }{
-	{name: "whole", release: "layout v1: a change set kept whole in the comment",
-		diff: func(t *testing.T, dir string) string {
-			b, err := os.ReadFile("testdata/deploy/diff-safe.json")
-			assert.NilError(t, err)
-			path := filepath.Join(dir, "diff.json")
-			writeFile(t, path, string(b))
-			return path
-		}},
-	{name: "fingerprints", release: "layout v1: 700 changes, only their fingerprints in the comment, no state bucket",
+	{name: "whole", release: "a change set kept whole in the comment",
+		diff: copiedDiff("testdata/deploy/diff-safe.json")},
+	{name: "fingerprints", release: "700 changes, only their fingerprints in the comment, no state bucket",
 		diff: func(t *testing.T, dir string) string { return largeValueDiff(t, dir, "StackA", 700) }},
-	{name: "stored", release: "layout v1: 1,000 changes kept in the state bucket",
+	{name: "stored", release: "1,000 changes kept in the state bucket",
 		diff: func(t *testing.T, dir string) string { return largeValueDiff(t, dir, "StackA", 1000) }, bucket: true},
+	{name: "picture", release: "a replacement and a deletion, with the picture of what they touch (layout v2 on)",
+		diff: copiedDiff("testdata/picture/diff.json"), assembly: "testdata/picture/assembly"},
+}
+
+// copiedDiff writes a copy of the cdkd diff --json file into dir.
+func copiedDiff(file string) func(t *testing.T, dir string) string {
+	return func(t *testing.T, dir string) string {
+		b, err := os.ReadFile(file)
+		assert.NilError(t, err)
+		path := filepath.Join(dir, "diff.json")
+		writeFile(t, path, string(b))
+		return path
+	}
 }
 
 // Every review kept in testdata/cross-release deploys through this
@@ -105,6 +119,7 @@ func deployCrossRelease(t *testing.T, dir string) {
 	assert.NilError(t, err)
 	h, ok := marker.Parse(string(body))
 	assert.Assert(t, ok, "the kept comment starts with its header")
+	blasttest.Check(t, map[string]string{filepath.Base(dir): string(body)}, nil)
 
 	aws := startAWS(t)
 	w := newDeployWorkspace(t, h.SHA)
@@ -132,9 +147,16 @@ func deployCrossRelease(t *testing.T, dir string) {
 	assert.NilError(t, err)
 
 	diff := abs(t, filepath.Join(dir, kept.Diff))
-	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), deployInvocation(t)}, resultInvocations(t, "events-StackA-run.json")...)...)
+	invs := append([]cdkdtest.Invocation{gateDiff(t, diff), deployInvocation(t)}, resultInvocations(t, "events-StackA-run.json")...)
+	inputs := deployInputs()
+	if kept.Assembly != "" {
+		useAssembly(t, w, filepath.Join(dir, kept.Assembly))
+		invs = append(invs, pictureResultInvocations(t)...)
+		inputs["allow-destructive"] = "true"
+	}
+	stub := w.stub(invs...)
 	w.onPush()
-	res := w.run(deployInputs(), env...)
+	res := w.run(inputs, env...)
 	assert.Equal(t, res.code, 0, "%s: %s", kept.Release, lastLines(res.stdout, 30))
 	stub.AssertAllUsed(t)
 	assert.Equal(t, res.outputs["deployed"], "true")
@@ -163,10 +185,17 @@ func writeCrossRelease(t *testing.T) {
 				aws.createBucket(t, bucket, nil)
 				env = append(env, "CDKD_STATE_BUCKET="+bucket)
 			}
+			if tc.assembly != "" {
+				useAssembly(t, w, tc.assembly)
+			}
 			w.stub(gateDiff(t, diff))
 			h := w.review(reviewedSHA, diffInputs(), env...)
 			comment := prComment(t, w.gh)
-			kept := crossReleaseReview{Release: tc.release, Diff: "diff.json", CommentID: comment.ID, CheckRun: diffCheck(t, w.gh).ExternalID}
+			kept := crossReleaseReview{Release: "layout v" + itoa(int64(prcomment.RendererVersion)) + ": " + tc.release, Diff: "diff.json", CommentID: comment.ID, CheckRun: diffCheck(t, w.gh).ExternalID}
+			if tc.assembly != "" {
+				kept.Assembly = "assembly"
+				copyDir(t, tc.assembly, filepath.Join(dir, kept.Assembly))
+			}
 			rec, ok := gate.ParseDiffMarker(kept.CheckRun)
 			assert.Assert(t, ok)
 			assert.Equal(t, rec.Renderer, prcomment.RendererVersion)
@@ -206,18 +235,19 @@ func storedKey(digest string) string { return reviewstore.Key("", digest) }
 // run again: it is no edit. A header that names another layout than its
 // check run records is an edit.
 func TestReviewLayoutIsBoundAndNamed(t *testing.T) {
+	const next = prcomment.RendererVersion + 1 // a layout no release has yet
 	for _, tc := range []struct {
 		name           string
 		header, record int
 		want           []string
 		edited         bool
 	}{
-		{name: "a layout this release does not render", header: 2, record: 2,
+		{name: "a layout this release does not render", header: next, record: next,
 			want: []string{"The reviewed change set of pull request #8 cannot be verified: its visible report is in a layout this release cannot render again to check it " +
-				"(unknown report layout v2: this release of cdkd-action renders layout v1 only); this is no edit: re-run the pull request's diff"}},
-		{name: "the header contradicts its record", header: 2, record: 1, edited: true,
-			want: []string{"The diff comment on pull request #8 was altered after the diff wrote it (the review comment was edited: its header names report layout v2, the diff check run ",
-				"records v1)"}},
+				"(unknown report layout v" + itoa(next) + ": this release of cdkd-action renders " + prcomment.SupportedRenderers() + "); this is no edit: re-run the pull request's diff"}},
+		{name: "the header contradicts its record", header: next, record: prcomment.RendererVersion, edited: true,
+			want: []string{"The diff comment on pull request #8 was altered after the diff wrote it (the review comment was edited: its header names report layout v" + itoa(next) + ", the diff check run ",
+				"records v" + itoa(prcomment.RendererVersion) + ")"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newDeployWorkspace(t, reviewedSHA)
@@ -227,7 +257,7 @@ func TestReviewLayoutIsBoundAndNamed(t *testing.T) {
 			first, rest, _ := strings.Cut(c.Body, "\n")
 			h, ok := marker.Parse(first)
 			assert.Assert(t, ok)
-			assert.Equal(t, h.Render, 1, "this release writes layout v1")
+			assert.Equal(t, h.Render, prcomment.RendererVersion, "this release writes its layout")
 			h.Render = tc.header
 			w.gh.EditComment(owner, repo, c.ID, h.String()+"\n"+rest)
 			check := diffCheck(t, w.gh)
@@ -265,7 +295,11 @@ func TestOlderRecordWithoutALineIsNoProvenEdit(t *testing.T) {
 	c := prComment(t, w.gh)
 	lines := strings.SplitN(c.Body, "\n", 3)
 	assert.Assert(t, strings.HasPrefix(lines[1], "<!-- cdkd-action-changeset:"))
-	w.gh.EditComment(owner, repo, c.ID, lines[0]+"\n"+lines[2])
+	// An older release's comment, as its record is: no layout in the header.
+	h, ok := marker.Parse(lines[0])
+	assert.Assert(t, ok)
+	h.Render = 0
+	w.gh.EditComment(owner, repo, c.ID, h.String()+"\n"+lines[2])
 	check := diffCheck(t, w.gh)
 	rec, ok := gate.ParseDiffMarker(check.ExternalID)
 	assert.Assert(t, ok)

@@ -16,6 +16,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/github/githubtest"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 )
 
 // The deploy tests replay a pull request's life: the diff command runs on a
@@ -428,7 +429,7 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 				marker = cr.ExternalID
 			}
 		}
-		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v3:diff:comment:r1:"), "the diff's check run records the review")
+		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v3:diff:comment:r"+itoa(prcomment.RendererVersion)+":"), "the diff's check run records the review")
 		forge(t, w, false)
 		res := w.run(deployInputs())
 		assert.Equal(t, res.code, 1, res.stdout)

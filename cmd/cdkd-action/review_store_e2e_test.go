@@ -70,7 +70,7 @@ func TestDeployOfAChangeSetTooLargeForTheComment(t *testing.T) {
 	key := reviewstore.Key("", h.Digest)
 	_, ok := aws.object(t, bucket, key)
 	assert.Assert(t, ok, "the change set is stored at %s", key)
-	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:stored:r1:"), "the check run records that it is stored")
+	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:stored:r"+itoa(prcomment.RendererVersion)+":"), "the check run records that it is stored")
 
 	res := w.run(deployInputs(), "CDKD_STATE_BUCKET="+bucket)
 	assert.Equal(t, res.code, 0, res.stdout)
@@ -158,7 +158,7 @@ func TestLargeReviewNotStoredIsNoEdit(t *testing.T) {
 	assert.Assert(t, strings.Contains(comment, "cdkd-action-changeset:"), "the fingerprints fit in the comment")
 	assert.Assert(t, strings.Contains(comment, "a gated deploy of exactly this change set goes ahead"), "the note says what the deploy will do")
 	assert.Assert(t, !prcomment.IsWhole(strings.Split(comment, "\n")[1], headerDigest(t, comment)), "the whole change set does not")
-	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:comment:r1:"))
+	assert.Assert(t, strings.HasPrefix(diffCheck(t, w.gh).ExternalID, "cdkd-action:v3:diff:comment:r"+itoa(prcomment.RendererVersion)+":"))
 
 	res := w.run(deployInputs("app", asm, "state-bucket", missing))
 	stub.AssertAllUsed(t)

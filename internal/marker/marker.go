@@ -42,8 +42,13 @@ type Header struct {
 	// again as it was written. 0 in a header written before it was
 	// recorded: renderer 1. It is no proof on its own (whoever can edit
 	// the comment can edit it): the diff's check run records it too.
-	Render int               `json:"render,omitempty"`
-	Extra  map[string]string `json:"extra,omitempty"`
+	Render int `json:"render,omitempty"`
+	// Picture is the picture of what the changes touch (layout 2 on, a
+	// blast.Graph, read and written by prcomment): the dependents it shows
+	// are not changes, so it is recorded here, outside the digested change
+	// set, and the deploy draws it again from it.
+	Picture json.RawMessage   `json:"picture,omitempty"`
+	Extra   map[string]string `json:"extra,omitempty"`
 }
 
 // String renders the header as one HTML comment line (no newline). The JSON

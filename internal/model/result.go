@@ -126,6 +126,9 @@ type DiffResult struct {
 	StderrTail []string `json:"stderrTail,omitempty"`
 	// Notes are sentences on how far the report can be trusted.
 	Notes []string `json:"notes,omitempty"`
+	// PictureIn names where the picture of what the changes touch is
+	// ("the PR comment"), which the other channels point to.
+	PictureIn string `json:"pictureIn,omitempty"`
 	// Missing says which part of the change set is not in Stacks (a shard
 	// that did not report); such a result has no digest.
 	Missing string      `json:"missing,omitempty"`

@@ -118,9 +118,15 @@ func ReportBudget(budget reporters.Budget, h marker.Header, changeSetLine string
 	if changeSetLine != "" {
 		budget.MaxChars -= utf8.RuneCountInString(changeSetLine) + 1
 	}
-	notes := utf8.RuneCountInString(marker.Header{Notes: h.Notes}.String()) - utf8.RuneCountInString(marker.Header{}.String())
+	empty := utf8.RuneCountInString(marker.Header{}.String())
+	notes := utf8.RuneCountInString(marker.Header{Notes: h.Notes}.String()) - empty
 	if notes > notesReserve {
 		budget.MaxChars -= notes - notesReserve
+	}
+	if len(h.Picture) > 0 {
+		// The picture's record (layout 2 on) counts whole: it is as big as
+		// the picture, and has no reserve.
+		budget.MaxChars -= utf8.RuneCountInString(marker.Header{Picture: h.Picture}.String()) - empty
 	}
 	// A header too big to leave any room leaves the report none, not an
 	// unlimited budget.
@@ -173,6 +179,9 @@ func Redact(r Redactor, body string) string {
 	h.Label, h.Cdkd, h.Run = r.Redact(h.Label), r.Redact(h.Cdkd), r.Redact(h.Run)
 	for i, n := range h.Notes {
 		h.Notes[i] = r.Redact(n)
+	}
+	if len(h.Picture) > 0 {
+		h = WithPicture(h, Picture(h).MapNames(r.Redact))
 	}
 	if !found {
 		return h.String()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/prcomment/layout1"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -18,7 +19,7 @@ import (
 
 // RendererVersion is the layout this release writes diff comments in: the
 // header's Render and the diff check run's record name it.
-const RendererVersion = 1
+const RendererVersion = 2
 
 // Renderer is one version of the visible report's layout and of the
 // redaction its sink applied: frozen once a newer version exists.
@@ -38,12 +39,29 @@ type Renderer struct {
 // renderers are the layouts this release renders, oldest first; the last
 // is RendererVersion.
 var renderers = []Renderer{
-	{Version: 1, Report: reportV1, Redact: func(r Redactor, text string) string { return r.Redact(text) }},
+	{Version: 1, Report: reportV1, Redact: redactText},
+	{Version: 2, Report: reportV2, Redact: redactText},
 }
 
-// reportV1 is layout 1: reporters.DiffMarkdown of DiffReport. It is the
-// current reporters package's layout until a layout change freezes it.
+func redactText(r Redactor, text string) string { return r.Redact(text) }
+
+// reportV1 is layout 1, frozen in package layout1: the report before the
+// picture of what the changes touch (layout 2).
 func reportV1(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string {
+	if !whole {
+		d = DigestView(d)
+	}
+	b := ReportBudget(budget, h, changeSetLine)
+	r := DiffReport(h, d)
+	return layout1.DiffMarkdown(layout1.DiffReport{Diff: r.Diff, Label: r.Label, HeadSHA: r.HeadSHA, RunURL: r.RunURL,
+		CdkdVersion: r.CdkdVersion, Digest: r.Digest, FullReportHint: r.FullReportHint, Notes: r.Notes},
+		layout1.Budget{MaxBytes: b.MaxBytes, MaxChars: b.MaxChars, Channel: b.Channel, Hint: b.Hint, ValueMax: b.ValueMax})
+}
+
+// reportV2 is layout 2: reporters.DiffMarkdown of DiffReport, which adds
+// the picture the header records. It is the current reporters package's
+// layout until a layout change freezes it.
+func reportV2(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string {
 	if !whole {
 		d = DigestView(d)
 	}

@@ -3,10 +3,12 @@ package prcomment
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/blast"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -26,7 +28,53 @@ func FullReportHint(runURL string) string {
 // the deploy gate renders it again to verify what reviewers read.
 func DiffReport(h marker.Header, d model.Diff) reporters.DiffReport {
 	return reporters.DiffReport{Diff: d, Label: h.Label, HeadSHA: h.SHA, RunURL: h.Run, CdkdVersion: h.Cdkd, Digest: h.Digest,
-		FullReportHint: FullReportHint(h.Run), Notes: h.Notes}
+		FullReportHint: FullReportHint(h.Run), Notes: h.Notes, Picture: Picture(h)}
+}
+
+// Picture is the picture of what the changes touch that header h records;
+// nil when it records none, or one that cannot be read (the report then
+// draws none, and a comment that showed one differs from it).
+func Picture(h marker.Header) *blast.Graph {
+	if len(h.Picture) == 0 {
+		return nil
+	}
+	var g blast.Graph
+	if json.Unmarshal(h.Picture, &g) != nil || len(g.Stacks) == 0 {
+		return nil
+	}
+	return &g
+}
+
+// pictureRecordMax is the most characters the picture's record may take
+// in the header: it comes off the report's budget (ReportBudget), so it is
+// bounded, whatever the names.
+const pictureRecordMax = 12000
+
+// FitPicture is g with as many of its stacks as fit the header's record
+// (pictureRecordMax), the others counted in More; nil when none fits.
+func FitPicture(g *blast.Graph) *blast.Graph {
+	if g == nil {
+		return nil
+	}
+	out := *g
+	for len(out.Stacks) > 0 {
+		if b, err := json.Marshal(&out); err == nil && len(b) <= pictureRecordMax {
+			return &out
+		}
+		out.Stacks = out.Stacks[:len(out.Stacks)-1]
+		out.More++
+	}
+	return nil
+}
+
+// WithPicture records picture g in header h (nil: none).
+func WithPicture(h marker.Header, g *blast.Graph) marker.Header {
+	h.Picture = nil
+	if g != nil {
+		// A graph of strings and numbers cannot fail to encode.
+		h.Picture, _ = json.Marshal(g)
+	}
+	return h
 }
 
 // ReportHash is a short hash of a comment's visible report, which the

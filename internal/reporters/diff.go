@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cdkd-action/cdkd-action/internal/blast"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/security"
 )
@@ -45,6 +46,13 @@ type DiffReport struct {
 	// trusted (e.g. that NoEcho positions are unknown). A failure report
 	// leaves them out.
 	Notes []string
+	// Picture is the picture of what the changes touch (nil: none), shown
+	// at full fidelity only. The comment records it in its header, so the
+	// deploy draws it again from the review alone.
+	Picture *blast.Graph
+	// PictureIn, when Picture is nil, is trusted Markdown naming where the
+	// picture is ("the PR comment"), for a channel that does not show it.
+	PictureIn string
 }
 
 // Degradation levels of a diff report, tried in order until one fits.
@@ -143,6 +151,9 @@ type diffData struct {
 	note         string
 	full         *Writer // level 0, once rendered
 	widest       int     // the longest block or diff level 0 wrote, in bytes
+	// pictureBytes and pictureChars are the size of the picture level 0
+	// wrote, which level 1 leaves out.
+	pictureBytes, pictureChars int
 }
 
 // collapseCannotFit tells, from what level 0 wrote before giving up, that
@@ -157,8 +168,10 @@ func (d *diffData) collapseCannotFit(b Budget) bool {
 		return false
 	}
 	saved := 5 * strings.Count(d.full.String(), "<details open>")
-	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved > b.MaxBytes) ||
-		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved > b.MaxChars)
+	// Level 1 writes one line where level 0 drew the picture.
+	const pictureLine = 80
+	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved-d.pictureBytes+pictureLine > b.MaxBytes) ||
+		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved-d.pictureChars+pictureLine > b.MaxChars)
 }
 
 type located struct {
@@ -200,6 +213,7 @@ func (x *diffWriter) diff() {
 	x.callout()
 	x.secretCallout()
 	x.securitySection()
+	x.picture()
 	switch x.rung.body {
 	case bodyHeadline:
 	case bodyStackCounts:

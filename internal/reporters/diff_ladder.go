@@ -6,6 +6,9 @@ package reporters
 type diffRung struct {
 	// shortenedNote says the report was shortened and where the full one is.
 	shortenedNote bool
+	// picture shows the picture of what the changes touch (a view: the
+	// first thing a shorter level drops, before any change line).
+	picture bool
 	// openDetails opens a stack's <details> when it has few changes.
 	openDetails bool
 	// values is how much of each changed value shows (valuesFull, ...).
@@ -41,7 +44,7 @@ const (
 
 // diffLadder is indexed by the diff levels (levelFull, ...).
 var diffLadder = [diffLevels]diffRung{
-	levelFull:        {openDetails: true, values: valuesFull, calloutCap: calloutMax, noEchoCap: -1},
+	levelFull:        {picture: true, openDetails: true, values: valuesFull, calloutCap: calloutMax, noEchoCap: -1},
 	levelCollapsed:   {shortenedNote: true, values: valuesCollapsed, calloutCap: calloutMax, noEchoCap: -1},
 	levelShortValues: {shortenedNote: true, values: valuesShort, calloutCap: calloutMax, noEchoCap: -1},
 	levelPaths:       {shortenedNote: true, values: valuesPaths, calloutCap: calloutMax, noEchoCap: -1},

@@ -1,0 +1,141 @@
+package blast
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The flowchart keeps to syntax Mermaid 10.x and the version
+// tools/mermaid-check pins both parse: `flowchart`, the classic node
+// shapes, quoted labels with entity codes, `subgraph ... end` and `-->`.
+// No class, style, click, link or init directive is ever written.
+
+// shapes opens and closes a node of each kind: the kind shows as a shape,
+// named in the legend, never by colour alone.
+var shapes = map[Kind][2]string{
+	Replace:   {`{{"`, `"}}`}, // hexagon
+	Delete:    {`>"`, `"]`},   // flag
+	Create:    {`(["`, `"])`}, // stadium
+	Update:    {`("`, `")`},   // rounded
+	Broaden:   {`[/"`, `"/]`}, // parallelogram
+	Unchanged: {`["`, `"]`},   // rectangle
+}
+
+// legend names each kind, in the order the legend lists them.
+var legend = []struct {
+	kind Kind
+	text string
+}{
+	{Replace, "replaced"},
+	{Delete, "deleted"},
+	{Broaden, "broadens access"},
+	{Create, "created"},
+	{Update, "updated"},
+	{Unchanged, "unchanged, references a change"},
+}
+
+// Mermaid is the flowchart of one stack's picture: the source of a
+// ```mermaid block. Node IDs are generated (n0, n1, ..., k0 for the
+// legend, s0 for another stack's box), never names; every label is a
+// logical ID, a resource type or a stack name written with Label.
+func Mermaid(st Stack) string {
+	var b strings.Builder
+	b.WriteString("flowchart LR\n")
+	// Dependents in other stacks are drawn in one box per stack.
+	boxes := map[string][]int{}
+	var order []string
+	for i, n := range st.Nodes {
+		if n.Stack == "" {
+			node(&b, "  ", i, n)
+			continue
+		}
+		if _, ok := boxes[n.Stack]; !ok {
+			order = append(order, n.Stack)
+		}
+		boxes[n.Stack] = append(boxes[n.Stack], i)
+	}
+	for j, name := range order {
+		b.WriteString("  subgraph s" + strconv.Itoa(j) + `["` + Label("stack "+name) + "\"]\n")
+		for _, i := range boxes[name] {
+			node(&b, "    ", i, st.Nodes[i])
+		}
+		b.WriteString("  end\n")
+	}
+	for _, e := range st.Edges {
+		b.WriteString("  n" + strconv.Itoa(e[0]) + " --> n" + strconv.Itoa(e[1]) + "\n")
+	}
+	b.WriteString("  subgraph legend[\"Legend\"]\n")
+	for i, l := range legend {
+		if kindIn(st.Nodes, l.kind) {
+			s := shapes[l.kind]
+			b.WriteString("    k" + strconv.Itoa(i) + s[0] + l.text + s[1] + "\n")
+		}
+	}
+	b.WriteString("  end\n")
+	return b.String()
+}
+
+func kindIn(nodes []Node, k Kind) bool {
+	for _, n := range nodes {
+		if n.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func node(b *strings.Builder, indent string, i int, n Node) {
+	s, ok := shapes[n.Kind]
+	if !ok {
+		s = shapes[Unchanged]
+	}
+	var text string
+	switch {
+	case n.N > 0 && n.Type == "":
+		text = "and " + strconv.Itoa(n.N) + " more"
+	case n.N > 0:
+		text = strconv.Itoa(n.N) + " × " + Label(n.Type)
+	default:
+		text = Label(n.ID) + "<br/>" + Label(n.Type)
+	}
+	b.WriteString(indent + "n" + strconv.Itoa(i) + s[0] + text + s[1] + "\n")
+}
+
+// Label writes a name (a logical ID, a type, a stack name: chosen by whoever
+// writes the app) as text inside a quoted Mermaid label: ASCII letters,
+// digits, space, '_', '-', '.', ':' and '*' (the redactor's mask, which
+// the sink writes after rendering) as they are, any other printable
+// character as a Mermaid entity code (#60; for '<'), and a control or
+// format character (a newline, a bidi override) as U+FFFD. Nothing in it
+// can end the label, open HTML or Markdown, or start a directive, a
+// link, a style or a node. Longer names are cut at labelMax characters.
+func Label(s string) string {
+	cut := false
+	if utf8.RuneCountInString(s) > labelMax {
+		n := 0
+		for i := range s {
+			if n == labelMax {
+				s, cut = s[:i], true
+				break
+			}
+			n++
+		}
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(" _-.:*", r)):
+			b.WriteRune(r)
+		case r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' || unicode.Is(unicode.Cf, r):
+			b.WriteString("#65533;")
+		default:
+			b.WriteString("#" + strconv.Itoa(int(r)) + ";")
+		}
+	}
+	if cut {
+		b.WriteString("#8230;")
+	}
+	return b.String()
+}
