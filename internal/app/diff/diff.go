@@ -17,6 +17,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
 	"github.com/cdkd-action/cdkd-action/internal/app/publisher"
 	"github.com/cdkd-action/cdkd-action/internal/app/session"
+	"github.com/cdkd-action/cdkd-action/internal/blast"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/fingerprints"
@@ -166,6 +167,14 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 			d, kept = stored, gate.KeptStored
 		}
 	}
+	// The picture of what the changes touch is drawn in the PR comment;
+	// the check run, the job summary and the report JSON point to it.
+	var picture *blast.Graph
+	if rep.Error == "" && rep.Missing == "" && d != nil && r.Channels.PublishesToAPI() && r.Config.Comment != config.CommentOff && r.GitHub.PR != nil {
+		if picture = prcomment.FitPicture(r.picture(ctx, *d)); picture != nil {
+			rep.PictureIn = "the PR comment"
+		}
+	}
 	p := &publish.Publication{
 		Kind:    "diff",
 		Result:  rep.Result(),
@@ -203,6 +212,9 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 			header.Digest = rep.Digest
 		}
 		header.Extra = r.Fingerprints.Header(ctx)
+		// The picture is recorded in the header, outside the digested
+		// change set.
+		header = prcomment.WithPicture(header, picture)
 		p.Comment = &publish.CommentFields{Header: header, Render: func(h marker.Header, b reporters.Budget) prcomment.Comment {
 			return r.comment(h, rep, d, kept == gate.KeptStored, b)
 		}}
