@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,7 +89,8 @@ func TestPictureInTheReview(t *testing.T) {
 	check := diffCheck(t, w.gh)
 	for where, text := range map[string]string{"summary": res.summary, "check run": check.Output.Summary + check.Output.Text} {
 		assert.Assert(t, !strings.Contains(text, "```mermaid"), where)
-		assert.Assert(t, is.Contains(text, "🗺️ The picture of what the changes touch is in the PR comment."), where)
+		assert.Assert(t, is.Contains(text, fmt.Sprintf("🗺️ The picture of what the changes touch is in the PR comment on [#%d](%s/%s/pull/%d).",
+			deployPR, w.vars["GITHUB_SERVER_URL"], w.vars["GITHUB_REPOSITORY"], deployPR)), where)
 	}
 	n := blasttest.Check(t, map[string]string{"comment": comment, "summary": res.summary, "check run": check.Output.Summary + check.Output.Text},
 		map[string]blasttest.Expect{"comment#0": {Vertices: 8 + 4, Texts: []string{

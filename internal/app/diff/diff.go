@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/app/awsedge"
 	"github.com/cdkd-action/cdkd-action/internal/app/cdkdexec"
@@ -172,7 +173,10 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 	var picture *blast.Graph
 	if rep.Error == "" && rep.Missing == "" && d != nil && r.Channels.PublishesToAPI() && r.Config.Comment != config.CommentOff && r.GitHub.PR != nil {
 		if picture = prcomment.FitPicture(r.picture(ctx, *d)); picture != nil {
-			rep.PictureIn = "the PR comment"
+			// A link to the pull request's conversation, where the comment
+			// is: its own URL is known only once it is written.
+			rep.PictureIn = fmt.Sprintf("the PR comment on [#%d](%s/%s/%s/pull/%d)", r.GitHub.PR.Number,
+				strings.TrimRight(r.GitHub.ServerURL, "/"), r.GitHub.Owner, r.GitHub.Repo, r.GitHub.PR.Number)
 		}
 	}
 	p := &publish.Publication{
