@@ -6,36 +6,49 @@ import (
 	"strings"
 )
 
-// onlyFor names the commands that read an input whose action.yml
-// description does not say so with a "diff:", "deploy:" or "drift:" prefix.
-// Inputs in neither place apply to every command.
-var onlyFor = map[string][]Command{
+// readBy names the commands that read an input; an input not listed here
+// is read by every command. It is data, not derived from action.yml's
+// prose: a description may still start with the commands it is for
+// ("deploy, verify: …") for the reader, and TestReadByAgreesWithActionYAML
+// holds the two together.
+var readBy = map[string][]Command{
+	"base-app":        {CommandDiff},
 	"comment":         {CommandDiff},
 	"fail-on-changes": {CommandDiff},
+	"merge-queue":     {CommandDiff},
 	// deploy reads from-json only to render a saved deploy report again.
-	"from-json": {CommandDiff, CommandDrift, CommandDeploy},
+	"from-json":                   {CommandDiff, CommandDrift, CommandDeploy},
+	"cdkd-exit-code":              {CommandDrift},
+	"stack-region":                {CommandDrift},
+	"issue":                       {CommandDrift},
+	"issue-labels":                {CommandDrift},
+	"fail-on-drift":               {CommandDrift},
+	"fail-on-incomplete":          {CommandDrift},
+	"drift-resolution":            {CommandDrift},
+	"drift-allow-token-overwrite": {CommandDrift},
+	"require-reviewed-diff":       {CommandDeploy, CommandVerify},
+	"allow-destructive":           {CommandDeploy, CommandVerify},
+	"destructive-label":           {CommandDeploy, CommandVerify},
+	"allow-destroy-types":         {CommandDeploy, CommandVerify},
+	"require-approval":            {CommandDeploy, CommandVerify},
+	"security-approval-label":     {CommandDeploy, CommandVerify},
+	"required-approvals":          {CommandDeploy, CommandVerify},
+	"approvers":                   {CommandDeploy, CommandVerify},
+	"bot-login":                   {CommandDeploy, CommandVerify},
+	"trusted-app":                 {CommandDeploy, CommandVerify},
+	"environment":                 {CommandDeploy},
+	"environment-url-output":      {CommandDeploy},
+	"for":                         {CommandPlan, CommandAggregate},
+	"shards":                      {CommandPlan},
+	"shard":                       {CommandDiff, CommandDrift},
+	"publish":                     {CommandDiff, CommandDrift},
+	"reports":                     {CommandAggregate},
+	"matrix":                      {CommandAggregate},
 }
 
 // appliesTo returns the commands that read the input, nil for all.
 func appliesTo(s InputSpec) []Command {
-	if cmds, ok := onlyFor[s.Name]; ok {
-		return cmds
-	}
-	// A description may start with the commands it is for: "deploy: …",
-	// "diff, drift: …".
-	head, _, ok := strings.Cut(s.Description, ":")
-	if !ok {
-		return nil
-	}
-	var cmds []Command
-	for _, w := range strings.Split(head, ",") {
-		c := Command(strings.TrimSpace(w))
-		if !slices.Contains(Commands, c) {
-			return nil
-		}
-		cmds = append(cmds, c)
-	}
-	return cmds
+	return slices.Clone(readBy[s.Name])
 }
 
 // Ignored returns one warning per input given a value other than its
