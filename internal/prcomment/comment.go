@@ -33,9 +33,9 @@ const deploySeparator = "\n" + DeployMarker + "\n\n"
 // MaxChars is GitHub's limit on a comment body, in characters.
 const MaxChars = 65536
 
-// slack leaves room for the redactor at the sink, which may lengthen a
-// secret shorter than its "***" mask (as reporters.CommentBudget does).
-const slack = 2048
+// redactorRoom is kept free for the redactor at the sink, which may lengthen a
+// secret shorter than the "***" it becomes (as reporters.CommentBudget does).
+const redactorRoom = 2048
 
 // Comment is one comment of ours split into its parts. String joins them
 // back; Parse(c.String()) gives c again.
@@ -146,7 +146,7 @@ func Body(h marker.Header, changeSetLine string, budget reporters.Budget, render
 // the review a later deploy verifies.
 func (c Comment) WithDeploy(section string) Comment {
 	c.Deploy = ""
-	avail := MaxChars - slack - utf8.RuneCountInString(c.String()) - utf8.RuneCountInString(deploySeparator) - 1
+	avail := MaxChars - redactorRoom - utf8.RuneCountInString(c.String()) - utf8.RuneCountInString(deploySeparator) - 1
 	if avail <= 0 {
 		return c // no room at all: the outcome is in the check run and the job summary
 	}

@@ -66,7 +66,7 @@ func TestWithDeploy(t *testing.T) {
 	full := Comment{Header: c.Header, ChangeSet: "<!-- cdkd-action-changeset:v1 " + strings.Repeat("A", 19000) + " -->",
 		Report: "### cdkd diff\n\n" + strings.Repeat("- 🔄 **update** `Resource` · `AWS::SNS::Topic`\n", 800)}
 	got := full.WithDeploy(strings.Repeat("x", 15000) + "\n")
-	assert.Assert(t, utf8.RuneCountInString(got.String()) <= MaxChars-slack, utf8.RuneCountInString(got.String()))
+	assert.Assert(t, utf8.RuneCountInString(got.String()) <= MaxChars-redactorRoom, utf8.RuneCountInString(got.String()))
 	assert.Equal(t, got.Report, full.Report, "the reviewed report stays byte for byte")
 	assert.Assert(t, is.Contains(got.Deploy, "The deploy outcome was shortened"))
 }
@@ -139,7 +139,7 @@ func TestHugeNotesCommentWithinLimit(t *testing.T) {
 	// gate then reads a longer header than the diff rendered with.
 	c.Header.Extra = map[string]string{"content": "0123456789abcdef"}
 	body := c.String()
-	assert.Assert(t, utf8.RuneCountInString(body) <= MaxChars-slack, "%d characters", utf8.RuneCountInString(body))
+	assert.Assert(t, utf8.RuneCountInString(body) <= MaxChars-redactorRoom, "%d characters", utf8.RuneCountInString(body))
 	assert.Assert(t, is.Contains(body, "more (the full list is in the report JSON)"))
 	assert.Assert(t, is.Contains(c.Report, "Report shortened"), "the report does not fill its budget")
 	parsed, ok := Parse(body)

@@ -64,7 +64,7 @@ func TestPictureRecordWithinTheComment(t *testing.T) {
 
 	line := EncodeChangeSet(d, 20000, nil)
 	c := Comment{Header: h, ChangeSet: line, Report: CurrentRenderer().Report(h, line, d, true, reporters.CommentBudget)}
-	assert.Assert(t, utf8.RuneCountInString(c.String()) <= MaxChars-slack)
+	assert.Assert(t, utf8.RuneCountInString(c.String()) <= MaxChars-redactorRoom)
 	assert.Equal(t, blasttest.Check(t, map[string]string{"comment": c.String()}, nil), len(many.Stacks))
 	back, ok := Parse(c.String())
 	assert.Assert(t, ok)
