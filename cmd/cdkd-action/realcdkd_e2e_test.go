@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -69,9 +70,13 @@ func realCdkd(t *testing.T) string {
 // serveSQSQuirk makes the emulator answer on localhost:4566 too: kumo
 // writes every SQS queue URL as http://localhost:4566/..., and cdkd sends a
 // queue's calls to the host of its URL. Only one test on a machine can
-// hold the port, so the real-cdkd tests do not run in parallel.
+// hold the port: the real-cdkd tests of this process take turns
+// (sqsQuirkPort, held until the test ends), and a test must not pause
+// (t.Parallel) while it holds it.
 func (e *awsEmulator) serveSQSQuirk(t *testing.T) {
 	t.Helper()
+	sqsQuirkPort.Lock()
+	t.Cleanup(sqsQuirkPort.Unlock)
 	for _, addr := range []string{"127.0.0.1:4566", "[::1]:4566"} {
 		l, err := net.Listen("tcp", addr)
 		if err != nil {
@@ -133,6 +138,26 @@ func writeJSON(t *testing.T, path string, v any) {
 	writeFile(t, path, string(b))
 }
 
+// realWorld is what a real-cdkd run needs of the emulator: kumo, also on
+// localhost:4566, a state bucket named bucketPrefix + u (u unique to the
+// test) and the secret realAssembly's app references, whose password is
+// returned.
+func realWorld(t *testing.T, bucketPrefix string) (e *awsEmulator, u, bucket, password string) {
+	t.Helper()
+	parallel(t) // before taking the port: a paused test would hold it
+	e = startAWS(t)
+	e.serveSQSQuirk(t)
+	u = unique(t)
+	bucket = bucketPrefix + u
+	e.createBucket(t, bucket, nil)
+	password = "pw-" + u + "-s3cr3t"
+	e.secret(t, "rc"+u+"-secret", `{"password":"`+password+`"}`)
+	return e, u, bucket, password
+}
+
+// sqsQuirkPort is held by the real-cdkd test that serves localhost:4566.
+var sqsQuirkPort sync.Mutex
+
 // onSchedule makes the next step run on the nightly schedule.
 func (w *workspace) onSchedule() {
 	w.t.Helper()
@@ -158,13 +183,7 @@ func (e *awsEmulator) ssmValue(t *testing.T, name string) string {
 // the name of a queue, so in its URL) and the out-of-band values.
 func TestRealCdkdLifecycle(t *testing.T) {
 	cli := realCdkd(t)
-	e := startAWS(t)
-	e.serveSQSQuirk(t)
-	u := unique(t)
-	bucket := "rc-state-" + u
-	e.createBucket(t, bucket, nil)
-	password := "pw-" + u + "-s3cr3t"
-	e.secret(t, "rc"+u+"-secret", `{"password":"`+password+`"}`)
+	e, u, bucket, password := realWorld(t, "rc-state-")
 	noecho1, noecho2 := "noecho-v1-"+u, "noecho-v2-"+u
 	oobNoEcho, oobRef := "oob-noecho-"+u, "oob-secretref-"+u
 	v1, v2 := realAssembly(t, u, 1, noecho1), realAssembly(t, u, 2, noecho2)

@@ -165,6 +165,17 @@ func (r StateReader) ReadLock(ctx context.Context, bucket, prefix, stack, region
 	return l, nil
 }
 
+// Object reads any object of the state bucket as it is, for a reader that
+// knows cdkd's layout (cdkd.Bucket); nil and no error when it or the
+// bucket does not exist. Access denied names the permission, as Read does.
+func (r StateReader) Object(ctx context.Context, bucket, key string) ([]byte, error) {
+	raw, err := r.get(ctx, bucket, key)
+	if err != nil {
+		return nil, fmt.Errorf("read s3://%s/%s: %w", bucket, key, err)
+	}
+	return raw, nil
+}
+
 // get reads an object; (nil, nil) when it or its bucket does not exist.
 // A bucket in another region than the client's is retried once in the
 // region S3 names, as cdkd does for a cross-region state bucket.

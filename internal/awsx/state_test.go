@@ -246,3 +246,26 @@ func TestKeys(t *testing.T) {
 	assert.Equal(t, StateKey("/p/q/", "S", "r"), "p/q/S/r/state.json")
 	assert.Equal(t, LockKey("cdkd", "P~C", "r"), "cdkd/P~C/r/lock.json")
 }
+
+// Object reads any object of the bucket as it is: cdkd's deploy-run index
+// and event streams, read by cdkd.Bucket.
+func TestStateReaderObjectKumo(t *testing.T) {
+	cfg := kumoConfig(t, startKumo(t))
+	client := NewS3(cfg)
+	bucket := unique(t, "cdkd-state")
+	index := `{"indexVersion": 1, "runs": []}`
+	putObject(t, client, bucket, "cdkd/StackA/us-east-1/deployments/index.json", index)
+	r := StateReader{S3: client}
+
+	raw, err := r.Object(context.Background(), bucket, "cdkd/StackA/us-east-1/deployments/index.json")
+	assert.NilError(t, err)
+	assert.Equal(t, string(raw), index)
+	for _, missing := range []struct{ bucket, key string }{
+		{bucket, "cdkd/StackA/us-east-1/deployments/nope.jsonl"},
+		{unique(t, "no-such-bucket"), "cdkd/StackA/us-east-1/deployments/index.json"},
+	} {
+		raw, err := r.Object(context.Background(), missing.bucket, missing.key)
+		assert.NilError(t, err)
+		assert.Assert(t, raw == nil, "%s/%s", missing.bucket, missing.key)
+	}
+}

@@ -36,8 +36,11 @@ type Choice struct {
 	// VersionErr is why --version could not be read (a hung binary times
 	// out): the run reports it instead of asking again.
 	VersionErr error
-	Source     Source
-	Why        string // one sentence for the log
+	// Pending is `cdkd --version` still running (LocateOptions.Alongside):
+	// AwaitVersion fills in Version and VersionErr.
+	Pending *PendingVersion
+	Source  Source
+	Why     string // one sentence for the log
 }
 
 // Locate options. Zero values: "cdkd" on PATH, npm on PATH.
@@ -65,6 +68,11 @@ type LocateOptions struct {
 	Timeout time.Duration
 	// VersionTimeout is Runner.VersionTimeout.
 	VersionTimeout time.Duration
+	// Alongside: when the chosen cdkd's version is neither in its package
+	// (PackageVersion) nor needed to choose it, `cdkd --version` is started
+	// in the background instead of waited for (Choice.Pending), so that it
+	// runs alongside the command's own work rather than before it.
+	Alongside bool
 }
 
 // Locate picks the cdkd to run: cdkd-path if set; else the repository's own
@@ -72,10 +80,22 @@ type LocateOptions struct {
 // cdkd on PATH, or cdkd-version installed with npm when it differs.
 func Locate(ctx context.Context, o LocateOptions) (Choice, error) {
 	var verr error
-	version := func(path string) string {
+	var pending *PendingVersion
+	// version is the version of the cdkd at path: its package's, else what
+	// --version says; needed says the choice depends on it, else it may be
+	// learned alongside (o.Alongside).
+	version := func(path string, needed bool) string {
+		if v := PackageVersion(path); v != "" {
+			return v
+		}
 		// Run bounds --version by VersionTimeout: a cdkd that hangs there
 		// has its version reported as unknown, and why.
-		v, err := (&Runner{Path: path, Dir: o.Dir, EnvBase: o.EnvBase, Env: o.Env, KillGrace: time.Second, Timeout: o.Timeout, VersionTimeout: o.VersionTimeout}).Version(ctx)
+		r := &Runner{Path: path, Dir: o.Dir, EnvBase: o.EnvBase, Env: o.Env, KillGrace: time.Second, Timeout: o.Timeout, VersionTimeout: o.VersionTimeout}
+		if o.Alongside && !needed {
+			pending = startVersion(ctx, r)
+			return ""
+		}
+		v, err := r.Version(ctx)
 		verr = err
 		if err != nil {
 			return ""
@@ -83,22 +103,28 @@ func Locate(ctx context.Context, o LocateOptions) (Choice, error) {
 		return v
 	}
 	c, err := locate(ctx, o, version)
-	if c.Version == "" {
+	switch {
+	case err != nil && pending != nil:
+		pending.stop()
+	case pending != nil:
+		c.Pending = pending
+	case c.Version == "":
 		c.VersionErr = verr
 	}
 	return c, err
 }
 
-func locate(ctx context.Context, o LocateOptions, version func(path string) string) (Choice, error) {
+func locate(ctx context.Context, o LocateOptions, version func(path string, needed bool) string) (Choice, error) {
 	if o.Path != "" {
 		r := &Runner{Path: o.Path, Dir: o.Dir}
 		if err := r.Available(); err != nil {
 			return Choice{}, err
 		}
-		return Choice{Path: o.Path, Version: version(o.Path), Source: SourcePath, Why: "the cdkd-path input names it"}, nil
+		return Choice{Path: o.Path, Version: version(o.Path, false), Source: SourcePath, Why: "the cdkd-path input names it"}, nil
 	}
 	if repo := repoCdkd(o.Dir); repo != "" {
-		c := Choice{Path: repo, Version: version(repo), Source: SourceRepo, Why: "the repository has its own cdkd in node_modules/.bin (the version its lockfile pins)"}
+		// With cdkd-version set, the log says whether this one differs.
+		c := Choice{Path: repo, Version: version(repo, o.Version != ""), Source: SourceRepo, Why: "the repository has its own cdkd in node_modules/.bin (the version its lockfile pins)"}
 		if o.Version != "" && c.Version != "" && c.Version != o.Version {
 			c.Why += fmt.Sprintf("; it wins over cdkd-version %s", o.Version)
 		}
@@ -107,7 +133,7 @@ func locate(ctx context.Context, o LocateOptions, version func(path string) stri
 	bundled, lookErr := exec.LookPath(DefaultPath)
 	var bv string
 	if lookErr == nil {
-		bv = version(bundled)
+		bv = version(bundled, o.Version != "")
 	}
 	switch {
 	case lookErr == nil && o.Version == "":
@@ -128,7 +154,7 @@ func locate(ctx context.Context, o LocateOptions, version func(path string) stri
 	if err != nil {
 		return Choice{}, fmt.Errorf("%s: %w", why, err)
 	}
-	got := version(path)
+	got := version(path, true)
 	if got != o.Version {
 		return Choice{}, fmt.Errorf("npm installed %s@%s but its cdkd --version says %q", Package, o.Version, got)
 	}

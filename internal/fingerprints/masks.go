@@ -59,6 +59,7 @@ func (f *Run) FillMasks(ctx context.Context, m *redact.Tokens) string {
 	if len(items) == 0 {
 		return ""
 	}
+	f.SayHashing(hasher, items)
 	fps, err := hasher.All(ctx, items)
 	if err != nil {
 		return f.Unverifiable(m, "the values behind the masks could not be fingerprinted: "+err.Error())

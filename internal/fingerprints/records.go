@@ -56,8 +56,8 @@ type Run struct {
 	// registers it with the runner.
 	Secrets       *secrets.Set
 	RegisterMasks func()
-	// Notice and Warn print to the step's log.
-	Notice, Warn func(msg string)
+	// Info, Notice and Warn print to the step's log.
+	Info, Notice, Warn func(msg string)
 
 	once    sync.Once
 	records *Records // nil: fingerprints are off

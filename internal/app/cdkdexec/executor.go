@@ -43,6 +43,13 @@ type Executor struct {
 	// BeforeFlush runs before output held back is printed: it registers
 	// the masks discovery found meanwhile.
 	BeforeFlush func()
+	// StateObjects answers the run's state bucket and a raw reader of its
+	// objects, for the read-back that starts no cdkd process (ReadBack);
+	// a nil get (no bucket known, no AWS) reads through cdkd.
+	StateObjects func(ctx context.Context) (bucket string, get func(ctx context.Context, bucket, key string) ([]byte, error))
+	// AssemblyRegion is a stack's region in the cloud assembly, "" when
+	// unknown.
+	AssemblyRegion func(stack string) string
 
 	// logMu keeps the log groups of cdkd calls run side by side whole.
 	logMu sync.Mutex
@@ -166,25 +173,60 @@ func (x *Executor) Locate(ctx context.Context) error {
 		o.InstallDir = dir
 	}
 	o.VersionTimeout = x.VersionTimeout
+	// A version not in cdkd's package is asked alongside the command's
+	// own work: a cdkd process is a second of Node start-up.
+	o.Alongside = true
 	c, err := cdkd.Locate(ctx, o)
 	if err != nil {
 		return &config.InputError{Input: "cdkd-path", Msg: err.Error()}
 	}
 	x.choice = &c
+	if c.Pending != nil {
+		// Said once the version is known (Version), or at the end.
+		x.cleanups = append(x.cleanups, func() {
+			if x.choice.Pending != nil {
+				x.choice.StopVersion()
+				x.Log.Info(fmt.Sprintf("Used cdkd at %s: %s.", c.Path, c.Why))
+			}
+		})
+		return nil
+	}
 	x.Log.Info(fmt.Sprintf("Using cdkd %s at %s: %s.", ShownVersion(c.Version), c.Path, c.Why))
 	return nil
 }
 
-// Version is the version of the cdkd that runs: known from locateCdkd,
-// none for a saved report.
+// Version is the version of the cdkd that runs: known from Locate
+// (waited for here when it is asked alongside), none for a saved report.
+// Call it once the command's own cdkd call is over, so that the two run
+// side by side.
 func (x *Executor) Version(ctx context.Context, runner *cdkd.Runner) (string, error) {
 	if x.Config.FromJSON != "" {
 		return "", nil
+	}
+	if x.choice != nil && x.choice.Pending != nil {
+		x.choice.AwaitVersion(ctx)
+		x.Log.Info(fmt.Sprintf("Using cdkd %s at %s: %s.", ShownVersion(x.choice.Version), x.choice.Path, x.choice.Why))
 	}
 	if x.choice != nil && (x.choice.Version != "" || x.choice.VersionErr != nil) {
 		return x.choice.Version, x.choice.VersionErr
 	}
 	return runner.Version(ctx)
+}
+
+// Unusable is a --version failure known before the command runs that
+// says cdkd cannot run at all: not found, or hung (the command would hang
+// too). nil while --version still runs alongside.
+func (x *Executor) Unusable() error {
+	if x.Config.FromJSON != "" || x.choice == nil || !Unusable(x.choice.VersionErr) {
+		return nil
+	}
+	return x.choice.VersionErr
+}
+
+// Unusable says a --version failure means cdkd cannot run at all, as
+// opposed to an old or odd --version.
+func Unusable(err error) bool {
+	return errors.Is(err, cdkd.ErrNotFound) || errors.Is(err, cdkd.ErrTimeout)
 }
 
 // Source is the footer's word on where cdkd came from.
@@ -211,13 +253,13 @@ func (x *Executor) Common() cdkd.Common {
 	}
 }
 
-// StackState reads a stack's state with cdkd state show, for the values of
-// the resources a deploy deletes.
-func (x *Executor) StackState(ctx context.Context, name string) (*cdkd.StackState, string) {
+// StackState reads a stack's state as cdkd state show prints it, for the
+// values of the resources a deploy deletes.
+func (x *Executor) StackState(ctx context.Context, name, region string) (*cdkd.StackState, string) {
 	if x.Config.FromJSON != "" || x.choice == nil {
 		return nil, "cdkd's state was not read (the diff came from from-json)"
 	}
-	show, err := x.StateShow(ctx, name)
+	st, err := x.ReadBack(ctx).State(ctx, name, x.KnownRegion(name, region))
 	if err != nil {
 		why := fmt.Sprintf("cdkd's state of %s could not be read: %v", name, err)
 		x.logMu.Lock() // stacks are read in parallel: one log line at a time
@@ -225,20 +267,7 @@ func (x *Executor) StackState(ctx context.Context, name string) (*cdkd.StackStat
 		x.logMu.Unlock()
 		return nil, why
 	}
-	return &show.State, ""
-}
-
-// StateShow runs cdkd state show for a stack.
-func (x *Executor) StateShow(ctx context.Context, name string) (cdkd.StateShow, error) {
-	args, err := cdkd.StateShowArgs(name, x.Common())
-	if err != nil {
-		return cdkd.StateShow{}, err
-	}
-	res, err := x.RunBuffered(ctx, x.Runner(), args)
-	if err != nil {
-		return cdkd.StateShow{}, err
-	}
-	return cdkd.ClassifyStateShow(res)
+	return &st, ""
 }
 
 // ShownVersion is a cdkd version as the log shows it.

@@ -12,7 +12,7 @@ import (
 // deleted resource's values say so.
 func TestStackStateOfASavedDiff(t *testing.T) {
 	x := &Executor{Config: &config.Config{FromJSON: "saved.json"}}
-	state, why := x.StackState(context.Background(), "App")
+	state, why := x.StackState(context.Background(), "App", "")
 	assert.Assert(t, state == nil)
 	assert.Equal(t, why, "cdkd's state was not read (the diff came from from-json)")
 }

@@ -8,7 +8,6 @@ package changeset
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -114,17 +113,13 @@ func (st *Stage) Obtain(ctx context.Context) (model.Diff, string, error) {
 		return d, "", err
 	}
 	runner := st.Cdkd.Runner()
-	version, verr := st.Cdkd.Version(ctx, runner)
-	if verr != nil {
-		// A hung --version is a hung binary: the diff would hang too.
-		if errors.Is(verr, cdkd.ErrNotFound) || errors.Is(verr, cdkd.ErrTimeout) {
-			return model.Diff{}, "", verr
-		}
-		version = ""
+	// A hung --version is a hung binary: the diff would hang too.
+	if err := st.Cdkd.Unusable(); err != nil {
+		return model.Diff{}, "", err
 	}
 	args, err := cdkd.DiffArgs(st.Cdkd.Common())
 	if err != nil {
-		return model.Diff{}, version, err
+		return model.Diff{}, "", err
 	}
 	run := st.Cdkd.Run
 	if st.Secrets.Assembly == nil {
@@ -133,6 +128,14 @@ func (st *Stage) Obtain(ctx context.Context) (model.Diff, string, error) {
 		run = st.Cdkd.RunHeld
 	}
 	res, err := run(ctx, runner, args)
+	// The version, asked alongside the diff.
+	version, verr := st.Cdkd.Version(ctx, runner)
+	if verr != nil {
+		if cdkdexec.Unusable(verr) {
+			return model.Diff{}, "", verr
+		}
+		version = ""
+	}
 	if err != nil {
 		return model.Diff{}, version, err
 	}

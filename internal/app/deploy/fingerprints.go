@@ -87,6 +87,7 @@ func (d *run) recordFingerprints(ctx context.Context, cur *gate.Current) {
 		}
 		// Hash on every core at once; Fingerprint below finds them memoised
 		// and reports a failure per position.
+		r.Fingerprints.SayHashing(fp.Hasher, items)
 		_, _ = fp.Hasher.All(ctx, items)
 		for _, s := range applied {
 			f, err := fp.Hasher.Fingerprint(ctx, s.Pos, s.Value)

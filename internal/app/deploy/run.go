@@ -268,15 +268,8 @@ func (d *run) events(ctx context.Context, t target, started time.Time, ds *repor
 		}
 		d.noEvents[t.name+"\x00"+t.region] = why
 	}
-	args, err := cdkd.EventsArgs(t.name, "", "", r.Cdkd.Common())
-	var res cdkd.Result
-	if err == nil {
-		res, err = r.Cdkd.RunBuffered(ctx, r.Cdkd.Runner(), args)
-	}
-	var list cdkd.RunList
-	if err == nil {
-		list, err = cdkd.ClassifyRuns(res)
-	}
+	rb, region := r.Cdkd.ReadBack(ctx), r.Cdkd.KnownRegion(t.name, t.region)
+	list, err := rb.Runs(ctx, t.name, region)
 	if err != nil {
 		r.Log.Warning(fmt.Sprintf("read the deploy events of %s: %v", t.name, err))
 		unknown(fmt.Sprintf("its deploy events could not be read (%v)", err))
@@ -290,14 +283,7 @@ func (d *run) events(ctx context.Context, t target, started time.Time, ds *repor
 			t.name, since.UTC().Format(time.RFC3339), newestRun(list)))
 		return true
 	}
-	args, err = cdkd.EventsArgs(t.name, "", summary.RunID, r.Cdkd.Common())
-	if err == nil {
-		res, err = r.Cdkd.RunBuffered(ctx, r.Cdkd.Runner(), args)
-	}
-	var events []cdkd.Event
-	if err == nil {
-		events, err = cdkd.ClassifyEvents(res)
-	}
+	events, err := rb.RunEvents(ctx, t.name, region, summary.RunID)
 	if err != nil {
 		r.Log.Warning(fmt.Sprintf("read the events of run %s of %s: %v", summary.RunID, t.name, err))
 		unknown(fmt.Sprintf("the events of its run %s could not be read (%v)", summary.RunID, err))
@@ -357,10 +343,10 @@ func newestRun(list cdkd.RunList) string {
 func (d *run) stackOutputs(ctx context.Context, t target) []reporters.StackOutput {
 	r := d.Opts
 	values := map[string]string{}
-	show, err := r.Cdkd.StateShow(ctx, t.name)
+	st, err := r.Cdkd.ReadBack(ctx).State(ctx, t.name, r.Cdkd.KnownRegion(t.name, t.region))
 	switch {
 	case err == nil:
-		for k, v := range show.State.Outputs {
+		for k, v := range st.Outputs {
 			values[k] = v.Text()
 		}
 	case t.summary != nil:

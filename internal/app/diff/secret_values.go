@@ -63,6 +63,7 @@ func (r *run) secretValues(ctx context.Context, d *model.Diff) {
 			items = append(items, fp.Hashable(j.slots, j.rec)...)
 		}
 	}
+	r.Fingerprints.SayHashing(fp.Hasher, items)
 	_, _ = fp.Hasher.All(ctx, items) // errors surface again where the result is needed
 	for _, j := range jobs {
 		if len(j.slots) == 0 {

@@ -79,15 +79,20 @@ func (r *run) check(ctx context.Context) outcome.Outcome {
 	aws := r.newDriftAWS(ctx)
 	r.stateSecrets(ctx, aws, r.namedStacks(ctx, aws))
 	runner := r.Cdkd.Runner()
-	version, err := r.Cdkd.Version(ctx, runner)
-	if err != nil && !errors.Is(err, cdkd.ErrNotFound) && !errors.Is(err, cdkd.ErrTimeout) {
-		version, err = "", nil // an old or odd --version does not stop the check
-	}
-	rep.CdkdVersion, rep.CdkdSource = version, r.Cdkd.Source()
 	var det detection
+	err := r.Cdkd.Unusable()
 	if err == nil {
 		det, err = r.detectDrift(ctx, runner, aws)
 	}
+	// The version, asked alongside the drift check.
+	version, verr := r.Cdkd.Version(ctx, runner)
+	switch {
+	case cdkdexec.Unusable(verr):
+		err = verr // a hung --version: cdkd is hung
+	case verr != nil:
+		version = "" // an old or odd --version does not stop the check
+	}
+	rep.CdkdVersion, rep.CdkdSource = version, r.Cdkd.Source()
 	if config.IsInputError(err) {
 		// Bad input (a saved file that is not cdkd drift --json) posts
 		// nothing, as for diff: the summary and the log say why.

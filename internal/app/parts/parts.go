@@ -122,7 +122,8 @@ func New(s Setup, cfg *config.Config, gh *ghctx.Context) *Parts {
 		environ = s.Environ()
 	}
 	p.Cdkd = &cdkdexec.Executor{Config: cfg, VersionTimeout: s.Deps.CdkdVersionTimeout, KillGrace: s.Deps.CdkdKillGrace, Environ: environ,
-		Secrets: set, Out: out, Log: p.Runner, BeforeFlush: p.Secrets.RegisterMasks}
+		Secrets: set, Out: out, Log: p.Runner, BeforeFlush: p.Secrets.RegisterMasks,
+		StateObjects: p.stateObjects, AssemblyRegion: p.assemblyRegion}
 	p.Channels = &publisher.Channels{Config: cfg, GitHub: gh, Log: p.Runner, Secrets: set, Stdout: s.Stdout, Fallback: out,
 		Getenv: s.Getenv, ReportFiles: s.Deps.ReportFiles}
 	return p
@@ -145,6 +146,7 @@ func (p *Parts) Fingerprints() *fingerprints.Run {
 			Assembly: func() *assembly.Assembly { return p.Secrets.Assembly }, RefValue: p.Secrets.RefValue,
 			Objects: p.AWS.ObjectStore, Params: p.params,
 			Secrets: p.Secrets.Set, RegisterMasks: p.Secrets.RegisterMasks,
+			Info:   func(msg string) { p.Runner.Info(msg) },
 			Notice: func(msg string) { p.Runner.Notice(msg) }, Warn: func(msg string) { p.Runner.Warning(msg) },
 		}
 	}
@@ -164,4 +166,37 @@ func (p *Parts) FromJSON() *fromjson.File {
 // the run's parts.
 func (p *Parts) ChangeSets() *changeset.Stage {
 	return &changeset.Stage{Config: p.cfg, Secrets: p.Secrets, Cdkd: p.Cdkd, Fingerprints: p.Fingerprints(), Log: p.Runner, FromJSON: p.FromJSON}
+}
+
+// objectSource is the state reader's raw read (awsx.StateReader.Object).
+type objectSource interface {
+	Object(ctx context.Context, bucket, key string) ([]byte, error)
+}
+
+// stateObjects is the run's state bucket and a raw reader of its objects,
+// for a read-back that starts no cdkd process; a nil reader when no bucket
+// is known or AWS is not configured.
+func (p *Parts) stateObjects(ctx context.Context) (string, func(ctx context.Context, bucket, key string) ([]byte, error)) {
+	bucket := p.AWS.StateBucket(ctx)
+	if bucket == "" {
+		return "", nil
+	}
+	deps, err := p.AWS.Clients(ctx)
+	src, ok := deps.State.(objectSource)
+	if err != nil || !ok {
+		return "", nil
+	}
+	return bucket, src.Object
+}
+
+// assemblyRegion is a stack's region in the cloud assembly, "" when the
+// assembly or the stack is unknown.
+func (p *Parts) assemblyRegion(stack string) string {
+	if p.Secrets.Assembly == nil {
+		return ""
+	}
+	if st, ok := p.Secrets.Assembly.Stack(stack); ok {
+		return st.Region
+	}
+	return ""
 }

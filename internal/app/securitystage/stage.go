@@ -26,7 +26,7 @@ import (
 type Stage struct {
 	Assembly *assembly.Assembly
 	Secrets  *secrets.Set
-	State    func(ctx context.Context, name string) (state *cdkd.StackState, why string)
+	State    func(ctx context.Context, name, region string) (state *cdkd.StackState, why string)
 }
 
 // Changes fills each stack's Security rows of d, a redacted diff.
@@ -143,7 +143,7 @@ func (st Stage) resources(ctx context.Context, s *model.StackDiff, name, path st
 			}
 			if !stateRead {
 				stateRead = true
-				state, stateWhy = st.State(ctx, name)
+				state, stateWhy = st.State(ctx, name, s.Region)
 			}
 			if sr, ok := stateResource(state, ch.LogicalID); ok {
 				if reads.None(sr) {

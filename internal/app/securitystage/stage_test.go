@@ -53,7 +53,7 @@ func stageRows(stage Stage, d *model.Diff) []string {
 func TestSecurityChangesGatherEachSide(t *testing.T) {
 	set := secrets.NewSet()
 	set.Add("s3cr3t-v4lue", "test")
-	stage := Stage{Assembly: securityAssembly(t), Secrets: set, State: func(_ context.Context, name string) (*cdkd.StackState, string) {
+	stage := Stage{Assembly: securityAssembly(t), Secrets: set, State: func(_ context.Context, name, _ string) (*cdkd.StackState, string) {
 		assert.Equal(t, name, "App")
 		return &cdkd.StackState{Resources: map[string]cdkd.StateResource{"Policy": {Properties: json.RawMessage(
 			`{"Bucket":"b","PolicyDocument":{"Statement":[{"Effect":"Deny","Principal":"*","Action":"s3:GetObject","Resource":"arn:aws:s3:::b-s3cr3t-v4lue/*"}]}}`)}}}, ""
@@ -100,7 +100,7 @@ func TestSecuritySkipsOnlyResourcesWithoutRows(t *testing.T) {
 		"Plain":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30}},
 		"Redrive":{"Type":"AWS::SQS::Queue","Properties":{"VisibilityTimeout":30,"RedriveAllowPolicy":{"Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}}}}`)
 	policy := `{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:*","Resource":"*"}]}`
-	stage := Stage{Assembly: asm, Secrets: secrets.NewSet(), State: func(context.Context, string) (*cdkd.StackState, string) {
+	stage := Stage{Assembly: asm, Secrets: secrets.NewSet(), State: func(context.Context, string, string) (*cdkd.StackState, string) {
 		return &cdkd.StackState{Resources: map[string]cdkd.StateResource{
 			"GonePlain":  {Properties: json.RawMessage(`{"Queues":["q"]}`)},
 			"GonePolicy": {Properties: json.RawMessage(`{"Queues":["q"],"PolicyDocument":` + policy + `}`)},

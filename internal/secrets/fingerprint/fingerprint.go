@@ -44,6 +44,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -65,6 +66,21 @@ type Params struct {
 // DefaultParams are OWASP's recommended minimum for Argon2id: 19 MiB of
 // memory, 2 passes, 1 lane.
 var DefaultParams = Params{Algorithm: Algorithm, Version: argon2.Version, MemoryKiB: 19 * 1024, Time: 2, Threads: 1, KeyLen: 32}
+
+// defaultHashCPU is the CPU time of one Argon2id hash with DefaultParams,
+// measured on the idle 2-core AMD EPYC virtual machine of the performance
+// figures (docs/performance.md): about 24 ms, so about 12 ms of wall time
+// per distinct value with both cores hashing.
+const defaultHashCPU = 24 * time.Millisecond
+
+// HashCPU estimates the CPU time of one Argon2id hash with p: Argon2id
+// fills and passes over its memory, so the measured cost of DefaultParams
+// is scaled by memory times passes.
+func (p Params) HashCPU() time.Duration {
+	work := float64(p.MemoryKiB) * float64(p.Time)
+	base := float64(DefaultParams.MemoryKiB) * float64(DefaultParams.Time)
+	return time.Duration(float64(defaultHashCPU) * work / base)
+}
 
 // Upper bounds on parameters read from the bucket: the object is untrusted
 // and a runner has finite memory and time.
@@ -260,6 +276,30 @@ func (h *Hasher) argon2(ctx context.Context, k memoKey) ([]byte, error) {
 	}
 	return e.hash, nil
 }
+
+// Unhashed counts the Argon2id hashes All(items) would compute: the
+// distinct values among items this Hasher has not hashed yet. Each costs
+// Params().HashCPU(), so a caller can say how long a large batch will take
+// before it starts.
+func (h *Hasher) Unhashed(items []Item) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	seen := make(map[string]bool, len(items))
+	n := 0
+	for _, it := range items {
+		if seen[it.Value] {
+			continue
+		}
+		seen[it.Value] = true
+		if _, ok := h.memo[memoKey{salt: h.valueSalt, value: it.Value, params: h.params}]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// Parallel is how many hashes the Hasher computes at once.
+func (h *Hasher) Parallel() int { return cap(h.sem) }
 
 // Item is one value to fingerprint at one position.
 type Item struct {

@@ -385,3 +385,27 @@ func BenchmarkFingerprintOne(b *testing.B) {
 		}
 	}
 }
+
+// Unhashed is what All is about to cost: one hash per distinct value not
+// hashed yet, whatever the number of positions it fills.
+func TestUnhashedCountsDistinctNewValues(t *testing.T) {
+	h := hasher(t, "k")
+	items := []Item{
+		{Position: Position{Stack: "S", LogicalID: "A", Path: "Value"}, Value: "one"},
+		{Position: Position{Stack: "S", LogicalID: "B", Path: "Value"}, Value: "one"},
+		{Position: Position{Stack: "S", LogicalID: "C", Path: "Value"}, Value: "two"},
+	}
+	assert.Equal(t, h.Unhashed(items), 2)
+	_, err := h.All(context.Background(), items[:1])
+	assert.NilError(t, err)
+	assert.Equal(t, h.Unhashed(items), 1, "one is memoised")
+	assert.Equal(t, h.Unhashed(nil), 0)
+}
+
+func TestHashCPUScalesWithMemoryAndPasses(t *testing.T) {
+	assert.Equal(t, DefaultParams.HashCPU(), defaultHashCPU)
+	half := DefaultParams
+	half.Time = 1
+	assert.Equal(t, half.HashCPU(), defaultHashCPU/2)
+	assert.Assert(t, cheap.HashCPU() < time.Millisecond, "%s", cheap.HashCPU())
+}
