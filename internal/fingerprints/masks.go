@@ -39,7 +39,7 @@ func (f *Run) MaskKeyID(ctx context.Context) string {
 
 // FillMasks fingerprints every hidden value into its mask token. Past
 // redact.MaxTokenValues distinct values or redact.MaxTokenPlaces places, or when
-// hashing fails, every token is model.MaskUnverifiable and the sentence
+// hashing fails, every token is model.TokenUnverifiable and the sentence
 // returned says why (a deploy of such a change set is refused); "" when
 // every token carries a fingerprint.
 func (f *Run) FillMasks(ctx context.Context, m *redact.Tokens) string {

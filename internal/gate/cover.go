@@ -51,18 +51,18 @@ func units(d model.Diff) []unit {
 			}
 			for _, p := range ch.PropertyChanges {
 				nw := p
-				nw.Old, nw.OldMask = model.Value{}, ""
+				nw.Old, nw.OldToken = model.Value{}, ""
 				out = append(out, newUnit(at("r", ch.LogicalID, "p", p.Path), fmt.Sprintf("update %s.%s in %s", ch.LogicalID, p.Path, path), p, nw))
 			}
 			for _, a := range ch.AttributeChanges {
 				nw := a
-				nw.Old, nw.OldMask = model.Value{}, ""
+				nw.Old, nw.OldToken = model.Value{}, ""
 				out = append(out, newUnit(at("r", ch.LogicalID, "a", a.Attribute), fmt.Sprintf("update %s %s in %s", ch.LogicalID, a.Attribute, path), a, nw))
 			}
 		}
 		for _, o := range s.OutputChanges {
 			nw := o
-			nw.Old, nw.OldMask = model.Value{}, ""
+			nw.Old, nw.OldToken = model.Value{}, ""
 			out = append(out, newUnit(at("o", o.Name), fmt.Sprintf("%s output %s in %s", strings.ToLower(string(o.ChangeType)), o.Name, path), o, nw))
 		}
 	})

@@ -80,10 +80,10 @@ func importDiff() model.Diff {
 
 // maskedDiff changes a NoEcho value: both sides read the mask, tok stands
 // for the new value.
-func maskedDiff(tok model.MaskToken) model.Diff {
+func maskedDiff(tok model.HiddenToken) model.Diff {
 	d := safeDiff()
 	p := &d.Stacks[0].Changes[0].PropertyChanges[0]
-	p.Old, p.New, p.Secret, p.OldMask, p.NewMask = model.MaskedValue(), model.MaskedValue(), model.SecretNoEcho, tok, tok
+	p.Old, p.New, p.Secret, p.OldToken, p.NewToken = model.MaskedValue(), model.MaskedValue(), model.SecretNoEcho, tok, tok
 	return d
 }
 
@@ -226,7 +226,7 @@ func TestEvaluate(t *testing.T) {
 			deploy: true, compared: -1, warnings: []string{"another version of cdkd-action; deploying anyway", "computed by different versions; deploying anyway"},
 		},
 		{
-			name: "values behind the masks not fingerprinted", policy: policy(true), review: reviewOf(maskedDiff(model.MaskUnverifiable)), current: current(maskedDiff(model.MaskUnverifiable)),
+			name: "values behind the masks not fingerprinted", policy: policy(true), review: reviewOf(maskedDiff(model.TokenUnverifiable)), current: current(maskedDiff(model.TokenUnverifiable)),
 			reason: reason.DiffUnverifiable, message: []string{"cannot be compared with the review: 2 hidden values not fingerprinted: not deploying.", "Pass the cloud assembly"}, compared: -1,
 		},
 		{

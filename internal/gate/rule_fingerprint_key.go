@@ -16,7 +16,7 @@ func (fingerprintKeySame) about() about {
 
 func (fingerprintKeySame) check(s *state) *finding {
 	rv, cur := s.rv, s.cur
-	if !s.usable() || digestVersion(rv.Digest) != digestVersion(cur.Digest) || rv.KeyID == cur.KeyID || cur.Diff.Masks().Tokens == 0 {
+	if !s.usable() || digestVersion(rv.Digest) != digestVersion(cur.Digest) || rv.KeyID == cur.KeyID || cur.Diff.HiddenTokens().Tokens == 0 {
 		return nil
 	}
 	return &finding{title: "Fingerprint key changed", msg: fmt.Sprintf("The review of pull request #%d fingerprinted the values behind the masks %s, so they cannot be compared; diff and deploy with the same fingerprint key (the same fingerprint-key input, or none and the same state bucket)",

@@ -19,7 +19,7 @@ func (masksFingerprinted) about() about {
 }
 
 func (masksFingerprinted) check(s *state) *finding {
-	masks := s.cur.Diff.Masks()
+	masks := s.cur.Diff.HiddenTokens()
 	if s.cur.Unverifiable == "" && masks.Unverifiable == 0 {
 		return nil
 	}

@@ -86,9 +86,9 @@ type SideValue struct {
 	New                 Value      `json:"newValue,omitzero"`
 	RequiresReplacement bool       `json:"requiresReplacement,omitempty"`
 	Secret              SecretKind `json:"secret,omitempty"`
-	// OldMask and NewMask tell apart two values hidden behind one mask.
-	OldMask MaskToken `json:"oldMask,omitempty"`
-	NewMask MaskToken `json:"newMask,omitempty"`
+	// OldToken and NewToken tell apart two values hidden behind one mask.
+	OldToken HiddenToken `json:"oldMask,omitempty"`
+	NewToken HiddenToken `json:"newMask,omitempty"`
 }
 
 // Fingerprint identifies one changed item of a change set by a short hash of
@@ -265,8 +265,8 @@ func outputPaths(b, a *OutputChange) []PathDelta {
 	if b == nil || a == nil {
 		return nil
 	}
-	bs := &SideValue{Old: b.Old, New: b.New, Secret: b.Secret, OldMask: b.OldMask, NewMask: b.NewMask}
-	as := &SideValue{Old: a.Old, New: a.New, Secret: a.Secret, OldMask: a.OldMask, NewMask: a.NewMask}
+	bs := &SideValue{Old: b.Old, New: b.New, Secret: b.Secret, OldToken: b.OldToken, NewToken: b.NewToken}
+	as := &SideValue{Old: a.Old, New: a.New, Secret: a.Secret, OldToken: a.OldToken, NewToken: a.NewToken}
 	if hashJSON(bs) == hashJSON(as) && b.Export == a.Export && b.OldValueRedacted == a.OldValueRedacted {
 		return nil
 	}
@@ -300,7 +300,7 @@ func propertySides(ps []PropertyChange) []namedSide {
 	out := make([]namedSide, len(ps))
 	for i, p := range ps {
 		out[i] = namedSide{p.Path, SideValue{Old: p.Old, New: p.New, RequiresReplacement: p.RequiresReplacement, Secret: p.Secret,
-			OldMask: p.OldMask, NewMask: p.NewMask}}
+			OldToken: p.OldToken, NewToken: p.NewToken}}
 	}
 	return out
 }
@@ -308,7 +308,7 @@ func propertySides(ps []PropertyChange) []namedSide {
 func attributeSides(as []AttributeChange) []namedSide {
 	out := make([]namedSide, len(as))
 	for i, a := range as {
-		out[i] = namedSide{a.Attribute, SideValue{Old: a.Old, New: a.New, OldMask: a.OldMask, NewMask: a.NewMask}}
+		out[i] = namedSide{a.Attribute, SideValue{Old: a.Old, New: a.New, OldToken: a.OldToken, NewToken: a.NewToken}}
 	}
 	return out
 }

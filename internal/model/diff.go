@@ -112,19 +112,19 @@ type PropertyChange struct {
 	RequiresReplacement   bool       `json:"requiresReplacement"`
 	ReplacementPropagated *bool      `json:"replacementPropagated,omitempty"`
 	Secret                SecretKind `json:"secret,omitempty"`
-	// OldMask and NewMask stand for what redaction hid in Old and New
-	// (see MaskToken); "" where it hid nothing.
-	OldMask MaskToken `json:"oldMask,omitempty"`
-	NewMask MaskToken `json:"newMask,omitempty"`
+	// OldToken and NewToken stand for what redaction hid in Old and New
+	// (see HiddenToken); "" where it hid nothing.
+	OldToken HiddenToken `json:"oldMask,omitempty"`
+	NewToken HiddenToken `json:"newMask,omitempty"`
 }
 
 // AttributeChange is a DeletionPolicy or UpdateReplacePolicy change.
 type AttributeChange struct {
-	Attribute string    `json:"attribute"`
-	Old       Value     `json:"oldValue,omitzero"`
-	New       Value     `json:"newValue,omitzero"`
-	OldMask   MaskToken `json:"oldMask,omitempty"`
-	NewMask   MaskToken `json:"newMask,omitempty"`
+	Attribute string      `json:"attribute"`
+	Old       Value       `json:"oldValue,omitzero"`
+	New       Value       `json:"newValue,omitzero"`
+	OldToken  HiddenToken `json:"oldMask,omitempty"`
+	NewToken  HiddenToken `json:"newMask,omitempty"`
 }
 
 // OutputChange is one changed stack output (an exported output gives two rows).
@@ -136,8 +136,8 @@ type OutputChange struct {
 	OldValueRedacted bool             `json:"oldValueRedacted,omitempty"`
 	Export           bool             `json:"export"`
 	Secret           SecretKind       `json:"secret,omitempty"`
-	OldMask          MaskToken        `json:"oldMask,omitempty"`
-	NewMask          MaskToken        `json:"newMask,omitempty"`
+	OldToken         HiddenToken      `json:"oldMask,omitempty"`
+	NewToken         HiddenToken      `json:"newMask,omitempty"`
 }
 
 // Action classifies the change for reviewers. An unknown change type is its

@@ -21,7 +21,7 @@ const DigestVersion = "v3"
 // stack, change, property path and value (after redaction) in a stable
 // order, and leaves out notes that are not changes. A hidden value is
 // written as its mask token (the salted Argon2id fingerprint of what the
-// mask hides, see MaskToken) before the masked text: two different secrets
+// mask hides, see HiddenToken) before the masked text: two different secrets
 // behind one mask digest differently, and so do a masked value and a literal
 // "***" (v1 wrote the mask alone; v2's tokens were Argon2id per value and
 // position, v3's are fingerprint.SchemeShared). Guessing a secret from the
@@ -104,8 +104,8 @@ func (w *digestWriter) stack(s *StackDiff) {
 		w.tag('O')
 		w.str(oc.Name)
 		w.str(string(oc.ChangeType))
-		w.value(oc.Old, oc.OldMask)
-		w.value(oc.New, oc.NewMask)
+		w.value(oc.Old, oc.OldToken)
+		w.value(oc.New, oc.NewToken)
 		w.bool(oc.OldValueRedacted)
 		w.bool(oc.Export)
 		w.str(string(oc.Secret))
@@ -139,8 +139,8 @@ func (w *digestWriter) change(c *ResourceChange) {
 		p := &props[i]
 		w.tag('P')
 		w.str(p.Path)
-		w.value(p.Old, p.OldMask)
-		w.value(p.New, p.NewMask)
+		w.value(p.Old, p.OldToken)
+		w.value(p.New, p.NewToken)
 		w.bool(p.RequiresReplacement)
 		switch {
 		case p.ReplacementPropagated == nil:
@@ -155,8 +155,8 @@ func (w *digestWriter) change(c *ResourceChange) {
 	for _, i := range sortedIndex(len(attrs), func(a, b int) bool { return attrs[a].Attribute < attrs[b].Attribute }) {
 		w.tag('A')
 		w.str(attrs[i].Attribute)
-		w.value(attrs[i].Old, attrs[i].OldMask)
-		w.value(attrs[i].New, attrs[i].NewMask)
+		w.value(attrs[i].Old, attrs[i].OldToken)
+		w.value(attrs[i].New, attrs[i].NewToken)
 	}
 	cc := append([]string(nil), c.CCAPI...)
 	sort.Strings(cc)
@@ -168,7 +168,7 @@ func (w *digestWriter) change(c *ResourceChange) {
 
 // value writes a JSON value canonically: absent and null stay apart, and a
 // hidden value is its mask token, then what the report shows of it.
-func (w *digestWriter) value(v Value, mask MaskToken) {
+func (w *digestWriter) value(v Value, mask HiddenToken) {
 	if mask != "" {
 		w.tag('m')
 		w.str(string(mask))

@@ -81,10 +81,10 @@ func TestDigestStringFastPathAgreesWithDecoding(t *testing.T) {
 
 // maskedDiff is a NoEcho change as redaction leaves it: both sides read the
 // mask, and the tokens stand for what the mask hides.
-func maskedDiff(old, new MaskToken) Diff {
+func maskedDiff(old, new HiddenToken) Diff {
 	p := prop("MasterUserPassword", MaskedValue(), MaskedValue(), false)
-	p.Secret, p.OldMask, p.NewMask = SecretNoEcho, old, new
-	out := OutputChange{Name: "Token", ChangeType: OutputModify, Old: MaskedValue(), New: MaskedValue(), Secret: SecretReference, OldMask: old, NewMask: new}
+	p.Secret, p.OldToken, p.NewToken = SecretNoEcho, old, new
+	out := OutputChange{Name: "Token", ChangeType: OutputModify, Old: MaskedValue(), New: MaskedValue(), Secret: SecretReference, OldToken: old, NewToken: new}
 	return Diff{Stacks: []StackDiff{{Stack: "A", Region: "us-east-1",
 		Changes:       []ResourceChange{{LogicalID: "Db", ChangeType: ChangeUpdate, ResourceType: "AWS::RDS::DBInstance", PropertyChanges: []PropertyChange{p}}},
 		OutputChanges: []OutputChange{out}}}}
@@ -99,22 +99,22 @@ func TestDigestComparesWhatTheMaskHides(t *testing.T) {
 		"another old value":             maskedDiff(v3, v2),
 		"sides swapped":                 maskedDiff(v2, v1),
 		"a literal *** (no token)":      maskedDiff("", ""),
-		"a value left unverified":       maskedDiff(v1, MaskUnverifiable),
+		"a value left unverified":       maskedDiff(v1, TokenUnverifiable),
 	} {
 		assert.Assert(t, d.Digest() != reviewed, name)
 	}
 	// The output's token alone counts too.
 	d := maskedDiff(v1, v2)
-	d.Stacks[0].OutputChanges[0].NewMask = v3
+	d.Stacks[0].OutputChanges[0].NewToken = v3
 	assert.Assert(t, d.Digest() != reviewed, "output token")
 	// An attribute redacted by value carries a token as well.
 	a, b := sampleDiff(), sampleDiff()
-	a.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewMask: v1}}
-	b.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewMask: v2}}
+	a.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewToken: v1}}
+	b.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewToken: v2}}
 	assert.Assert(t, a.Digest() != b.Digest(), "attribute token")
 }
 
-func TestMaskTokenIsNoValueSpelling(t *testing.T) {
+func TestHiddenTokenIsNoValueSpelling(t *testing.T) {
 	// A token is not confused with a value that spells it.
 	withToken := maskedDiff(FingerprintToken("aaaa"), "")
 	spelled := maskedDiff("", "")
@@ -122,12 +122,12 @@ func TestMaskTokenIsNoValueSpelling(t *testing.T) {
 	assert.Assert(t, withToken.Digest() != spelled.Digest())
 }
 
-func TestMasksCountsTokens(t *testing.T) {
-	assert.Equal(t, maskedDiff(FingerprintToken("a"), MaskUnverifiable).Masks(), MaskCounts{Tokens: 4, Unverifiable: 2})
-	assert.Equal(t, sampleDiff().Masks(), MaskCounts{})
+func TestHiddenTokensAreCounted(t *testing.T) {
+	assert.Equal(t, maskedDiff(FingerprintToken("a"), TokenUnverifiable).HiddenTokens(), TokenCounts{Tokens: 4, Unverifiable: 2})
+	assert.Equal(t, sampleDiff().HiddenTokens(), TokenCounts{})
 }
 
-func TestMaskTokensSurviveTheReportJSON(t *testing.T) {
+func TestHiddenTokensSurviveTheReportJSON(t *testing.T) {
 	d := maskedDiff(FingerprintToken("aaaa"), FingerprintToken("bbbb"))
 	b, err := json.Marshal(d)
 	assert.NilError(t, err)

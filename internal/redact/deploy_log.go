@@ -80,7 +80,7 @@ func (l *OutputLog) Line(line string) []string {
 	if l.Set != nil {
 		l.Set.Add(m[4], "secret output "+m[2]+"."+m[3])
 	}
-	return []string{m[1] + secrets.Mask + line[len(text):]}
+	return []string{m[1] + secrets.Replacement + line[len(text):]}
 }
 
 // blockEnd is the line cdkd deploy prints, after a blank line, once a

@@ -59,7 +59,7 @@ func Diff(d *model.Diff, in Input) Report {
 // value hidden by value alone is not known before).
 func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) int {
 	n := 0
-	count := func(v model.Value, tok model.MaskToken, kind model.SecretKind) {
+	count := func(v model.Value, tok model.HiddenToken, kind model.SecretKind) {
 		if tok != "" || (kind != model.SecretNone && hideable(v)) {
 			n++
 		}
@@ -79,13 +79,13 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 					learn(set, pc.Old, pc.Secret, where)
 					learn(set, pc.New, pc.Secret, where)
 				}
-				count(pc.Old, pc.OldMask, pc.Secret)
-				count(pc.New, pc.NewMask, pc.Secret)
+				count(pc.Old, pc.OldToken, pc.Secret)
+				count(pc.New, pc.NewToken, pc.Secret)
 			}
 			for a := range ch.AttributeChanges {
 				ac := &ch.AttributeChanges[a]
-				count(ac.Old, ac.OldMask, model.SecretNone)
-				count(ac.New, ac.NewMask, model.SecretNone)
+				count(ac.Old, ac.OldToken, model.SecretNone)
+				count(ac.New, ac.NewToken, model.SecretNone)
 			}
 		}
 		for o := range s.OutputChanges {
@@ -98,8 +98,8 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 				learn(set, oc.Old, oc.Secret, where)
 				learn(set, oc.New, oc.Secret, where)
 			}
-			count(oc.Old, oc.OldMask, oc.Secret)
-			count(oc.New, oc.NewMask, oc.Secret)
+			count(oc.Old, oc.OldToken, oc.Secret)
+			count(oc.New, oc.NewToken, oc.Secret)
 		}
 		n += learnDiff(s.Children, nestedName(parent, s.Stack), pos, set)
 	}
@@ -109,7 +109,7 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 // hideValue reports that before became after (a mask, or a redacted
 // value), unless nothing was hidden; a token set already is reported as it
 // is.
-func hideValue(hidden *[]Hidden, tok *model.MaskToken, before, after model.Value, masked bool, place Place) {
+func hideValue(hidden *[]Hidden, tok *model.HiddenToken, before, after model.Value, masked bool, place Place) {
 	switch {
 	case *tok != "":
 		*hidden = append(*hidden, Hidden{Place: place, Token: tok})
@@ -123,7 +123,7 @@ func hideValue(hidden *[]Hidden, tok *model.MaskToken, before, after model.Value
 // hideChange redacts one change's old and new values where they stand:
 // masked first when their position is secret, then by value. What it hid
 // is recorded at place with the token to fill (see hideValue).
-func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldMask, newMask *model.MaskToken, masked bool, place Place) {
+func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldMask, newMask *model.HiddenToken, masked bool, place Place) {
 	before, after := *old, *new
 	if masked {
 		*old, *new = maskPresent(*old), maskPresent(*new)
@@ -148,12 +148,12 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 				pc := &ch.PropertyChanges[p] // its Secret is learnDiff's
 				pc.Path = set.Redact(pc.Path)
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: pc.Path}
-				hideChange(set, hidden, &pc.Old, &pc.New, &pc.OldMask, &pc.NewMask, pc.Secret != model.SecretNone, place)
+				hideChange(set, hidden, &pc.Old, &pc.New, &pc.OldToken, &pc.NewToken, pc.Secret != model.SecretNone, place)
 			}
 			for a := range ch.AttributeChanges {
 				ac := &ch.AttributeChanges[a]
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: "@" + ac.Attribute}
-				hideChange(set, hidden, &ac.Old, &ac.New, &ac.OldMask, &ac.NewMask, false, place)
+				hideChange(set, hidden, &ac.Old, &ac.New, &ac.OldToken, &ac.NewToken, false, place)
 			}
 			ch.LogicalID = id
 			ch.ResourceType = set.Redact(ch.ResourceType)
@@ -165,7 +165,7 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 			oc := &s.OutputChanges[o] // its Secret is learnDiff's
 			oc.Name = set.Redact(oc.Name)
 			place := Place{Stack: shown, Region: s.Region, Output: true, Name: oc.Name}
-			hideChange(set, hidden, &oc.Old, &oc.New, &oc.OldMask, &oc.NewMask, oc.Secret != model.SecretNone, place)
+			hideChange(set, hidden, &oc.Old, &oc.New, &oc.OldToken, &oc.NewToken, oc.Secret != model.SecretNone, place)
 		}
 		// The note lists what cdkd reported (the seeds' cdkd does) and what
 		// the assembly knows, less what changed: a changed resource is

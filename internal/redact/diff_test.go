@@ -284,7 +284,7 @@ func TestRedactDiffReportsWhatItHid(t *testing.T) {
 	secret := model.PropertyChange{Path: "Password", Old: str("pw-one"), New: str("pw-two"), Secret: model.SecretNoEcho}
 	inValue := model.PropertyChange{Path: "Name", Old: str("q"), New: str("tenant-queue-secret-2")}
 	literal := model.PropertyChange{Path: "Note", Old: str("***"), New: str("plain")}
-	tokened := model.PropertyChange{Path: "Token", New: str("x"), Secret: model.SecretReference, NewMask: model.FingerprintToken("kept")}
+	tokened := model.PropertyChange{Path: "Token", New: str("x"), Secret: model.SecretReference, NewToken: model.FingerprintToken("kept")}
 	d := model.Diff{Stacks: []model.StackDiff{{Stack: "Parent", Region: "us-east-1", Children: []model.StackDiff{{Stack: "Child", Region: "us-east-1",
 		Changes:       []model.ResourceChange{{LogicalID: "Db", ChangeType: model.ChangeUpdate, PropertyChanges: []model.PropertyChange{secret, inValue, literal, tokened}}},
 		OutputChanges: []model.OutputChange{{Name: "Out", ChangeType: model.OutputAdd, New: str("out-value"), Secret: model.SecretNoEcho}}}}}}}
@@ -315,11 +315,11 @@ func TestRedactDiffReportsWhatItHid(t *testing.T) {
 		*h.Token = model.FingerprintToken("t")
 	}
 	ch := d.Stacks[0].Children[0].Changes[0]
-	assert.Equal(t, ch.PropertyChanges[0].OldMask, model.FingerprintToken("t"))
-	assert.Equal(t, ch.PropertyChanges[1].OldMask, model.MaskToken(""), "the old name hid nothing")
-	assert.Equal(t, ch.PropertyChanges[1].NewMask, model.FingerprintToken("t"))
-	assert.Equal(t, ch.PropertyChanges[2].OldMask, model.MaskToken(""), "a literal *** is no mask of ours")
-	assert.Equal(t, ch.PropertyChanges[3].NewMask, model.FingerprintToken("kept"))
-	assert.Equal(t, d.Stacks[0].Children[0].OutputChanges[0].NewMask, model.FingerprintToken("t"))
+	assert.Equal(t, ch.PropertyChanges[0].OldToken, model.FingerprintToken("t"))
+	assert.Equal(t, ch.PropertyChanges[1].OldToken, model.HiddenToken(""), "the old name hid nothing")
+	assert.Equal(t, ch.PropertyChanges[1].NewToken, model.FingerprintToken("t"))
+	assert.Equal(t, ch.PropertyChanges[2].OldToken, model.HiddenToken(""), "a literal *** is no mask of ours")
+	assert.Equal(t, ch.PropertyChanges[3].NewToken, model.FingerprintToken("kept"))
+	assert.Equal(t, d.Stacks[0].Children[0].OutputChanges[0].NewToken, model.FingerprintToken("t"))
 	assert.Assert(t, got[3].Place.Output)
 }

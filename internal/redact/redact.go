@@ -59,7 +59,7 @@ type Input struct {
 // Report is what the caller of an entry must act on.
 type Report struct {
 	// Hidden are the values the stage hid, in the order it met them, each
-	// with the mask token the caller fills (see model.MaskToken); Diff only.
+	// with the mask token the caller fills (see model.HiddenToken); Diff only.
 	Hidden []Hidden
 	// Unplaced are the stacks and resources whose values were hidden
 	// because their positions are unknown, named as the result gave them
@@ -77,7 +77,7 @@ type Report struct {
 type Hidden struct {
 	Place    Place
 	Original model.Value
-	Token    *model.MaskToken
+	Token    *model.HiddenToken
 }
 
 // Place is where a hidden value was: a property or policy attribute of a

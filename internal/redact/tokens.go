@@ -1,7 +1,7 @@
 package redact
 
 // Tokens decides which values redaction hid (Report.Hidden) are
-// fingerprinted into the digest's hidden-value tokens (model.MaskToken),
+// fingerprinted into the digest's hidden-value tokens (model.HiddenToken),
 // within bounds on the hashing a run does and on the tokens a change set
 // holds; past either bound every token is unverifiable, and it says why. It
 // does not hash: the caller hashes Items and hands the fingerprints to Fill.
@@ -39,12 +39,12 @@ const MaxTokenPlaces = 20000
 // counts as a place (it stands for one), not as a value to hash: the shard
 // hashed it. The zero Tokens is empty and ready.
 type Tokens struct {
-	tokens  []*model.MaskToken // to fill
-	at      []int              // tokens[i]'s item
+	tokens  []*model.HiddenToken // to fill
+	at      []int                // tokens[i]'s item
 	items   []fingerprint.Item
-	values  []model.Value      // items[i]'s value; hashed as canonical JSON
-	carried []*model.MaskToken // set already
-	index   map[string]int     // a value or carried token at a place: its item
+	values  []model.Value        // items[i]'s value; hashed as canonical JSON
+	carried []*model.HiddenToken // set already
+	index   map[string]int       // a value or carried token at a place: its item
 	// distinct are the distinct values this run hashes.
 	distinct map[string]struct{}
 	over     bool
@@ -70,7 +70,7 @@ func (m *Tokens) AddAll(hidden []Hidden) {
 		// and growing these lists copied each several times.
 		m.index, m.distinct = make(map[string]int, n), make(map[string]struct{}, min(n, MaxTokenValues))
 		m.items, m.values = make([]fingerprint.Item, 0, n), make([]model.Value, 0, n)
-		m.tokens, m.at = make([]*model.MaskToken, 0, n), make([]int, 0, n)
+		m.tokens, m.at = make([]*model.HiddenToken, 0, n), make([]int, 0, n)
 	}
 	for _, h := range hidden {
 		m.Add(h)
@@ -79,7 +79,7 @@ func (m *Tokens) AddAll(hidden []Hidden) {
 
 // Add adds one hidden value.
 func (m *Tokens) Add(h Hidden) {
-	if *h.Token == model.MaskUnverifiable {
+	if *h.Token == model.TokenUnverifiable {
 		m.Unverifiable() // a shard was past the bound: so is the whole
 		m.atLeast = true
 		return
@@ -87,7 +87,7 @@ func (m *Tokens) Add(h Hidden) {
 	key, value, carried := tokenKey(h)
 	if m.over {
 		m.count(key, value, carried)
-		*h.Token = model.MaskUnverifiable
+		*h.Token = model.TokenUnverifiable
 		return
 	}
 	if m.index == nil {
@@ -99,7 +99,7 @@ func (m *Tokens) Add(h Hidden) {
 		if len(m.index) == MaxTokenPlaces || !carried && !seen && len(m.distinct) == MaxTokenValues {
 			m.Unverifiable()
 			m.count(key, value, carried)
-			*h.Token = model.MaskUnverifiable
+			*h.Token = model.TokenUnverifiable
 			return
 		}
 		n = len(m.items)
@@ -171,9 +171,9 @@ func (m *Tokens) Unverifiable() {
 		m.uncounted.index, m.uncounted.distinct = m.index, m.distinct
 	}
 	m.over = true
-	for _, toks := range [][]*model.MaskToken{m.tokens, m.carried} {
+	for _, toks := range [][]*model.HiddenToken{m.tokens, m.carried} {
 		for _, tok := range toks {
-			*tok = model.MaskUnverifiable
+			*tok = model.TokenUnverifiable
 		}
 	}
 	m.tokens, m.carried, m.items, m.values, m.index, m.distinct, m.at = nil, nil, nil, nil, nil, nil, nil

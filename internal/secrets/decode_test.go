@@ -90,7 +90,7 @@ func TestRedactDecodesEscapes(t *testing.T) {
 				for _, text := range []string{"before " + e + " after", e, "x" + e, "id:" + e + "\n"} {
 					out := s.Redact(text)
 					assert.Assert(t, !strings.Contains(out, e), "%q survives in %q", e, out)
-					assert.Equal(t, out, strings.Replace(text, e, Mask, 1))
+					assert.Equal(t, out, strings.Replace(text, e, Replacement, 1))
 					assert.Assert(t, !s.Contains(out))
 					assert.Assert(t, s.Contains(text))
 					assert.Equal(t, s.Redact(out), out, "idempotent")
@@ -124,7 +124,7 @@ func TestRedactDecodedHexInsideABlob(t *testing.T) {
 	} {
 		out := s.Redact(text)
 		assert.Assert(t, !strings.Contains(strings.ToLower(out), hexOf(v, "%x")), "%q", out)
-		assert.Assert(t, strings.Contains(out, Mask), "%q", out)
+		assert.Assert(t, strings.Contains(out, Replacement), "%q", out)
 	}
 }
 

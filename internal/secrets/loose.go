@@ -172,12 +172,12 @@ func appendLinePieces(out []span, text string, sp span) []span {
 // RedactLoose is Redact for cdkd's error output: it also replaces every
 // value of at least MinLooseRunes written in another case or Unicode
 // normalization, or wrapped across lines at any column with or without
-// indentation (one Mask per line it touches). It is idempotent.
+// indentation (one Replacement per line it touches). It is idempotent.
 func (s *Set) RedactLoose(text string) string {
 	text = s.Redact(text)
 	s.withLoose(func(ml *matcher) {
 		// Replacing a piece can lengthen the text (a line's last byte
-		// becomes a Mask); the bound keeps a value holding '*' from
+		// becomes a Replacement); the bound keeps a value holding '*' from
 		// matching its own masks for ever.
 		for range 8 {
 			spans := ml.findLoose(text, false, false)
@@ -187,7 +187,7 @@ func (s *Set) RedactLoose(text string) string {
 			text = replaceSpans(text, spans)
 		}
 	})
-	// A Mask inserted may complete an exact occurrence with a '*' in it.
+	// A Replacement inserted may complete an exact occurrence with a '*' in it.
 	return s.Redact(text)
 }
 

@@ -24,7 +24,7 @@ func TestRedactLooseShapes(t *testing.T) {
 				assert.Assert(t, !strings.Contains(out, strings.TrimSpace(p)), "piece %q survives in %q", p, out)
 			}
 		}
-		assert.Assert(t, strings.Contains(out, Mask), "%q", out)
+		assert.Assert(t, strings.Contains(out, Replacement), "%q", out)
 		assert.Assert(t, !s.ContainsLoose(out), "%q", out)
 		assert.Equal(t, s.RedactLoose(out), out, "idempotent")
 		assert.Assert(t, s.ContainsLoose(text))
@@ -74,7 +74,7 @@ func TestRedactLooseSparesShortValues(t *testing.T) {
 	text := "Error: STACK failed\nERROR12 at stac\nk, Stack; DbPassword is wrong"
 	assert.Equal(t, s.RedactLoose(text), text)
 	assert.Equal(t, s.RedactLoose("the DATABASEPASSWORD"), "the ***", "16 letters are matched loosely")
-	assert.Equal(t, s.RedactLoose("stack"), Mask, "exact matching stays")
+	assert.Equal(t, s.RedactLoose("stack"), Replacement, "exact matching stays")
 }
 
 // TestLooseLineWriterWrappedAcrossWrites: a value wrapped across two lines

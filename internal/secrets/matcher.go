@@ -28,7 +28,7 @@ type matcher struct {
 	maxLen int
 
 	// starByTail holds the patterns containing '*' by their last four bytes,
-	// longest first: only those can match across an inserted Mask.
+	// longest first: only those can match across an inserted Replacement.
 	starByTail map[uint32][]string
 
 	// seen holds every pattern added, so that adding one again is free.
@@ -142,11 +142,11 @@ func (m *matcher) find(text string, first bool) []span {
 	}
 }
 
-// settle removes the occurrences that replacing spans with Mask created, so
+// settle removes the occurrences that replacing spans with Replacement created, so
 // that Redact is idempotent. It rebuilds the text byte by byte, keeping the
 // invariant that what is built holds no occurrence: after each byte only an
-// occurrence ending at that byte can be new, and one is replaced by Mask
-// (merged into a Mask just before it) whose bytes are then appended the same
+// occurrence ending at that byte can be new, and one is replaced by Replacement
+// (merged into a Replacement just before it) whose bytes are then appended the same
 // way. Each replacement shortens the text, so this is linear, unlike
 // redacting again until nothing changes ("x***" would take one pass per x
 // in "xxxx…x***").
@@ -155,7 +155,7 @@ func (m *matcher) find(text string, first bool) []span {
 // built is a piece of text, which holds no occurrence outside its Masks.
 func (m *matcher) settle(text string) string {
 	out := make([]byte, 0, len(text))
-	var stars int // bytes of Mask still to append
+	var stars int // bytes of Replacement still to append
 	for i := 0; i < len(text) || stars > 0; {
 		if stars > 0 {
 			out = append(out, '*')
@@ -172,10 +172,10 @@ func (m *matcher) settle(text string) string {
 		for _, p := range m.starByTail[tail] {
 			if len(p) <= len(out) && string(out[len(out)-len(p):]) == p {
 				out = out[:len(out)-len(p)]
-				// A Mask being appended, or just before, now stands for
+				// A Replacement being appended, or just before, now stands for
 				// the removed bytes too.
-				stars = len(Mask)
-				if bytes.HasSuffix(out, []byte(Mask)) {
+				stars = len(Replacement)
+				if bytes.HasSuffix(out, []byte(Replacement)) {
 					stars = 0
 				}
 				break

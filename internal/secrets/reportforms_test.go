@@ -29,7 +29,7 @@ func TestReportFormsMatchTheReporters(t *testing.T) {
 	for _, v := range values {
 		for name, md := range map[string]string{"Text": reporters.Text(v), "Code": reporters.Code(v), "CodeHTML": reporters.CodeHTML(v)} {
 			got := s.Redact("before " + md + " after")
-			rest := strings.NewReplacer("before ", "", " after", "", secrets.Mask, "", "`", "", "<code>", "", "</code>", "", " ", "").Replace(got)
+			rest := strings.NewReplacer("before ", "", " after", "", secrets.Replacement, "", "`", "", "<code>", "", "</code>", "", " ", "").Replace(got)
 			assert.Equal(t, rest, "", "%s(%q) = %q is not wholly redacted: %q", name, v, md, got)
 		}
 	}

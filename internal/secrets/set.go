@@ -34,8 +34,8 @@ const MinRedactRunes = 4
 // for matcher.settle to terminate.
 const minPatternBytes = 4
 
-// Mask is what Redact writes in place of a secret; the same as the runner's.
-const Mask = "***"
+// Replacement is what Redact writes in place of a secret; the same as the runner's.
+const Replacement = "***"
 
 // Set holds every secret value discovered for this run. Safe for concurrent
 // use. The zero value is an empty set ready to use.
@@ -217,7 +217,7 @@ func (s *Set) MaskCommands() []string {
 	return out
 }
 
-// Redact replaces with Mask every registered value (of at least
+// Redact replaces with Replacement every registered value (of at least
 // MinRedactRunes) and every encoding of it that may reach an output, a
 // superset of what the runner masks: base64 (standard and URL-safe, padded or
 // not, at any alignment inside a larger blob), JSON string escaping (Go's
@@ -228,8 +228,8 @@ func (s *Set) MaskCommands() []string {
 // Each meaningful line of a multi-line value is redacted as a value of its
 // own. An encoding wrapped across lines (base64 at 64 or 76 columns, as
 // PEM, MIME and `base64` write it) is found in the block of lines joined
-// back together and replaced one Mask per line it touches (see
-// forEachBlock). Overlapping and adjacent matches merge into one Mask, so neither a
+// back together and replaced one Replacement per line it touches (see
+// forEachBlock). Overlapping and adjacent matches merge into one Replacement, so neither a
 // value that is a prefix of another nor two overlapping values leave a tail.
 //
 // Redact is idempotent: Redact(Redact(x)) == Redact(x). Values are matched as
@@ -242,7 +242,7 @@ func (s *Set) Redact(text string) string {
 			return
 		}
 		text = m.replace(text, spans)
-		// A decoded occurrence can also form across an inserted Mask
+		// A decoded occurrence can also form across an inserted Replacement
 		// ("%41" + "***" where a value holds "A***"): replacing shortens
 		// the text, so this ends.
 		for {
@@ -256,12 +256,12 @@ func (s *Set) Redact(text string) string {
 	return text
 }
 
-// replace replaces spans of text with Mask, then the occurrences that
-// doing so formed across a Mask.
+// replace replaces spans of text with Replacement, then the occurrences that
+// doing so formed across a Replacement.
 func (m *matcher) replace(text string, spans []span) string {
 	text = replaceSpans(text, spans)
 	// Every occurrence of the original text is gone; a new one can only
-	// form across an inserted Mask, which takes a pattern holding '*'.
+	// form across an inserted Replacement, which takes a pattern holding '*'.
 	if len(m.starByTail) > 0 {
 		text = m.settle(text)
 	}
@@ -405,18 +405,18 @@ func runnerMaskable(v string) bool {
 	return strings.IndexFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
-// replaceSpans replaces each span of text with Mask.
+// replaceSpans replaces each span of text with Replacement.
 func replaceSpans(text string, spans []span) string {
 	var b strings.Builder
 	removed := 0
 	for _, sp := range spans {
-		removed += sp.end - sp.start - len(Mask)
+		removed += sp.end - sp.start - len(Replacement)
 	}
 	b.Grow(len(text) - removed)
 	prev := 0
 	for _, sp := range spans {
 		b.WriteString(text[prev:sp.start])
-		b.WriteString(Mask)
+		b.WriteString(Replacement)
 		prev = sp.end
 	}
 	b.WriteString(text[prev:])

@@ -245,7 +245,7 @@ func TestRedactIdempotent(t *testing.T) {
 	}
 }
 
-// TestRedactChainIsLinear: each Mask inserted for "x***" forms a new
+// TestRedactChainIsLinear: each Replacement inserted for "x***" forms a new
 // occurrence with the x before it; redacting until nothing changes would
 // take one pass per x.
 func TestRedactChainIsLinear(t *testing.T) {

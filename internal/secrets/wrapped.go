@@ -9,7 +9,7 @@ import (
 // often wrapped: `base64` at 76 columns, MIME at 76, PEM at 64. Each line on
 // its own holds only part of an encoded form, so the matcher is also run
 // over each block of such lines joined back together, and an occurrence is
-// replaced piece by piece, one Mask per line it touches.
+// replaced piece by piece, one Replacement per line it touches.
 
 // minWrapWidth is the shortest line a wrapping encoder writes before the
 // last line of a block. Only after a word this long can a block continue,

@@ -51,7 +51,7 @@ func TestFromChanges(t *testing.T) {
 		update: true,
 		changes: []model.PropertyChange{
 			{Path: "NoEcho", Old: model.StringValue("a"), New: model.StringValue("b"), Secret: model.SecretNoEcho},
-			{Path: "Tokened", Old: model.StringValue("a"), New: model.StringValue("b"), NewMask: model.FingerprintToken("h")},
+			{Path: "Tokened", Old: model.StringValue("a"), New: model.StringValue("b"), NewToken: model.FingerprintToken("h")},
 			{Path: "Masked", Old: model.MaskedValue(), New: model.StringValue("b")},
 		},
 		old: map[string]json.RawMessage{}, new: map[string]json.RawMessage{},

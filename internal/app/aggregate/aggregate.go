@@ -227,7 +227,7 @@ func (o Options) diff(ctx context.Context, reports []shardReport, problems []str
 func (o Options) otherShardKey(ctx context.Context, results []model.DiffResult) string {
 	own := o.Fingerprints.MaskKeyID(ctx)
 	for _, res := range results {
-		if res.Diff().Masks().Tokens == 0 || res.FingerprintKeyID == own {
+		if res.Diff().HiddenTokens().Tokens == 0 || res.FingerprintKeyID == own {
 			continue
 		}
 		shard := "a shard"

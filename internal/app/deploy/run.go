@@ -192,7 +192,7 @@ func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
 	if cur != nil {
 		for _, s := range cur.Diff.Stacks {
 			// A name the redactor masked cannot be asked about.
-			if strings.Contains(s.Stack, secrets.Mask) || seen[s.Stack] {
+			if strings.Contains(s.Stack, secrets.Replacement) || seen[s.Stack] {
 				continue
 			}
 			seen[s.Stack] = true

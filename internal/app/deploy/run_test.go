@@ -82,7 +82,7 @@ func TestOutputFilter(t *testing.T) {
 				assert.Equal(t, set.Len(), len(tc.found), split)
 				for _, v := range tc.found {
 					if len(v) >= secrets.MinRedactRunes {
-						assert.Equal(t, set.Redact(v), secrets.Mask, "%s: %q is registered", split, v)
+						assert.Equal(t, set.Redact(v), secrets.Replacement, "%s: %q is registered", split, v)
 					}
 				}
 			}

@@ -128,7 +128,7 @@ func (r *run) report(ctx context.Context, report reporters.DiffReport, d model.D
 	if report.Missing == "" {
 		report.Digest = d.Digest()
 	}
-	if d.Masks().Tokens > 0 {
+	if d.HiddenTokens().Tokens > 0 {
 		report.FingerprintKeyID = r.Fingerprints.MaskKeyID(ctx)
 	}
 	if scope := changeset.DeployScope(r.Config, r.Secrets.Assembly, d); scope != "" {

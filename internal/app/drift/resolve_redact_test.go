@@ -45,7 +45,7 @@ func TestResolutionReportIsRedacted(t *testing.T) {
 	b, err := json.Marshal(rr)
 	assert.NilError(t, err)
 	assert.Assert(t, !strings.Contains(string(b), secret), string(b))
-	assert.Assert(t, len(rr.Failed) > 0 && strings.Contains(rr.Failed[0].Line, secrets.Mask), string(b))
+	assert.Assert(t, len(rr.Failed) > 0 && strings.Contains(rr.Failed[0].Line, secrets.Replacement), string(b))
 	assert.Assert(t, rr.Error != "" && !strings.Contains(rr.Error, "\n"), "an error is one line: %q", rr.Error)
 	assert.Assert(t, rr.AfterError != "" && !strings.Contains(rr.AfterError, "\n"), "an error is one line: %q", rr.AfterError)
 	stub.AssertAllUsed(t)

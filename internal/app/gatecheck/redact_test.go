@@ -73,5 +73,5 @@ func TestDeployRedactStage(t *testing.T) {
 		d.Rep.Stacks[0].Resources[0].Error, d.Rep.Stacks[0].Outputs[0].Value, d.Rep.StderrTail[0], fmt.Sprint(d.Outputs),
 		d.Rep.Group.PullRequests[0].Problem}, "\n")
 	assert.Assert(t, !strings.Contains(b, secret), b)
-	assert.Equal(t, strings.Count(b, secrets.Mask), 11, b)
+	assert.Equal(t, strings.Count(b, secrets.Replacement), 11, b)
 }

@@ -79,7 +79,7 @@ func (x *deployWriter) item(it model.ItemDelta) {
 // them: the digest compares what the masks hide.
 func behindTheMask(p model.PathDelta) string {
 	r, c := p.Reviewed, p.Current
-	if r.OldMask == c.OldMask && r.NewMask == c.NewMask {
+	if r.OldToken == c.OldToken && r.NewToken == c.NewToken {
 		return ""
 	}
 	return " (another value behind the mask)"

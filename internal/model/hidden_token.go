@@ -5,40 +5,43 @@ import (
 	"strings"
 )
 
-// MaskToken stands, in the change set, for a value redaction hid (masked at
-// a secret position, or a secret redacted inside it): the salted Argon2id
+// HiddenToken stands, in the change set, for a value redaction hid (at a
+// secret position, or a secret redacted inside it): the salted Argon2id
 // fingerprint of the value as cdkd printed it, made before the value was
-// replaced. The digest covers the token, not the mask, so any change behind
-// the mask changes the digest, and a literal "***" (no token) is not a
-// masked value. It never holds the value.
-type MaskToken string
+// replaced. The digest covers the token, not the "***", so any change
+// behind the "***" changes the digest, and a literal "***" (no token) is
+// not a hidden value. It never holds the value. (docs/secrets.md: the
+// runner masks, redaction writes "***", the digest reads hidden-value
+// tokens; the JSON keeps its older names, oldMask and newMask.)
+type HiddenToken string
 
-// maskTokenPrefix starts a fingerprint token: "fp1:" and the hash, base64.
-const maskTokenPrefix = "fp1:"
+// hiddenTokenPrefix starts a fingerprint token: "fp1:" and the hash, base64.
+const hiddenTokenPrefix = "fp1:"
 
-// MaskUnverifiable is the token of a hidden value that was not fingerprinted
+// TokenUnverifiable is the token of a hidden value that was not fingerprinted
 // (the change set hides more distinct values than a run fingerprints): a
 // change set holding one cannot be verified, and the deploy gate refuses it.
-const MaskUnverifiable MaskToken = "unverifiable"
+const TokenUnverifiable HiddenToken = "unverifiable"
 
 // FingerprintToken is the token of a value whose fingerprint hash is hash.
-func FingerprintToken(hash string) MaskToken { return MaskToken(maskTokenPrefix + hash) }
+func FingerprintToken(hash string) HiddenToken { return HiddenToken(hiddenTokenPrefix + hash) }
 
 // Fingerprinted reports a token that carries a fingerprint.
-func (t MaskToken) Fingerprinted() bool { return strings.HasPrefix(string(t), maskTokenPrefix) }
+func (t HiddenToken) Fingerprinted() bool { return strings.HasPrefix(string(t), hiddenTokenPrefix) }
 
-// MaskCounts counts the mask tokens of a change set.
-type MaskCounts struct {
+// TokenCounts counts the hidden-value tokens of a change set.
+type TokenCounts struct {
 	// Tokens is every hidden value that carries a token.
 	Tokens int
 	// Unverifiable is how many of them were not fingerprinted.
 	Unverifiable int
 }
 
-// Masks counts the change set's mask tokens, nested stacks included.
-func (d Diff) Masks() MaskCounts {
-	var c MaskCounts
-	add := func(ts ...MaskToken) {
+// HiddenTokens counts the change set's hidden-value tokens, nested stacks
+// included.
+func (d Diff) HiddenTokens() TokenCounts {
+	var c TokenCounts
+	add := func(ts ...HiddenToken) {
 		for _, t := range ts {
 			switch {
 			case t == "":
@@ -53,14 +56,14 @@ func (d Diff) Masks() MaskCounts {
 	d.Walk(func(_ string, s StackDiff) {
 		for _, ch := range s.Changes {
 			for _, p := range ch.PropertyChanges {
-				add(p.OldMask, p.NewMask)
+				add(p.OldToken, p.NewToken)
 			}
 			for _, a := range ch.AttributeChanges {
-				add(a.OldMask, a.NewMask)
+				add(a.OldToken, a.NewToken)
 			}
 		}
 		for _, o := range s.OutputChanges {
-			add(o.OldMask, o.NewMask)
+			add(o.OldToken, o.NewToken)
 		}
 	})
 	return c
