@@ -89,15 +89,15 @@ var progressRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*\[\d+/\d+\] `)
 })
 
-func (r *reportLines) needed(line string) bool {
+func (l *reportLines) needed(line string) bool {
 	plain := line
 	if strings.Contains(plain, "\x1b") {
 		plain = StripANSI(plain)
 	}
 	plain = strings.TrimSpace(plain)
-	if r.inOutputs {
+	if l.inOutputs {
 		if plain == "" {
-			r.inOutputs = false
+			l.inOutputs = false
 		}
 		return true // the blank line ends the block for the parser too
 	}
@@ -105,7 +105,7 @@ func (r *reportLines) needed(line string) bool {
 	case plain == "Deployment Summary:":
 		return true
 	case plain == "Outputs:":
-		r.inOutputs = true
+		l.inOutputs = true
 		return true
 	case strings.HasPrefix(plain, "[") && progressRE().MatchString(plain):
 		return true
