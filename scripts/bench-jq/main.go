@@ -11,12 +11,15 @@
 // and its cloud assembly (cdkdtest.WriteAssembly), builds cdkd-action, then
 // alternates `cdkd-action --local --from-json` (with --app and without) and
 // `jq -c .` and prints the medians of the wall time and of the CPU time
-// (user+sys, which other load on a shared machine disturbs less), their
-// ratios, and cdkd-action's peak memory against its bound, each marked met
-// or missed.
+// (user+sys), their ratios, and cdkd-action's peak memory against its
+// bound. The wall time (what a user waits for) and the memory are marked
+// met or missed; the CPU time is shown for reference: other load on a
+// shared machine disturbs it less, and on a busy machine the wall time
+// tends towards it.
 //
-// The targets: the render at most 1.5× jq's time, with the cloud assembly
-// and without one, in peak memory at most 4× the input + 32 MiB. They are
+// The targets: the render at most 1.5× jq's wall time, with the cloud
+// assembly and without one, in peak memory at most 4× the input (the diff
+// JSON) + 32 MiB. They are
 // generous on purpose: a real job waits seconds on every cdkd process, and
 // the render is kept plain code a newcomer can change rather than tuned
 // to win this benchmark. Without jq it tries apt-get (as root), else it
@@ -149,8 +152,8 @@ func run(rounds int, noEcho bool) error {
 		fmt.Printf("%-36s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB   (input %.1f MiB)\n", "jq -c .", ms(j.wall), ms(j.cpu), mib(j.maxRSS), mib(fi.Size()))
 		fmt.Printf("%-36s wall %7.0f ms   cpu %7.0f ms   peak %6.1f MiB\n", "cdkd-action "+p.name, ms(o.wall), ms(o.cpu), mib(o.maxRSS))
 		wall, cpu := ms(o.wall)/ms(j.wall), ms(o.cpu)/ms(j.cpu)
-		fmt.Printf("  ratio to jq: wall %.2f× (%s), cpu %.2f× (%s), target ≤ %.1f×; peak memory %.1f MiB (%s), at most %.1f MiB (4× input + 32 MiB)\n",
-			wall, verdict(wall <= p.target), cpu, verdict(cpu <= p.target), p.target, mib(o.maxRSS), verdict(o.maxRSS <= bound), mib(bound))
+		fmt.Printf("  ratio to jq: wall %.2f× (%s), target ≤ %.1f× (cpu %.2f×, for reference); peak memory %.1f MiB (%s), at most %.1f MiB (4× input + 32 MiB)\n",
+			wall, verdict(wall <= p.target), p.target, cpu, mib(o.maxRSS), verdict(o.maxRSS <= bound), mib(bound))
 	}
 	return nil
 }
