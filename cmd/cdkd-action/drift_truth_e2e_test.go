@@ -239,6 +239,8 @@ func TestDriftIssueKeepsAStackUntilItIsComparedAgain(t *testing.T) {
 	assert.Equal(t, res.code, 0, lastLines(res.stdout, 20))
 	issue := w.gh.Issues()[0]
 	assert.Equal(t, issue.State, "open", "StackA's drift was not compared again")
+	assert.Equal(t, issue.Title, "cdkd drift: No drift in what was compared; last known drift kept for 1 stack",
+		"an open issue of drift is not titled \"No drift\"")
 	assert.Assert(t, !strings.Contains(issue.Body, "This issue is closed"), issue.Body)
 	latest, kept, found := strings.Cut(issue.Body, "**Last known drift**")
 	assert.Assert(t, found, issue.Body)

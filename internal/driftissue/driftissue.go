@@ -8,6 +8,7 @@ package driftissue
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -210,6 +211,28 @@ func Decide(rep reporters.DriftReport, previous string) (State, Issue) {
 		i.Report = strings.Replace(i.Report, closedIntro, keptIntro, 1)
 	}
 	return state, i
+}
+
+// Title is the issue's title after this check, without the check's name:
+// the check's outcome (reporters.DriftTitle), except when a check that
+// found no drift leaves the issue open for the last known drift of stacks
+// it did not compare. "No drift" over an open issue of drift would claim
+// what the check never looked at.
+func Title(rep reporters.DriftReport, state State, i Issue) string {
+	t := reporters.DriftTitle(rep)
+	if state != Keep || rep.Verdict.Status != model.DriftClean || i.Record == "" {
+		return t
+	}
+	kept := "last known drift kept"
+	if entries, _ := i.Entries(); len(entries) == 1 {
+		kept += " for 1 stack"
+	} else if len(entries) > 1 {
+		kept += fmt.Sprintf(" for %d stacks", len(entries))
+	}
+	if reporters.NothingCompared(rep.Verdict) {
+		return t + "; " + kept
+	}
+	return "No drift in what was compared; " + kept
 }
 
 // Body is Decide's body.

@@ -181,3 +181,29 @@ func TestStateFor(t *testing.T) {
 		})
 	}
 }
+
+// The title says what the check found, and never "No drift" alone over an
+// issue that stays open for drift the check did not compare.
+func TestTitle(t *testing.T) {
+	_, night1 := Decide(check(checked{"A", "drifted"}, checked{"B", "clean"}), "")
+	_, night2 := Decide(check(checked{"C", "drifted"}), night1.String())
+	for _, tc := range []struct {
+		name     string
+		rep      reporters.DriftReport
+		previous string
+		want     string
+	}{
+		{"drift found", check(checked{"A", "drifted"}), "", "1 resource drifted"},
+		{"everything compared, nothing on record", check(checked{"A", "clean"}), night1.String(), "No drift"},
+		{"another stack compared, A's drift kept", check(checked{"B", "clean"}), night1.String(), "No drift in what was compared; last known drift kept for 1 stack"},
+		{"two stacks' drift kept", check(checked{"B", "clean"}), night2.String(), "No drift in what was compared; last known drift kept for 2 stacks"},
+		{"nothing compared, A's drift kept", check(checked{"A", "nothing"}), night1.String(), "No drift detected, but nothing was compared; last known drift kept for 1 stack"},
+		{"nothing compared, nothing on record", check(checked{"A", "nothing"}), "", "No drift detected, but nothing was compared"},
+		{"a failed check keeps the drift and says it failed", failed, night1.String(), "cdkd drift failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state, i := Decide(tc.rep, tc.previous)
+			assert.Equal(t, Title(tc.rep, state, i), tc.want)
+		})
+	}
+}

@@ -59,7 +59,7 @@ func (r *run) issueContent(rep reporters.DriftReport, found *github.Issue) githu
 	state, body := driftissue.Decide(rep, previous)
 	return github.IssueContent{
 		State:   issueStates[state],
-		Title:   publisher.CheckName("cdkd drift", r.Config.Label) + ": " + reporters.DriftTitle(rep),
+		Title:   publisher.CheckName("cdkd drift", r.Config.Label) + ": " + driftissue.Title(rep, state, body),
 		Header:  driftissue.Header(r.Config.Label, rep),
 		Content: body.String(),
 		Footer:  r.issueFooter(),
