@@ -68,7 +68,8 @@ func TestEnvironmentURL(t *testing.T) {
 // timeout-minutes stops a hung deploy as a cancellation does (SIGINT, so
 // cdkd can release its lock) but reports it as "timeout", not "cancelled":
 // the job was not cancelled. (In minutes as an input; the run takes any
-// duration.)
+// duration: long enough for the gate's diff to finish on a loaded machine,
+// so that what the timeout stops is the hung deploy.)
 func TestDeployTimeout(t *testing.T) {
 	stub := cdkdtest.New(t,
 		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stdout: "[]"},
@@ -82,7 +83,7 @@ func TestDeployTimeout(t *testing.T) {
 	}
 	var out bytes.Buffer
 	o := testOptions(&out, config.Config{Command: config.CommandDeploy, All: true, CdkdPath: stub.Path, WorkingDirectory: t.TempDir(),
-		StatePrefix: "cdkd", DestructiveLabel: "cdkd:allow-destructive", Timeout: 300 * time.Millisecond})
+		StatePrefix: "cdkd", DestructiveLabel: "cdkd:allow-destructive", Timeout: 2 * time.Second})
 
 	end := Run(context.Background(), o)
 	o.Cdkd.Out.Close()
@@ -90,7 +91,7 @@ func TestDeployTimeout(t *testing.T) {
 	assert.Equal(t, end.Code, reason.ExitFailure, said)
 	assert.Equal(t, end.Reason, reason.Timeout)
 	assert.Equal(t, o.Channels.Output("deployed"), "false")
-	assert.Assert(t, is.Contains(said, "ran longer than timeout-minutes (300ms) and was interrupted (SIGINT)"))
+	assert.Assert(t, is.Contains(said, "ran longer than timeout-minutes (2s) and was interrupted (SIGINT)"))
 	assert.Assert(t, is.Contains(said, "said it released its lock"), "cdkd said so, and only then is it claimed")
 	stub.AssertAllUsed(t)
 }
