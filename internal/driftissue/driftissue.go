@@ -220,7 +220,8 @@ func Decide(rep reporters.DriftReport, previous string) (State, Issue) {
 // what the check never looked at.
 func Title(rep reporters.DriftReport, state State, i Issue) string {
 	t := reporters.DriftTitle(rep)
-	if state != Keep || rep.Verdict.Status != model.DriftClean || i.Record == "" {
+	if state != Keep || rep.Verdict.Status != model.DriftClean || i.Record == "" || reporters.NothingCompared(rep.Verdict) {
+		// A check that compared nothing says so in its own title.
 		return t
 	}
 	kept := "last known drift kept"
@@ -228,9 +229,6 @@ func Title(rep reporters.DriftReport, state State, i Issue) string {
 		kept += " for 1 stack"
 	} else if len(entries) > 1 {
 		kept += fmt.Sprintf(" for %d stacks", len(entries))
-	}
-	if reporters.NothingCompared(rep.Verdict) {
-		return t + "; " + kept
 	}
 	return "No drift in what was compared; " + kept
 }

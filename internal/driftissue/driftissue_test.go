@@ -197,7 +197,7 @@ func TestTitle(t *testing.T) {
 		{"everything compared, nothing on record", check(checked{"A", "clean"}), night1.String(), "No drift"},
 		{"another stack compared, A's drift kept", check(checked{"B", "clean"}), night1.String(), "No drift in what was compared; last known drift kept for 1 stack"},
 		{"two stacks' drift kept", check(checked{"B", "clean"}), night2.String(), "No drift in what was compared; last known drift kept for 2 stacks"},
-		{"nothing compared, A's drift kept", check(checked{"A", "nothing"}), night1.String(), "No drift detected, but nothing was compared; last known drift kept for 1 stack"},
+		{"nothing compared, A's drift kept", check(checked{"A", "nothing"}), night1.String(), "No drift detected, but nothing was compared"},
 		{"nothing compared, nothing on record", check(checked{"A", "nothing"}), "", "No drift detected, but nothing was compared"},
 		{"a failed check keeps the drift and says it failed", failed, night1.String(), "cdkd drift failed"},
 	} {
