@@ -2,8 +2,9 @@
 // itself: every relative link of README.md and docs/ reaches a file (and,
 // with a #fragment, a heading of it, as GitHub names headings), and
 // docs/inputs.md, which README calls the reference of every input, names
-// every input and output of action.yml. .ci/run runs it through
-// scripts/checkdocs; its own test runs it on the repository.
+// every input and output of action.yml; docs/architecture.md's package
+// layout names every package. .ci/run runs it through scripts/checkdocs;
+// its own test runs it on the repository.
 package docscheck
 
 import (
@@ -71,7 +72,11 @@ func Check(root string) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(problems, named...), nil
+	pkgs, err := PackagesNamed(root)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(problems, named...), pkgs...), nil
 }
 
 // Links checks every relative link and image of docs (paths relative to

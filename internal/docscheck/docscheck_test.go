@@ -94,3 +94,39 @@ func TestInputsNamedFindsAMissingInputAndOutput(t *testing.T) {
 	assert.Equal(t, problems[0].String(), "docs/inputs.md: does not name the input `base-app` that action.yml declares")
 	assert.Equal(t, problems[1].String(), "docs/inputs.md: does not name the output `digest` that action.yml declares")
 }
+
+// The package layout names every package, found as `go list` finds them:
+// a package left out, or one named by its last element only, is a
+// problem; test data, node_modules and a nested module are not packages.
+func TestPackagesNamed(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, text string) {
+		t.Helper()
+		assert.NilError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
+		assert.NilError(t, os.WriteFile(filepath.Join(root, p), []byte(text), 0o644))
+	}
+	write("go.mod", "module example.com/m\n")
+	write("root.go", "package rootpkg\n")
+	write("internal/a/a.go", "package a\n")
+	write("internal/a/b/b.go", "package b\n")
+	write("internal/onlytests/x_test.go", "package onlytests\n")
+	write("internal/a/testdata/t.go", "package t\n")
+	write("tools/go.mod", "module example.com/tools\n")
+	write("tools/x/x.go", "package x\n")
+	write("node_modules/y/y.go", "package y\n")
+
+	pkgs, err := Packages(root)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, pkgs, []string{"rootpkg", "internal/a", "internal/a/b"})
+
+	write("docs/architecture.md", "# How\n## Package layout\n- `rootpkg`, `internal/a`, and `b`.\n## Develop\n`internal/a/b`\n")
+	problems, err := PackagesNamed(root)
+	assert.NilError(t, err)
+	assert.Equal(t, len(problems), 1, "%v", problems)
+	assert.Assert(t, is.Contains(problems[0].String(), "does not name the package `internal/a/b`"))
+
+	write("docs/architecture.md", "# How\n## Package layout\n- `rootpkg`, `internal/a`, `internal/a/b`.\n")
+	problems, err = PackagesNamed(root)
+	assert.NilError(t, err)
+	assert.Equal(t, len(problems), 0, "%v", problems)
+}
