@@ -1,8 +1,9 @@
 // Command checkdocs checks the documentation's promises (internal/docscheck):
 // every relative link of README.md and docs/ resolves, files and #anchors
 // as GitHub names them, docs/inputs.md names every input and output of
-// action.yml, and docs/architecture.md's package layout every package. .ci/run runs it from the repository root; an argument names
-// another root.
+// action.yml, and docs/architecture.md's package layout every package.
+// .ci/run runs it from the repository root; an argument names another
+// root.
 package main
 
 import (
