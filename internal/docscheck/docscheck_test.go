@@ -46,11 +46,7 @@ func TestAnchorsNumberRepeatsAndSkipCode(t *testing.T) {
 // and good links are not.
 func TestLinksFindsWhatDoesNotResolve(t *testing.T) {
 	root := t.TempDir()
-	write := func(p, text string) {
-		t.Helper()
-		assert.NilError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
-		assert.NilError(t, os.WriteFile(filepath.Join(root, p), []byte(text), 0o644))
-	}
+	write := func(p, text string) { t.Helper(); writeFile(t, root, p, text) }
 	write("internal/x/table.json", "{}")
 	write("README.md", "# Top\n[ok](docs/a.md#the-part) ![img](docs/a.md)\n[self](#top) [bad self](#nowhere)\n")
 	write("docs/a.md", strings.Join([]string{
@@ -100,11 +96,7 @@ func TestInputsNamedFindsAMissingInputAndOutput(t *testing.T) {
 // problem; test data, node_modules and a nested module are not packages.
 func TestPackagesNamed(t *testing.T) {
 	root := t.TempDir()
-	write := func(p, text string) {
-		t.Helper()
-		assert.NilError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
-		assert.NilError(t, os.WriteFile(filepath.Join(root, p), []byte(text), 0o644))
-	}
+	write := func(p, text string) { t.Helper(); writeFile(t, root, p, text) }
 	write("go.mod", "module example.com/m\n")
 	write("root.go", "package rootpkg\n")
 	write("internal/a/a.go", "package a\n")
@@ -129,4 +121,11 @@ func TestPackagesNamed(t *testing.T) {
 	problems, err = PackagesNamed(root)
 	assert.NilError(t, err)
 	assert.Equal(t, len(problems), 0, "%v", problems)
+}
+
+// writeFile writes text to p under root, making its folders.
+func writeFile(t *testing.T, root, p, text string) {
+	t.Helper()
+	assert.NilError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
+	assert.NilError(t, os.WriteFile(filepath.Join(root, p), []byte(text), 0o644))
 }

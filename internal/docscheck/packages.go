@@ -10,10 +10,10 @@ import (
 	"strings"
 )
 
-// layoutDoc and layoutHeading are where the package layout is described.
+// layoutDoc and layoutSection are where the package layout is described.
 const (
 	layoutDoc     = "docs/architecture.md"
-	layoutHeading = "## Package layout"
+	layoutSection = "Package layout"
 )
 
 // PackagesNamed checks that the package layout of docs/architecture.md
@@ -24,9 +24,9 @@ func PackagesNamed(root string) ([]Problem, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", layoutDoc, err)
 	}
-	section, ok := section(string(text), layoutHeading)
+	section, ok := section(string(text), layoutSection)
 	if !ok {
-		return []Problem{{File: layoutDoc, Msg: "has no section " + strings.TrimLeft(layoutHeading, "# ")}}, nil
+		return []Problem{{File: layoutDoc, Msg: "has no section " + layoutSection}}, nil
 	}
 	pkgs, err := Packages(root)
 	if err != nil {
@@ -35,16 +35,16 @@ func PackagesNamed(root string) ([]Problem, error) {
 	var problems []Problem
 	for _, p := range pkgs {
 		if !strings.Contains(section, "`"+p+"`") {
-			problems = append(problems, Problem{File: layoutDoc, Msg: fmt.Sprintf("its %s does not name the package `%s`", strings.TrimLeft(layoutHeading, "# "), p)})
+			problems = append(problems, Problem{File: layoutDoc, Msg: fmt.Sprintf("its %s does not name the package `%s`", layoutSection, p)})
 		}
 	}
 	return problems, nil
 }
 
-// section is the text under heading, up to the next heading of its level
-// or above.
-func section(doc, heading string) (string, bool) {
-	_, rest, ok := strings.Cut(doc, "\n"+heading+"\n")
+// section is the text under the second-level heading "## name", up to
+// the next second-level heading.
+func section(doc, name string) (string, bool) {
+	_, rest, ok := strings.Cut(doc, "\n## "+name+"\n")
 	if !ok {
 		return "", false
 	}
