@@ -19,11 +19,10 @@
 //
 // The targets: the render at most 1.5× jq's wall time, with the cloud
 // assembly and without one, in peak memory at most 4× the input (the diff
-// JSON) + 32 MiB. They are
-// generous on purpose: a real job waits seconds on every cdkd process, and
-// the render is kept plain code a newcomer can change rather than tuned
-// to win this benchmark. Without jq it tries apt-get (as root), else it
-// says so and stops.
+// JSON) + 32 MiB. They are generous on purpose: a real job waits seconds
+// on every cdkd process, and the render is kept plain code a newcomer can
+// change rather than tuned to win this benchmark. Without jq it tries
+// apt-get (as root), else it says so and stops.
 package main
 
 import (
