@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,6 +44,10 @@ const crossReleaseDir = "testdata/cross-release"
 type crossReleaseReview struct {
 	// Release says which release wrote it and what it covers.
 	Release string `json:"release"`
+	// Commit is the commit whose code wrote it: the last commit that
+	// wrote its layout, checked out clean (writeCrossRelease refuses a
+	// tree with changes).
+	Commit string `json:"commit"`
 	// Diff is cdkd's diff --json, read by the diff that wrote the review
 	// and by the deploy that accepts it.
 	Diff string `json:"diff"`
@@ -115,6 +121,7 @@ func deployCrossRelease(t *testing.T, dir string) {
 	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 	assert.NilError(t, err)
 	assert.NilError(t, json.Unmarshal(raw, &kept))
+	assert.Assert(t, commitID.MatchString(kept.Commit), "%s/meta.json names the commit that wrote it (%q)", dir, kept.Commit)
 	body, err := os.ReadFile(filepath.Join(dir, "comment.md"))
 	assert.NilError(t, err)
 	h, ok := marker.Parse(string(body))
@@ -166,6 +173,7 @@ func deployCrossRelease(t *testing.T, dir string) {
 // writeCrossRelease writes, through the real diff path, the reviews of
 // this release's layout that are not kept yet. It never rewrites one.
 func writeCrossRelease(t *testing.T) {
+	commit := cleanCheckout(t)
 	for _, tc := range crossReleaseCases {
 		dir := filepath.Join(crossReleaseDir, "r"+itoa(int64(prcomment.RendererVersion))+"-"+tc.name)
 		if _, err := os.Stat(dir); err == nil {
@@ -191,7 +199,7 @@ func writeCrossRelease(t *testing.T) {
 			w.stub(gateDiff(t, diff))
 			h := w.review(reviewedSHA, diffInputs(), env...)
 			comment := prComment(t, w.gh)
-			kept := crossReleaseReview{Release: "layout v" + itoa(int64(prcomment.RendererVersion)) + ": " + tc.release, Diff: "diff.json", CommentID: comment.ID, CheckRun: diffCheck(t, w.gh).ExternalID}
+			kept := crossReleaseReview{Release: "layout v" + itoa(int64(prcomment.RendererVersion)) + ": " + tc.release, Diff: "diff.json", Commit: commit, CommentID: comment.ID, CheckRun: diffCheck(t, w.gh).ExternalID}
 			if tc.assembly != "" {
 				kept.Assembly = "assembly"
 				copyDir(t, tc.assembly, filepath.Join(dir, kept.Assembly))
@@ -223,6 +231,21 @@ func writeCrossRelease(t *testing.T) {
 			assert.Assert(t, is.Contains(comment.Body, `"render":`+itoa(int64(prcomment.RendererVersion))))
 		})
 	}
+}
+
+// commitID is a full commit ID.
+var commitID = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// cleanCheckout is the commit checked out, refusing a tree whose tracked
+// files have changes: a kept review is what that commit's code wrote.
+func cleanCheckout(t *testing.T) string {
+	t.Helper()
+	if out, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err != nil || len(out) > 0 {
+		t.Fatalf("write the kept reviews from a clean checkout of the commit that writes the layout (git status: %v)\n%s", err, out)
+	}
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	assert.NilError(t, err)
+	return strings.TrimSpace(string(out))
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -6,67 +6,53 @@ import (
 
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
-	"github.com/cdkd-action/cdkd-action/internal/prcomment/layout1"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
 // A review is a contract across releases: the deploy gate renders the
 // visible report of a diff comment again from what the review records and
-// compares it, byte for byte, with what reviewers read. A release that
-// changes the report's layout must therefore keep, frozen, the layout of
-// every version it still accepts, and render each review with the one it
-// was written in. docs/versions.md says how to freeze one and bump.
+// compares it, byte for byte, with what reviewers read. One renderer
+// (internal/reporters) draws every layout this release accepts, branching
+// on the layout where layouts differ (reporters/layout.go); the kept
+// reviews of cmd/cdkd-action/testdata/cross-release prove that each still
+// renders as the release that wrote it did. docs/versions.md says how a
+// layout change is made.
 
 // RendererVersion is the layout this release writes diff comments in: the
 // header's Render and the diff check run's record name it.
-const RendererVersion = 2
+const RendererVersion = reporters.LatestLayout
 
-// Renderer is one version of the visible report's layout and of the
-// redaction its sink applied: frozen once a newer version exists.
+// Renderer is one layout of the visible report and the redaction its sink
+// applied.
 type Renderer struct {
 	Version int
-	// Report lays out the visible report of header h, whose comment
-	// carries changeSetLine (may be ""), for change set d within budget
-	// (the comment's, before the header and the line are taken off).
-	// whole says d is the recorded change set itself (the comment's line
-	// or the state bucket's); otherwise d is a change set the reviewed
-	// digest covers, and only what the digest covers is shown.
-	Report func(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string
 	// Redact masks text as this version's sink did.
 	Redact func(r Redactor, text string) string
+}
+
+// Report lays out, in this layout, the visible report of header h, whose
+// comment carries changeSetLine (may be ""), for change set d within
+// budget (the comment's, before the header and the line are taken off).
+// whole says d is the recorded change set itself (the comment's line or
+// the state bucket's); otherwise d is a change set the reviewed digest
+// covers, and only what the digest covers is shown.
+func (v Renderer) Report(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string {
+	if !whole {
+		d = DigestView(d)
+	}
+	r := DiffReport(h, d)
+	r.Layout = v.Version
+	return reporters.DiffMarkdown(r, ReportBudget(budget, h, changeSetLine))
 }
 
 // renderers are the layouts this release renders, oldest first; the last
 // is RendererVersion.
 var renderers = []Renderer{
-	{Version: 1, Report: reportV1, Redact: redactText},
-	{Version: 2, Report: reportV2, Redact: redactText},
+	{Version: reporters.Layout1, Redact: redactText},
+	{Version: reporters.Layout2, Redact: redactText},
 }
 
 func redactText(r Redactor, text string) string { return r.Redact(text) }
-
-// reportV1 is layout 1, frozen in package layout1: the report before the
-// picture of what the changes touch (layout 2).
-func reportV1(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string {
-	if !whole {
-		d = DigestView(d)
-	}
-	b := ReportBudget(budget, h, changeSetLine)
-	r := DiffReport(h, d)
-	return layout1.DiffMarkdown(layout1.DiffReport{Diff: r.Diff, Label: r.Label, HeadSHA: r.HeadSHA, RunURL: r.RunURL,
-		CdkdVersion: r.CdkdVersion, Digest: r.Digest, FullReportHint: r.FullReportHint, Notes: r.Notes},
-		layout1.Budget{MaxBytes: b.MaxBytes, MaxChars: b.MaxChars, Channel: b.Channel, Hint: b.Hint, ValueMax: b.ValueMax})
-}
-
-// reportV2 is layout 2: reporters.DiffMarkdown of DiffReport, which adds
-// the picture the header records. It is the current reporters package's
-// layout until a layout change freezes it.
-func reportV2(h marker.Header, changeSetLine string, d model.Diff, whole bool, budget reporters.Budget) string {
-	if !whole {
-		d = DigestView(d)
-	}
-	return reporters.DiffMarkdown(DiffReport(h, d), ReportBudget(budget, h, changeSetLine))
-}
 
 // ErrUnknownRenderer means a review's report was laid out by a version
 // this release does not render: not an edit, the diff must be run again.

@@ -53,6 +53,9 @@ type DiffReport struct {
 	// PictureIn, when Picture is nil, is trusted Markdown naming where the
 	// picture is ("the PR comment"), for a channel that does not show it.
 	PictureIn string
+	// Layout is the layout to render in (layout.go); 0 is LatestLayout.
+	// Only the deploy, rendering a kept review again, names an older one.
+	Layout int
 }
 
 // Degradation levels of a diff report, tried in order until one fits.
@@ -168,8 +171,11 @@ func (d *diffData) collapseCannotFit(b Budget) bool {
 		return false
 	}
 	saved := 5 * strings.Count(d.full.String(), "<details open>")
-	// Level 1 writes one line where level 0 drew the picture.
-	const pictureLine = 80
+	// Level 1 writes one line where level 0 drew the picture (layout 2 on).
+	pictureLine := 0
+	if d.r.drawsPicture() {
+		pictureLine = 80
+	}
 	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved-d.pictureBytes+pictureLine > b.MaxBytes) ||
 		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved-d.pictureChars+pictureLine > b.MaxChars)
 }

@@ -12,6 +12,9 @@ import (
 // keep every change line whole show it (the first), so it is dropped
 // before any change line is, and a shortened report says it was.
 func (x *diffWriter) picture() {
+	if !x.r.drawsPicture() {
+		return
+	}
 	g := x.r.Picture
 	if g == nil {
 		if x.r.PictureIn != "" && x.rung.picture {

@@ -1,0 +1,31 @@
+package reporters
+
+// The diff report's layouts. A review comment records the layout it was
+// written in, and the deploy renders it again in that layout to compare it
+// with what reviewers read, byte for byte (docs/versions.md). So anything
+// the diff report shows that changes is a new layout, and the renderer
+// branches on DiffReport.Layout exactly where layouts differ; everything
+// else is shared by every layout.
+const (
+	// Layout1 is the report of every release before the picture of what
+	// the changes touch.
+	Layout1 = 1
+	// Layout2 adds that picture, drawn from the header's record, and
+	// budgets one line for it when a shorter level leaves it out.
+	Layout2 = 2
+	// LatestLayout is the layout this release writes.
+	LatestLayout = Layout2
+)
+
+// layout is the layout r is rendered in: the latest unless the caller
+// names an older one (a deploy rendering a kept review again).
+func (r *DiffReport) layout() int {
+	if r.Layout == 0 {
+		return LatestLayout
+	}
+	return r.Layout
+}
+
+// drawsPicture says the layout has the picture section (layout 2 on); an
+// older layout draws none, whatever its header holds.
+func (r *DiffReport) drawsPicture() bool { return r.layout() >= Layout2 }
