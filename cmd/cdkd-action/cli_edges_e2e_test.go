@@ -11,7 +11,7 @@ import (
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
-	"github.com/cdkd-action/cdkd-action/internal/config"
+	"github.com/cdkd-action/cdkd-action/internal/app"
 )
 
 // The command line's rough edges, each as a user meets it in a terminal.
@@ -90,7 +90,7 @@ func TestUnknownCommandNamesEveryCommand(t *testing.T) {
 	res := runCLI(t, t.TempDir(), nil, "plna")
 	assert.Equal(t, res.code, 2)
 	var names []string
-	for _, c := range config.Commands {
+	for _, c := range app.Commands().Names() {
 		names = append(names, string(c))
 	}
 	for _, n := range names {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cdkd-action/cdkd-action/internal/app"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
@@ -92,7 +93,7 @@ func (s *step) processEnv(dir string, args []string) []string {
 
 // stepRole reads the step's inputs as the action does and names its role.
 func stepRole(dir string, getenv func(string) string, args []string) iamStep {
-	cfg, err := config.LoadIn(dir, getenv, args)
+	cfg, err := config.LoadIn(app.Commands(), dir, getenv, args)
 	if err != nil {
 		return iamStep{why: err.Error()}
 	}

@@ -10,7 +10,6 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -83,7 +82,7 @@ func (a *App) Run(ctx context.Context) ExitCode {
 // run loads the inputs, finds the secrets, connects the edges and runs the
 // command.
 func (e *Env) run(ctx context.Context) outcome.Outcome {
-	cfg, err := config.LoadIn(e.app.Dir, e.app.Getenv, e.app.Args)
+	cfg, err := config.LoadIn(Commands(), e.app.Dir, e.app.Getenv, e.app.Args)
 	if err == nil {
 		err = checkFingerprintKey(cfg)
 	}
@@ -107,8 +106,14 @@ func (e *Env) run(ctx context.Context) outcome.Outcome {
 	if err := e.requireRegion(ctx); err != nil {
 		return outcome.Failed(reason.BadInput, err)
 	}
-	if err := e.verifyEvent(); err != nil {
-		return outcome.Failed(reason.BadInput, err)
+	cmd, ok := lookup(cfg.Command)
+	if !ok {
+		return outcome.Failed(reason.BadInput, fmt.Errorf("input command: %q is not supported", cfg.Command))
+	}
+	if cmd.check != nil {
+		if err := cmd.check(cfg, e.gh); err != nil {
+			return outcome.Failed(reason.BadInput, err)
+		}
 	}
 	if cfg.FromJSON != "" {
 		e.parts.FromJSON() // a diff in it decodes while the assembly loads
@@ -132,16 +137,12 @@ func (e *Env) run(ctx context.Context) outcome.Outcome {
 			return outcome.Succeeded()
 		}
 	}
-	cmd, ok := commands[cfg.Command]
-	if !ok {
-		return outcome.Failed(reason.BadInput, fmt.Errorf("input command: %q is not supported", cfg.Command))
-	}
 	if e.needsCdkd() {
 		if err := e.parts.Cdkd.Locate(ctx); err != nil {
 			return outcome.Failed(reason.BadInput, err)
 		}
 	}
-	return cmd(ctx, e)
+	return cmd.run(ctx, e)
 }
 
 // runPullRequest finds, in a workflow_run job, the pull request the
@@ -194,32 +195,10 @@ func (e *Env) runnerFiles() error {
 	return &config.InputError{Input: "GITHUB_ACTIONS", Msg: fmt.Sprintf("it is true but %s %s not set, so the outputs and the job summary would go nowhere: this is not a GitHub Actions step; pass --local to print the report here", strings.Join(missing, " and "), verb)}
 }
 
-// needsCdkd: a saved diff or drift, a plan for diff and an aggregate read
-// files only.
+// needsCdkd: the command runs cdkd (see the table's cdkd).
 func (e *Env) needsCdkd() bool {
-	switch e.cfg.Command {
-	case config.CommandDiff, config.CommandDrift:
-		return e.cfg.FromJSON == ""
-	case config.CommandPlan:
-		return e.cfg.For == config.CommandDrift
-	case config.CommandAggregate:
-		return false
-	}
-	return true
-}
-
-// verifyEvent refuses verify outside a merge group: it judges a group's
-// head against the reviews of the group's pull requests, which only a
-// merge_group event names.
-func (e *Env) verifyEvent() error {
-	if e.cfg.Command != config.CommandVerify {
-		return nil
-	}
-	if g := e.gh.MergeGroup; g == nil || g.HeadSHA == "" || g.BaseBranch() == "" {
-		return &config.InputError{Input: "command", Msg: fmt.Sprintf(
-			"verify checks a merge queue's group and runs on a merge_group event (on: merge_group), whose payload names the group's head and branch; this run was started by %s", cmp.Or(e.gh.EventName, "no event"))}
-	}
-	return nil
+	cmd, ok := lookup(e.cfg.Command)
+	return !ok || cmd.cdkd(e.cfg)
 }
 
 // requireRegion refuses, before anything runs, a run whose cdkd would fail

@@ -34,7 +34,7 @@ func (a *App) logWriter() io.Writer {
 func (a *App) meta(ctx context.Context) (ExitCode, bool) {
 	switch config.ParseMeta(a.Args) {
 	case config.MetaHelp:
-		if err := writeHelp(a.Stdout, config.HelpCommand(a.Args), config.LocalRun(a.Getenv, a.Args)); err != nil {
+		if err := writeHelp(a.Stdout, Commands().HelpCommand(a.Args), config.LocalRun(a.Getenv, a.Args)); err != nil {
 			fmt.Fprintf(a.Stderr, "error: %v\n", err)
 			return ExitFailure, true
 		}
@@ -44,16 +44,6 @@ func (a *App) meta(ctx context.Context) (ExitCode, bool) {
 		return ExitOK, true
 	}
 	return ExitOK, false
-}
-
-// commandHelp says in a line what each command does, for its --help.
-var commandHelp = map[config.Command]string{
-	config.CommandDiff:      "diff: runs cdkd diff and reports what a deploy would change (a PR comment, a check run, a job summary; locally, the report on stdout).",
-	config.CommandDeploy:    "deploy: runs cdkd deploy behind the gate: only the change set reviewers saw is deployed.",
-	config.CommandVerify:    "verify: checks a merge queue's group (on: merge_group) against its pull requests' reviews, as the deploy gate would; deploys nothing.",
-	config.CommandDrift:     "drift: runs cdkd drift and reports drift, \"could not check\" and clean apart.",
-	config.CommandPlan:      "plan: spreads the stacks over shards for a matrix of diff or drift jobs.",
-	config.CommandAggregate: "aggregate: merges the shards' report JSON files into one review.",
 }
 
 // writeHelp prints the help of the binary, or of one command (cmd not
@@ -66,14 +56,19 @@ func writeHelp(w io.Writer, cmd config.Command, local bool) error {
 	}
 	var b strings.Builder
 	if cmd == "" {
-		b.WriteString(`cdkd-action runs cdkd (AWS CDK without CloudFormation) and reports what it found.
+		names := make([]string, len(commandTable))
+		for i, c := range commandTable {
+			names[i] = string(c.Name)
+		}
+		fmt.Fprintf(&b, `cdkd-action runs cdkd (AWS CDK without CloudFormation) and reports what it found.
 
 Usage:
-  cdkd-action [diff|deploy|verify|drift|plan|aggregate] [--input=value ...] [flags]
+  cdkd-action [%s] [--input=value ...] [flags]
   cdkd-action COMMAND --help   (the inputs that COMMAND reads)
-`)
+`, strings.Join(names, "|"))
 	} else {
-		fmt.Fprintf(&b, "cdkd-action %s\n\nUsage:\n  cdkd-action %s [--input=value ...] [flags]\n", commandHelp[cmd], cmd)
+		c, _ := lookup(cmd)
+		fmt.Fprintf(&b, "cdkd-action %s\n\nUsage:\n  cdkd-action %s [--input=value ...] [flags]\n", c.help, cmd)
 	}
 	b.WriteString(`
 Outside GitHub Actions the report (Markdown) goes to stdout; warnings,
@@ -86,7 +81,7 @@ call of its own (cdkd itself still calls AWS) unless given --resolve-secrets.
 	}
 	fmt.Fprintf(&b, "\nInputs (as in action.yml; each is a flag --name=value, or INPUT_<NAME> in the environment; defaults as %s):\n", where)
 	for _, s := range specs {
-		if cmd != "" && (s.Name == "command" || !s.AppliesTo(cmd)) {
+		if cmd != "" && (s.Name == "command" || !Commands().AppliesTo(s, cmd)) {
 			continue
 		}
 		def := s.DefaultIn(local)
@@ -97,7 +92,7 @@ call of its own (cdkd itself still calls AWS) unless given --resolve-secrets.
 	}
 	b.WriteString("\nFlags:\n")
 	for _, f := range config.CLIFlags() {
-		if cmd != "" && !f.AppliesTo(cmd) {
+		if cmd != "" && !Commands().FlagAppliesTo(f, cmd) {
 			continue
 		}
 		fmt.Fprintf(&b, "  %s\n      %s\n", f.Name, f.Usage)
@@ -114,7 +109,7 @@ Exit codes: 0 ok; 1 changes or drift found and asked to fail on, or a deploy ref
 // without installing anything.
 func (a *App) writeVersion(ctx context.Context) {
 	fmt.Fprintf(a.Stdout, "cdkd-action %s\n", a.version())
-	cfg, err := config.LoadIn(a.Dir, a.Getenv, a.Args)
+	cfg, err := config.LoadIn(Commands(), a.Dir, a.Getenv, a.Args)
 	if err != nil {
 		cfg = config.Config{WorkingDirectory: "."}
 	}
@@ -166,7 +161,7 @@ func (e *Env) finishLocal() {
 // warnInputs warns, in one line each, of inputs that do nothing here and of
 // settings whose consequence is easy to miss.
 func (e *Env) warnInputs() {
-	for _, w := range append(e.cfg.Ignored(), e.cfg.ShardWarnings()...) {
+	for _, w := range append(Commands().Ignored(e.cfg), e.cfg.ShardWarnings()...) {
 		e.parts.Runner.Warning(w)
 	}
 	var stacks []string

@@ -30,15 +30,11 @@ func (e *Env) learnKey(ctx context.Context) {
 }
 
 // keysMasks reports whether the command fingerprints the values behind
-// its masks (the digest of a diff, an aggregate of diffs, a deploy's gate).
+// its masks (the table's keys: the digest of a diff, an aggregate of
+// diffs, a deploy's gate).
 func (e *Env) keysMasks() bool {
-	switch e.cfg.Command {
-	case config.CommandDiff, config.CommandDeploy, config.CommandVerify:
-		return true
-	case config.CommandAggregate:
-		return e.cfg.For != config.CommandDrift
-	}
-	return false
+	cmd, ok := lookup(e.cfg.Command)
+	return ok && cmd.keys(e.cfg)
 }
 
 // fingerprints is the run's fingerprints (see parts.Parts.Fingerprints).

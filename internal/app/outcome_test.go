@@ -16,14 +16,17 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
-// Every command the binary accepts has a Run: a command added to config
-// but not here would fail as "not supported" at run time.
-func TestEveryCommandRuns(t *testing.T) {
-	for _, c := range config.Commands {
-		_, ok := commands[c]
-		assert.Assert(t, ok, "command %s has no Run", c)
+// Every entry of the table of commands is whole: a Run, a help line
+// naming it, and answers to whether it needs cdkd and the fingerprint key;
+// no name is there twice.
+func TestEveryCommandIsWhole(t *testing.T) {
+	seen := map[config.Command]bool{}
+	for _, c := range commandTable {
+		assert.Assert(t, !seen[c.Name], "command %s is in the table twice", c.Name)
+		seen[c.Name] = true
+		assert.Assert(t, c.run != nil && c.cdkd != nil && c.keys != nil, "command %s has no run, cdkd or keys", c.Name)
+		assert.Assert(t, strings.HasPrefix(c.help, string(c.Name)+": "), "command %s: its help starts %q", c.Name, c.help)
 	}
-	assert.Equal(t, len(commands), len(config.Commands))
 }
 
 // finish is the one place an outcome.Outcome becomes the exit code, the

@@ -33,12 +33,10 @@ type rule struct {
 	why           string
 }
 
-// commands are the command packages, one per command; internal/app wires
-// them to the run and dispatches to them.
-var commands = []string{
-	"internal/app/diff", "internal/app/deploy", "internal/app/drift",
-	"internal/app/verify", "internal/app/plan", "internal/app/aggregate",
-}
+// commands are the command packages, one per command of the table
+// (commandPackages); internal/app wires them to the run and dispatches to
+// them.
+var commands = commandPackages()
 
 var rules = append([]rule{
 	{

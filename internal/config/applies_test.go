@@ -7,9 +7,9 @@ import (
 )
 
 // A description that starts with the commands it is for ("deploy, verify:
-// …") must name exactly the commands readBy lists, so the reader of
-// action.yml and `--help` are told the same; every name in readBy is an
-// input.
+// …") must name exactly the commands whose table entry lists it, so the
+// reader of action.yml and `--help` are told the same; every input an entry
+// lists is an input.
 func TestReadByAgreesWithActionYAML(t *testing.T) {
 	specs, err := Specs()
 	if err != nil {
@@ -25,19 +25,21 @@ func TestReadByAgreesWithActionYAML(t *testing.T) {
 		var said []Command
 		for _, w := range strings.Split(head, ",") {
 			c := Command(strings.TrimSpace(w))
-			if !slices.Contains(Commands, c) {
+			if _, ok := TableCommands.Lookup(c); !ok {
 				said = nil
 				break
 			}
 			said = append(said, c)
 		}
-		if said != nil && !slices.Equal(said, readBy[s.Name]) {
-			t.Errorf("input %s: action.yml's description says it is for %v, readBy says %v", s.Name, said, readBy[s.Name])
+		if by := TableCommands.readBy(s.Name); said != nil && !slices.Equal(said, by) {
+			t.Errorf("input %s: action.yml's description says it is for %v, the table of commands says %v", s.Name, said, by)
 		}
 	}
-	for name := range readBy {
-		if !names[name] {
-			t.Errorf("readBy names %q, which action.yml does not declare", name)
+	for _, c := range TableCommands {
+		for _, name := range c.Inputs {
+			if !names[name] {
+				t.Errorf("command %s reads %q, which action.yml does not declare", c.Name, name)
+			}
 		}
 	}
 }

@@ -7,11 +7,11 @@ import (
 )
 
 func TestApprovalInputs(t *testing.T) {
-	c, err := Load(env(nil), nil)
+	c, err := Load(TableCommands, env(nil), nil)
 	assert.NilError(t, err)
 	assert.DeepEqual(t, c.Approval, Approval{RequireApproval: ApprovalNever, SecurityApprovalLabel: "security-approved", Approvers: []string{}})
 
-	c, err = Load(env(map[string]string{
+	c, err = Load(TableCommands, env(map[string]string{
 		"INPUT_REQUIRE-APPROVAL": "broadening", "INPUT_REQUIRED-APPROVALS": "2",
 		"INPUT_APPROVERS": "alice, bob\nrelease-bot[bot]", "INPUT_SECURITY-APPROVAL-LABEL": "iam-ok",
 	}), nil)
@@ -26,7 +26,7 @@ func TestApprovalInputs(t *testing.T) {
 		{"APPROVERS", "@alice", `input approvers: expected GitHub logins separated by whitespace or commas, got "@alice"`},
 		{"SECURITY-APPROVAL-LABEL", " ", "input security-approval-label: expected a label name, got an empty value"},
 	} {
-		_, err := Load(env(map[string]string{"INPUT_" + tt.input: tt.value}), nil)
+		_, err := Load(TableCommands, env(map[string]string{"INPUT_" + tt.input: tt.value}), nil)
 		assert.Error(t, err, tt.want)
 		assert.Assert(t, IsInputError(err))
 	}

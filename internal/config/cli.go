@@ -29,9 +29,6 @@ type CLI struct {
 	DryRun bool
 }
 
-// Commands are the first words the binary accepts (`cdkd-action diff --all`).
-var Commands = []Command{CommandDiff, CommandDeploy, CommandVerify, CommandDrift, CommandPlan, CommandAggregate}
-
 // Meta is a request that needs no inputs at all: --help or --version.
 type Meta int
 
@@ -66,30 +63,6 @@ func ParseMeta(args []string) Meta {
 	return MetaNone
 }
 
-// HelpCommand is the command whose help was asked for
-// (`cdkd-action diff --help`), "" for the help of the whole binary.
-func HelpCommand(args []string) Command {
-	if len(args) > 0 && slices.Contains(Commands, Command(args[0])) {
-		return Command(args[0])
-	}
-	for _, a := range args {
-		if v, ok := strings.CutPrefix(a, "--command="); ok && slices.Contains(Commands, Command(v)) {
-			return Command(v)
-		}
-	}
-	return ""
-}
-
-// AppliesTo reports whether command c reads the input. An aggregate
-// publishes what its shards ran, so it reads diff's and drift's inputs too.
-func (s InputSpec) AppliesTo(c Command) bool {
-	cmds := appliesTo(s)
-	if cmds == nil || slices.Contains(cmds, c) {
-		return true
-	}
-	return c == CommandAggregate && (slices.Contains(cmds, CommandDiff) || slices.Contains(cmds, CommandDrift))
-}
-
 // DefaultIn is the input's default where the binary runs: a local run
 // has its own defaults for some inputs (localDefaults).
 func (s InputSpec) DefaultIn(local bool) string {
@@ -97,28 +70,6 @@ func (s InputSpec) DefaultIn(local bool) string {
 		return d
 	}
 	return s.Default
-}
-
-// splitCommand takes the command given as the first word off args.
-func splitCommand(args []string) (Command, []string, error) {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return "", args, nil
-	}
-	c := Command(args[0])
-	if !slices.Contains(Commands, c) {
-		return "", nil, bad("command", "expected %s as the first word, got %q", commandList(), args[0])
-	}
-	return c, args[1:], nil
-}
-
-// commandList names every command, as messages print it: "diff, deploy,
-// drift, plan or aggregate".
-func commandList() string {
-	names := make([]string, len(Commands))
-	for i, c := range Commands {
-		names[i] = string(c)
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // cliFlags registers the flags that are not inputs.
@@ -135,12 +86,6 @@ func cliFlags(fs *flag.FlagSet, c *CLI) {
 
 // CLIFlag is one command-line flag that is not an input, for --help.
 type CLIFlag struct{ Name, Usage string }
-
-// AppliesTo reports whether the flag means anything to command c: the
-// flags marked "deploy:" are deploy's alone.
-func (f CLIFlag) AppliesTo(c Command) bool {
-	return !strings.HasPrefix(f.Usage, "deploy:") || c == CommandDeploy
-}
 
 // CLIFlags lists the flags that are not inputs, --local included.
 func CLIFlags() []CLIFlag {
@@ -175,13 +120,9 @@ func LocalRun(getenv func(string) string, args []string) bool {
 var localDefaults = map[string]string{"resolve-secrets": "false"}
 
 // cliError checks the flags that are not inputs.
-func (c Config) cliError() error {
-	if c.Command != CommandDeploy && (c.CLI.Yes || c.CLI.DryRun) {
-		name := "--yes"
-		if c.CLI.DryRun {
-			name = "--dry-run"
-		}
-		return bad("command line", "%s only applies to deploy, not %s", name, c.Command)
+func (c Config) cliError(cs Commands) error {
+	if err := cs.validateFlags(c); err != nil {
+		return err
 	}
 	if c.CLI.Yes && c.CLI.DryRun {
 		return bad("command line", "give either --yes (deploy) or --dry-run (show what would be deployed), not both")

@@ -147,20 +147,21 @@ func bad(input, format string, args ...any) error {
 
 // Load reads inputs from the environment the runner prepares (INPUT_*),
 // applies action.yml's defaults to absent ones, then lets command-line flags
-// of the same names override them (`--stacks=A --local`).
-func Load(getenv func(string) string, args []string) (Config, error) {
-	return LoadIn("", getenv, args)
+// of the same names override them (`--stacks=A --local`). cs are the
+// commands the binary offers (internal/app's table).
+func Load(cs Commands, getenv func(string) string, args []string) (Config, error) {
+	return LoadIn(cs, "", getenv, args)
 }
 
 // LoadIn is Load with the relative paths among the inputs (working-directory,
 // from-json, --output, --outputs-file) taken against dir; "" is the
 // process's working directory, as for Load.
-func LoadIn(dir string, getenv func(string) string, args []string) (Config, error) {
+func LoadIn(cs Commands, dir string, getenv func(string) string, args []string) (Config, error) {
 	specs, err := Specs()
 	if err != nil {
 		return Config{}, err
 	}
-	first, args, err := splitCommand(args)
+	first, args, err := cs.splitCommand(args)
 	if err != nil {
 		return Config{}, err
 	}
@@ -280,14 +281,14 @@ func LoadIn(dir string, getenv func(string) string, args []string) (Config, erro
 	if c.Approval, err = loadApproval(values); err != nil {
 		return Config{}, err
 	}
-	if c.Sharding, err = loadSharding(values); err != nil {
+	if c.Sharding, err = loadSharding(cs, values); err != nil {
 		return Config{}, err
 	}
 	if c.Shard != nil && len(c.Stacks) == 0 {
 		c.Stacks = strings.Fields(c.Shard.Stacks)
 	}
 	c.within(dir)
-	return c, c.validate()
+	return c, c.validate(cs)
 }
 
 // parseExitCode reads cdkd-exit-code: empty (unknown), or one of the exit

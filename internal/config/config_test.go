@@ -16,7 +16,7 @@ func env(m map[string]string) func(string) string {
 }
 
 func TestLoadDefaultsFromActionYAML(t *testing.T) {
-	c, err := Load(env(nil), nil)
+	c, err := Load(TableCommands, env(nil), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.Command, CommandDiff)
 	assert.Equal(t, c.Comment, CommentUpdate)
@@ -31,7 +31,7 @@ func TestLoadDefaultsFromActionYAML(t *testing.T) {
 }
 
 func TestLoadFromRunnerEnvironment(t *testing.T) {
-	c, err := Load(env(map[string]string{
+	c, err := Load(TableCommands, env(map[string]string{
 		"INPUT_STACKS":       "StackA\n  Stage/Api  StackB\n",
 		"INPUT_CONTEXT":      "env=prod\n# a comment\n\nflag=a=b\n",
 		"INPUT_GITHUB-TOKEN": "ghs_x",
@@ -49,7 +49,7 @@ func TestLoadFromRunnerEnvironment(t *testing.T) {
 }
 
 func TestFlagsOverrideEnvironment(t *testing.T) {
-	c, err := Load(env(map[string]string{"INPUT_LABEL": "prod"}), []string{"--label=staging", "--local", "--all=true"})
+	c, err := Load(TableCommands, env(map[string]string{"INPUT_LABEL": "prod"}), []string{"--label=staging", "--local", "--all=true"})
 	assert.NilError(t, err)
 	assert.Equal(t, c.Label, "staging")
 	assert.Equal(t, c.Local, true)
@@ -57,19 +57,19 @@ func TestFlagsOverrideEnvironment(t *testing.T) {
 }
 
 func TestBooleanFlagsNeedNoValue(t *testing.T) {
-	c, err := Load(env(nil), []string{"--all", "--local", "--fail-on-changes", "--check-run=false"})
+	c, err := Load(TableCommands, env(nil), []string{"--all", "--local", "--fail-on-changes", "--check-run=false"})
 	assert.NilError(t, err)
 	assert.Equal(t, c.All, true)
 	assert.Equal(t, c.Local, true)
 	assert.Equal(t, c.FailOnChanges, true)
 	assert.Equal(t, c.CheckRun, false)
 
-	_, err = Load(env(nil), []string{"--label"})
+	_, err = Load(TableCommands, env(nil), []string{"--label"})
 	assert.Error(t, err, "input command line: --label needs a value (--name=value)")
 }
 
 func TestTokenFallsBackToGITHUB_TOKEN(t *testing.T) {
-	c, err := Load(env(map[string]string{"GITHUB_TOKEN": "from-env"}), nil)
+	c, err := Load(TableCommands, env(map[string]string{"GITHUB_TOKEN": "from-env"}), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.GitHubToken, "from-env")
 }
@@ -108,7 +108,7 @@ func TestBadInputsNameTheInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Load(env(tc.env), tc.args)
+			_, err := Load(TableCommands, env(tc.env), tc.args)
 			assert.Assert(t, err != nil)
 			assert.Assert(t, IsInputError(err), "%v", err)
 			assert.Assert(t, strings.HasPrefix(err.Error(), tc.want), "got %q", err.Error())
@@ -128,7 +128,7 @@ func TestEveryInputHasADescription(t *testing.T) {
 }
 
 func TestDriftAndDeployInputs(t *testing.T) {
-	c, err := Load(env(map[string]string{
+	c, err := Load(TableCommands, env(map[string]string{
 		"INPUT_COMMAND":             "drift",
 		"INPUT_STACK-REGION":        "eu-west-1",
 		"INPUT_ISSUE-LABELS":        "drift, infra\nops",
@@ -138,10 +138,10 @@ func TestDriftAndDeployInputs(t *testing.T) {
 	}), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.StackRegion, "eu-west-1")
-	allowed, err := Load(env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_DRIFT-ALLOW-TOKEN-OVERWRITE": "true"}), nil)
+	allowed, err := Load(TableCommands, env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_DRIFT-ALLOW-TOKEN-OVERWRITE": "true"}), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, allowed.AllowTokenOverwrite, true)
-	_, err = Load(env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_DRIFT-ALLOW-TOKEN-OVERWRITE": "maybe"}), nil)
+	_, err = Load(TableCommands, env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_DRIFT-ALLOW-TOKEN-OVERWRITE": "maybe"}), nil)
 	assert.ErrorContains(t, err, "drift-allow-token-overwrite")
 	assert.DeepEqual(t, c.IssueLabels, []string{"drift", "infra", "ops"})
 	assert.Equal(t, c.DriftResolution, ResolutionRevert)
@@ -160,36 +160,36 @@ func TestDriftAndDeployInputs(t *testing.T) {
 		"INPUT_ALLOW-DESTROY-TYPES": `input allow-destroy-types: expected resource types such as AWS::Lambda::Version, got "fix"`,
 		"INPUT_TIMEOUT-MINUTES":     `input timeout-minutes: expected a number of minutes from 0 to 1440, got "fix"`,
 	} {
-		_, err := Load(env(map[string]string{input: "fix"}), nil)
+		_, err := Load(TableCommands, env(map[string]string{input: "fix"}), nil)
 		assert.Error(t, err, want)
 	}
 }
 
 func TestResolveSecretsDefaultsDifferInsideARunner(t *testing.T) {
 	inRunner := env(map[string]string{"GITHUB_ACTIONS": "true"})
-	c, err := Load(inRunner, nil)
+	c, err := Load(TableCommands, inRunner, nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.ResolveSecrets, true, "action.yml's default inside a runner")
-	c, err = Load(inRunner, []string{"--local"})
+	c, err = Load(TableCommands, inRunner, []string{"--local"})
 	assert.NilError(t, err)
 	assert.Equal(t, c.ResolveSecrets, false, "--local is a local run")
-	c, err = Load(env(nil), []string{"--resolve-secrets"})
+	c, err = Load(TableCommands, env(nil), []string{"--resolve-secrets"})
 	assert.NilError(t, err)
 	assert.Equal(t, c.ResolveSecrets, true, "asked for explicitly")
 }
 
 func TestCommandAsFirstWord(t *testing.T) {
-	c, err := Load(env(nil), []string{"drift", "--all"})
+	c, err := Load(TableCommands, env(nil), []string{"drift", "--all"})
 	assert.NilError(t, err)
 	assert.Equal(t, c.Command, CommandDrift)
 	assert.Equal(t, c.All, true)
-	c, err = Load(env(nil), []string{"deploy", "--dry-run", "--output=r.md", "--outputs-file=o.json"})
+	c, err = Load(TableCommands, env(nil), []string{"deploy", "--dry-run", "--output=r.md", "--outputs-file=o.json"})
 	assert.NilError(t, err)
 	assert.DeepEqual(t, c.CLI, CLI{DryRun: true, Output: "r.md", OutputsFile: "o.json"})
 }
 
 func TestIssueLabelsSplitOnCommasAndNewlinesOnly(t *testing.T) {
-	c, err := Load(env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_ISSUE-LABELS": "infra drift, ops\n needs triage ,\n"}), nil)
+	c, err := Load(TableCommands, env(map[string]string{"INPUT_COMMAND": "drift", "INPUT_ISSUE-LABELS": "infra drift, ops\n needs triage ,\n"}), nil)
 	assert.NilError(t, err)
 	assert.DeepEqual(t, c.IssueLabels, []string{"infra drift", "ops", "needs triage"})
 }
@@ -221,9 +221,9 @@ func TestIgnoredInputsAreNamed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Load(env(tc.env), tc.args)
+			c, err := Load(TableCommands, env(tc.env), tc.args)
 			assert.NilError(t, err)
-			assert.DeepEqual(t, c.Ignored(), tc.want)
+			assert.DeepEqual(t, TableCommands.Ignored(c), tc.want)
 		})
 	}
 }
@@ -243,7 +243,7 @@ func runnerDefaults(t *testing.T, env map[string]string) map[string]string {
 }
 
 func TestTargetNoteAndUnreviewableDiff(t *testing.T) {
-	c, err := Load(env(nil), nil)
+	c, err := Load(TableCommands, env(nil), nil)
 	assert.NilError(t, err)
 	assert.Assert(t, strings.Contains(c.TargetNote(nil), "refuses an app with several"))
 	assert.Equal(t, c.TargetNote([]string{"StackA"}), "stacks is empty and all is false: cdkd acts on the app's only stack, StackA")
@@ -251,7 +251,7 @@ func TestTargetNoteAndUnreviewableDiff(t *testing.T) {
 	c.All = true
 	assert.Equal(t, c.TargetNote([]string{"A", "B"}), "")
 
-	c, err = Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMENT": "off", "INPUT_CHECK-RUN": "false"}), nil)
+	c, err = Load(TableCommands, env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMENT": "off", "INPUT_CHECK-RUN": "false"}), nil)
 	assert.NilError(t, err)
 	assert.Assert(t, strings.Contains(c.UnreviewableDiff(), "will refuse (no-reviewed-diff)"))
 	c.CheckRun = true
@@ -277,13 +277,13 @@ func TestParseMeta(t *testing.T) {
 }
 
 func TestTrustedApp(t *testing.T) {
-	c, err := Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy"}), nil)
+	c, err := Load(TableCommands, env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy"}), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.TrustedApp, DefaultTrustedApp)
-	c, err = Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy", "INPUT_TRUSTED-APP": "my-deployer"}), nil)
+	c, err = Load(TableCommands, env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy", "INPUT_TRUSTED-APP": "my-deployer"}), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.TrustedApp, "my-deployer")
-	_, err = Load(env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy", "INPUT_TRUSTED-APP": "my deployer[bot]"}), nil)
+	_, err = Load(TableCommands, env(map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "deploy", "INPUT_TRUSTED-APP": "my deployer[bot]"}), nil)
 	assert.Error(t, err, `input trusted-app: expected the slug of the GitHub App whose diff check runs vouch for a review, such as github-actions, got "my deployer[bot]"`)
 }
 
@@ -295,14 +295,14 @@ func TestLoadInTakesRelativePathsAgainstItsDirectory(t *testing.T) {
 	assert.NilError(t, os.WriteFile(filepath.Join(dir, "infra", "diff.json"), []byte("[]"), 0o644))
 	in := env(map[string]string{"INPUT_WORKING-DIRECTORY": "infra", "INPUT_FROM-JSON": "infra/diff.json"})
 	abs := filepath.Join(t.TempDir(), "outputs.json")
-	c, err := LoadIn(dir, in, []string{"--output=report.md", "--outputs-file=" + abs})
+	c, err := LoadIn(TableCommands, dir, in, []string{"--output=report.md", "--outputs-file=" + abs})
 	assert.NilError(t, err)
 	assert.Equal(t, c.WorkingDirectory, filepath.Join(dir, "infra"))
 	assert.Equal(t, c.FromJSON, filepath.Join(dir, "infra", "diff.json"))
 	assert.Equal(t, c.CLI.Output, filepath.Join(dir, "report.md"))
 	assert.Equal(t, c.CLI.OutputsFile, abs, "an absolute path stays")
 
-	_, err = Load(in, nil)
+	_, err = Load(TableCommands, in, nil)
 	assert.ErrorContains(t, err, `input working-directory: expected an existing directory, got "infra"`, "Load keeps the process's directory")
 }
 
@@ -314,7 +314,7 @@ func TestAppPathWithNothingThereIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	assert.NilError(t, os.Mkdir(filepath.Join(dir, "cdk.out"), 0o755))
 	load := func(app string) error {
-		_, err := LoadIn(dir, env(map[string]string{"INPUT_APP": app, "INPUT_WORKING-DIRECTORY": dir}), nil)
+		_, err := LoadIn(TableCommands, dir, env(map[string]string{"INPUT_APP": app, "INPUT_WORKING-DIRECTORY": dir}), nil)
 		return err
 	}
 	for _, app := range []string{"cdk.out", "./cdk.out", filepath.Join(dir, "cdk.out"), "npx cdk synth", "make", "node bin/app.js", "cdk.out.tmp && ./x", "$OUT", ""} {

@@ -8,14 +8,14 @@ import (
 )
 
 func TestFingerprintInputs(t *testing.T) {
-	c, err := Load(env(nil), nil)
+	c, err := Load(TableCommands, env(nil), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.Fingerprints, true)
 	assert.Equal(t, c.FingerprintPrefix, "cdkd-action")
 	assert.Equal(t, c.FingerprintKey, "")
 
 	key := "q6v2Yl0XBd7Ph+WmT1sZ4kR9aNcJ3uE8oFgHiKxL5yA=" // openssl rand -base64 32
-	c, err = Load(env(map[string]string{"INPUT_FINGERPRINTS": "false", "INPUT_FINGERPRINT-PREFIX": "/team/fp/", "INPUT_FINGERPRINT-KEY": key}), nil)
+	c, err = Load(TableCommands, env(map[string]string{"INPUT_FINGERPRINTS": "false", "INPUT_FINGERPRINT-PREFIX": "/team/fp/", "INPUT_FINGERPRINT-KEY": key}), nil)
 	assert.NilError(t, err)
 	assert.Equal(t, c.Fingerprints, false)
 	assert.Equal(t, c.FingerprintPrefix, "team/fp")
@@ -36,7 +36,7 @@ func TestBadFingerprintInputs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Load(env(tc.env), nil)
+			_, err := Load(TableCommands, env(tc.env), nil)
 			assert.Assert(t, IsInputError(err), "%v", err)
 			assert.Assert(t, strings.HasPrefix(err.Error(), tc.want), "got %q", err.Error())
 			assert.Assert(t, !strings.Contains(err.Error(), "k3y"), "the key is never quoted")

@@ -42,7 +42,7 @@ type Shard struct {
 	Plan      string `json:"plan"`
 }
 
-func loadSharding(values map[string]string) (Sharding, error) {
+func loadSharding(cs Commands, values map[string]string) (Sharding, error) {
 	s := Sharding{
 		For:     Command(strings.TrimSpace(values["for"])),
 		Reports: strings.TrimSpace(values["reports"]),
@@ -52,10 +52,8 @@ func loadSharding(values map[string]string) (Sharding, error) {
 	if s.Publish, err = ParseBool("publish", values["publish"]); err != nil {
 		return s, err
 	}
-	switch s.For {
-	case CommandDiff, CommandDrift:
-	default:
-		return s, bad("for", "expected diff or drift, got %q", s.For)
+	if spec, ok := cs.Lookup(s.For); !ok || !spec.Shardable {
+		return s, bad("for", "expected %s, got %q", cs.shardable(), s.For)
 	}
 	switch v := strings.TrimSpace(values["shards"]); v {
 	case "", "auto":
@@ -77,10 +75,10 @@ func loadSharding(values map[string]string) (Sharding, error) {
 }
 
 // validateSharding checks what only makes sense together with the command.
-func (c Config) validateSharding() error {
+func (c Config) validateSharding(cs Commands) error {
 	if c.Shard != nil {
-		if c.Command != CommandDiff && c.Command != CommandDrift {
-			return bad("shard", "only works with command: diff or drift")
+		if spec, _ := cs.Lookup(c.Command); !spec.Shardable {
+			return bad("shard", "only works with command: %s", cs.shardable())
 		}
 		if c.DriftResolution != ResolutionNone {
 			return bad("drift-resolution", "a shard only detects: resolve drift in one job, once the aggregate has shown the whole (set drift-resolution: none on the shards)")

@@ -7,23 +7,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
 
-func (c Config) validate() error {
-	switch c.Command {
-	case CommandDiff, CommandDeploy, CommandVerify, CommandDrift, CommandPlan, CommandAggregate:
-	default:
-		return bad("command", "expected %s, got %q", commandList(), c.Command)
-	}
-	if c.Command == CommandVerify && c.Local {
-		return bad("command", "verify checks a merge queue's group against its pull requests' reviews on GitHub: run it in a workflow on merge_group, not locally")
+func (c Config) validate(cs Commands) error {
+	if err := cs.validateCommand(c); err != nil {
+		return err
 	}
 	if c.Command == CommandVerify && c.FromJSON != "" {
 		return bad("from-json", "verify runs cdkd diff on the group's head itself; a saved diff cannot stand for it, so leave from-json empty")
 	}
-	if err := c.validateSharding(); err != nil {
+	if err := c.validateSharding(cs); err != nil {
 		return err
 	}
 	if strings.HasPrefix(c.App, "-") {
@@ -90,7 +86,7 @@ func (c Config) validate() error {
 	if c.StackRegion != "" && !regionPattern().MatchString(c.StackRegion) {
 		return bad("stack-region", "expected an AWS region such as us-east-1, got %q", c.StackRegion)
 	}
-	if (c.Command == CommandDeploy || c.Command == CommandVerify) && !appSlugPattern().MatchString(c.TrustedApp) {
+	if slices.Contains(cs.readBy("trusted-app"), c.Command) && !appSlugPattern().MatchString(c.TrustedApp) {
 		return bad("trusted-app", "expected the slug of the GitHub App whose diff check runs vouch for a review, such as github-actions, got %q", c.TrustedApp)
 	}
 	for _, t := range c.AllowDestroyTypes {
@@ -104,7 +100,7 @@ func (c Config) validate() error {
 	if c.RoleARN != "" && !strings.HasPrefix(c.RoleARN, "arn:") {
 		return bad("role-arn", "expected an IAM role ARN (arn:aws:iam::ACCOUNT:role/NAME), got %q", c.RoleARN)
 	}
-	return c.cliError()
+	return c.cliError(cs)
 }
 
 // validateAppPath refuses an app that names a path where nothing exists:

@@ -8,12 +8,16 @@
 package verify
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/cdkd-action/cdkd-action/internal/app/gatecheck"
 	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
 	"github.com/cdkd-action/cdkd-action/internal/app/publisher"
+	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/publish"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
@@ -58,4 +62,15 @@ func publishGroup(ctx context.Context, d *gatecheck.Check) error {
 			Conclusion: reporters.DeployConclusion(d.Rep.Outcome), Title: reporters.DeployHeadline(d.Rep)},
 	}
 	return r.Channels.Publisher().Publish(ctx, p, r.Channels.Targets(r.Channels.CheckRun()...)...)
+}
+
+// CheckEvent refuses verify outside a merge group: it judges a group's
+// head against the reviews of the group's pull requests, which only a
+// merge_group event names.
+func CheckEvent(_ config.Config, gh ghctx.Context) error {
+	if g := gh.MergeGroup; g == nil || g.HeadSHA == "" || g.BaseBranch() == "" {
+		return &config.InputError{Input: "command", Msg: fmt.Sprintf(
+			"verify checks a merge queue's group and runs on a merge_group event (on: merge_group), whose payload names the group's head and branch; this run was started by %s", cmp.Or(gh.EventName, "no event"))}
+	}
+	return nil
 }
