@@ -16,7 +16,7 @@ import (
 // error line and (when the command wrote none) the job summary, in one place,
 // so that no path can forget one of them.
 type Outcome struct {
-	// Reason is the failure-reason output; ReasonNone for a run that worked.
+	// Reason is the failure-reason output; reason.None for a run that worked.
 	Reason reason.Reason
 	// Code is the step's exit code, Reason.Code() unless the command knows
 	// better (a --dry-run refusal exits 1 with the gate's reason).
