@@ -160,8 +160,7 @@ func (e *Env) diffOptions() diff.Options {
 
 // gatedOptions are the parts a gated run (deploy, verify) uses.
 func (e *Env) gatedOptions() gatecheck.Options {
-	return gatecheck.Options{Config: e.cfg, GitHub: e.gh, Local: e.local, Log: e.parts.Runner, Out: e.parts.Out, Secrets: e.parts.Secrets, Cdkd: e.parts.Cdkd,
-		Channels: e.parts.Channels, AWS: e.parts.AWS, ChangeSets: e.parts.ChangeSets(), Fingerprints: e.fingerprints()}
+	return gatecheck.OptionsOf(e.parts, e.cfg, e.gh, e.local)
 }
 
 // runAggregate runs the aggregate command; the merged reports end as the

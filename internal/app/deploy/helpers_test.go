@@ -16,6 +16,5 @@ func testOptions(log io.Writer, cfg config.Config) gatecheck.Options {
 	var gh ghctx.Context
 	p := parts.New(parts.Setup{Getenv: getenv, LogOut: log}, &cfg, &gh)
 	p.SetLocal(true)
-	return gatecheck.Options{Config: cfg, GitHub: gh, Local: true, Log: p.Runner, Out: p.Out, Secrets: p.Secrets, Cdkd: p.Cdkd,
-		Channels: p.Channels, AWS: p.AWS, ChangeSets: p.ChangeSets(), Fingerprints: p.Fingerprints()}
+	return gatecheck.OptionsOf(p, cfg, gh, true)
 }

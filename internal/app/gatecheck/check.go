@@ -16,6 +16,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/app/cdkdexec"
 	"github.com/cdkd-action/cdkd-action/internal/app/changeset"
 	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
+	"github.com/cdkd-action/cdkd-action/internal/app/parts"
 	"github.com/cdkd-action/cdkd-action/internal/app/publisher"
 	"github.com/cdkd-action/cdkd-action/internal/app/session"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -54,6 +55,12 @@ type Options struct {
 	// Fingerprints records what a deploy applied.
 	ChangeSets   *changeset.Stage
 	Fingerprints *fingerprints.Run
+}
+
+// OptionsOf are the parts of a gated run, taken from the run's parts p.
+func OptionsOf(p *parts.Parts, cfg config.Config, gh ghctx.Context, local bool) Options {
+	return Options{Config: cfg, GitHub: gh, Local: local, Log: p.Runner, Out: p.Out, Secrets: p.Secrets, Cdkd: p.Cdkd,
+		Channels: p.Channels, AWS: p.AWS, ChangeSets: p.ChangeSets(), Fingerprints: p.Fingerprints()}
 }
 
 // Check is a gated run's check of what is being deployed against its

@@ -15,6 +15,5 @@ func testOptions(log io.Writer, cfg config.Config) Options {
 	var gh ghctx.Context
 	p := parts.New(parts.Setup{Getenv: getenv, LogOut: log}, &cfg, &gh)
 	p.SetLocal(true)
-	return Options{Config: cfg, GitHub: gh, Local: true, Log: p.Runner, Out: p.Out, Secrets: p.Secrets, Cdkd: p.Cdkd,
-		Channels: p.Channels, AWS: p.AWS, ChangeSets: p.ChangeSets(), Fingerprints: p.Fingerprints()}
+	return OptionsOf(p, cfg, gh, true)
 }
