@@ -154,8 +154,7 @@ func (e *Env) driftOptions() drift.Options {
 
 // diffOptions are the parts the diff command uses.
 func (e *Env) diffOptions() diff.Options {
-	return diff.Options{Config: e.cfg, GitHub: e.gh, Log: e.parts.Runner, Secrets: e.parts.Secrets, Cdkd: e.parts.Cdkd, Channels: e.parts.Channels, AWS: e.parts.AWS,
-		ChangeSets: e.parts.ChangeSets(), Fingerprints: e.fingerprints()}
+	return diff.OptionsOf(e.parts, e.cfg, e.gh)
 }
 
 // gatedOptions are the parts a gated run (deploy, verify) uses.

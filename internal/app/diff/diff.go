@@ -16,6 +16,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/app/cdkdexec"
 	"github.com/cdkd-action/cdkd-action/internal/app/changeset"
 	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
+	"github.com/cdkd-action/cdkd-action/internal/app/parts"
 	"github.com/cdkd-action/cdkd-action/internal/app/publisher"
 	"github.com/cdkd-action/cdkd-action/internal/app/session"
 	"github.com/cdkd-action/cdkd-action/internal/blast"
@@ -50,6 +51,12 @@ type Options struct {
 	// its mask tokens and tells whether a secret value changed.
 	ChangeSets   *changeset.Stage
 	Fingerprints *fingerprints.Run
+}
+
+// OptionsOf are the parts of a diff, taken from the run's parts p.
+func OptionsOf(p *parts.Parts, cfg config.Config, gh ghctx.Context) Options {
+	return Options{Config: cfg, GitHub: gh, Log: p.Runner, Secrets: p.Secrets, Cdkd: p.Cdkd, Channels: p.Channels, AWS: p.AWS,
+		ChangeSets: p.ChangeSets(), Fingerprints: p.Fingerprints()}
 }
 
 // run is one diff: what it uses, and what it keeps for itself.
