@@ -148,8 +148,7 @@ func (e *Env) publish(ctx context.Context, p *publish.Publication) error {
 
 // driftOptions are the parts the drift command uses.
 func (e *Env) driftOptions() drift.Options {
-	return drift.Options{Config: e.cfg, GitHub: e.gh, Log: e.parts.Runner, Out: e.parts.Out, Secrets: e.parts.Secrets, Cdkd: e.parts.Cdkd,
-		Channels: e.parts.Channels, AWS: e.parts.AWS, Getenv: e.app.Getenv, FromJSON: e.parts.FromJSON}
+	return drift.OptionsOf(e.parts, e.cfg, e.gh, e.app.Getenv)
 }
 
 // diffOptions are the parts the diff command uses.

@@ -14,6 +14,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/app/cdkdexec"
 	"github.com/cdkd-action/cdkd-action/internal/app/fromjson"
 	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
+	"github.com/cdkd-action/cdkd-action/internal/app/parts"
 	"github.com/cdkd-action/cdkd-action/internal/app/publisher"
 	"github.com/cdkd-action/cdkd-action/internal/app/session"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -42,6 +43,13 @@ type Options struct {
 	Getenv   func(string) string
 	// FromJSON is the from-json input (a saved cdkd drift --json).
 	FromJSON func() *fromjson.File
+}
+
+// OptionsOf are the parts of a drift check, taken from the run's parts p;
+// getenv is the run's environment.
+func OptionsOf(p *parts.Parts, cfg config.Config, gh ghctx.Context, getenv func(string) string) Options {
+	return Options{Config: cfg, GitHub: gh, Log: p.Runner, Out: p.Out, Secrets: p.Secrets, Cdkd: p.Cdkd,
+		Channels: p.Channels, AWS: p.AWS, Getenv: getenv, FromJSON: p.FromJSON}
 }
 
 // run is one drift check: what it uses, and what it keeps for itself.

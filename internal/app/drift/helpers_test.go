@@ -14,6 +14,5 @@ func testRun(log io.Writer, cfg config.Config) *run {
 	var gh ghctx.Context
 	p := parts.New(parts.Setup{Getenv: getenv, LogOut: log}, &cfg, &gh)
 	p.SetLocal(true)
-	return &run{Options: Options{Config: cfg, GitHub: gh, Log: p.Runner, Out: p.Out, Secrets: p.Secrets, Cdkd: p.Cdkd,
-		Channels: p.Channels, AWS: p.AWS, Getenv: getenv}}
+	return &run{Options: OptionsOf(p, cfg, gh, getenv)}
 }
