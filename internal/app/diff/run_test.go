@@ -18,6 +18,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/app/session"
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/awsx"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/discover"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
@@ -322,4 +323,27 @@ func TestCommentRecordsOnlyAWholeDiff(t *testing.T) {
 
 func headerOf(d model.Diff) marker.Header {
 	return marker.Header{V: 1, Kind: prcomment.KindDiff, SHA: "abc", Digest: d.Digest()}
+}
+
+// A cdkd that fails is reported on every channel, its stderr's tail
+// redacted, and fails the run as cdkd's failure.
+func TestDiffWhenCdkdFails(t *testing.T) {
+	const secret = "stderr-secret-value-77"
+	stub := cdkdtest.New(t, cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, Exit: 1,
+		StderrLines: []cdkdtest.Line{{Text: "resolving " + secret}, {Text: "ValidationError: the stack is broken"}}})
+	for _, kv := range stub.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	x := newTestRun(t, config.Config{All: true, CdkdPath: stub.Path}, ghctx.Context{})
+	x.Secrets.Set.Add(secret, "mask-values line 1")
+	o := Run(context.Background(), x.Options)
+	x.Cdkd.FlushHeld()
+	x.parts.Out.Close()
+	assert.Equal(t, o.Reason, reason.CdkdFailed, o.Message)
+	report := x.stdout.String()
+	assert.Assert(t, is.Contains(report, "the stack is broken"))
+	assert.Assert(t, !strings.Contains(report+x.log.String()+o.Message, secret))
+	assert.Equal(t, x.parts.Channels.Output("digest"), "", "a failed diff has no digest")
+	stub.AssertAllUsed(t)
 }
