@@ -275,7 +275,7 @@ func TestDeployApprovalLabelMustPrecedeTheMerge(t *testing.T) {
 	// After the merge, someone with triage rights labels it and re-runs.
 	w.gh.LabelPullRequest(owner, repo, deployPR, "cdkd:allow-destructive", "mallory")
 	res := refused(t, w, "destructive-refused",
-		`The label "cdkd:allow-destructive" came too late: it was added after pull request #8 merged`)
+		`Not counted: the label "cdkd:allow-destructive" was added by mallory after the merge.`)
 	stub.AssertAllUsed(t)
 	assert.Assert(t, !strings.Contains(res.summary, "✅ allowed by the pull request label"))
 }

@@ -19,7 +19,7 @@ func at(min int) time.Time { return merged.Add(time.Duration(min) * time.Minute)
 
 func TestCountApprovals(t *testing.T) {
 	write := Permission{Level: "write"}
-	base := ApprovalInput{Author: "dave", Head: headSHA, MergedAt: merged, Label: "security-approved", Pushers: []string{"dave"},
+	base := ApprovalInput{Author: "dave", Head: headSHA, MergedAt: merged, Label: "security-approved", Pushers: []string{"dave"}, Shown: at(-30),
 		Permissions: map[string]Permission{"alice": write, "bob": write, "carol": write, "dave": write, "erin": {Level: "read"}, "frank": {Unreadable: "403 Forbidden"}}}
 	with := func(f func(*ApprovalInput)) ApprovalInput {
 		in := base
@@ -135,10 +135,39 @@ func TestCountApprovals(t *testing.T) {
 		{"the label removed before the merge does not count", with(func(in *ApprovalInput) {
 			in.Labels = []LabelRecord{lbl("labeled", "carol", at(-3)), lbl("unlabeled", "dave", at(-2))}
 		}), nil, "", ""},
+		{"an approval given before the review was posted does not count", with(func(in *ApprovalInput) {
+			in.ShownBy = "https://github.com/o/r/runs/1"
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-40))}
+		}), nil, "", "alice approved at 2026-12-01 09:20:00 UTC, before the review it would approve was posted: the diff check run https://github.com/o/r/runs/1, which first recorded its digest for 1111111, completed at 2026-12-01 09:30:00 UTC"},
+		{"an approval in the review's own second does not count", with(func(in *ApprovalInput) {
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-30).Add(700*time.Millisecond))}
+		}), nil, "", "alice approved in the same second (2026-12-01 09:30:00 UTC) as the diff check run, which posted the review it would approve, completed; the order cannot be known"},
+		{"an approval the second after the review counts", with(func(in *ApprovalInput) {
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-30).Add(time.Second))}
+		}), []string{"alice"}, "", ""},
+		{"with the review's time unknown no approval counts", with(func(in *ApprovalInput) {
+			in.Shown, in.ShownUnknown = time.Time{}, "no diff check run records its digest"
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-5))}
+		}), nil, "", "alice approved, but when the review of 1111111 it would approve was posted is not known (no diff check run records its digest)"},
+		{"the label added before the review was posted does not count", with(func(in *ApprovalInput) {
+			in.Labels = []LabelRecord{lbl("labeled", "carol", at(-40))}
+		}), nil, "", `the label "security-approved" was added by carol at 2026-12-01 09:20:00 UTC, before the review it would approve was posted`},
+		{"the label removed after the merge still counts: it was on at the merge", with(func(in *ApprovalInput) {
+			in.Labels = []LabelRecord{lbl("labeled", "carol", at(-3)), lbl("unlabeled", "dave", at(5))}
+		}), nil, "carol", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := CountApprovals(tt.in)
+			// The destructive label follows the same rules as the
+			// security approval label.
+			d := tt.in
+			d.Label, d.DestructiveLabel = "", "security-approved"
+			gotD := CountApprovals(d)
+			assert.Equal(t, gotD.DestructiveBy, tt.labelBy)
+			if tt.ignored != "" && tt.reviewers == nil && len(tt.in.Labels) > 0 {
+				assert.Assert(t, strings.Contains(strings.Join(gotD.DestructiveIgnored, "; "), tt.ignored), "ignored: %q", gotD.DestructiveIgnored)
+			}
 			assert.DeepEqual(t, got.Reviewers, tt.reviewers)
 			assert.Equal(t, got.LabelBy, tt.labelBy)
 			if tt.ignored != "" {

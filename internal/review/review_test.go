@@ -81,7 +81,11 @@ func TestReviewRecord(t *testing.T) {
 			api := &checkRunsAPI{runs: tc.runs, err: tc.err}
 			f := &Finder{API: api, Redactor: set, Warn: func(msg string) { out.WriteString("warning: " + msg + "\n") },
 				Where: Where{Label: "prod", DiffCheck: "cdkd diff (prod)", TrustedApp: tc.app}}
-			got, err := f.record(context.Background(), sha)
+			recs, err := f.records(context.Background(), sha)
+			var got *gate.Record
+			if len(recs) > 0 {
+				got = &recs[0] // the newest
+			}
 			if tc.wantErr != "" {
 				assert.Error(t, err, tc.wantErr)
 				return
