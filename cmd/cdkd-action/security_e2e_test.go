@@ -129,3 +129,39 @@ func TestNoApprovalIsAWarning(t *testing.T) {
 	assert.Equal(t, res.code, 0, res.stdout)
 	assert.Assert(t, is.Contains(res.stdout, "::warning::no approval on the reviewed head 8888888 of pull request #8"))
 }
+
+// #44 class 3: a security row the action cannot evaluate (a rule whose
+// CidrIp becomes Fn::GetAtt of a new SSM parameter, which may hold
+// 0.0.0.0/0) counts as broadening: the row says why, broadening is true,
+// and require-approval: broadening refuses it until someone who may
+// approve approves it after the review; then it deploys.
+func TestUnresolvedSecurityRowNeedsApproval(t *testing.T) {
+	const fixture = "testdata/deploy/diff-unresolved.json"
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.writers("alice")
+	copyDir(t, "testdata/security/unresolved", filepath.Join(w.dir, "cdk.out"))
+	w.stub(gateDiff(t, fixture))
+	w.onPullRequest(reviewedSHA)
+	res := w.run(diffInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["broadening"], "true")
+	body := prComment(t, w.gh).Body
+	assert.Assert(t, is.Contains(body, "❓ **unresolved** (counts as broadening: it holds a value known only at the deploy, so it cannot be evaluated)"))
+	assert.Assert(t, is.Contains(body, "1 broadening** of 2 security changes"))
+
+	w.onPush()
+	w.stub(gateDiff(t, fixture))
+	refusedRes := w.run(deployInputs("require-approval", "broadening"))
+	assert.Equal(t, refusedRes.outputs["failure-reason"], "broadening-refused", refusedRes.stdout)
+	assert.Equal(t, refusedRes.outputs["deployed"], "false")
+	assert.Assert(t, is.Contains(refusedRes.stdout, "ingress tcp:22 from ${OpenCidrParam5A1B2C3D.Value}"))
+
+	// The positive control: approved after the review, before the merge.
+	w.mergeLater()
+	w.gh.ReviewPullRequest(owner, repo, deployPR, githubtest.Review{Login: "alice", State: "APPROVED"})
+	w.stub(append([]cdkdtest.Invocation{gateDiff(t, fixture), deployInvocation(t)}, resultInvocations(t, "events-StackA-run.json")...)...)
+	res = w.run(deployInputs("require-approval", "broadening"))
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	assert.Assert(t, is.Contains(res.summary, "Approved by alice (reviews of 8888888)"))
+}

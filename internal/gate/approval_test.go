@@ -198,6 +198,19 @@ func narrowingDiff() model.Diff {
 	return d
 }
 
+// unresolvedDiff turns a rule's CidrIp into Fn::GetAtt of a new
+// parameter: a row that cannot be evaluated before the deploy.
+func unresolvedDiff() model.Diff {
+	d := safeDiff()
+	rule := func(cidr string) map[string]json.RawMessage {
+		return map[string]json.RawMessage{"GroupId": json.RawMessage(`"sg-1"`), "IpProtocol": json.RawMessage(`"tcp"`), "FromPort": json.RawMessage(`22`),
+			"ToPort": json.RawMessage(`22`), "CidrIp": json.RawMessage(cidr)}
+	}
+	d.Stacks[0].Security = security.ResourceChanges(security.Resource{Stack: "StackA", LogicalID: "Ingress", Type: "AWS::EC2::SecurityGroupIngress",
+		Old: rule(`"10.0.0.0/8"`), New: rule(`{"Fn::GetAtt":["Cidr","Value"]}`)})
+	return d
+}
+
 // pol is a gated policy asking for approvals: scope for security changes,
 // required reviews for every deploy.
 func pol(scope string, required int) Policy {
@@ -224,6 +237,9 @@ func TestDecideApprovals(t *testing.T) {
 			"sg-1 ingress tcp:22 from 0.0.0.0/0 in Ingress (AWS::EC2::SecurityGroupIngress) in StackA"},
 		{"broadening approved by a review deploys", pol(RequireApprovalBroadening, 0), approved(reviewOf(broadeningDiff()), "alice"), broadeningDiff(), "", "Approved by alice"},
 		{"broadening approved by the label deploys", pol(RequireApprovalBroadening, 0), labelled(reviewOf(broadeningDiff()), "carol"), broadeningDiff(), "", `label "security-approved" by carol`},
+		{"broadening: an unresolved row needs an approval", pol(RequireApprovalBroadening, 0), reviewOf(unresolvedDiff()), unresolvedDiff(), reason.BroadeningRefused,
+			"sg-1 ingress tcp:22 from ${Cidr.Value}"},
+		{"broadening: an unresolved row approved deploys", pol(RequireApprovalBroadening, 0), approved(reviewOf(unresolvedDiff()), "alice"), unresolvedDiff(), "", "Approved by alice"},
 		{"broadening: a narrowing needs nothing", pol(RequireApprovalBroadening, 0), reviewOf(narrowingDiff()), narrowingDiff(), "", "no approval"},
 		{"any-change: a narrowing needs approval", pol(RequireApprovalAnyChange, 0), reviewOf(narrowingDiff()), narrowingDiff(), reason.BroadeningRefused, "would change access"},
 		{"required-approvals counts reviews", pol(RequireApprovalNever, 2), approved(reviewOf(safeDiff()), "alice"), safeDiff(), reason.ApprovalsMissing,
