@@ -247,21 +247,34 @@ func (in ApprovalInput) mayApprove(login, userType string) string {
 func CountApprovals(in ApprovalInput) Approvals {
 	var a Approvals
 	latest := map[string]ReviewRecord{}
+	uncounted := map[string][]string{} // per reviewer, the approvals given outside the window
 	for _, r := range in.Reviews {
 		switch r.State {
 		case "APPROVED", "CHANGES_REQUESTED", "DISMISSED":
 		default:
 			continue
 		}
+		key := strings.ToLower(r.Login)
 		if ok, why := in.counted(r.Login+" approved", r.SubmittedAt); !ok {
-			if r.State == "APPROVED" {
-				a.Ignored = append(a.Ignored, why)
+			switch {
+			case r.State != "APPROVED":
+			case r.CommitID != in.Head:
+				// Another head: what it approved is plainly not this.
+				uncounted[key] = append(uncounted[key], notTheHead(r, in.Head))
+			default:
+				uncounted[key] = append(uncounted[key], why)
 			}
 			continue
 		}
-		key := strings.ToLower(r.Login)
 		if prev, ok := latest[key]; !ok || !r.SubmittedAt.Before(prev.SubmittedAt) {
 			latest[key] = r
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(uncounted)) {
+		if _, decided := latest[k]; !decided {
+			// A reviewer whose review in the window decides needs no
+			// word on their earlier one.
+			a.Ignored = append(a.Ignored, uncounted[k]...)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(latest)) {
@@ -274,7 +287,7 @@ func CountApprovals(in ApprovalInput) Approvals {
 		case strings.EqualFold(r.Login, in.Author):
 			a.Ignored = append(a.Ignored, fmt.Sprintf("%s is the pull request's author", r.Login))
 		case r.CommitID != in.Head:
-			a.Ignored = append(a.Ignored, fmt.Sprintf("%s approved %s, not the reviewed head %s", r.Login, short(r.CommitID), short(in.Head)))
+			a.Ignored = append(a.Ignored, notTheHead(r, in.Head))
 		default:
 			if why := in.mayApprove(r.Login, r.UserType); why != "" {
 				a.Ignored = append(a.Ignored, why)
@@ -290,6 +303,10 @@ func CountApprovals(in ApprovalInput) Approvals {
 		a.DestructiveBy, a.DestructiveIgnored = labelApproval(in, in.DestructiveLabel, nil)
 	}
 	return a
+}
+
+func notTheHead(r ReviewRecord, head string) string {
+	return fmt.Sprintf("%s approved %s, not the reviewed head %s", r.Login, short(r.CommitID), short(head))
 }
 
 // labelApproval finds who put label on in a way that counts (counted,

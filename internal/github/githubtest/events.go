@@ -54,7 +54,7 @@ func (s *Server) LabelNow(owner, repo string, number int, label, login string) {
 }
 
 // RemoveLabelEvent records that login removed label from pull request
-// number at at, and takes the label off it.
+// number at at (zero: now), and takes the label off it.
 func (s *Server) RemoveLabelEvent(owner, repo string, number int, label, login string, at time.Time) {
 	s.t.Helper()
 	s.mu.Lock()
@@ -62,6 +62,9 @@ func (s *Server) RemoveLabelEvent(owner, repo string, number int, label, login s
 	it := s.pullItem("RemoveLabelEvent", owner, repo, number)
 	if it == nil {
 		return
+	}
+	if at.IsZero() {
+		at = s.now()
 	}
 	it.labels = slices.DeleteFunc(it.labels, func(l string) bool { return l == label })
 	it.labelEvents = append(it.labelEvents, labelEvent{id: s.id("event"), event: "unlabeled", label: label, login: login, at: at.UTC()})
