@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,4 +211,33 @@ func TestLabelStateAtTheMergeCounts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The diff comment names the approvals given before it: they do not
+// approve it. A re-run showing the same digest keeps an approval given
+// after that digest was first shown, and names none.
+func TestDiffCommentNamesEarlyApprovals(t *testing.T) {
+	w := newWorkspace(t)
+	copyDir(t, "testdata/security/assembly", filepath.Join(w.dir, "cdk.out"))
+	w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: "main"})
+	w.writers("alice", "carol")
+	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"))
+	w.reviewPR(10, "main", queueHead0, diffInputs())
+	assert.Assert(t, !strings.Contains(w.gh.Comments(owner, repo, 10)[0].Body, "Given before this review"))
+	approve(w, 10, "alice")
+	w.gh.LabelPullRequest(owner, repo, 10, "security-approved", "carol")
+
+	// The base moved: the same head now shows port 22 opened.
+	w.stub(gateDiff(t, broadeningFixture))
+	w.reviewPR(10, "main", queueHead0, diffInputs())
+	body := w.gh.Comments(owner, repo, 10)[0].Body
+	assert.Assert(t, is.Contains(body, `Given before this review of 3030303, and so not approving it (an approval approves what was on screen when it was given): alice's APPROVED review; the label "security-approved", added by carol. Approve again after reading this review.`))
+
+	// Approved again after reading it; a re-run showing the same digest
+	// names nothing.
+	approve(w, 10, "alice")
+	w.gh.RemoveLabelEvent(owner, repo, 10, "security-approved", "carol", time.Time{})
+	w.stub(gateDiff(t, broadeningFixture))
+	w.reviewPR(10, "main", queueHead0, diffInputs())
+	assert.Assert(t, !strings.Contains(w.gh.Comments(owner, repo, 10)[0].Body, "Given before this review"))
 }

@@ -135,6 +135,11 @@ func (r *run) report(ctx context.Context, report reporters.DiffReport, d model.D
 	if scope := changeset.DeployScope(r.Config, r.Secrets.Assembly, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
+	if report.Missing == "" {
+		if early := r.earlyApprovals(ctx, report.Digest); early != "" {
+			report.Notes = append(slices.Clone(report.Notes), early)
+		}
+	}
 	outputs := reporters.DiffOutputs(d.Totals(), d.AnyChange(), d.SecurityTally())
 	outputs[publisher.OutputDigest] = report.Digest
 
