@@ -70,7 +70,7 @@ func TestLabelApprovesTheReviewOfTheLastPush(t *testing.T) {
 			before: reviewedEarlier(label("carol")),
 			inputs: []string{"require-approval", "broadening"}, reason: "broadening-refused",
 			says: []string{`the label "security-approved" was added by carol at `, "before the review it would approve was posted: the diff check run",
-				"which first recorded its digest for 3030303, completed at"}},
+				"the first to complete that records its digest for 3030303, completed at"}},
 		{name: "an APPROVED review of the earlier head approves nothing either",
 			before: reviewedEarlier(func(w *workspace) { approve(w, 10, "alice") }),
 			inputs: []string{"require-approval", "broadening"}, reason: "broadening-refused",

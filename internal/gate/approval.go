@@ -182,7 +182,7 @@ func (in ApprovalInput) afterShown(who string, t time.Time) (bool, string) {
 	shown, at := in.Shown.Truncate(time.Second), t.Truncate(time.Second)
 	switch {
 	case at.Before(shown):
-		return false, fmt.Sprintf("%s at %s, before the review it would approve was posted: %s, which first recorded its digest for %s, completed at %s. An approval covers only what was on screen when it was given; approve again",
+		return false, fmt.Sprintf("%s at %s, before the review it would approve was posted: %s, the first to complete that records its digest for %s, completed at %s. An approval covers only what was on screen when it was given; approve again",
 			who, clock(at), in.shownBy(), short(in.Head), clock(shown))
 	case at.Equal(shown):
 		return false, fmt.Sprintf("%s in the same second (%s) as %s, which posted the review it would approve, completed; the order cannot be known (GitHub's times have one-second resolution); approve again",

@@ -138,7 +138,7 @@ func TestCountApprovals(t *testing.T) {
 		{"an approval given before the review was posted does not count", with(func(in *ApprovalInput) {
 			in.ShownBy = "https://github.com/o/r/runs/1"
 			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-40))}
-		}), nil, "", "alice approved at 2026-12-01 09:20:00 UTC, before the review it would approve was posted: the diff check run https://github.com/o/r/runs/1, which first recorded its digest for 1111111, completed at 2026-12-01 09:30:00 UTC"},
+		}), nil, "", "alice approved at 2026-12-01 09:20:00 UTC, before the review it would approve was posted: the diff check run https://github.com/o/r/runs/1, the first to complete that records its digest for 1111111, completed at 2026-12-01 09:30:00 UTC"},
 		{"an approval in the review's own second does not count", with(func(in *ApprovalInput) {
 			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-30).Add(700*time.Millisecond))}
 		}), nil, "", "alice approved in the same second (2026-12-01 09:30:00 UTC) as the diff check run, which posted the review it would approve, completed; the order cannot be known"},
