@@ -37,10 +37,10 @@ type Approval struct {
 // the deploy when an input needs approvals; otherwise the report cannot
 // name who approved, and the log says why. What cannot be read of an
 // approver makes their approval not count, and the report says why.
-func (s *Finder) approvals(ctx context.Context, pr PullRequest, sh shown) (gate.Approvals, error) {
+func (s *Finder) approvals(ctx context.Context, pr PullRequest, sh Shown) (gate.Approvals, error) {
 	a := s.Where.Approval
 	in := gate.ApprovalInput{Author: pr.Author, Head: pr.HeadSHA, MergedAt: pr.MergedAt, Approvers: a.Approvers,
-		Shown: sh.at, ShownBy: sh.by, ShownUnknown: sh.unknown}
+		Shown: sh.At, ShownBy: sh.By, ShownUnknown: sh.Unknown}
 	reviews, err := s.API.ListReviews(ctx, pr.Number)
 	if err != nil {
 		err = fmt.Errorf("read the reviews of pull request #%d (the job needs pull-requests: read): %w", pr.Number, err)

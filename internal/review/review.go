@@ -181,46 +181,48 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 	return rv, f, err
 }
 
-// shown is when a review was first shown (see gate.ApprovalInput.Shown).
-type shown struct {
-	at          time.Time
-	by, unknown string
+// Shown is when a review was first shown (see gate.ApprovalInput.Shown):
+// At, by the diff check run By; zero, with Unknown saying why, when that
+// is not known.
+type Shown struct {
+	At          time.Time
+	By, Unknown string
 }
 
-// shownAt is when the review of digest at head was first shown: the
+// ShownAt is when the review of digest at head was first shown: the
 // earliest completion of a diff check run of recs (on head) that records
 // the digest. A run that completed had posted its review; taking the
 // earliest completion of those that did never counts an approval given
 // before any of them did.
-func shownAt(recs []gate.Record, head, digest string) shown {
-	var out shown
+func ShownAt(recs []gate.Record, head, digest string) Shown {
+	var out Shown
 	incomplete := false
 	for _, r := range recs {
 		switch {
 		case r.Digest != digest:
 		case r.CompletedAt.IsZero():
 			incomplete = true
-		case out.at.IsZero() || !r.CompletedAt.After(out.at):
-			out.at, out.by = r.CompletedAt, r.URL
+		case out.At.IsZero() || !r.CompletedAt.After(out.At):
+			out.At, out.By = r.CompletedAt, r.URL
 		}
 	}
 	switch {
-	case !out.at.IsZero():
+	case !out.At.IsZero():
 	case incomplete:
-		out.unknown = fmt.Sprintf("no diff check run on %s that records its digest %s has completed", reporters.ShortSHA(head), model.ShortDigest(digest))
+		out.Unknown = fmt.Sprintf("no diff check run on %s that records its digest %s has completed", reporters.ShortSHA(head), model.ShortDigest(digest))
 	default:
-		out.unknown = fmt.Sprintf("no diff check run of the trusted app on %s records its digest %s", reporters.ShortSHA(head), model.ShortDigest(digest))
+		out.Unknown = fmt.Sprintf("no diff check run of the trusted app on %s records its digest %s", reporters.ShortSHA(head), model.ShortDigest(digest))
 	}
 	return out
 }
 
 // reviewOf is pullRequest before the approvals are read, and when the
 // review it found was shown.
-func (s *Finder) reviewOf(ctx context.Context, number int, commit string) (gate.Review, found, shown, error) {
+func (s *Finder) reviewOf(ctx context.Context, number int, commit string) (gate.Review, found, Shown, error) {
 	w := s.Where
 	rv := gate.Review{Commit: commit}
 	var f found
-	sh := shown{unknown: "no diff comment of the action's identity is on the pull request"}
+	sh := Shown{Unknown: "no diff comment of the action's identity is on the pull request"}
 	pr, err := s.API.GetPullRequest(ctx, number)
 	if err != nil {
 		return rv, f, sh, fmt.Errorf("read pull request #%d: %w", number, err)
@@ -259,7 +261,7 @@ func (s *Finder) reviewOf(ctx context.Context, number int, commit string) (gate.
 		}
 		if c == nil {
 			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, rec.Digest, rec
-			sh.unknown = "the comment its diff check run vouches for is gone"
+			sh.Unknown = "the comment its diff check run vouches for is gone"
 			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s (deleted, or another pull request's)", rec.URL, rec.CommentID, author)
 			return rv, f, sh, nil
 		}
@@ -275,7 +277,7 @@ func (s *Finder) reviewOf(ctx context.Context, number int, commit string) (gate.
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	rv.KeyID, rv.CdkdVersion = h.Extra[w.KeyIDField], h.Cdkd
 	if h.Digest == "" {
-		sh.unknown = "its diff failed, so it shows no change set"
+		sh.Unknown = "its diff failed, so it shows no change set"
 		return rv, f, sh, nil // a failed diff: no review to verify
 	}
 	if h.SHA != "" {
@@ -295,7 +297,7 @@ func (s *Finder) reviewOf(ctx context.Context, number int, commit string) (gate.
 			}
 		}
 		rv.Record = rec
-		sh = shownAt(recs, h.SHA, h.Digest)
+		sh = ShownAt(recs, h.SHA, h.Digest)
 	}
 	if why, edited := layout(h, rv.Record); why != "" {
 		if edited {

@@ -277,10 +277,10 @@ func TestShownAt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := shownAt(tc.recs, head, digest)
-			assert.Equal(t, got.at, tc.at)
-			assert.Equal(t, got.by, tc.by)
-			assert.Assert(t, strings.HasPrefix(got.unknown, tc.unknown), got.unknown)
+			got := ShownAt(tc.recs, head, digest)
+			assert.Equal(t, got.At, tc.at)
+			assert.Equal(t, got.By, tc.by)
+			assert.Assert(t, strings.HasPrefix(got.Unknown, tc.unknown), got.Unknown)
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/review"
 )
 
 // An approval approves what was on screen when it was given: the deploy
@@ -93,9 +94,10 @@ func (r *run) earlyApprovals(ctx context.Context, digest string) string {
 		reporters.ShortSHA(head), strings.Join(names, "; "))
 }
 
-// shownBefore is when a diff check run of the trusted app on the head
-// first recorded digest and completed (zero when none did: this run is
-// the first to show it).
+// shownBefore is when the review of digest at the head was first shown,
+// as the gate reads it (review.ShownAt over the trusted app's diff check
+// runs); zero when no such run completed: this run is the first to show
+// it.
 func (r *run) shownBefore(ctx context.Context, digest string) (time.Time, error) {
 	name := publisher.CheckName("cdkd diff", r.Config.Label)
 	runs, err := r.Channels.API.ListCheckRunsForRef(ctx, r.GitHub.Owner, r.GitHub.Repo, r.GitHub.HeadSHA, name)
@@ -106,13 +108,14 @@ func (r *run) shownBefore(ctx context.Context, digest string) (time.Time, error)
 	if app == "" {
 		app = config.DefaultTrustedApp
 	}
-	var first time.Time
+	var recs []gate.Record
 	for _, cr := range runs {
-		rec, ok := gate.ParseDiffMarker(cr.ExternalID)
-		if ok && cr.Name == name && strings.EqualFold(cr.AppSlug, app) && rec.Digest == digest && !cr.CompletedAt.IsZero() &&
-			(first.IsZero() || cr.CompletedAt.Before(first)) {
-			first = cr.CompletedAt
+		if cr.Name != name || !strings.EqualFold(cr.AppSlug, app) {
+			continue // another check, or another app's: no record of ours
 		}
+		rec, _ := gate.ParseDiffMarker(cr.ExternalID)
+		rec.URL, rec.CompletedAt = cr.HTMLURL, cr.CompletedAt
+		recs = append(recs, rec)
 	}
-	return first, nil
+	return review.ShownAt(recs, r.GitHub.HeadSHA, digest).At, nil
 }
