@@ -132,9 +132,9 @@ func (w *workspace) onGroupPush() {
 }
 
 // approve is an APPROVED review of pull request number's head by login,
-// before anything merged.
+// now: after its diff posted the review, before anything merged.
 func approve(w *workspace, number int, login string) {
-	w.gh.ReviewPullRequest(owner, repo, number, githubtest.Review{Login: login, State: "APPROVED", SubmittedAt: beforeMerge})
+	w.gh.ReviewPullRequest(owner, repo, number, githubtest.Review{Login: login, State: "APPROVED"})
 }
 
 const sgRow = "${SgD4954771} ingress tcp:22 from 0.0.0.0/0 in SgD4954771 (AWS::EC2::SecurityGroup) in StackA"
@@ -185,14 +185,14 @@ func TestBotsNeverApprove(t *testing.T) {
 		{name: "the approval label added by github-actions is not counted",
 			seed: func(w *workspace) {
 				w.writers("github-actions[bot]")
-				w.gh.AddLabelEvent(owner, repo, 10, "security-approved", "github-actions[bot]", beforeMerge)
+				w.gh.LabelPullRequest(owner, repo, 10, "security-approved", "github-actions[bot]")
 			},
 			inputs: []string{"require-approval", "broadening"}, reason: "broadening-refused",
 			says: []string{`the label "security-approved" does not count: github-actions[bot] is not a person (account type Bot)`}},
 		{name: "a person's label still counts",
 			seed: func(w *workspace) {
 				w.writers("carol")
-				w.gh.AddLabelEvent(owner, repo, 10, "security-approved", "carol", beforeMerge)
+				w.gh.LabelPullRequest(owner, repo, 10, "security-approved", "carol")
 			},
 			inputs: []string{"require-approval", "broadening"}},
 	} {
@@ -206,20 +206,20 @@ func TestApprovalNeedsWriteAccess(t *testing.T) {
 	for _, c := range []approvalCase{
 		{name: "an outsider's approval on a public repository is not counted",
 			seed: func(w *workspace) {
-				w.gh.ReviewPullRequest(owner, repo, 10, githubtest.Review{Login: "eve", State: "APPROVED", SubmittedAt: beforeMerge, AuthorAssociation: "NONE"})
+				w.gh.ReviewPullRequest(owner, repo, 10, githubtest.Review{Login: "eve", State: "APPROVED", AuthorAssociation: "NONE"})
 			},
 			inputs: []string{"required-approvals", "1"}, reason: "approvals-missing",
 			says: []string{"eve has read permission on the repository; an approval needs write, maintain or admin"}},
 		{name: "a triager's approval label is not counted",
 			seed: func(w *workspace) {
 				w.gh.SetPermission(owner, repo, "tom", "triage")
-				w.gh.AddLabelEvent(owner, repo, 10, "security-approved", "tom", beforeMerge)
+				w.gh.LabelPullRequest(owner, repo, 10, "security-approved", "tom")
 			},
 			inputs: []string{"require-approval", "broadening"}, reason: "broadening-refused",
 			says: []string{"tom has read permission on the repository"}},
 		{name: "approvers never widen to a login without write access",
 			seed: func(w *workspace) {
-				w.gh.ReviewPullRequest(owner, repo, 10, githubtest.Review{Login: "erin", State: "APPROVED", SubmittedAt: beforeMerge, AuthorAssociation: "CONTRIBUTOR"})
+				w.gh.ReviewPullRequest(owner, repo, 10, githubtest.Review{Login: "erin", State: "APPROVED", AuthorAssociation: "CONTRIBUTOR"})
 			},
 			inputs: []string{"required-approvals", "1", "approvers", "erin"}, reason: "approvals-missing",
 			says: []string{"erin has read permission on the repository"}},
@@ -328,9 +328,10 @@ func TestAutoMergeSameSecond(t *testing.T) {
 func TestBotsDestructiveLabelAllowsNothing(t *testing.T) {
 	const v2 = "../../testdata/fixtures/diff-v2.json" // deletes ExtraTopic, replaces Queue (QueueName)
 	w := newDeployWorkspace(t, reviewedSHA)
-	w.gh.AddLabelEvent(owner, repo, deployPR, "cdkd:allow-destructive", "github-actions[bot]", beforeMerge)
 	w.stub(gateDiff(t, v2), gateDiff(t, v2))
 	w.review(reviewedSHA, diffInputs())
+	w.mergeLater()
+	w.gh.LabelNow(owner, repo, deployPR, "cdkd:allow-destructive", "github-actions[bot]")
 	refused(t, w, "destructive-refused",
-		`The label "cdkd:allow-destructive" on pull request #8 was added by github-actions[bot], which is not a person (account type Bot): a bot never approves.`)
+		`Not counted: the label "cdkd:allow-destructive" does not count: github-actions[bot] is not a person (account type Bot), and only people approve.`)
 }

@@ -649,7 +649,7 @@ func TestDeployDestructivePolicy(t *testing.T) {
 		assert.Equal(t, deployCheck(t, w.gh).Output.Title, "Destructive changes refused")
 		assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 	})
-	allowed := func(t *testing.T, w *workspace, extra ...string) {
+	allowed := func(t *testing.T, w *workspace, approve func(), extra ...string) {
 		t.Helper()
 		stub := w.stub(gateDiff(t, v2), gateDiff(t, v2), deployInvocation(t),
 			fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
@@ -658,6 +658,9 @@ func TestDeployDestructivePolicy(t *testing.T) {
 			fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
 			fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"))
 		w.review(reviewedSHA, diffInputs())
+		if approve != nil {
+			approve()
+		}
 		res := w.run(deployInputs(extra...))
 		assert.Equal(t, res.code, 0, res.stdout)
 		stub.AssertAllUsed(t)
@@ -666,12 +669,19 @@ func TestDeployDestructivePolicy(t *testing.T) {
 		assert.Assert(t, is.Contains(res.summary, "✅ allowed by"))
 	}
 	t.Run("allowed by label", func(t *testing.T) {
-		w := newDeployWorkspace(t, reviewedSHA, "cdkd:allow-destructive")
-		allowed(t, w)
+		// A writer other than the author labels it after the diff posted
+		// its review, before the merge: the label approves as a review
+		// would.
+		w := newDeployWorkspace(t, reviewedSHA)
+		allowed(t, w, func() {
+			w.writers("carol")
+			w.mergeLater()
+			w.gh.LabelNow(owner, repo, deployPR, "cdkd:allow-destructive", "carol")
+		})
 	})
 	t.Run("allowed by type", func(t *testing.T) {
 		w := newDeployWorkspace(t, reviewedSHA)
-		allowed(t, w, "allow-destroy-types", "AWS::SNS::Topic, AWS::SQS::Queue")
+		allowed(t, w, nil, "allow-destroy-types", "AWS::SNS::Topic, AWS::SQS::Queue")
 	})
 	t.Run("one type allowed is not enough", func(t *testing.T) {
 		w := newDeployWorkspace(t, reviewedSHA)

@@ -275,7 +275,7 @@ func TestDeployApprovalLabelMustPrecedeTheMerge(t *testing.T) {
 	// After the merge, someone with triage rights labels it and re-runs.
 	w.gh.LabelPullRequest(owner, repo, deployPR, "cdkd:allow-destructive", "mallory")
 	res := refused(t, w, "destructive-refused",
-		`The label "cdkd:allow-destructive" came too late: it was added after pull request #8 merged`)
+		`Not counted: the label "cdkd:allow-destructive" was added by mallory after the merge.`)
 	stub.AssertAllUsed(t)
 	assert.Assert(t, !strings.Contains(res.summary, "✅ allowed by the pull request label"))
 }
@@ -308,4 +308,82 @@ func TestConcurrentDiffRunsLeaveOneComment(t *testing.T) {
 		assert.Assert(t, ok, cr.ExternalID)
 		assert.Equal(t, rec.CommentID, c.ID, "each check run names the surviving comment")
 	}
+}
+
+// #44 class 4: the documented remedy for an edited review, re-running the
+// pull request's diff, writes the comment again (its header alone does
+// not make it unchanged), and the new check run records the report the
+// action wrote, never the edited one read back; the deploy then goes.
+func TestDiffRerunRepairsAnEditedReview(t *testing.T) {
+	const fixture = "testdata/deploy/diff-broadening.json"
+	w := newDeployWorkspace(t, reviewedSHA)
+	copyDir(t, "testdata/security/assembly", filepath.Join(w.dir, "cdk.out"))
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, fixture), gateDiff(t, fixture), gateDiff(t, fixture), deployInvocation(t)},
+		resultInvocations(t, "events-StackA-run.json")...)...)
+	w.review(reviewedSHA, diffInputs())
+	ours := prComment(t, w.gh)
+	posted, ok := prcomment.Parse(ours.Body)
+	assert.Assert(t, ok)
+	assert.Assert(t, is.Contains(posted.Report, "0.0.0.0/0"))
+	edited := posted
+	edited.Report = strings.ReplaceAll(posted.Report, "0.0.0.0/0", "10.0.0.0/8")
+	w.gh.EditComment(owner, repo, ours.ID, edited.String())
+	refused(t, w, "no-reviewed-diff", "The diff comment on pull request #8 was altered after the diff wrote it")
+
+	w.review(reviewedSHA, diffInputs()) // the remedy: the diff again, at the same head
+	again, ok := prcomment.Parse(prComment(t, w.gh).Body)
+	assert.Assert(t, ok)
+	assert.Equal(t, again.Report, posted.Report, "the comment shows what the diff writes again")
+	runs := w.gh.CheckRuns()
+	var newest githubtest.CheckRun
+	for _, cr := range runs {
+		if cr.Name == "cdkd diff" && cr.ID > newest.ID {
+			newest = cr
+		}
+	}
+	rec, ok := gate.ParseDiffMarker(newest.ExternalID)
+	assert.Assert(t, ok, newest.ExternalID)
+	assert.Equal(t, rec.ReportHash, prcomment.ReportHash(posted.Report), "the record hashes the report the action wrote")
+	assert.Assert(t, rec.ReportHash != prcomment.ReportHash(edited.Report))
+
+	res := w.run(deployInputs())
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, res.outputs["deployed"], "true")
+	stub.AssertAllUsed(t)
+}
+
+// The comment edited between the diff's write and its read-back: the
+// check run still records the report the action wrote, so the record no
+// one can edit never vouches for the edit, and the deploy refuses it.
+func TestDiffRecordHashesWhatItWrote(t *testing.T) {
+	const fixture = "testdata/deploy/diff-broadening.json"
+	w := newDeployWorkspace(t, reviewedSHA)
+	copyDir(t, "testdata/security/assembly", filepath.Join(w.dir, "cdk.out"))
+	w.stub(gateDiff(t, fixture))
+	// The run lists the comments to find its own, again once it wrote it,
+	// and a third time to read back what it records: hold that one.
+	hold, lists := githubtest.NewHold(), 0
+	w.gh.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpListIssueComments, Hold: hold, Match: func(githubtest.Request) bool {
+		lists++
+		return lists == 3
+	}})
+	w.onPullRequest(reviewedSHA)
+	done := make(chan result, 1)
+	go func() { done <- w.run(diffInputs()) }()
+	<-hold.Reached()
+	ours := prComment(t, w.gh)
+	posted, ok := prcomment.Parse(ours.Body)
+	assert.Assert(t, ok)
+	edited := posted
+	edited.Report = strings.ReplaceAll(posted.Report, "0.0.0.0/0", "10.0.0.0/8")
+	w.gh.EditComment(owner, repo, ours.ID, edited.String())
+	hold.Release()
+	res := <-done
+	assert.Equal(t, res.code, 0, res.stdout)
+
+	rec, ok := gate.ParseDiffMarker(diffCheck(t, w.gh).ExternalID)
+	assert.Assert(t, ok)
+	assert.Equal(t, rec.ReportHash, prcomment.ReportHash(posted.Report), "the record hashes the report the action wrote")
+	w.onPush()
+	refused(t, w, "no-reviewed-diff", "its visible report is not the one the diff posted")
 }

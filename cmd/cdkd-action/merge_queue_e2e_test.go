@@ -257,10 +257,15 @@ func TestMergeQueueSquashedGroupAndDestructiveChanges(t *testing.T) {
 			branch := cmp.Or(tc.branch, "main")
 			w := newWorkspace(t)
 			w.createdFromAssembly()
-			w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: branch, Labels: tc.labels})
+			w.gh.AddPullRequest(githubtest.PR{Number: 10, HeadSHA: queueHead0, HeadRef: "c", BaseRef: branch})
 			w.gh.SetCommits(owner, repo, branch, groupHead, squashed, groupHead)
 			stub := w.stub(gateDiff(t, v2), gateDiff(t, v2))
 			w.reviewPR(10, branch, queueHead0, diffInputs())
+			// A writer labels it after its diff posted the review.
+			w.writers("carol")
+			for _, l := range tc.labels {
+				w.gh.LabelPullRequest(owner, repo, 10, l, "carol")
+			}
 			w.onMergeGroupInto(branch)
 			res, check := w.verifyGroup(tc.code, tc.reason, tc.conclusion)
 			stub.AssertAllUsed(t)

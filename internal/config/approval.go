@@ -11,8 +11,8 @@ import (
 type Approval struct {
 	// RequireApproval is which security changes need an approval.
 	RequireApproval ApprovalScope
-	// SecurityApprovalLabel approves them when someone other than the
-	// author added it before the merge.
+	// SecurityApprovalLabel approves them when a person who may approve
+	// added it after the review and before the merge (gate.CountApprovals).
 	SecurityApprovalLabel string
 	// RequiredApprovals is how many APPROVED reviews of the reviewed head
 	// a deploy needs, whatever it changes.

@@ -59,8 +59,15 @@ type Approvals struct {
 	// LabelBy added the security approval label ("" when nobody did,
 	// in a way that counts).
 	LabelBy string
-	// Ignored says, per review or label that did not count, why.
+	// Ignored says, per review or security approval label that did not
+	// count, why.
 	Ignored []string
+	// DestructiveBy added the destructive label, under the same rules as
+	// the security approval label ("" when nobody did, in a way that
+	// counts); DestructiveIgnored says why each adding of it did not
+	// count.
+	DestructiveBy      string
+	DestructiveIgnored []string
 }
 
 // Approved reports that someone approved, by a review or the label.
@@ -77,10 +84,19 @@ type ApprovalInput struct {
 	MergedAt time.Time
 	// Approvers, when set, are the only logins that count.
 	Approvers []string
-	// Label is the security approval label.
-	Label   string
-	Reviews []ReviewRecord
-	Labels  []LabelRecord
+	// Label is the security approval label, DestructiveLabel the label
+	// that allows destructive changes ("" when not read).
+	Label, DestructiveLabel string
+	// Shown is when the review these approvals would approve was first
+	// shown: the completion of the diff check run that first recorded its
+	// digest for the reviewed head (ShownBy names it). An approval covers
+	// what was on screen when it was given, so only one given after it,
+	// in a later second, counts. Zero when it is not known; ShownUnknown
+	// then says why, and no approval counts.
+	Shown                 time.Time
+	ShownBy, ShownUnknown string
+	Reviews               []ReviewRecord
+	Labels                []LabelRecord
 	// Permissions are the repository permissions of the logins whose
 	// approval could count, keyed by lower-case login: a login not in it
 	// has no permission that was read, and does not count.
@@ -136,20 +152,54 @@ func (in ApprovalInput) autoMergeBefore(t time.Time) bool {
 	return on
 }
 
-// counted is whether an approval at t counts as given before the merge;
-// why, when it does not, says so after the approver's words ("approved").
-func (in ApprovalInput) counted(t time.Time) (bool, string) {
+// counted is whether an approval at t counts: given after the review it
+// approves was shown, and before the merge (or in its second, after
+// auto-merge was enabled). why, when it does not, is a sentence whose
+// subject is who (say "alice approved").
+func (in ApprovalInput) counted(who string, t time.Time) (bool, string) {
+	if ok, why := in.afterShown(who, t); !ok {
+		return false, why
+	}
 	switch in.when(t) {
 	case afterMerge:
-		return false, "after the merge"
+		return false, who + " after the merge"
 	case sameSecond:
 		if in.autoMergeBefore(t) {
 			return true, ""
 		}
-		return false, "in the same second as the merge; the order cannot be known (GitHub's times have one-second resolution, and the pull request's timeline shows no auto-merge enabled before it)"
+		return false, who + " in the same second as the merge; the order cannot be known (GitHub's times have one-second resolution, and the pull request's timeline shows no auto-merge enabled before it)"
 	}
 	return true, ""
 }
+
+// afterShown: t is after the review was shown, in a later second (in the
+// same second the order is not known).
+func (in ApprovalInput) afterShown(who string, t time.Time) (bool, string) {
+	if in.Shown.IsZero() {
+		why := firstNonEmpty(in.ShownUnknown, "it was not read")
+		return false, fmt.Sprintf("%s, but when the review of %s it would approve was posted is not known (%s), and an approval covers only what was on screen when it was given", who, short(in.Head), why)
+	}
+	shown, at := in.Shown.Truncate(time.Second), t.Truncate(time.Second)
+	switch {
+	case at.Before(shown):
+		return false, fmt.Sprintf("%s at %s, before the review it would approve was posted: %s, the first to complete that records its digest for %s, completed at %s. An approval covers only what was on screen when it was given; approve again",
+			who, clock(at), in.shownBy(), short(in.Head), clock(shown))
+	case at.Equal(shown):
+		return false, fmt.Sprintf("%s in the same second (%s) as %s, which posted the review it would approve, completed; the order cannot be known (GitHub's times have one-second resolution); approve again",
+			who, clock(at), in.shownBy())
+	}
+	return true, ""
+}
+
+func (in ApprovalInput) shownBy() string {
+	if in.ShownBy == "" {
+		return "the diff check run"
+	}
+	return "the diff check run " + in.ShownBy
+}
+
+// clock is t as GitHub's pages show it, to the second, in UTC.
+func clock(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
 
 // mayApprove says why login's approval does not count, "" when it does:
 // a person (not a bot), one of approvers when set, who did not push the
@@ -189,28 +239,42 @@ func (in ApprovalInput) mayApprove(login, userType string) string {
 // CountApprovals is the review approval rule. Per reviewer, the latest of
 // their reviews that is APPROVED, CHANGES_REQUESTED or DISMISSED decides (a
 // COMMENTED review changes nothing); it counts when it is APPROVED, of the
-// reviewed head, given before the merge (or in its second, after auto-merge
-// was enabled), by someone who may approve (mayApprove) other than the
-// author. The label counts when such a person added it before the merge
+// reviewed head, given after that head's review was shown and before the
+// merge (counted), by someone who may approve (mayApprove) other than the
+// author. A label (the security approval label, the destructive label)
+// counts under the same rules: when such a person added it in that window,
 // and nobody removed it before the merge.
 func CountApprovals(in ApprovalInput) Approvals {
 	var a Approvals
 	latest := map[string]ReviewRecord{}
+	uncounted := map[string][]string{} // per reviewer, the approvals given outside the window
 	for _, r := range in.Reviews {
 		switch r.State {
 		case "APPROVED", "CHANGES_REQUESTED", "DISMISSED":
 		default:
 			continue
 		}
-		if ok, why := in.counted(r.SubmittedAt); !ok {
-			if r.State == "APPROVED" {
-				a.Ignored = append(a.Ignored, fmt.Sprintf("%s approved %s", r.Login, why))
+		key := strings.ToLower(r.Login)
+		if ok, why := in.counted(r.Login+" approved", r.SubmittedAt); !ok {
+			switch {
+			case r.State != "APPROVED":
+			case r.CommitID != in.Head:
+				// Another head: what it approved is plainly not this.
+				uncounted[key] = append(uncounted[key], notTheHead(r, in.Head))
+			default:
+				uncounted[key] = append(uncounted[key], why)
 			}
 			continue
 		}
-		key := strings.ToLower(r.Login)
 		if prev, ok := latest[key]; !ok || !r.SubmittedAt.Before(prev.SubmittedAt) {
 			latest[key] = r
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(uncounted)) {
+		if _, decided := latest[k]; !decided {
+			// A reviewer whose review in the window decides needs no
+			// word on their earlier one.
+			a.Ignored = append(a.Ignored, uncounted[k]...)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(latest)) {
@@ -223,7 +287,7 @@ func CountApprovals(in ApprovalInput) Approvals {
 		case strings.EqualFold(r.Login, in.Author):
 			a.Ignored = append(a.Ignored, fmt.Sprintf("%s is the pull request's author", r.Login))
 		case r.CommitID != in.Head:
-			a.Ignored = append(a.Ignored, fmt.Sprintf("%s approved %s, not the reviewed head %s", r.Login, short(r.CommitID), short(in.Head)))
+			a.Ignored = append(a.Ignored, notTheHead(r, in.Head))
 		default:
 			if why := in.mayApprove(r.Login, r.UserType); why != "" {
 				a.Ignored = append(a.Ignored, why)
@@ -233,41 +297,53 @@ func CountApprovals(in ApprovalInput) Approvals {
 		}
 	}
 	if in.Label != "" {
-		a.LabelBy, a.Ignored = labelApproval(in, a.Ignored)
+		a.LabelBy, a.Ignored = labelApproval(in, in.Label, a.Ignored)
+	}
+	if in.DestructiveLabel != "" {
+		a.DestructiveBy, a.DestructiveIgnored = labelApproval(in, in.DestructiveLabel, nil)
 	}
 	return a
 }
 
-// labelApproval finds who put the approval label on before the merge, if it
-// was still on then.
-func labelApproval(in ApprovalInput, ignored []string) (string, []string) {
+func notTheHead(r ReviewRecord, head string) string {
+	return fmt.Sprintf("%s approved %s, not the reviewed head %s", r.Login, short(r.CommitID), short(head))
+}
+
+// labelApproval finds who put label on in a way that counts (counted,
+// mayApprove, not the author), if it was still on at the merge: whatever
+// happened to it after the merge changes nothing.
+func labelApproval(in ApprovalInput, label string, ignored []string) (string, []string) {
 	events := slices.Clone(in.Labels)
 	slices.SortStableFunc(events, func(a, b LabelRecord) int { return a.At.Compare(b.At) })
 	by := ""
 	for _, e := range events {
-		if !strings.EqualFold(e.Label, in.Label) {
+		if !strings.EqualFold(e.Label, label) {
 			continue
 		}
-		ok, why := in.counted(e.At)
-		switch {
-		case !ok && e.Event == "unlabeled" && in.when(e.At) == sameSecond:
+		switch when := in.when(e.At); {
+		case e.Event == "unlabeled" && when == sameSecond && !in.autoMergeBefore(e.At):
 			// Removed in the merge's second: whether it was on at the
 			// merge is not known, so it approves nothing.
 			if by != "" {
-				ignored = append(ignored, fmt.Sprintf("the label %q was removed in the same second as the merge; the order cannot be known", in.Label))
+				ignored = append(ignored, fmt.Sprintf("the label %q was removed in the same second as the merge; the order cannot be known", label))
 			}
 			by = ""
-		case !ok:
-			if e.Event == "labeled" {
-				ignored = append(ignored, fmt.Sprintf("the label %q was added by %s %s", in.Label, e.Actor, why))
-			}
+		case e.Event == "unlabeled" && when == afterMerge:
+			// Removed after the merge: it was on at the merge.
 		case e.Event == "unlabeled":
 			by = ""
-		case strings.EqualFold(e.Actor, in.Author):
-			ignored = append(ignored, fmt.Sprintf("the label %q was added by the pull request's author, %s", in.Label, e.Actor))
 		default:
+			who := fmt.Sprintf("the label %q was added by %s", label, e.Actor)
+			if ok, why := in.counted(who, e.At); !ok {
+				ignored = append(ignored, why)
+				continue
+			}
+			if strings.EqualFold(e.Actor, in.Author) {
+				ignored = append(ignored, fmt.Sprintf("the label %q was added by the pull request's author, %s", label, e.Actor))
+				continue
+			}
 			if why := in.mayApprove(e.Actor, e.ActorType); why != "" {
-				ignored = append(ignored, fmt.Sprintf("the label %q does not count: %s", in.Label, why))
+				ignored = append(ignored, fmt.Sprintf("the label %q does not count: %s", label, why))
 				continue
 			}
 			by = e.Actor

@@ -19,7 +19,7 @@ func at(min int) time.Time { return merged.Add(time.Duration(min) * time.Minute)
 
 func TestCountApprovals(t *testing.T) {
 	write := Permission{Level: "write"}
-	base := ApprovalInput{Author: "dave", Head: headSHA, MergedAt: merged, Label: "security-approved", Pushers: []string{"dave"},
+	base := ApprovalInput{Author: "dave", Head: headSHA, MergedAt: merged, Label: "security-approved", Pushers: []string{"dave"}, Shown: at(-30),
 		Permissions: map[string]Permission{"alice": write, "bob": write, "carol": write, "dave": write, "erin": {Level: "read"}, "frank": {Unreadable: "403 Forbidden"}}}
 	with := func(f func(*ApprovalInput)) ApprovalInput {
 		in := base
@@ -135,10 +135,39 @@ func TestCountApprovals(t *testing.T) {
 		{"the label removed before the merge does not count", with(func(in *ApprovalInput) {
 			in.Labels = []LabelRecord{lbl("labeled", "carol", at(-3)), lbl("unlabeled", "dave", at(-2))}
 		}), nil, "", ""},
+		{"an approval given before the review was posted does not count", with(func(in *ApprovalInput) {
+			in.ShownBy = "https://github.com/o/r/runs/1"
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-40))}
+		}), nil, "", "alice approved at 2026-12-01 09:20:00 UTC, before the review it would approve was posted: the diff check run https://github.com/o/r/runs/1, the first to complete that records its digest for 1111111, completed at 2026-12-01 09:30:00 UTC"},
+		{"an approval in the review's own second does not count", with(func(in *ApprovalInput) {
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-30).Add(700*time.Millisecond))}
+		}), nil, "", "alice approved in the same second (2026-12-01 09:30:00 UTC) as the diff check run, which posted the review it would approve, completed; the order cannot be known"},
+		{"an approval the second after the review counts", with(func(in *ApprovalInput) {
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-30).Add(time.Second))}
+		}), []string{"alice"}, "", ""},
+		{"with the review's time unknown no approval counts", with(func(in *ApprovalInput) {
+			in.Shown, in.ShownUnknown = time.Time{}, "no diff check run records its digest"
+			in.Reviews = []ReviewRecord{rev("alice", "APPROVED", headSHA, at(-5))}
+		}), nil, "", "alice approved, but when the review of 1111111 it would approve was posted is not known (no diff check run records its digest)"},
+		{"the label added before the review was posted does not count", with(func(in *ApprovalInput) {
+			in.Labels = []LabelRecord{lbl("labeled", "carol", at(-40))}
+		}), nil, "", `the label "security-approved" was added by carol at 2026-12-01 09:20:00 UTC, before the review it would approve was posted`},
+		{"the label removed after the merge still counts: it was on at the merge", with(func(in *ApprovalInput) {
+			in.Labels = []LabelRecord{lbl("labeled", "carol", at(-3)), lbl("unlabeled", "dave", at(5))}
+		}), nil, "carol", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := CountApprovals(tt.in)
+			// The destructive label follows the same rules as the
+			// security approval label.
+			d := tt.in
+			d.Label, d.DestructiveLabel = "", "security-approved"
+			gotD := CountApprovals(d)
+			assert.Equal(t, gotD.DestructiveBy, tt.labelBy)
+			if tt.ignored != "" && tt.reviewers == nil && len(tt.in.Labels) > 0 {
+				assert.Assert(t, strings.Contains(strings.Join(gotD.DestructiveIgnored, "; "), tt.ignored), "ignored: %q", gotD.DestructiveIgnored)
+			}
 			assert.DeepEqual(t, got.Reviewers, tt.reviewers)
 			assert.Equal(t, got.LabelBy, tt.labelBy)
 			if tt.ignored != "" {
@@ -169,6 +198,19 @@ func narrowingDiff() model.Diff {
 	return d
 }
 
+// unresolvedDiff turns a rule's CidrIp into Fn::GetAtt of a new
+// parameter: a row that cannot be evaluated before the deploy.
+func unresolvedDiff() model.Diff {
+	d := safeDiff()
+	rule := func(cidr string) map[string]json.RawMessage {
+		return map[string]json.RawMessage{"GroupId": json.RawMessage(`"sg-1"`), "IpProtocol": json.RawMessage(`"tcp"`), "FromPort": json.RawMessage(`22`),
+			"ToPort": json.RawMessage(`22`), "CidrIp": json.RawMessage(cidr)}
+	}
+	d.Stacks[0].Security = security.ResourceChanges(security.Resource{Stack: "StackA", LogicalID: "Ingress", Type: "AWS::EC2::SecurityGroupIngress",
+		Old: rule(`"10.0.0.0/8"`), New: rule(`{"Fn::GetAtt":["Cidr","Value"]}`)})
+	return d
+}
+
 // pol is a gated policy asking for approvals: scope for security changes,
 // required reviews for every deploy.
 func pol(scope string, required int) Policy {
@@ -195,6 +237,9 @@ func TestDecideApprovals(t *testing.T) {
 			"sg-1 ingress tcp:22 from 0.0.0.0/0 in Ingress (AWS::EC2::SecurityGroupIngress) in StackA"},
 		{"broadening approved by a review deploys", pol(RequireApprovalBroadening, 0), approved(reviewOf(broadeningDiff()), "alice"), broadeningDiff(), "", "Approved by alice"},
 		{"broadening approved by the label deploys", pol(RequireApprovalBroadening, 0), labelled(reviewOf(broadeningDiff()), "carol"), broadeningDiff(), "", `label "security-approved" by carol`},
+		{"broadening: an unresolved row needs an approval", pol(RequireApprovalBroadening, 0), reviewOf(unresolvedDiff()), unresolvedDiff(), reason.BroadeningRefused,
+			"sg-1 ingress tcp:22 from ${Cidr.Value}"},
+		{"broadening: an unresolved row approved deploys", pol(RequireApprovalBroadening, 0), approved(reviewOf(unresolvedDiff()), "alice"), unresolvedDiff(), "", "Approved by alice"},
 		{"broadening: a narrowing needs nothing", pol(RequireApprovalBroadening, 0), reviewOf(narrowingDiff()), narrowingDiff(), "", "no approval"},
 		{"any-change: a narrowing needs approval", pol(RequireApprovalAnyChange, 0), reviewOf(narrowingDiff()), narrowingDiff(), reason.BroadeningRefused, "would change access"},
 		{"required-approvals counts reviews", pol(RequireApprovalNever, 2), approved(reviewOf(safeDiff()), "alice"), safeDiff(), reason.ApprovalsMissing,

@@ -102,9 +102,9 @@ func TestCoverageLabels(t *testing.T) {
 	del := model.ResourceChange{LogicalID: "Old", ChangeType: model.ChangeDelete, ResourceType: "AWS::SNS::Topic"}
 	a := update("Topic", "DisplayName", "a", "b")
 	rv := reviewsOf(stackWith(a), stackWith(del))
-	rv.Labels = []string{"cdkd:allow-destructive"} // #7's, which did not review the delete
+	rv.Approvals.DestructiveBy = "carol" // #7's, which did not review the delete
 	d := Decide(policy(true), rv, current(stackWith(a, del)))
 	assert.Equal(t, d.Reason, reason.DestructiveRefused, d.Message)
-	rv.Batch[0].Labels = []string{"cdkd:allow-destructive"}
+	rv.Batch[0].Approvals.DestructiveBy = "carol"
 	assert.Assert(t, Decide(policy(true), rv, current(stackWith(a, del))).Deploy)
 }

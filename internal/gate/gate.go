@@ -230,11 +230,6 @@ func reviewedIn(rv Review) string {
 	return prList(prs)
 }
 
-// hasLabel: label names are case-insensitive on GitHub.
-func hasLabel(labels []string, name string) bool {
-	return name != "" && slices.ContainsFunc(labels, func(l string) bool { return strings.EqualFold(l, name) })
-}
-
 func count(n int, what string) string {
 	if n == 1 {
 		return "1 " + what

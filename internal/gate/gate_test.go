@@ -90,10 +90,17 @@ func maskedDiff(tok model.HiddenToken) model.Diff {
 func current(d model.Diff) Current { return Current{Diff: d, Digest: d.Digest()} }
 
 // reviewOf is a fresh, trusted review of d, carrying d in the comment,
-// that the diff check run recorded.
+// that the diff check run recorded; carol added labels to it, in a way
+// that counts.
 func reviewOf(d model.Diff, labels ...string) Review {
-	return Review{PR: 7, HeadSHA: headSHA, Labels: labels, Commit: "commit 9999999", Comment: true, ReviewedSHA: headSHA,
+	rv := Review{PR: 7, HeadSHA: headSHA, Commit: "commit 9999999", Comment: true, ReviewedSHA: headSHA,
 		Digest: d.Digest(), ChangeSet: &ChangeSet{Digest: d.Digest(), Diff: &d}, Record: record(d.Digest())}
+	for _, l := range labels {
+		if strings.EqualFold(l, "cdkd:allow-destructive") {
+			rv.Approvals.DestructiveBy = "carol"
+		}
+	}
+	return rv
 }
 
 func record(digest string) *Record {
@@ -133,7 +140,7 @@ func TestEvaluate(t *testing.T) {
 	unnamed := reviewOf(safeDiff())
 	unnamed.Record.CommentID = 0
 	lateLabel := reviewOf(destructiveDiff())
-	lateLabel.LateLabels, lateLabel.MergedAt = []string{"cdkd:allow-destructive"}, "2026-12-01T10:00:00Z"
+	lateLabel.Approvals.DestructiveIgnored, lateLabel.MergedAt = []string{`the label "cdkd:allow-destructive" was added by carol after the merge`}, "2026-12-01T10:00:00Z"
 	tampered := reviewOf(changedDiff())
 	tampered.ChangeSet, tampered.Tampered = nil, "the stored change set does not match the header's digest"
 	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
@@ -288,7 +295,7 @@ func TestEvaluate(t *testing.T) {
 		{
 			name: "approval label added after the merge", policy: policy(true), review: lateLabel, current: current(destructiveDiff()),
 			reason: reason.DestructiveRefused, reviewed: true, compared: -1,
-			message:     []string{"2 resources would be destroyed", `The label "cdkd:allow-destructive" came too late: it was added after pull request #7 merged (2026-12-01T10:00:00Z)`},
+			message:     []string{"2 resources would be destroyed", `Not counted: the label "cdkd:allow-destructive" was added by carol after the merge.`},
 			destructive: []string{"Queue ", "Version1 "},
 		},
 		{
@@ -346,7 +353,7 @@ func TestEvaluate(t *testing.T) {
 			deploy: true, compared: -1, warnings: []string{"final head is 2222222; deploying anyway"},
 		},
 		{
-			name: "gate off, no pull request, destructive: no label can allow it", policy: policy(false), review: Review{Labels: []string{"cdkd:allow-destructive"}},
+			name: "gate off, no pull request, destructive: no label can allow it", policy: policy(false), review: Review{Approvals: Approvals{DestructiveBy: "carol"}},
 			current: current(destructiveDiff()), reason: reason.DestructiveRefused, compared: -1, warnings: []string{"No pull request"},
 			destructive: []string{"Queue ", "Version1 "},
 		},

@@ -1,6 +1,10 @@
 package gate
 
-import "github.com/cdkd-action/cdkd-action/internal/model"
+import (
+	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
+)
 
 // What the decision is made of: the inputs, the reviews and the change
 // set about to be deployed, all typed, none read here.
@@ -35,15 +39,6 @@ type Review struct {
 	PR int
 	// HeadSHA is the pull request's final head commit.
 	HeadSHA string
-	// Labels are the pull request's labels when it merged (at deploy time
-	// for one not merged): only these approve anything.
-	Labels []string
-	// LateLabels are labels added after the pull request merged: they
-	// approve nothing, and a refusal says so.
-	LateLabels []string
-	// BotLabels are approval labels (the destructive label) a bot put on:
-	// a bot never approves, and a refusal says so.
-	BotLabels []LabelRecord
 	// MergedAt is when the pull request merged, for messages ("" if not).
 	MergedAt string
 	// Ambiguous lists the pull requests the deployed commit belongs to
@@ -132,6 +127,9 @@ type Record struct {
 	// in (prcomment.RendererVersion of the diff's release); 0 when the
 	// record names no comment.
 	Renderer int
+	// CompletedAt is when the check run completed (zero while it has
+	// not): the review it records was shown by then.
+	CompletedAt time.Time
 }
 
 // Current is the change set about to be deployed, redacted and sorted, and

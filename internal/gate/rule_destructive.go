@@ -11,7 +11,8 @@ import (
 
 // destructiveAllowed: every delete and replacement is allowed, by
 // allow-destructive, the destructive label of a pull request whose review
-// holds it, or allow-destroy-types. The decision lists them all, allowed or
+// holds it (added as an approval is given, see CountApprovals), or
+// allow-destroy-types. The decision lists them all, allowed or
 // not.
 type destructiveAllowed struct{}
 
@@ -29,19 +30,17 @@ func (destructiveAllowed) check(s *state) *finding {
 	if len(refused) == 0 {
 		return nil
 	}
-	msg := fmt.Sprintf("%s would be destroyed and nothing allows it: %s. Allow it with the pull request label %q, the input allow-destructive: true, or the resource types in allow-destroy-types.",
+	msg := fmt.Sprintf("%s would be destroyed and nothing allows it: %s. Allow it with the pull request label %q (added after the diff posted the review of the last push and before the merge, by a person with write access other than the author and the pusher of that head), the input allow-destructive: true, or the resource types in allow-destroy-types.",
 		count(len(refused), "resource"), strings.Join(refused, "; "), p.DestructiveLabel)
-	if hasLabel(rv.LateLabels, p.DestructiveLabel) {
-		msg += fmt.Sprintf(" The label %q came too late: it was added after pull request #%d merged (%s), so it approves nothing that was merged; approve in the pull request before merging.",
-			p.DestructiveLabel, rv.PR, rv.MergedAt)
-	}
+	batch := len(rv.Batch) > 0
 	for _, one := range rv.all() {
-		for _, l := range one.BotLabels {
-			if strings.EqualFold(l.Label, p.DestructiveLabel) {
-				msg += fmt.Sprintf(" The label %q on pull request #%d was added by %s, which is not a person (account type %s): a bot never approves.",
-					l.Label, one.PR, l.Actor, firstNonEmpty(l.ActorType, "unknown"))
-			}
+		if len(one.Approvals.DestructiveIgnored) == 0 {
+			continue
 		}
+		if batch {
+			msg += fmt.Sprintf(" Pull request #%d:", one.PR)
+		}
+		msg += " Not counted: " + strings.Join(one.Approvals.DestructiveIgnored, "; ") + "."
 	}
 	return &finding{title: "Destructive changes refused", msg: msg}
 }
@@ -50,7 +49,7 @@ func (destructiveAllowed) check(s *state) *finding {
 func destructive(p Policy, rv Review, d model.Diff, by map[string][]int) []Destructive {
 	labelled := func(prs ...int) string {
 		for _, one := range rv.all() {
-			if p.DestructiveLabel != "" && one.PR != 0 && slices.Contains(prs, one.PR) && hasLabel(one.Labels, p.DestructiveLabel) {
+			if p.DestructiveLabel != "" && one.PR != 0 && slices.Contains(prs, one.PR) && one.Approvals.DestructiveBy != "" {
 				return "the pull request label " + p.DestructiveLabel
 			}
 		}

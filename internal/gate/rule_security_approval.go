@@ -77,7 +77,7 @@ func (securityApproved) check(s *state) *finding {
 		}
 	}
 	return &finding{title: "Security changes not approved",
-		msg: fmt.Sprintf("%s would %s (require-approval: %s) and %s had no approval that counts before the merge: %s. Approve with the label %q or an APPROVED review of the reviewed head, before merging, by a person with write access to the repository other than the author and the pusher of that head.%s Not deploying.",
+		msg: fmt.Sprintf("%s would %s (require-approval: %s) and %s had no approval that counts before the merge: %s. Approve with the label %q or an APPROVED review of the reviewed head, after the diff posted its review and before merging, by a person with write access to the repository other than the author and the pusher of that head.%s Not deploying.",
 			count(len(rows), "security change"), what, p.RequireApproval, pr, strings.Join(names, "; "), p.SecurityApprovalLabel, why)}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	gh "github.com/google/go-github/v84/github"
 )
@@ -22,6 +23,9 @@ type CheckRunInfo struct {
 	// GITHUB_TOKEN); only apps can create check runs.
 	AppSlug string
 	HTMLURL string
+	// CompletedAt is when the run completed (zero while it has not): a
+	// review is shown once its diff's run completed.
+	CompletedAt time.Time
 }
 
 // ListCheckRunsForRef lists every check run named checkName on ref (a
@@ -51,6 +55,8 @@ func (c *Client) ListCheckRunsForRef(ctx context.Context, owner, repo, ref, chec
 			Conclusion: r.GetConclusion(),
 			AppSlug:    r.GetApp().GetSlug(),
 			HTMLURL:    r.GetHTMLURL(),
+			// GitHub's times have one-second resolution.
+			CompletedAt: r.GetCompletedAt().Time,
 		})
 	}
 	slices.SortStableFunc(out, func(a, b CheckRunInfo) int { return cmp.Compare(a.ID, b.ID) })

@@ -20,7 +20,8 @@ type Review struct {
 }
 
 // ListReviews lists a pull request's reviews, oldest first: the deploy
-// gate counts approvals of the reviewed head given before the merge.
+// gate counts approvals of the reviewed head given after its review was
+// shown and before the merge.
 func (c *Client) ListReviews(ctx context.Context, owner, repo string, number int) ([]Review, error) {
 	opts := listOptions()
 	reviews, err := allPages(func(page int) ([]*gh.PullRequestReview, *gh.Response, error) {

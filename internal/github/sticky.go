@@ -74,7 +74,7 @@ type StickyResult struct {
 // label) the one comment of ours for t. It reads all pages of comments.
 //
 // In ModeUpdate it edits our oldest comment in place, or skips the write when
-// nothing changed (see Unchanged), or creates one when there is none. In
+// nothing changed (see SameBody), or creates one when there is none. In
 // ModeRecreate it creates the new comment first and then deletes the old, so
 // a failure never leaves the pull request without its reviewed report.
 // Either way, duplicates of ours (left by racing runs) are deleted, and the
@@ -118,7 +118,7 @@ func Upsert(ctx context.Context, api CommentsAPI, t StickyTarget, body string, m
 		// racing runs converge instead of each keeping its own.
 		keep := ours[0]
 		stale = ours[1:]
-		if Unchanged(keep.Body, body) {
+		if SameBody(keep.Body, body) {
 			res.Action, res.ID, res.URL, res.Body = ActionUnchanged, keep.ID, keep.HTMLURL, keep.Body
 			create = false
 			break
@@ -186,7 +186,7 @@ func converge(ctx context.Context, api CommentsAPI, t StickyTarget, body string,
 	var errs []error
 	kept := -1
 	for i, c := range ours {
-		if Unchanged(c.Body, body) {
+		if SameBody(c.Body, body) {
 			kept = i
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 )
@@ -45,6 +46,28 @@ func Unchanged(old, new string) bool {
 	}
 	o.Run, n.Run = "", ""
 	return o.String() == n.String()
+}
+
+// SameBody reports whether a comment holding old needs no write to hold
+// new where what it shows must be what the run would write (a review):
+// the bytes are equal but for the run link its header names, in the
+// header and wherever the body shows it. A comment edited since it was
+// written is written again, whatever its header says.
+func SameBody(old, new string) bool {
+	if old == new {
+		return true
+	}
+	if !Unchanged(old, new) {
+		return false
+	}
+	o, _ := marker.Parse(old)
+	n, _ := marker.Parse(new)
+	_, ob, _ := strings.Cut(old, "\n")
+	_, nb, _ := strings.Cut(new, "\n")
+	if o.Run != "" && n.Run != "" {
+		ob = strings.ReplaceAll(ob, o.Run, n.Run)
+	}
+	return ob == nb
 }
 
 // Spoofs words the warning for each look-alike (a comment or an issue

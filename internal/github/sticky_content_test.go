@@ -36,6 +36,34 @@ func TestUnchanged(t *testing.T) {
 	}
 }
 
+// A review comment is kept only when it shows what the run would write,
+// but for the run link: an edited body is written again, though its
+// header (and so its content hash) is untouched.
+func TestSameBody(t *testing.T) {
+	h := marker.Header{V: 1, Kind: "diff", Label: "prod", SHA: "abc"}
+	stamped := func(content, body, run string) string {
+		h := h
+		h.Run = run
+		return Stamp(h, content).String() + "\n" + body + "\n[run](" + run + ")"
+	}
+	tests := []struct {
+		name     string
+		old, new string
+		want     bool
+	}{
+		{"equal bytes", "x", "x", true},
+		{"another run link only", stamped("report", "report", "https://run/1"), stamped("report", "report", "https://run/2"), true},
+		{"the body edited under the same header", stamped("report", "edited report", "https://run/1"), stamped("report", "report", "https://run/1"), false},
+		{"the body edited, and another run", stamped("report", "edited report", "https://run/1"), stamped("report", "report", "https://run/2"), false},
+		{"other content", stamped("report", "report", "https://run/1"), stamped("report 2", "report 2", "https://run/1"), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, SameBody(tc.old, tc.new), tc.want)
+		})
+	}
+}
+
 func TestStampKeepsTheCallersHeader(t *testing.T) {
 	h := marker.Header{Kind: "drift", Extra: map[string]string{"status": "drifted"}}
 	s := Stamp(h, "content")

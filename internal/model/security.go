@@ -44,7 +44,8 @@ const (
 	SecurityNarrowed SecurityStatus = "narrowed"
 	// SecurityUnresolved: covered only if a value not known before the deploy
 	// (an intrinsic, a value cdkd could not resolve) equals the old one.
-	// Never a broadening by accident, never counted as covered either.
+	// What cannot be evaluated may widen access: it counts as broadening
+	// (fail closed), and is never counted as covered.
 	SecurityUnresolved SecurityStatus = "unresolved"
 	// SecurityUnknown: an element this package cannot read (an Fn::If statement,
 	// a value redaction hides, a deleted resource whose state is not
@@ -55,9 +56,10 @@ const (
 )
 
 // CountsAsBroadening is the gate's rule: what may widen access needs
-// approval.
+// approval, including what cannot be evaluated before the deploy (unknown,
+// unresolved).
 func (s SecurityStatus) CountsAsBroadening() bool {
-	return s == SecurityBroadening || s == SecurityUnknown
+	return s == SecurityBroadening || s == SecurityUnknown || s == SecurityUnresolved
 }
 
 // SecurityFinding names a risk CDK's diff does not look at.

@@ -37,3 +37,14 @@ func TestSortSecurity(t *testing.T) {
 		t.Errorf("checking 1,000 sorted rows allocated %v times", n)
 	}
 }
+
+// What may widen access needs an approval: a row that cannot be evaluated
+// before the deploy (unknown, unresolved) counts as broadening, fail
+// closed; a narrowing and a removal do not.
+func TestCountsAsBroadening(t *testing.T) {
+	for s, want := range map[SecurityStatus]bool{SecurityBroadening: true, SecurityUnknown: true, SecurityUnresolved: true, SecurityNarrowed: false, SecurityRemoved: false} {
+		assert.Equal(t, s.CountsAsBroadening(), want, "%q", s)
+	}
+	tally := TallySecurity([]SecurityChange{{Status: SecurityUnresolved}, {Status: SecurityNarrowed}})
+	assert.Equal(t, tally, SecurityTally{Rows: 2, Broadening: 1})
+}

@@ -109,7 +109,7 @@ func diffRenderer(r DiffReport, b Budget) (int, func(w *Writer, level int), stri
 	d.secrets = sorted.SecretCounts()
 	d.securityRows = securityRows(d.stacks)
 	for _, c := range d.securityRows {
-		if c.Broadening() {
+		if r.broadening(c) {
 			d.broadening++
 		}
 	}

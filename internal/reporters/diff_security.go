@@ -34,7 +34,9 @@ func (x *diffWriter) securitySection() {
 		return
 	}
 	x.w.Block()
-	x.w.Write("### 🔐 Security changes\n\n", securityHeadline(len(all), x.broadening), "\n")
+	x.w.Write("### 🔐 Security changes\n\n", securityHeadline(len(all), x.broadening, x.r.explainsUnresolved() && slices.ContainsFunc(all, func(c *security.Change) bool {
+		return x.r.broadening(c) && c.Status != security.Broadening
+	})), "\n")
 	switch x.rung.security {
 	case securityCount:
 		return
@@ -45,14 +47,14 @@ func (x *diffWriter) securitySection() {
 		x.w.Block()
 		rows := make([]*security.Change, 0, x.broadening)
 		for _, c := range all {
-			if c.Broadening() {
+			if x.r.broadening(c) {
 				rows = append(rows, c)
 			}
 		}
 		writeList(x.w, len(rows), securityListCap, "", func(i int) {
 			c := rows[i]
 			x.w.WriteString("- ")
-			writeStatusCell(x.w, c)
+			writeStatusCell(x.w, c, x.r.explainsUnresolved())
 			x.w.WriteString(" ")
 			x.w.WriteString(nameCode(c.LogicalID))
 			x.w.Write(" · ", Text(cut(security.Describe(*c), securityShortCellMax)), "\n")
@@ -87,7 +89,7 @@ func (x *diffWriter) securitySection() {
 					return
 				}
 				x.w.Write("| ", opCell(c.Op), " | ")
-				writeStatusCell(x.w, c)
+				writeStatusCell(x.w, c, x.r.explainsUnresolved())
 				x.w.WriteString(" | ")
 				writeWhereCell(x.w, c)
 				g.row(cells{x.w}, c, cell)
@@ -113,11 +115,16 @@ func securityRows(stacks []model.StackDiff) []*security.Change {
 	return out
 }
 
-// securityHeadline counts the rows; a broadening is named first.
-func securityHeadline(n, broad int) string {
+// securityHeadline counts the rows; a broadening is named first. mayWiden
+// (layout 3 on) says that some of them (unknown, unresolved) may widen
+// access, not known to.
+func securityHeadline(n, broad int, mayWiden bool) string {
 	total := countOf(n, "security change", "security changes")
 	if broad == 0 {
 		return total + ", none broadening."
+	}
+	if mayWiden {
+		return "> ⚠️ **" + strconv.Itoa(broad) + " broadening** of " + total + ": they widen, or may widen (unknown, unresolved), who can do what, or who can reach what."
 	}
 	return "> ⚠️ **" + strconv.Itoa(broad) + " broadening** of " + total + ": they widen who can do what, or who can reach what."
 }
@@ -219,8 +226,8 @@ func opCell(o security.Op) string {
 }
 
 // writeStatusCell marks a row: what it does to access, and its findings,
-// one per line.
-func writeStatusCell(w *Writer, c *security.Change) {
+// one per line; explain says why an unresolved row could not be evaluated.
+func writeStatusCell(w *Writer, c *security.Change, explain bool) {
 	status := ""
 	switch c.Status {
 	case security.Broadening:
@@ -231,6 +238,9 @@ func writeStatusCell(w *Writer, c *security.Change) {
 		status = "narrowed"
 	case security.Unresolved:
 		status = "unresolved"
+		if explain {
+			status = "❓ **unresolved** (counts as broadening: it holds a value known only at the deploy, so it cannot be evaluated)"
+		}
 	}
 	w.WriteString(status)
 	for i, f := range c.Findings {

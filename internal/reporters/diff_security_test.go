@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
@@ -176,4 +177,14 @@ func TestSecuritySectionEdgeRows(t *testing.T) {
 		got.WriteString("==== level " + strconv.Itoa(level) + "\n" + w.String())
 	}
 	golden.Assert(t, got.String(), "diff-security-edges.golden")
+
+	// A review written in layout 2 is rendered again as it was written:
+	// there an unresolved row was no broadening, and said nothing more.
+	old := report(d)
+	old.Layout = Layout2
+	w := NewWriter(Unlimited)
+	_, render, _ := diffRenderer(old, Unlimited)
+	render(w, levelFull)
+	assert.Assert(t, is.Contains(w.String(), "5 broadening** of 7 security changes: they widen who can do what"))
+	assert.Assert(t, is.Contains(w.String(), "| + | unresolved | <code>Managed</code>"))
 }

@@ -1,5 +1,7 @@
 package reporters
 
+import "github.com/cdkd-action/cdkd-action/internal/security"
+
 // The diff report's layouts. A review comment records the layout it was
 // written in, and the deploy renders it again in that layout to compare it
 // with what reviewers read, byte for byte (docs/versions.md). So anything
@@ -13,8 +15,10 @@ const (
 	// Layout2 adds that picture, drawn from the header's record, and
 	// budgets one line for it when a shorter level leaves it out.
 	Layout2 = 2
+	// Layout3 is this round's layout: see docs/versions.md's list of layouts.
+	Layout3 = 3
 	// LatestLayout is the layout this release writes.
-	LatestLayout = Layout2
+	LatestLayout = Layout3
 )
 
 // layout is the layout r is rendered in: the latest unless the caller
@@ -29,3 +33,19 @@ func (r *DiffReport) layout() int {
 // drawsPicture says the layout has the picture section (layout 2 on); an
 // older layout draws none, whatever its header holds.
 func (r *DiffReport) drawsPicture() bool { return r.layout() >= Layout2 }
+
+// broadening says whether the report shows row c as a broadening: from
+// layout 3 on, every row that counts as one (an unresolved row too, whose
+// value is known only at the deploy); an older layout showed an unresolved
+// row as no broadening, and is rendered again as it was written.
+func (r *DiffReport) broadening(c *security.Change) bool {
+	if r.layout() >= Layout3 {
+		return c.Broadening()
+	}
+	return c.Status == security.Broadening || c.Status == security.Unknown
+}
+
+// explainsUnresolved says the layout says, in an unresolved row's status,
+// why it could not be evaluated and that it counts as broadening (layout
+// 3 on).
+func (r *DiffReport) explainsUnresolved() bool { return r.layout() >= Layout3 }

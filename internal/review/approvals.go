@@ -25,8 +25,11 @@ type Approval struct {
 	Approvers []string
 }
 
-// approvals reads who approved pull request pr: its reviews and, when the
-// approval label is on it, who added that label and when; then, for the
+// approvals reads who approved pull request pr, whose review was shown at
+// sh: its reviews and, when an approval label (the security approval
+// label, the destructive label) is on it or it merged (a label on at the
+// merge counts, though removed since), who added and removed the labels
+// and when; then, for the
 // approvals that could count, what the rule needs to know of their
 // authors (their permission on the repository, whether they pushed the
 // reviewed head) and, for one in the merge's own second, whether auto-merge
@@ -34,9 +37,10 @@ type Approval struct {
 // the deploy when an input needs approvals; otherwise the report cannot
 // name who approved, and the log says why. What cannot be read of an
 // approver makes their approval not count, and the report says why.
-func (s *Finder) approvals(ctx context.Context, pr PullRequest) (gate.Approvals, error) {
+func (s *Finder) approvals(ctx context.Context, pr PullRequest, sh Shown) (gate.Approvals, error) {
 	a := s.Where.Approval
-	in := gate.ApprovalInput{Author: pr.Author, Head: pr.HeadSHA, MergedAt: pr.MergedAt, Approvers: a.Approvers}
+	in := gate.ApprovalInput{Author: pr.Author, Head: pr.HeadSHA, MergedAt: pr.MergedAt, Approvers: a.Approvers,
+		Shown: sh.At, ShownBy: sh.By, ShownUnknown: sh.Unknown}
 	reviews, err := s.API.ListReviews(ctx, pr.Number)
 	if err != nil {
 		err = fmt.Errorf("read the reviews of pull request #%d (the job needs pull-requests: read): %w", pr.Number, err)
@@ -66,15 +70,19 @@ func (s *Finder) approvals(ctx context.Context, pr PullRequest) (gate.Approvals,
 			add(rv.Login, rv.SubmittedAt)
 		}
 	}
-	if a.Label != "" && slices.ContainsFunc(pr.Labels, func(l string) bool { return strings.EqualFold(l, a.Label) }) {
+	labels := slices.DeleteFunc([]string{a.Label, s.Where.DestructiveLabel}, func(l string) bool { return l == "" })
+	on := func(l string) bool {
+		return slices.ContainsFunc(pr.Labels, func(x string) bool { return strings.EqualFold(x, l) })
+	}
+	if len(labels) > 0 && (pr.Merged || !pr.MergedAt.IsZero() || slices.ContainsFunc(labels, on)) {
 		events, err := s.API.ListLabelEvents(ctx, pr.Number)
 		if err != nil {
 			return gate.Approvals{}, fmt.Errorf("read who added the labels of pull request #%d (the job needs issues: read or pull-requests: read): %w", pr.Number, err)
 		}
-		in.Label = a.Label
+		in.Label, in.DestructiveLabel = a.Label, s.Where.DestructiveLabel
 		for _, e := range events {
 			in.Labels = append(in.Labels, gate.LabelRecord{Event: e.Event, Label: e.Label, Actor: e.Actor, At: e.At, ActorType: e.ActorType})
-			if e.Event == "labeled" && strings.EqualFold(e.Label, a.Label) && e.ActorType == "User" {
+			if e.Event == "labeled" && slices.ContainsFunc(labels, func(l string) bool { return strings.EqualFold(e.Label, l) }) && e.ActorType == "User" {
 				add(e.Actor, e.At)
 			}
 		}

@@ -6,51 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
-
-// labelsAtMerge splits pr's labels into those it carried when it merged,
-// which approve what was merged, and those added after, which approve
-// nothing: anyone with triage rights can label a merged pull request and
-// re-run the deploy. Only a pull request carrying the destructive-approval
-// label needs its history read; one not merged counts its labels as they
-// are. Either way the destructive label counts only when a person added
-// it: one a bot put on (any workflow's GITHUB_TOKEN can) approves nothing,
-// and is returned in bots.
-func (s *Finder) labelsAtMerge(ctx context.Context, pr PullRequest) (atMerge, late []string, bots []gate.LabelRecord, err error) {
-	label := s.Where.DestructiveLabel
-	if label == "" || !slices.ContainsFunc(pr.Labels, func(l string) bool { return strings.EqualFold(l, label) }) {
-		return pr.Labels, nil, nil, nil
-	}
-	events, err := s.API.ListLabelEvents(ctx, pr.Number)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read when the labels of pull request #%d were added (the job needs issues: read or pull-requests: read): %w", pr.Number, err)
-	}
-	slices.SortStableFunc(events, func(a, b LabelEvent) int { return a.At.Compare(b.At) })
-	on := map[string]bool{}
-	var last LabelEvent // the destructive label's last "labeled" before the merge
-	for _, e := range events {
-		if !pr.MergedAt.IsZero() && !e.At.Before(pr.MergedAt) {
-			continue // the same second counts as after: fail closed
-		}
-		on[strings.ToLower(e.Label)] = e.Event == "labeled"
-		if e.Event == "labeled" && strings.EqualFold(e.Label, label) {
-			last = e
-		}
-	}
-	for _, l := range pr.Labels {
-		switch {
-		case strings.EqualFold(l, label) && last.Event != "" && last.ActorType != "User" && (on[strings.ToLower(l)] || pr.MergedAt.IsZero()):
-			bots = append(bots, gate.LabelRecord{Event: last.Event, Label: l, Actor: last.Actor, At: last.At, ActorType: last.ActorType})
-		case on[strings.ToLower(l)] || pr.MergedAt.IsZero():
-			atMerge = append(atMerge, l)
-		default:
-			late = append(late, l)
-		}
-	}
-	return atMerge, late, bots, nil
-}
 
 // findPR names the pull request the deployed commit came from: the event's
 // own, or the one merged into the branch the run is on (GITHUB_REF) whose

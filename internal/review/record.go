@@ -27,19 +27,10 @@ func (s *Finder) records(ctx context.Context, sha string) ([]gate.Record, error)
 	out := make([]gate.Record, 0, len(runs))
 	for _, cr := range runs {
 		rec, _ := gate.ParseDiffMarker(cr.ExternalID)
-		rec.Name, rec.URL = name, cr.HTMLURL
+		rec.Name, rec.URL, rec.CompletedAt = name, cr.HTMLURL, cr.CompletedAt
 		out = append(out, rec)
 	}
 	return out, nil
-}
-
-// record is the newest of records; nil when there is none.
-func (s *Finder) record(ctx context.Context, sha string) (*gate.Record, error) {
-	recs, err := s.records(ctx, sha)
-	if err != nil || len(recs) == 0 {
-		return nil, err
-	}
-	return &recs[0], nil
 }
 
 // trustedRuns are the check runs named name on commit sha created by the

@@ -41,8 +41,8 @@ type Where struct {
 	DiffCheck, DeployCheck string
 	// TrustedApp is the app whose check runs vouch for a review.
 	TrustedApp string
-	// DestructiveLabel is the label whose history is read (see
-	// labelsAtMerge).
+	// DestructiveLabel is the label that allows destructive changes,
+	// counted as an approval is (approvals.go).
 	DestructiveLabel string
 	// KeyIDField is the header field naming the review's fingerprint-key.
 	KeyIDField string
@@ -169,45 +169,87 @@ type found struct {
 	header  marker.Header
 }
 
-// pullRequest is the review of pull request number: its head, labels, the
-// diff comment its record vouches for, and whether that was altered.
+// pullRequest is the review of pull request number: its head, the diff
+// comment its record vouches for, whether that was altered, and who
+// approved it (approvals given after that review was shown).
 func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (gate.Review, found, error) {
+	rv, f, sh, err := s.reviewOf(ctx, number, commit)
+	if err != nil || f.pr == nil {
+		return rv, f, err
+	}
+	rv.Approvals, err = s.approvals(ctx, *f.pr, sh)
+	return rv, f, err
+}
+
+// Shown is when a review was first shown (see gate.ApprovalInput.Shown):
+// At, by the diff check run By; zero, with Unknown saying why, when that
+// is not known.
+type Shown struct {
+	At          time.Time
+	By, Unknown string
+}
+
+// ShownAt is when the review of digest at head was first shown: the
+// earliest completion of a diff check run of recs (on head) that records
+// the digest. A run that completed had posted its review; taking the
+// earliest completion of those that did never counts an approval given
+// before any of them did.
+func ShownAt(recs []gate.Record, head, digest string) Shown {
+	var out Shown
+	incomplete := false
+	for _, r := range recs {
+		switch {
+		case r.Digest != digest:
+		case r.CompletedAt.IsZero():
+			incomplete = true
+		case out.At.IsZero() || !r.CompletedAt.After(out.At):
+			out.At, out.By = r.CompletedAt, r.URL
+		}
+	}
+	switch {
+	case !out.At.IsZero():
+	case incomplete:
+		out.Unknown = fmt.Sprintf("no diff check run on %s that records its digest %s has completed", reporters.ShortSHA(head), model.ShortDigest(digest))
+	default:
+		out.Unknown = fmt.Sprintf("no diff check run of the trusted app on %s records its digest %s", reporters.ShortSHA(head), model.ShortDigest(digest))
+	}
+	return out
+}
+
+// reviewOf is pullRequest before the approvals are read, and when the
+// review it found was shown.
+func (s *Finder) reviewOf(ctx context.Context, number int, commit string) (gate.Review, found, Shown, error) {
 	w := s.Where
 	rv := gate.Review{Commit: commit}
 	var f found
+	sh := Shown{Unknown: "no diff comment of the action's identity is on the pull request"}
 	pr, err := s.API.GetPullRequest(ctx, number)
 	if err != nil {
-		return rv, f, fmt.Errorf("read pull request #%d: %w", number, err)
+		return rv, f, sh, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
 	f.pr = &pr
 	rv.PR, rv.HeadSHA = pr.Number, pr.HeadSHA
-	if rv.Labels, rv.LateLabels, rv.BotLabels, err = s.labelsAtMerge(ctx, pr); err != nil {
-		return rv, f, err
-	}
-	if rv.Approvals, err = s.approvals(ctx, pr); err != nil {
-		return rv, f, err
-	}
 	if !pr.MergedAt.IsZero() {
 		rv.MergedAt = pr.MergedAt.UTC().Format(time.RFC3339)
 	}
 
 	author := s.Bot(ctx)
 	if author == "" && s.Err != nil {
-		return rv, f, s.Err // the identity could not be read: say why
+		return rv, f, sh, s.Err // the identity could not be read: say why
 	}
 	ours, err := s.API.DiffComments(ctx, pr.Number, w.Label, author)
 	if err != nil {
-		return rv, f, err
+		return rv, f, sh, err
 	}
 	if len(ours) == 0 {
-		return rv, f, nil
+		return rv, f, sh, nil
 	}
 	// The diff's check run on the final head names the comment it vouches
 	// for: that one is the review, whatever else carries our header (every
 	// workflow using GITHUB_TOKEN posts as github-actions[bot]).
 	onHead, err := s.records(ctx, pr.HeadSHA)
 	if err != nil {
-		return rv, f, err // not "no record": the review cannot be verified now
+		return rv, f, sh, err // not "no record": the review cannot be verified now
 	}
 	c := &ours[len(ours)-1] // without a record naming one: the newest, for the refusal's message
 	if rec := vouching(onHead, ours); rec != nil && rec.CommentID != 0 {
@@ -219,8 +261,9 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 		}
 		if c == nil {
 			rv.Comment, rv.ReviewedSHA, rv.Digest, rv.Record = true, pr.HeadSHA, rec.Digest, rec
+			sh.Unknown = "the comment its diff check run vouches for is gone"
 			rv.Tampered = fmt.Sprintf("the diff check run %s vouches for comment %d, which is no longer on the pull request as a comment by %s (deleted, or another pull request's)", rec.URL, rec.CommentID, author)
-			return rv, f, nil
+			return rv, f, sh, nil
 		}
 		for _, o := range ours {
 			if o.ID != c.ID {
@@ -234,20 +277,27 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 	rv.Comment, rv.ReviewedSHA, rv.Digest = true, h.SHA, h.Digest
 	rv.KeyID, rv.CdkdVersion = h.Extra[w.KeyIDField], h.Cdkd
 	if h.Digest == "" {
-		return rv, f, nil // a failed diff: no review to verify
+		sh.Unknown = "its diff failed, so it shows no change set"
+		return rv, f, sh, nil // a failed diff: no review to verify
 	}
 	if h.SHA != "" {
 		// Without the check runs the review cannot be verified (Decide
 		// refuses it when the gate is on), but the rest of the review —
 		// the pull request and its labels — still counts.
+		recs := onHead
 		rec := vouching(onHead, ours)
 		if h.SHA != pr.HeadSHA {
-			// A stale review: its record, if any, is on the older head.
-			if rec, err = s.record(ctx, h.SHA); err != nil {
-				return rv, f, err
+			// A stale review: its records, if any, are on the older head.
+			if recs, err = s.records(ctx, h.SHA); err != nil {
+				return rv, f, sh, err
+			}
+			rec = nil
+			if len(recs) > 0 {
+				rec = &recs[0]
 			}
 		}
 		rv.Record = rec
+		sh = ShownAt(recs, h.SHA, h.Digest)
 	}
 	if why, edited := layout(h, rv.Record); why != "" {
 		if edited {
@@ -255,18 +305,18 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 		} else {
 			rv.Unreadable = why
 		}
-		return rv, f, nil
+		return rv, f, sh, nil
 	}
 	if rec := rv.Record; rec != nil && rec.Kept == gate.KeptNowhere && rec.Digest == h.Digest {
 		rv.Unreadable = notKept
-		return rv, f, nil
+		return rv, f, sh, nil
 	}
 	if rec := rv.Record; rec != nil && rec.Kept == "" && rec.Digest == h.Digest {
 		// A record older than v3 does not say where the change set is
 		// kept: a comment without its line is not proven edited.
 		if _, err := prcomment.DecodeChangeSet(c.Body, h.Digest); errors.Is(err, prcomment.ErrNoChangeSet) {
 			rv.Unreadable = notSaid
-			return rv, f, nil
+			return rv, f, sh, nil
 		}
 	}
 	var stored *gate.ChangeSet
@@ -281,7 +331,7 @@ func (s *Finder) pullRequest(ctx context.Context, number int, commit string) (ga
 	if err == nil && rv.Tampered == "" && (rv.ChangeSet == nil || rv.ChangeSet.Diff == nil) {
 		rv.Rerender = s.rerender(c, h)
 	}
-	return rv, f, err
+	return rv, f, sh, err
 }
 
 // notKept is why a review whose diff could not keep its change set (too

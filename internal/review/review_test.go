@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -81,7 +82,11 @@ func TestReviewRecord(t *testing.T) {
 			api := &checkRunsAPI{runs: tc.runs, err: tc.err}
 			f := &Finder{API: api, Redactor: set, Warn: func(msg string) { out.WriteString("warning: " + msg + "\n") },
 				Where: Where{Label: "prod", DiffCheck: "cdkd diff (prod)", TrustedApp: tc.app}}
-			got, err := f.record(context.Background(), sha)
+			recs, err := f.records(context.Background(), sha)
+			var got *gate.Record
+			if len(recs) > 0 {
+				got = &recs[0] // the newest
+			}
 			if tc.wantErr != "" {
 				assert.Error(t, err, tc.wantErr)
 				return
@@ -247,6 +252,35 @@ func TestBatch(t *testing.T) {
 			got, err := f.batch(context.Background(), 8)
 			assert.NilError(t, err)
 			assert.DeepEqual(t, got, tc.want)
+		})
+	}
+}
+
+// A review is shown once a diff check run recording its digest completed:
+// the earliest such completion, never a run that records another digest
+// or has not completed.
+func TestShownAt(t *testing.T) {
+	t1, t2 := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), time.Date(2024, 1, 2, 3, 9, 0, 0, time.UTC)
+	head, digest := "8888888888888888888888888888888888888888", "v3:"+strings.Repeat("a", 64)
+	recs := func(rs ...gate.Record) []gate.Record { return rs }
+	tests := []struct {
+		name    string
+		recs    []gate.Record
+		at      time.Time
+		by      string
+		unknown string
+	}{
+		{"the earliest completion recording the digest", recs(gate.Record{Digest: digest, CompletedAt: t2, URL: "run/3"}, gate.Record{Digest: "v3:other", CompletedAt: t1, URL: "run/2"},
+			gate.Record{Digest: digest, CompletedAt: t1.Add(time.Minute), URL: "run/1"}), t1.Add(time.Minute), "run/1", ""},
+		{"none completed", recs(gate.Record{Digest: digest, URL: "run/1"}), time.Time{}, "", "no diff check run on 8888888 that records its digest"},
+		{"none records the digest", recs(gate.Record{Digest: "v3:other", CompletedAt: t1}), time.Time{}, "", "no diff check run of the trusted app on 8888888 records its digest"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ShownAt(tc.recs, head, digest)
+			assert.Equal(t, got.At, tc.at)
+			assert.Equal(t, got.By, tc.by)
+			assert.Assert(t, strings.HasPrefix(got.Unknown, tc.unknown), got.Unknown)
 		})
 	}
 }

@@ -45,6 +45,8 @@ type CheckRun struct {
 	// AppSlug is "" when no app created it.
 	AppSlug string
 	HTMLURL string
+	// CompletedAt is when it completed; zero while it has not.
+	CompletedAt time.Time
 }
 
 // LabelEvent is a label added to ("labeled") or removed from a pull request.

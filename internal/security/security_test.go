@@ -143,6 +143,17 @@ func TestWhereCDKIsWrong(t *testing.T) {
 			{OpRemove, KindStatement, "Allow s3:GetObject on arn:aws:s3:::bucket-123/*", Removed, nil},
 			{OpAdd, KindStatement, "Allow s3:GetObject on ${Bucket.Arn}/*", Unresolved, nil},
 		}},
+		{"a CidrIp that becomes Fn::GetAtt of a new parameter is unresolved, which counts as broadening", update("In", "AWS::EC2::SecurityGroupIngress",
+			ingress(`"sg-aaa"`, "10.0.0.0/8"), props("GroupId", `"sg-aaa"`, "IpProtocol", `"tcp"`, "FromPort", "22", "ToPort", "22", "CidrIp", `{"Fn::GetAtt":["Cidr","Value"]}`)), []row{
+			{OpRemove, KindRule, "sg-aaa ingress tcp:22 from 10.0.0.0/8", Removed, nil},
+			{OpAdd, KindRule, "sg-aaa ingress tcp:22 from ${Cidr.Value}", Unresolved, nil},
+		}},
+		{"a bucket policy principal that becomes a reference is unresolved", update("BP", "AWS::S3::BucketPolicy",
+			props("PolicyDocument", policy(`{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::b/*","Principal":{"AWS":"arn:aws:iam::111122223333:root"}}`)),
+			props("PolicyDocument", policy(`{"Effect":"Allow","Action":"s3:GetObject","Resource":"arn:aws:s3:::b/*","Principal":{"AWS":{"Ref":"Who"}}}`))), []row{
+			{OpRemove, KindStatement, "Allow s3:GetObject on arn:aws:s3:::b/* to AWS:arn:aws:iam::111122223333:root", Removed, nil},
+			{OpAdd, KindStatement, "Allow s3:GetObject on arn:aws:s3:::b/* to AWS:${Who}", Unresolved, nil},
+		}},
 		{"a value redaction hid stays hidden and is unknown", pol("P", policy(getObj), `"***"`), []row{
 			{OpRemove, KindStatement, "Allow s3:GetObject on arn:aws:s3:::b/*", Removed, nil},
 			{OpAdd, KindStatement, `unreadable statement "***"`, Unknown, nil},

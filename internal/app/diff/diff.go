@@ -25,6 +25,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/fingerprints"
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/ghctx"
+	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
@@ -141,6 +142,11 @@ func (r *run) report(ctx context.Context, report reporters.DiffReport, d model.D
 	if scope := changeset.DeployScope(r.Config, r.Secrets.Assembly, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
+	if report.Missing == "" {
+		if early := r.earlyApprovals(ctx, report.Digest); early != "" {
+			report.Notes = append(slices.Clone(report.Notes), early)
+		}
+	}
 	outputs := reporters.DiffOutputs(d.Totals(), d.AnyChange(), d.SecurityTally())
 	outputs[publisher.OutputDigest] = report.Digest
 
@@ -206,7 +212,14 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 				return ""
 			}
 			digest, report, renderer, where := rep.Digest, "", prcomment.RendererVersion, kept
-			if c, ok := prcomment.Parse(w.Comment.Body); ok {
+			// The bytes the action wrote, never an edit read back: the
+			// comment as re-read when it is ours but for the run link
+			// (kept from an earlier run), else what this run wrote.
+			body := w.Comment.Body
+			if !github.SameBody(body, w.Wrote) {
+				body = w.Wrote
+			}
+			if c, ok := prcomment.Parse(body); ok {
 				digest, report, renderer = c.Header.Digest, c.Report, max(c.Header.Render, 1)
 				if where == gate.KeptInComment && c.ChangeSet == "" {
 					where = gate.KeptNowhere // too large for the comment, and not stored

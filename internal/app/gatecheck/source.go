@@ -103,7 +103,7 @@ func (s reviewSource) ListCheckRunsForRef(ctx context.Context, ref, name string)
 	}
 	out := make([]review.CheckRun, len(runs))
 	for i, cr := range runs {
-		out[i] = review.CheckRun{ID: cr.ID, Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID, AppSlug: cr.AppSlug, HTMLURL: cr.HTMLURL}
+		out[i] = review.CheckRun{ID: cr.ID, Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID, AppSlug: cr.AppSlug, HTMLURL: cr.HTMLURL, CompletedAt: cr.CompletedAt}
 	}
 	return out, nil
 }

@@ -39,6 +39,38 @@ func (s *Server) LabelPullRequest(owner, repo string, number int, label, login s
 	it.updated = at
 }
 
+// LabelNow adds label to pull request number as login does, at the
+// clock's now, whether or not the pull request merged since (a seeded
+// merge can be moved after it with MergeAt).
+func (s *Server) LabelNow(owner, repo string, number int, label, login string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if it := s.pullItem("LabelNow", owner, repo, number); it != nil {
+		at := s.now()
+		s.labelAt(it, label, login, at)
+		it.updated = at
+	}
+}
+
+// RemoveLabelEvent records that login removed label from pull request
+// number at at (zero: now), and takes the label off it.
+func (s *Server) RemoveLabelEvent(owner, repo string, number int, label, login string, at time.Time) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it := s.pullItem("RemoveLabelEvent", owner, repo, number)
+	if it == nil {
+		return
+	}
+	if at.IsZero() {
+		at = s.now()
+	}
+	it.labels = slices.DeleteFunc(it.labels, func(l string) bool { return l == label })
+	it.labelEvents = append(it.labelEvents, labelEvent{id: s.id("event"), event: "unlabeled", label: label, login: login, at: at.UTC()})
+	slices.SortStableFunc(it.labelEvents, func(a, b labelEvent) int { return a.at.Compare(b.at) })
+}
+
 // labelAt puts label on it, as added by login at at. Called with s.mu
 // held.
 func (s *Server) labelAt(it *item, label, login string, at time.Time) {
