@@ -50,6 +50,7 @@ func (v Renderer) Report(h marker.Header, changeSetLine string, d model.Diff, wh
 var renderers = []Renderer{
 	{Version: reporters.Layout1, Redact: redactText},
 	{Version: reporters.Layout2, Redact: redactText},
+	{Version: reporters.Layout3, Redact: redactText},
 }
 
 func redactText(r Redactor, text string) string { return r.Redact(text) }

@@ -13,8 +13,10 @@ const (
 	// Layout2 adds that picture, drawn from the header's record, and
 	// budgets one line for it when a shorter level leaves it out.
 	Layout2 = 2
+	// Layout3 is this round's layout: see docs/versions.md's list of layouts.
+	Layout3 = 3
 	// LatestLayout is the layout this release writes.
-	LatestLayout = Layout2
+	LatestLayout = Layout3
 )
 
 // layout is the layout r is rendered in: the latest unless the caller
@@ -29,3 +31,7 @@ func (r *DiffReport) layout() int {
 // drawsPicture says the layout has the picture section (layout 2 on); an
 // older layout draws none, whatever its header holds.
 func (r *DiffReport) drawsPicture() bool { return r.layout() >= Layout2 }
+
+// codeSpansInNotes says the layout renders a note's `code spans` as code
+// (layout 3 on); an older one wrote their backticks as literal characters.
+func (r *DiffReport) codeSpansInNotes() bool { return r.layout() >= Layout3 }
