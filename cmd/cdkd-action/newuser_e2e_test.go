@@ -185,3 +185,33 @@ func TestGitHubLimitsSayWhatTheyMean(t *testing.T) {
 		assert.Assert(t, !strings.Contains(res.stdout, "413  []"), res.stdout)
 	})
 }
+
+// No state bucket in a workflow (none named, cdkd's default not found) is
+// said once, not once by the bucket lookup and again by discovery.
+func TestMissingBucketIsOneWarning(t *testing.T) {
+	w := newWorkspace(t)
+	res := w.run(map[string]string{"from-json": abs(t, "../../testdata/fixtures/diff-v2.json"), "app": abs(t, "../../testdata/fixtures/assembly-v2")})
+	assert.Equal(t, res.code, 0, res.stdout)
+	assert.Equal(t, strings.Count(res.stdout, "no state bucket is"), 1, res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "::warning::no state bucket is named (state-bucket, CDKD_STATE_BUCKET, cdk.json's context.cdkd.stateBucket), and cdkd's default for the account could not be used"), res.stdout)
+
+	// Locally without --resolve-secrets the notice says nothing was read.
+	res2 := runCLI(t, t.TempDir(), nil, "--from-json="+abs(t, "../../testdata/fixtures/diff-v2.json"), "--app="+abs(t, "../../testdata/fixtures/assembly-v2"))
+	assert.Equal(t, res2.code, 0, res2.stderr)
+	assert.Assert(t, !strings.Contains(res2.stderr, "no state bucket"), res2.stderr)
+	assert.Assert(t, is.Contains(res2.stderr, "notice: cdkd's output is not masked against its state"), res2.stderr)
+}
+
+// A local deploy --dry-run knows no commit and trusts no check run: it
+// names no empty SHA, and says nothing of what trusting github-actions'
+// check runs means.
+func TestLocalDryRunSaysOnlyWhatApplies(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, "testdata/deploy/assembly", filepath.Join(dir, "cdk.out"))
+	_, env := cliStub(t, gateDiff(t, "testdata/deploy/diff-safe.json"))
+	res := runCLI(t, dir, env, "deploy", "--all", "--app=cdk.out", "--dry-run")
+	assert.Equal(t, res.code, 1, res.stderr)
+	assert.Assert(t, is.Contains(res.stdout, "No pull request was found for this commit (a local run reads no pull request), so there is no reviewed diff to compare with"), res.stdout)
+	assert.Assert(t, !strings.Contains(res.stdout, "for commit ("), res.stdout)
+	assert.Assert(t, !strings.Contains(res.stdout+res.stderr, "trusted-app"), res.stdout)
+}

@@ -184,7 +184,13 @@ func (c *Check) fromDecision(dec gate.Decision) {
 	}
 	c.Rep.Reviewed = dec.Reviewed
 	// The notes are the report's, not the log's: they hold on every run.
-	c.Rep.Warnings = append(slices.Clip(dec.Warnings), dec.Notes...)
+	// A local run trusts no check run, so what trusting github-actions'
+	// ones means is nothing to it.
+	notes := dec.Notes
+	if c.Opts.Local {
+		notes = slices.DeleteFunc(slices.Clone(notes), func(n string) bool { return n == gate.SharedRecordNote })
+	}
+	c.Rep.Warnings = append(slices.Clip(dec.Warnings), notes...)
 	if dec.Unapproved != "" {
 		// A warning in the log and the report: nobody approved.
 		dec.Warnings = append(slices.Clip(dec.Warnings), dec.Unapproved)
