@@ -76,7 +76,11 @@ func Check(root string) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append(problems, named...), pkgs...), nil
+	defaults, err := InputDefaults(root)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(problems, named...), pkgs...), defaults...), nil
 }
 
 // Links checks every relative link and image of docs (paths relative to

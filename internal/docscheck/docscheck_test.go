@@ -164,3 +164,23 @@ func TestRepositoryPictureHashIsRecorded(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Assert(t, is.Len(strings.TrimSpace(string(b)), 64))
 }
+
+// docs/inputs.md's table of inputs has a row per input, each with
+// action.yml's default.
+func TestInputDefaultsFollowActionYAML(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "action.yml", "inputs:\n  all:\n    default: 'false'\n  stacks:\n    description: x\n  label:\n    default: ''\n")
+	writeFile(t, root, "docs/inputs.md", "| input | type | required | default | what it does |\n|---|---|---|---|---|\n"+
+		"| `all` | boolean | no | `true` | every stack |\n| `stacks` | list | no |  | the stacks |\n| `nope` | string | no |  | gone |\n\nafter\n")
+	problems, err := InputDefaults(root)
+	assert.NilError(t, err)
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.String())
+	}
+	assert.DeepEqual(t, got, []string{
+		"docs/inputs.md:3: the default of `all` is \"`true`\" here but \"`false`\" in action.yml",
+		"docs/inputs.md:5: the inputs table names `nope`, which action.yml does not declare",
+		"docs/inputs.md: the inputs table (| input | type | required | default | what it does |) has no row for `label`",
+	})
+}
