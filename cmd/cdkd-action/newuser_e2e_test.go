@@ -215,3 +215,12 @@ func TestLocalDryRunSaysOnlyWhatApplies(t *testing.T) {
 	assert.Assert(t, !strings.Contains(res.stdout, "for commit ("), res.stdout)
 	assert.Assert(t, !strings.Contains(res.stdout+res.stderr, "trusted-app"), res.stdout)
 }
+
+// With an app command there is no list to check stacks against before
+// cdkd synthesizes: the run says so, and what cdkd does then.
+func TestStacksWithAnAppCommandAreNotChecked(t *testing.T) {
+	res := runCLI(t, t.TempDir(), nil, "diff", "--stacks=StackA NoSuchStak", "--app=npx cdk synth", "--cdkd-path=/nonexistent/cdkd")
+	assert.Assert(t, is.Contains(res.stderr, "warning: app is not a synthesized cloud assembly, so the stacks patterns are not checked before cdkd synthesizes: cdkd refuses patterns that together match no stack, "+
+		"but leaves out without a word one that matches nothing when another matches"), res.stderr)
+	assert.Assert(t, !strings.Contains(res.stderr, "input stacks"), res.stderr)
+}
