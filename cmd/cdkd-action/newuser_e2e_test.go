@@ -13,6 +13,8 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 )
 
 // A typo among the stacks is refused before cdkd runs, named, whatever
@@ -89,7 +91,7 @@ func TestLocalDriftStacksMatchTheReport(t *testing.T) {
 	outputs := filepath.Join(dir, "outputs.json")
 	res := runCLI(t, dir, env, "drift", "--stacks=StackC Stak", "--outputs-file="+outputs)
 	assert.Equal(t, res.code, 2, res.stderr)
-	assert.Assert(t, is.Contains(res.stderr, `error: input stacks: "Stak": this pattern matches no stack of the state (as cdkd drift reported it) (it holds StackC)`), res.stderr)
+	assert.Assert(t, is.Contains(res.stderr, `error: input stacks: "Stak": this pattern matches no stack of cdkd drift's report (it holds StackC)`), res.stderr)
 	assert.Equal(t, readOutputs(t, outputs)["failure-reason"], "bad-input")
 }
 
@@ -216,11 +218,32 @@ func TestLocalDryRunSaysOnlyWhatApplies(t *testing.T) {
 	assert.Assert(t, !strings.Contains(res.stdout+res.stderr, "trusted-app"), res.stdout)
 }
 
-// With an app command there is no list to check stacks against before
-// cdkd synthesizes: the run says so, and what cdkd does then.
-func TestStacksWithAnAppCommandAreNotChecked(t *testing.T) {
-	res := runCLI(t, t.TempDir(), nil, "diff", "--stacks=StackA NoSuchStak", "--app=npx cdk synth", "--cdkd-path=/nonexistent/cdkd")
-	assert.Assert(t, is.Contains(res.stderr, "warning: app is not a synthesized cloud assembly, so the stacks patterns are not checked before cdkd synthesizes: cdkd refuses patterns that together match no stack, "+
-		"but leaves out without a word one that matches nothing when another matches"), res.stderr)
-	assert.Assert(t, !strings.Contains(res.stderr, "input stacks"), res.stderr)
+// With an app command there is no list before cdkd synthesizes: the
+// stacks are checked once it did, against the stacks its diff names (no
+// cdk.out here), and a typo is refused before anything is posted.
+func TestStacksWithAnAppCommandAreCheckedAfterTheSynth(t *testing.T) {
+	w := newWorkspace(t)
+	stub := w.stub(cdkdtest.Invocation{Args: []string{"diff", "StackA", "NoSuchStak", "--json", "--recursive", "--app", "npx cdk synth"},
+		Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: abs(t, "testdata/deploy/diff-safe.json")})
+	res := w.run(map[string]string{"stacks": "StackA NoSuchStak", "app": "npx cdk synth"})
+	stub.AssertAllUsed(t)
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.outputs["failure-reason"], "bad-input")
+	assert.Assert(t, is.Contains(res.stdout, `::error::input stacks: "NoSuchStak": this pattern matches no stack of cdkd's diff (it holds StackA, StackB)`), res.stdout)
+	assert.Equal(t, len(w.gh.Comments(owner, repo, prNum)), 0, "bad input posts nothing")
+}
+
+// The gated deploy's diff checks the stacks the same way: a typo is
+// refused before anything is deployed.
+func TestDeployWithAnAppCommandRefusesATypoBeforeDeploying(t *testing.T) {
+	dir := t.TempDir()
+	stub, env := cliStub(t, cdkdtest.Invocation{Args: []string{"diff", "StackA", "NoSuchStak", "--json", "--recursive", "--app", "npx cdk synth"},
+		Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: abs(t, "testdata/deploy/diff-safe.json")})
+	outputs := filepath.Join(dir, "outputs.json")
+	res := runCLI(t, dir, env, "deploy", "--stacks=StackA NoSuchStak", "--app=npx cdk synth", "--require-reviewed-diff=false", "--yes", "--outputs-file="+outputs)
+	stub.AssertAllUsed(t) // no cdkd deploy
+	assert.Equal(t, res.code, 2, res.stderr)
+	assert.Assert(t, is.Contains(res.stdout+res.stderr, `input stacks: "NoSuchStak": this pattern matches no stack of cdkd's diff (it holds StackA, StackB)`), res.stdout+res.stderr)
+	assert.Equal(t, readOutputs(t, outputs)["failure-reason"], "bad-input")
+	assert.Equal(t, readOutputs(t, outputs)["deployed"], "false")
 }

@@ -73,6 +73,19 @@ func (a *Assembly) Unmatched(patterns []string) []string {
 	return out
 }
 
+// UnmatchedNames is Unmatched for stacks known by their names alone (a
+// state listing, cdkd's report): the patterns, in the order given, that
+// select none of names.
+func UnmatchedNames(patterns, names []string) []string {
+	var out []string
+	for _, p := range patterns {
+		if !slices.ContainsFunc(names, func(n string) bool { return Selects(p, n) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // TopNames are the names of the stacks a selector can select (the nested
 // ones come with their parent), sorted, each once.
 func (a *Assembly) TopNames() []string {

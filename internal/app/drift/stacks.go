@@ -52,18 +52,12 @@ func (r *run) stacksInReport(d model.Drift) error {
 	for _, s := range d.Stacks {
 		names = append(names, s.Stack)
 	}
-	return unmatchedIn(r.Config.Stacks, names, "the state (as cdkd drift reported it)")
+	return unmatchedIn(r.Config.Stacks, names, "cdkd drift's report")
 }
 
 // unmatchedIn refuses the patterns that match none of the names.
 func unmatchedIn(patterns, names []string, where string) error {
 	slices.Sort(names)
 	names = slices.Compact(names)
-	var unmatched []string
-	for _, p := range patterns {
-		if !slices.ContainsFunc(names, func(n string) bool { return assembly.Selects(p, n) }) {
-			unmatched = append(unmatched, p)
-		}
-	}
-	return config.UnmatchedStacks(unmatched, where, names)
+	return config.UnmatchedStacks(assembly.UnmatchedNames(patterns, names), where, names)
 }

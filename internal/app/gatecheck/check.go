@@ -101,6 +101,10 @@ func (c *Check) Decide(ctx context.Context) (dec gate.Decision, ok bool) {
 	case err != nil && c.Reviews.Err != nil && !isCdkdError(err):
 		c.Failed(reason.APIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
 		return dec, false
+	case config.IsInputError(err):
+		// A stacks pattern the synthesized app has no stack for.
+		c.Failed(reason.BadInput, "Bad input", fmt.Sprintf("%v. Not deploying.", err), nil)
+		return dec, false
 	case err != nil:
 		var cerr *cdkd.Error
 		var tail []string
