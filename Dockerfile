@@ -4,13 +4,13 @@
 
 ARG GO_VERSION=1.26
 ARG NODE_VERSION=22
-# The base images. A release pins each by the digest it resolves
-# (GO_IMAGE=golang:1.26-bookworm@sha256:...) and records both in the
-# image's labels and annotations (.github/workflows/release.yml).
-ARG GO_IMAGE=golang:${GO_VERSION}-bookworm
-ARG NODE_IMAGE=node:${NODE_VERSION}-bookworm-slim
+# A release pins each base image by the digest it resolves
+# (GO_DIGEST=@sha256:...) and records both in the image's labels and
+# annotations (.github/workflows/release.yml); empty, the tags decide.
+ARG GO_DIGEST=
+ARG NODE_DIGEST=
 
-FROM ${GO_IMAGE} AS build
+FROM golang:${GO_VERSION}-bookworm${GO_DIGEST} AS build
 # The action's version, shown by `cdkd-action --version`.
 ARG VERSION=dev
 WORKDIR /src
@@ -21,7 +21,7 @@ COPY . .
 # file with the classic builder.
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/cdkd-action ./cmd/cdkd-action
 
-FROM ${NODE_IMAGE}
+FROM node:${NODE_VERSION}-bookworm-slim${NODE_DIGEST}
 # The cdkd release the action bundles. Pinned: CI must not change under us.
 # The build fails when that version does not install or reports another one.
 ARG CDKD_VERSION=0.284.40
