@@ -4,8 +4,13 @@
 
 ARG GO_VERSION=1.26
 ARG NODE_VERSION=22
+# A release pins each base image by the digest it resolves
+# (GO_DIGEST=@sha256:...) and records both in the image's labels and
+# annotations (.github/workflows/release.yml); empty, the tags decide.
+ARG GO_DIGEST=
+ARG NODE_DIGEST=
 
-FROM golang:${GO_VERSION}-bookworm AS build
+FROM golang:${GO_VERSION}-bookworm${GO_DIGEST} AS build
 # The action's version, shown by `cdkd-action --version`.
 ARG VERSION=dev
 WORKDIR /src
@@ -16,7 +21,7 @@ COPY . .
 # file with the classic builder.
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/cdkd-action ./cmd/cdkd-action
 
-FROM node:${NODE_VERSION}-bookworm-slim
+FROM node:${NODE_VERSION}-bookworm-slim${NODE_DIGEST}
 # The cdkd release the action bundles. Pinned: CI must not change under us.
 # The build fails when that version does not install or reports another one.
 ARG CDKD_VERSION=0.284.40

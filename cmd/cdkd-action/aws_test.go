@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -358,8 +357,8 @@ func stepDeps(dir string, getenv func(string) string, args []string) app.Deps {
 		},
 		FingerprintParams: e2eFingerprintParams,
 		CdkdKillGrace:     e2eKillGrace,
-		GitHub: func(token, apiURL string, log *slog.Logger) (github.API, error) {
-			return github.NewClient(token, apiURL, github.WithLogger(log), github.WithSleeper(e2eSleep))
+		GitHub: func(token, apiURL string, opts ...github.Option) (github.API, error) {
+			return github.NewClient(token, apiURL, append(opts, github.WithSleeper(e2eSleep))...)
 		},
 	}
 }

@@ -6,6 +6,7 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -113,6 +114,15 @@ func TestDriftCausesFromState(t *testing.T) {
 	t.Run("no record for the stack: exit-code fallback, said so", func(t *testing.T) {
 		w := newDriftWorkspace(t)
 		w.useAWS(aws)
+		// The role may not list the bucket: the stacks are then checked
+		// against cdkd's report, which names StackC.
+		aws.answerInstead(func(rw http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Query().Get("list-type") != "2" || !strings.HasPrefix(r.URL.Query().Get("prefix"), "elsewhere/") {
+				return false
+			}
+			s3Error(rw, http.StatusForbidden, "AccessDenied", "Access Denied")
+			return true
+		})
 		w.stub(detectStack(t, "refused.json", 2, "StackC", "--state-bucket", bucket, "--state-prefix", "elsewhere"))
 		res := w.run(map[string]string{"stacks": "StackC", "state-bucket": bucket, "state-prefix": "elsewhere"})
 		assert.Equal(t, res.code, 1, res.stdout)

@@ -75,6 +75,9 @@ func (w *workspace) onMergeGroupInto(branch string) {
 		groupHead, branch, queueBase, queueM9, branch))
 	w.vars["GITHUB_EVENT_NAME"], w.vars["GITHUB_EVENT_PATH"], w.vars["GITHUB_SHA"] = "merge_group", path, groupHead
 	delete(w.vars, "GITHUB_REF") // the runner's: the group's own ref
+	// The ref the event names exists while its group is checked, and
+	// GitHub lists it among the queue's.
+	w.gh.SetRef(owner, repo, fmt.Sprintf("refs/heads/gh-readonly-queue/%s/pr-10-%s", branch, queueBase), groupHead)
 }
 
 func verifyInputs() map[string]string {

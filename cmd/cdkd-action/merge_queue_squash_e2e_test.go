@@ -106,3 +106,24 @@ func TestMergeQueueSquashedGroupAReviewNoLongerCovers(t *testing.T) {
 		assert.Assert(t, is.Contains(s, "- `#10` reviewed at `3030303`: ✅"))
 	}
 }
+
+// When GitHub's list of the queue's refs answers [] (not even the group's
+// own ref, which the event names), the squash commits of the groups ahead
+// belong to no pull request the action can find: the check says that,
+// instead of reading their changes as unreviewed and blaming the group's
+// own pull request, whose diff did not change.
+func TestMergeQueueSquashedGroupWithNoRefsListed(t *testing.T) {
+	w, stub := queuedPRs(t)
+	w.gh.SetCommits(owner, repo, "main", groupHead, squash9, squash8, groupHead)
+	w.onMergeGroup()
+	w.gh.Inject(githubtest.Fault{Times: 1, Operation: githubtest.OpListMatchingRefs, Status: 200, Body: "[]"})
+	res, check := w.verifyGroup(1, "no-reviewed-diff", "failure")
+	stub.AssertAllUsed(t)
+	assert.Equal(t, check.Output.Title, "Group refused: No reviewed diff")
+	want := "commits 9191919, 8181818 of the group belong to no pull request the action can find: GitHub associates no pull request with them (as with the commits a queue that squashes or rebases writes), " +
+		"and GitHub's list of the merge queue's refs (gh-readonly-queue/main/), which would name the entry that wrote each, answered none, not even the group's own ref"
+	assert.Assert(t, is.Contains(res.stdout, want), res.stdout)
+	for _, s := range []string{res.stdout, check.Output.Summary, res.summary} {
+		assert.Assert(t, !strings.Contains(s, "Diff changed since review"), s)
+	}
+}

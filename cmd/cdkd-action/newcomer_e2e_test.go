@@ -63,8 +63,8 @@ func TestNoRegionIsRefusedBeforeCdkdRuns(t *testing.T) {
 }
 
 // --stacks with --from-json renders only the stacks cdkd would have acted
-// on, matched by cdkd's rule; patterns that match nothing are refused as
-// cdkd refuses them, and a pattern only display paths could match (a /)
+// on, matched by cdkd's rule; each pattern that matches nothing is
+// refused, named (cdkd would drop it when another one matches), and a pattern only display paths could match (a /)
 // is refused with the reason: a saved report holds no display paths.
 func TestSavedReportFollowsStacks(t *testing.T) {
 	diff := "--from-json=" + abs(t, "../../testdata/fixtures/diff-v2.json")
@@ -85,7 +85,15 @@ func TestSavedReportFollowsStacks(t *testing.T) {
 	assert.Equal(t, res.code, 2, res.stdout)
 	assert.Equal(t, res.stdout, "", "no report")
 	assert.Assert(t, is.Contains(res.stderr, "input stacks: with from-json "), res.stderr)
-	assert.Assert(t, is.Contains(res.stderr, "no stack of the saved report matches NoSuchStack, as cdkd would refuse it (No stacks matching NoSuchStack found); the report holds StackA, StackB"), res.stderr)
+	assert.Assert(t, is.Contains(res.stderr, `"NoSuchStack": this pattern matches no stack of the saved report, which holds StackA, StackB`), res.stderr)
+
+	// A typo beside a good name is refused too: cdkd would drop it, and
+	// StackA would quietly go unreviewed.
+	res = runCLI(t, t.TempDir(), nil, "diff", diff, asm, "--stacks=StackB NoSuchStak")
+	assert.Equal(t, res.code, 2, res.stdout)
+	assert.Equal(t, res.stdout, "", "no report")
+	assert.Assert(t, is.Contains(res.stderr, `input stacks: with from-json `), res.stderr)
+	assert.Assert(t, is.Contains(res.stderr, `"NoSuchStak": this pattern matches no stack of the saved report`), res.stderr)
 
 	res = runCLI(t, t.TempDir(), nil, "diff", diff, asm, "--stacks=Prod/StackA")
 	assert.Equal(t, res.code, 2, res.stdout)
@@ -100,7 +108,7 @@ func TestSavedReportFollowsStacks(t *testing.T) {
 	assert.Assert(t, !strings.Contains(res.stdout, "StackA"), res.stdout)
 	res = runCLI(t, t.TempDir(), nil, "drift", drift, "--stacks=StackZ")
 	assert.Equal(t, res.code, 2, res.stdout)
-	assert.Assert(t, is.Contains(res.stderr, "no stack of the saved report matches StackZ"), res.stderr)
+	assert.Assert(t, is.Contains(res.stderr, `"StackZ": this pattern matches no stack of the saved report`), res.stderr)
 
 	// A report JSON cdkd-action wrote is rendered whole: stacks is refused.
 	dir := t.TempDir()

@@ -62,6 +62,9 @@ func TestREADMERunCommandIsFirstAndRuns(t *testing.T) {
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Assert(t, strings.HasPrefix(res.stdout, "### cdkd diff\n"), res.stdout)
 	assert.Assert(t, is.Contains(res.stdout, "**Plan:** 1 to create, 3 to update, 1 to replace, 1 to delete"))
+	// A note's code spans are code (GitHub shows "&#96;" as a backtick).
+	assert.Assert(t, is.Contains(res.stdout, "> ℹ️ The value of <code>{{resolve:secretsmanager:my-secret:SecretString:password}}</code> is part of the name of <code>SecretNamedQueue</code>"), res.stdout)
+	assert.Assert(t, !strings.Contains(res.stdout, "&#96;"), res.stdout)
 
 	// The test command keeps the shape .ci/run's awk reads: the marker,
 	// then one ```sh block.

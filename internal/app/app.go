@@ -87,6 +87,8 @@ func (e *Env) run(ctx context.Context) outcome.Outcome {
 		err = checkFingerprintKey(cfg)
 	}
 	if err != nil {
+		// The refusal's failure-reason still reaches --outputs-file.
+		e.cfg.CLI.OutputsFile = config.OutputsFileIn(e.app.Dir, e.app.Args)
 		return outcome.Failed(reason.BadInput, err)
 	}
 	e.cfg = cfg
@@ -121,6 +123,9 @@ func (e *Env) run(ctx context.Context) outcome.Outcome {
 	if err := e.parts.Secrets.Discover(ctx); err != nil {
 		return outcome.Failed(reason.BadInput, err)
 	}
+	if err := e.stacksInAssembly(); err != nil {
+		return outcome.Failed(reason.BadInput, err)
+	}
 	if !e.local {
 		e.parts.Channels.Connect(e.app.Deps.GitHub, e.parts.Log)
 		if o, ok := e.runPullRequest(ctx); !ok {
@@ -128,6 +133,7 @@ func (e *Env) run(ctx context.Context) outcome.Outcome {
 		}
 	}
 	e.warnInputs()
+	e.warnNewcomer()
 	if cfg.FromJSON != "" {
 		done, err := e.parts.FromJSON().Render(cfg.Command, cfg.Stacks, e.parts.Secrets.Set, e.parts.Channels)
 		if err != nil {
@@ -213,4 +219,27 @@ func (e *Env) requireRegion(ctx context.Context) error {
 		return errors.New("no AWS region is known, and cdkd needs one: set AWS_REGION (or AWS_DEFAULT_REGION, or a region in the AWS profile)")
 	}
 	return errors.New("no AWS region is known, and cdkd needs one: set aws-region on the step that configures AWS credentials (aws-actions/configure-aws-credentials), or AWS_REGION in the job's env")
+}
+
+// stacksInAssembly refuses, before cdkd runs, a stacks pattern that
+// matches no stack of the cloud assembly app names: cdkd would drop it
+// without a word when another pattern matches, and fail (not say "bad
+// input") when none does. A saved report is matched by its own rule
+// (fromjson), a drift against the state (package drift); with an app
+// command there is no list before cdkd synthesizes, and warnInputs says so.
+func (e *Env) stacksInAssembly() error {
+	asm := e.parts.Secrets.Assembly
+	if asm == nil || len(e.cfg.Stacks) == 0 || e.cfg.FromJSON != "" {
+		return nil
+	}
+	switch e.cfg.Command {
+	case config.CommandDiff, config.CommandDeploy, config.CommandVerify:
+	case config.CommandPlan:
+		if e.cfg.For == config.CommandDrift {
+			return nil // a plan for drift reads the state
+		}
+	default:
+		return nil
+	}
+	return config.UnmatchedStacks(asm.Unmatched(e.cfg.Stacks), "the cloud assembly", asm.TopNames())
 }

@@ -2,13 +2,14 @@ package assembly
 
 import (
 	"fmt"
-	"path"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // Select returns the top-level stacks a cdkd command given these stack
-// selectors (or --all) works on, as cdkd matches them: a physical name or a
-// display path, with `*` wildcards ("MyStage/*"). Nested stacks are never
+// selectors (or --all) works on, as cdkd matches them (StackMatches): a
+// physical name or a display path, with `*` wildcards ("MyStage/*"). Nested stacks are never
 // selected on their own; they come with their parent. A selector that
 // matches nothing is an error, as it is for cdkd.
 func (a *Assembly) Select(selectors []string, all bool) ([]Stack, error) {
@@ -33,14 +34,69 @@ func (a *Assembly) Select(selectors []string, all bool) ([]Stack, error) {
 }
 
 func matches(selector string, s Stack) bool {
-	return Selects(selector, s.Name) || Selects(selector, s.DisplayName)
+	return StackMatches(selector, s.Name, s.DisplayName)
 }
 
-// Selects is cdkd's stack selector rule: a name, or a `*` wildcard
-// ("MyStage/*").
+// Selects is cdkd's stack selector rule for a stack known by its name
+// alone, as a state record is: see StackMatches.
 func Selects(selector, name string) bool {
-	ok, err := path.Match(selector, name)
-	return ok && err == nil
+	return StackMatches(selector, name, "")
+}
+
+// StackMatches is cdkd's stack selector rule (0.284's stackMatchesPattern):
+// a pattern with a / is matched against the stack's display path
+// ("Stage/Api"; its name when it has none), any other against its name; a
+// pattern with a * is a regular expression, each * standing for .*,
+// anchored at both ends, and any other is the exact name.
+func StackMatches(pattern, name, display string) bool {
+	target := name
+	if strings.Contains(pattern, "/") && display != "" {
+		target = display
+	}
+	if !strings.Contains(pattern, "*") {
+		return target == pattern
+	}
+	re, err := regexp.Compile("^" + strings.ReplaceAll(pattern, "*", ".*") + "$")
+	return err == nil && re.MatchString(target)
+}
+
+// Unmatched returns, in the order given, the patterns that select no
+// top-level stack: cdkd drops such a pattern without a word when another
+// one matches, so a typo would quietly leave a stack out.
+func (a *Assembly) Unmatched(patterns []string) []string {
+	var out []string
+	for _, p := range patterns {
+		if !slices.ContainsFunc(a.Stacks, func(s Stack) bool { return s.Parent == "" && matches(p, s) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// UnmatchedNames is Unmatched for stacks known by their names alone (a
+// state listing, cdkd's report): the patterns, in the order given, that
+// select none of names.
+func UnmatchedNames(patterns, names []string) []string {
+	var out []string
+	for _, p := range patterns {
+		if !slices.ContainsFunc(names, func(n string) bool { return Selects(p, n) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TopNames are the names of the stacks a selector can select (the nested
+// ones come with their parent), sorted, each once.
+func (a *Assembly) TopNames() []string {
+	var out []string
+	for _, s := range a.Stacks {
+		if s.Parent == "" {
+			out = append(out, s.Name)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // TreeResources counts a stack's resources with those of every stack nested

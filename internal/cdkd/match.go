@@ -21,9 +21,10 @@ var ErrDisplayPath = errors.New("cdkd matches a pattern with a / against display
 //
 // cdkd matches a pattern with a "/" against the stack's display path
 // (Stage/Stack) instead of its name; a saved report holds names only, so
-// such a pattern cannot be evaluated and is refused, saying so. Patterns
-// that together match no stack are refused as cdkd refuses them ("No
-// stacks matching ... found"), naming the stacks the report holds.
+// such a pattern cannot be evaluated and is refused, saying so. Each
+// pattern must match a stack: one that matches nothing is refused, named,
+// with the stacks the report holds (cdkd drops it without a word when
+// another pattern matches).
 func MatchSaved(names, patterns []string) ([]string, error) {
 	matchers := make([]func(string) bool, 0, len(patterns))
 	for _, p := range patterns {
@@ -33,8 +34,20 @@ func MatchSaved(names, patterns []string) ([]string, error) {
 		}
 		matchers = append(matchers, m)
 	}
-	var out []string
+	var out, unmatched []string
 	seen := map[string]bool{}
+	for i, m := range matchers {
+		hit := false
+		for _, name := range names {
+			if m(name) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			unmatched = append(unmatched, patterns[i])
+		}
+	}
 	for _, name := range names {
 		for _, m := range matchers {
 			if m(name) && !seen[name] {
@@ -43,12 +56,20 @@ func MatchSaved(names, patterns []string) ([]string, error) {
 			}
 		}
 	}
-	if len(out) == 0 {
+	if len(unmatched) > 0 {
 		held := "no stack"
 		if len(names) > 0 {
 			held = strings.Join(names, ", ")
 		}
-		return nil, fmt.Errorf("no stack of the saved report matches %s, as cdkd would refuse it (No stacks matching %s found); the report holds %s", strings.Join(patterns, ", "), strings.Join(patterns, ", "), held)
+		what := "this pattern matches"
+		if len(unmatched) > 1 {
+			what = "these patterns match"
+		}
+		quoted := make([]string, len(unmatched))
+		for i, p := range unmatched {
+			quoted[i] = fmt.Sprintf("%q", p)
+		}
+		return nil, fmt.Errorf("%s: %s no stack of the saved report, which holds %s; each pattern must match at least one (cdkd drops one that matches nothing when another matches)", strings.Join(quoted, ", "), what, held)
 	}
 	return out, nil
 }

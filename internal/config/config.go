@@ -173,7 +173,7 @@ func LoadIn(cs Commands, dir string, getenv func(string) string, args []string) 
 	fs.SetOutput(io.Discard)
 	flags := make(map[string]*string, len(specs))
 	for _, s := range specs {
-		v, ok := lookup(getenv, s.Name)
+		v, ok := lookup(getenv, s.Name, local)
 		defaults[s.Name] = s.DefaultIn(local)
 		if !ok {
 			v = defaults[s.Name]
@@ -369,17 +369,6 @@ func specByName(specs []InputSpec, name string) InputSpec {
 		}
 	}
 	return InputSpec{Name: name}
-}
-
-// lookup reads one input the way the runner passes it.
-func lookup(getenv func(string) string, name string) (string, bool) {
-	v := getenv(envName(name))
-	if v == "" {
-		// The runner sets every declared input, so empty and absent are the
-		// same to us: both take the default.
-		return "", false
-	}
-	return v, true
 }
 
 // ParseBool accepts YAML 1.2 core booleans, as the runner's inputs are.

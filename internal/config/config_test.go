@@ -313,6 +313,8 @@ func TestLoadInTakesRelativePathsAgainstItsDirectory(t *testing.T) {
 func TestAppPathWithNothingThereIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	assert.NilError(t, os.Mkdir(filepath.Join(dir, "cdk.out"), 0o755))
+	assert.NilError(t, os.WriteFile(filepath.Join(dir, "cdk.out", "manifest.json"), []byte("{}"), 0o644))
+	assert.NilError(t, os.Mkdir(filepath.Join(dir, "empty.out"), 0o755))
 	load := func(app string) error {
 		_, err := LoadIn(TableCommands, dir, env(map[string]string{"INPUT_APP": app, "INPUT_WORKING-DIRECTORY": dir}), nil)
 		return err
@@ -325,4 +327,7 @@ func TestAppPathWithNothingThereIsRefused(t *testing.T) {
 		assert.Assert(t, IsInputError(err), "app %q: %v", app, err)
 		assert.Assert(t, strings.HasPrefix(err.Error(), fmt.Sprintf("input app: nothing exists at %q (in working-directory %q): expected the cloud assembly a synth step writes before this one (such as `npx cdk synth -o %s`), or an app command", app, dir, app)), err.Error())
 	}
+	// A directory with no manifest: cdkd would fail with "manifest.json: ENOENT".
+	err := load("empty.out")
+	assert.Error(t, err, fmt.Sprintf("input app: \"empty.out\" (in working-directory %q) is a directory with no manifest.json: expected the cloud assembly a synth step writes (such as `npx cdk synth -o empty.out`), or an app command", dir))
 }

@@ -56,9 +56,3 @@ func parseSpecs() ([]InputSpec, error) {
 	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	return specs, nil
 }
-
-// envName is the variable the runner sets for an input: upper-cased, spaces
-// to underscores, hyphens kept.
-func envName(input string) string {
-	return "INPUT_" + strings.ToUpper(strings.ReplaceAll(input, " ", "_"))
-}

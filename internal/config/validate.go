@@ -106,12 +106,18 @@ func (c Config) validate(cs Commands) error {
 // validateAppPath refuses an app that names a path where nothing exists:
 // cdkd would run it as a command and fail with "/bin/sh: 1: cdk.out: not
 // found", when what is missing is the synth step that writes the
-// assembly, or the name has a typo.
+// assembly, or the name has a typo. A directory with no manifest (an
+// empty cdk.out) is refused too.
 func (c Config) validateAppPath() error {
 	if !looksLikePath(c.App) {
 		return nil
 	}
-	if _, err := os.Stat(c.InWorkingDirectory(c.App)); err == nil {
+	if fi, err := os.Stat(c.InWorkingDirectory(c.App)); err == nil {
+		if fi.IsDir() && !isAssemblyDir(c.InWorkingDirectory(c.App)) {
+			// cdkd reads a directory as a synthesized assembly and would
+			// fail with "manifest.json: ENOENT".
+			return bad("app", "%q (in working-directory %q) is a directory with no manifest.json: expected the cloud assembly a synth step writes (such as `npx cdk synth -o %s`), or an app command", c.App, c.WorkingDirectory, c.App)
+		}
 		return nil
 	}
 	return bad("app", "nothing exists at %q (in working-directory %q): expected the cloud assembly a synth step writes before this one (such as `npx cdk synth -o %s`), or an app command", c.App, c.WorkingDirectory, c.App)

@@ -41,6 +41,10 @@ type Input struct {
 	DefaultRegion string
 	StateBucket   string
 	StatePrefix   string
+	// NoBucketSaid: the run says itself why StateBucket is empty (cdkd's
+	// default could not be found, or a local run reads no AWS), so
+	// discovery does not say it again.
+	NoBucketSaid bool
 	// MaskValues are the mask-values input, one value per entry.
 	MaskValues []string
 	// MaskEnv names environment variables whose values are secrets.
@@ -137,7 +141,7 @@ func (d *discovery) assembly(ctx context.Context, asm *assembly.Assembly) {
 		stacks[i] = stackState{idx: i, st: st}
 	}
 	d.markRead(asm, stacks)
-	if d.in.StateBucket == "" {
+	if d.in.StateBucket == "" && !d.in.NoBucketSaid {
 		d.warnNoBucket(stacks)
 	}
 	for i := range stacks {

@@ -76,7 +76,11 @@ func Check(root string) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append(problems, named...), pkgs...), nil
+	defaults, err := InputDefaults(root)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(problems, named...), pkgs...), defaults...), nil
 }
 
 // Links checks every relative link and image of docs (paths relative to
@@ -283,21 +287,13 @@ func Slug(heading string) string {
 // InputsNamed checks that docs/inputs.md names, as `code`, every input and
 // output action.yml declares.
 func InputsNamed(root string) ([]Problem, error) {
-	b, err := os.ReadFile(filepath.Join(root, "action.yml"))
-	if err != nil {
-		return nil, fmt.Errorf("read action.yml: %w", err)
-	}
 	var action struct {
 		Inputs  yaml.Node `yaml:"inputs"`
 		Outputs yaml.Node `yaml:"outputs"`
 	}
-	if err := yaml.Unmarshal(b, &action); err != nil {
-		return nil, fmt.Errorf("read action.yml: %w", err)
-	}
-	const doc = "docs/inputs.md"
-	text, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(doc)))
+	text, err := readActionAndInputs(root, &action)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", doc, err)
+		return nil, err
 	}
 	var problems []Problem
 	for _, kind := range []struct {
@@ -310,7 +306,7 @@ func InputsNamed(root string) ([]Problem, error) {
 		}
 		for _, name := range names {
 			if !strings.Contains(string(text), "`"+name+"`") {
-				problems = append(problems, Problem{File: doc, Msg: fmt.Sprintf("does not name the %s `%s` that action.yml declares", kind.name, name)})
+				problems = append(problems, Problem{File: inputsDoc, Msg: fmt.Sprintf("does not name the %s `%s` that action.yml declares", kind.name, name)})
 			}
 		}
 	}

@@ -129,3 +129,58 @@ func writeFile(t *testing.T, root, p, text string) {
 	assert.NilError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
 	assert.NilError(t, os.WriteFile(filepath.Join(root, p), []byte(text), 0o644))
 }
+
+// README's picture is stale when its run command prints another output
+// than the one it was rendered from, whose hash is recorded beside it.
+func TestPictureFollowsTheRunCommand(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "README.md", "# x\n\n<!-- run-command -->\n```sh\ngo run ./cmd/x --local\n```\n")
+	line, err := RunCommand(root)
+	assert.NilError(t, err)
+	assert.Equal(t, line, "go run ./cmd/x --local")
+
+	problems, err := Picture(root, []byte("report\n"))
+	assert.NilError(t, err)
+	assert.Assert(t, is.Len(problems, 1))
+	assert.Assert(t, is.Contains(problems[0].String(), "docs/images/pr-comment.png.sha256: missing"))
+
+	// sha256 of "report\n"
+	writeFile(t, root, PictureHashFile, "331d26d6d8f862e46ba900811be8a7a1e4dbaa229b14c99becfd5e5151490d95\n")
+	problems, err = Picture(root, []byte("report\n"))
+	assert.NilError(t, err)
+	assert.Assert(t, is.Len(problems, 0))
+	problems, err = Picture(root, []byte("another report\n"))
+	assert.NilError(t, err)
+	assert.Assert(t, is.Len(problems, 1))
+	assert.Assert(t, is.Contains(problems[0].String(), "docs/images/pr-comment.png shows another output of README's run command than it prints today (recorded sha256 331d26d6d8f8"))
+	assert.Assert(t, is.Contains(problems[0].String(), "regenerate it with scripts/readme-picture/render.sh"))
+}
+
+// The repository's picture was rendered from what its run command prints
+// today: scripts/checkdocs runs the command; this checks the recorded hash
+// is one (the run command's own output is checked by checkdocs).
+func TestRepositoryPictureHashIsRecorded(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("../..", PictureHashFile))
+	assert.NilError(t, err)
+	assert.Assert(t, is.Len(strings.TrimSpace(string(b)), 64))
+}
+
+// docs/inputs.md's table of inputs has a row per input, each with
+// action.yml's default.
+func TestInputDefaultsFollowActionYAML(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "action.yml", "inputs:\n  all:\n    default: 'false'\n  stacks:\n    description: x\n  label:\n    default: ''\n")
+	writeFile(t, root, "docs/inputs.md", "| input | type | required | default | what it does |\n|---|---|---|---|---|\n"+
+		"| `all` | boolean | no | `true` | every stack |\n| `stacks` | list | no |  | the stacks |\n| `nope` | string | no |  | gone |\n\nafter\n")
+	problems, err := InputDefaults(root)
+	assert.NilError(t, err)
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.String())
+	}
+	assert.DeepEqual(t, got, []string{
+		"docs/inputs.md:3: the default of `all` is \"`true`\" here but \"`false`\" in action.yml",
+		"docs/inputs.md:5: the inputs table names `nope`, which action.yml does not declare",
+		"docs/inputs.md: the inputs table (| input | type | required | default | what it does |) has no row for `label`",
+	})
+}

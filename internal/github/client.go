@@ -51,6 +51,7 @@ type settings struct {
 	sleep       Sleeper
 	maxAttempts int
 	maxWait     time.Duration
+	limitWait   time.Duration
 	now         func() time.Time
 	jitter      func(time.Duration) time.Duration
 	attempt     time.Duration
@@ -84,6 +85,23 @@ func WithMaxAttempts(n int) Option { return func(s *settings) { s.maxAttempts = 
 // returned instead.
 func WithMaxWait(d time.Duration) Option { return func(s *settings) { s.maxWait = d } }
 
+// DefaultRateLimitWait bounds the wait on GitHub's rate limits when no
+// WithRateLimitWait says otherwise: a secondary limit asks for minutes
+// (at least one, then longer each time).
+const DefaultRateLimitWait = 10 * time.Minute
+
+// WithRateLimitWait bounds the total time one request may wait on GitHub's
+// rate limits, each wait as long as GitHub asks (Retry-After,
+// X-RateLimit-Reset); past it the request fails, saying so. 0 or less
+// keeps DefaultRateLimitWait.
+func WithRateLimitWait(d time.Duration) Option {
+	return func(s *settings) {
+		if d > 0 {
+			s.limitWait = d
+		}
+	}
+}
+
 // withClock and withJitter make waits computed from headers and backoff
 // deterministic in tests.
 func withClock(now func() time.Time) Option { return func(s *settings) { s.now = now } }
@@ -106,6 +124,7 @@ func NewClient(token, apiURL string, opts ...Option) (*Client, error) {
 	s := settings{
 		maxAttempts: 5,
 		maxWait:     2 * time.Minute,
+		limitWait:   DefaultRateLimitWait,
 		sleep:       Sleep,
 		now:         time.Now,
 		jitter:      halfJitter,
@@ -138,6 +157,7 @@ func NewClient(token, apiURL string, opts ...Option) (*Client, error) {
 		jitter:         s.jitter,
 		maxAttempts:    s.maxAttempts,
 		maxWait:        s.maxWait,
+		limitWait:      s.limitWait,
 		attemptTimeout: max(s.attempt, 0),
 	}
 	hc.Transport = rt

@@ -98,6 +98,9 @@ func outcomeUnknown(ctx context.Context, err error) bool {
 	if errors.Is(err, errAnswerUnread) {
 		return true
 	}
+	if ae := (*answerError)(nil); errors.As(err, &ae) {
+		return false // GitHub answered: a rate limit, a 413
+	}
 	var er *gh.ErrorResponse
 	if errors.As(err, &er) {
 		return er.Response != nil && er.Response.StatusCode >= 500

@@ -33,6 +33,8 @@ type retryTransport struct {
 	jitter      func(time.Duration) time.Duration
 	maxAttempts int
 	maxWait     time.Duration
+	// limitWait bounds the waits on rate limits, which GitHub sets.
+	limitWait time.Duration
 	// attemptTimeout bounds one attempt; 0 means no bound.
 	attemptTimeout time.Duration
 }
@@ -91,6 +93,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		cancel()
 		if !retry {
 			hideExhaustedQuota(resp)
+			if resp != nil && resp.StatusCode == http.StatusRequestEntityTooLarge {
+				return nil, tooLarge(req, resp)
+			}
 			return resp, err
 		}
 		attrs := []any{
@@ -100,8 +105,15 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			attrs = append(attrs, "error", err.Error())
 		}
-		if attempt >= t.maxAttempts || waited+wait > t.maxWait {
+		budget := t.maxWait
+		if limited(reason) {
+			budget = t.limitWait
+		}
+		if attempt >= t.maxAttempts || waited+wait > budget {
 			t.log.Warn("GitHub API request failed; giving up", append(attrs, "waited", waited)...)
+			if limited(reason) && resp != nil {
+				return nil, gaveUp(resp, reason, wait, waited, budget, attempt, attempt >= t.maxAttempts)
+			}
 			return resp, err
 		}
 		t.log.Warn("GitHub API request failed; retrying", attrs...)

@@ -128,11 +128,11 @@ func TestRetries(t *testing.T) {
 		{
 			name: "gives up when the total wait would exceed the bound",
 			calls: []call{
-				post(429, map[string]string{"Retry-After": "100"}, ""),
-				post(429, map[string]string{"Retry-After": "100"}, `{"message":"still limited"}`),
+				post(429, map[string]string{"Retry-After": "400"}, ""),
+				post(429, map[string]string{"Retry-After": "400"}, `{"message":"still limited"}`),
 			},
-			waits: []time.Duration{100 * time.Second},
-			err:   "429 still limited",
+			waits: []time.Duration{400 * time.Second},
+			err:   "GitHub's rate limit: the request gave up after waiting 6m40s as GitHub asked: GitHub asked to wait 6m40s more, past the 10m0s a request may wait on rate limits (timeout-minutes, or 10m0s when it is 0); GitHub's answer: POST http://",
 			check: func(t *testing.T, err error) { assert.Check(t, IsRateLimited(err)) },
 		},
 		{
@@ -147,9 +147,11 @@ func TestRetries(t *testing.T) {
 		},
 		{
 			name:  "secondary rate limit that persists is a rate limit, not forbidden",
-			calls: []call{post(403, nil, secondaryMsg), post(403, nil, secondaryMsg)},
-			waits: []time.Duration{time.Minute},
-			err:   "secondary rate limit",
+			calls: []call{post(403, nil, secondaryMsg), post(403, nil, secondaryMsg), post(403, nil, secondaryMsg), post(403, nil, secondaryMsg)},
+			// GitHub's advice: a minute, then exponentially longer, as long
+			// as the rate-limit budget lasts (the next wait, 8m, would not fit).
+			waits: []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute},
+			err:   "GitHub's secondary rate limit: the request gave up after waiting 7m0s as GitHub asked: GitHub asked to wait 8m0s more",
 			check: func(t *testing.T, err error) {
 				assert.Check(t, IsRateLimited(err))
 				assert.Check(t, !IsForbidden(err))
@@ -351,4 +353,32 @@ func TestLastRequestOfQuota(t *testing.T) {
 		assert.NilError(t, err)
 	}
 	assert.DeepEqual(t, s.got(), []time.Duration{31 * time.Second})
+}
+
+// GitHub's secondary rate limit asks to wait minutes: the client waits as
+// long as GitHub asks, within the rate-limit budget (timeout-minutes in
+// the action), and says why when it stops.
+func TestRateLimitWaitsAsGitHubAsks(t *testing.T) {
+	fiveMinutes := map[string]string{"Retry-After": "300"}
+	c, s := newTestClient(t, []call{post(403, fiveMinutes, secondaryMsg), post(403, fiveMinutes, secondaryMsg), created})
+	_, err := send(context.Background(), c, nil)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, s.got(), []time.Duration{5 * time.Minute, 5 * time.Minute})
+
+	c, s = newTestClient(t, []call{post(403, fiveMinutes, secondaryMsg)}, WithRateLimitWait(2*time.Minute))
+	_, err = send(context.Background(), c, nil)
+	assert.ErrorContains(t, err, "GitHub's secondary rate limit: the request gave up after waiting 0s as GitHub asked: GitHub asked to wait 5m0s more, past the 2m0s a request may wait on rate limits")
+	assert.ErrorContains(t, err, "You have exceeded a secondary rate limit")
+	assert.Check(t, IsRateLimited(err))
+	assert.Equal(t, StatusOf(err), http.StatusForbidden)
+	assert.DeepEqual(t, s.got(), []time.Duration(nil))
+}
+
+// A 413 says what it means, and is not sent again: GitHub read nothing.
+func TestTooLargeSaysWhatItMeans(t *testing.T) {
+	c, s := newTestClient(t, []call{post(http.StatusRequestEntityTooLarge, nil, "")})
+	_, err := send(context.Background(), c, nil)
+	assert.ErrorContains(t, err, `/api/v3/repos/o/r/issues/7/comments": GitHub answered 413 Payload Too Large: it refused the request's body of 18 bytes as too large, before reading what it says`)
+	assert.Equal(t, StatusOf(err), http.StatusRequestEntityTooLarge)
+	assert.DeepEqual(t, s.got(), []time.Duration(nil))
 }

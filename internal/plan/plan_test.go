@@ -235,4 +235,9 @@ func TestFromState(t *testing.T) {
 	if err != nil || !slices.Equal(got, []Stack{{"Api", 21}}) {
 		t.Errorf("FromState(Ap*) = %v, %v", got, err)
 	}
+	// Each pattern that matches nothing is named, beside one that does.
+	_, err = FromState(rows, "", []string{"Api", "Odl", "New*"}, false)
+	if err == nil || err.Error() != `no stack in the state bucket matches "Odl", "New*"` {
+		t.Errorf("FromState(Api Odl New*) = %v", err)
+	}
 }

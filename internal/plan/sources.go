@@ -50,10 +50,15 @@ func FromState(rows []Deployed, region string, selectors []string, all bool) ([]
 				delete(size, name)
 			}
 		}
+		var unmatched []string
 		for _, sel := range selectors {
 			if !matchesAny(sel, size) {
-				return nil, fmt.Errorf("no stack in the state bucket matches %q", sel)
+				unmatched = append(unmatched, fmt.Sprintf("%q", sel))
 			}
+		}
+		if len(unmatched) > 0 {
+			// Each is named: cdkd would drop one when another matches.
+			return nil, fmt.Errorf("no stack in the state bucket matches %s", strings.Join(unmatched, ", "))
 		}
 	}
 	return fromSizes(size), nil

@@ -62,11 +62,52 @@ func (f footer) write(w *Writer) {
 
 // writeNotes writes each note as a quoted ℹ️ line of its own, shortened
 // (ShortNotes) on every channel: they come before the ladder's rungs.
-func writeNotes(w *Writer, notes []string) {
+//
+// spans renders a note's `code spans` as code (NoteText); without it, as
+// layouts 1 and 2 of the diff report wrote them, the backticks show as
+// literal characters around the text.
+func writeNotes(w *Writer, notes []string, spans bool) {
+	text := Text
+	if spans {
+		text = NoteText
+	}
 	for _, n := range ShortNotes(notes) {
 		w.Block()
-		w.Write("> ℹ️ ", Text(n), "\n")
+		w.Write("> ℹ️ ", text(n), "\n")
 	}
+}
+
+// NoteText is Text for a sentence that writes code as `code spans`, as the
+// notes do (`{{resolve:…}}`): each pair of backticks becomes a <code>
+// element, everything else Text. An unpaired backtick stays a literal
+// character.
+func NoteText(s string) string {
+	parts := strings.Split(s, "`")
+	if len(parts) < 3 {
+		return Text(s)
+	}
+	var b strings.Builder
+	for i, part := range parts {
+		switch {
+		case i%2 == 1 && i < len(parts)-1 && part != "":
+			b.WriteString(CodeHTML(part))
+		case i%2 == 1 && i < len(parts)-1:
+			b.WriteString("&#96;&#96;") // an empty pair is two backticks
+		default:
+			if i%2 == 1 { // the unpaired last backtick
+				b.WriteString("&#96;")
+			}
+			// Text drops surrounding spaces: keep those beside a code span.
+			if i > 0 && strings.HasPrefix(part, " ") && (strings.Trim(part, " ") != "" || i < len(parts)-1) {
+				b.WriteString(" ")
+			}
+			b.WriteString(Text(part))
+			if i < len(parts)-1 && strings.HasSuffix(part, " ") && strings.Trim(part, " ") != "" {
+				b.WriteString(" ")
+			}
+		}
+	}
+	return b.String()
 }
 
 // writeErrorTail writes the tail of cdkd's stderr for a failure report at

@@ -211,7 +211,7 @@ func (x *diffWriter) diff() {
 	default:
 		x.w.WriteString("✅ **No changes.**\n")
 	}
-	writeNotes(x.w, x.r.Notes)
+	writeNotes(x.w, x.r.Notes, x.r.codeSpansInNotes())
 	if x.rung.shortenedNote {
 		x.w.Block()
 		x.w.Write(x.note, "\n")

@@ -232,7 +232,7 @@ func (x *driftWriter) report() {
 		x.w.Block()
 		x.w.Write("> ℹ️ ", Text(shortNote(x.r.CauseNote)), "\n")
 	}
-	writeNotes(x.w, x.r.Notes)
+	writeNotes(x.w, x.r.Notes, true)
 	x.resolution()
 	switch x.rung.body {
 	case bodyHeadline:

@@ -148,3 +148,30 @@ func TestDriftResolutionHugeListsWithinBudgets(t *testing.T) {
 		assert.Check(t, !strings.Contains(got, "Path0005"), "%+v: more paths than the cap", b)
 	}
 }
+
+// A note's `code spans` are code from layout 3 on: GitHub shows "&#96;"
+// as a literal backtick, so layouts 1 and 2 (which keep their bytes for
+// the reviews written in them) showed `{{resolve:…}}` with its backticks.
+func TestNotesRenderTheirCodeSpans(t *testing.T) {
+	note := "The value of `{{resolve:ssm:/db/pw}}` is part of the name of `Queue` (QueueName in StackA): see *this* and `unpaired"
+	for _, tc := range []struct {
+		layout int
+		want   string
+	}{
+		{Layout2, "> ℹ️ The value of &#96;{{resolve:ssm:/db/pw}}&#96; is part of the name of &#96;Queue&#96; (QueueName in StackA): see &#42;this&#42; and &#96;unpaired\n"},
+		{Layout3, "> ℹ️ The value of <code>{{resolve:ssm:/db/pw}}</code> is part of the name of <code>Queue</code> (QueueName in StackA): see &#42;this&#42; and &#96;unpaired\n"},
+	} {
+		got := DiffMarkdown(DiffReport{Notes: []string{note}, Layout: tc.layout}, Unlimited)
+		assert.Assert(t, strings.Contains(got, tc.want), "layout %d:\n%s", tc.layout, got)
+	}
+	for in, want := range map[string]string{
+		"`a` b":       "<code>a</code> b",
+		"x `a`":       "x <code>a</code>",
+		"x``y":        "x&#96;&#96;y",
+		"`<b>` @x ` ": "<code>&lt;b&gt;</code> <code>@x</code> &#96;",
+		"no code":     "no code",
+		"`a` `b`":     "<code>a</code> <code>b</code>",
+	} {
+		assert.Equal(t, NoteText(in), want, "%q", in)
+	}
+}

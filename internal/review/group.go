@@ -31,11 +31,17 @@ type Group struct {
 func (s *Finder) groupReview(ctx context.Context, rv gate.Review) (gate.Review, error) {
 	g := s.Where.Group
 	rv.Commit = "the merge group " + reporters.ShortSHA(g.HeadSHA)
-	numbers, err := s.groupPRs(ctx)
+	numbers, orphan, err := s.groupPRs(ctx)
 	if err != nil {
 		return rv, err
 	}
 	s.GroupPRs = numbers
+	if orphan != "" {
+		// Its changes would read as a change no review holds, blamed on a
+		// pull request whose diff did not change.
+		rv.Note = orphan
+		return rv, nil
+	}
 	if len(numbers) == 0 {
 		rv.Note = fmt.Sprintf("no open pull request into %s has its head among the group's commits, and no merge queue ref names one", g.Branch)
 		return rv, nil
@@ -81,31 +87,40 @@ func (s *Finder) groupReview(ctx context.Context, rv gate.Review) (gate.Review, 
 // branch; a ref whose name is not a queue ref is said and ignored. Failing
 // to list the refs fails the lookup: without them a squash queue's groups
 // ahead would be missing, and their changes read as unreviewed.
-func (s *Finder) groupPRs(ctx context.Context) ([]int, error) {
+//
+// orphan is not "" when the queue's refs listing holds no ref at all
+// (though the event names the group's own) and a commit of the group is
+// associated with no pull request: its changes belong to no pull request
+// the action can find, and orphan says so.
+func (s *Finder) groupPRs(ctx context.Context) (numbers []int, orphan string, err error) {
 	g := s.Where.Group
 	if g.Branch == "" || g.HeadSHA == "" {
-		return nil, nil
+		return nil, "", nil
 	}
 	commits, err := s.API.CommitsBetween(ctx, g.Branch, g.HeadSHA)
 	if err != nil {
-		return nil, fmt.Errorf("list the commits the merge group adds to %s (%s...%s) to find its pull requests: %w", g.Branch, g.Branch, reporters.ShortSHA(g.HeadSHA), err)
+		return nil, "", fmt.Errorf("list the commits the merge group adds to %s (%s...%s) to find its pull requests: %w", g.Branch, g.Branch, reporters.ShortSHA(g.HeadSHA), err)
 	}
 	if len(commits) > maxPushCommits {
-		return nil, fmt.Errorf("the merge group adds %d commits to %s, more than the %d whose pull requests are looked up", len(commits), g.Branch, maxPushCommits)
+		return nil, "", fmt.Errorf("the merge group adds %d commits to %s, more than the %d whose pull requests are looked up", len(commits), g.Branch, maxPushCommits)
 	}
-	queued, err := s.queuedAt(ctx)
+	queued, listed, err := s.queuedAt(ctx)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var out []int
 	var byRef []queueEntry
+	var orphans []string
 	if g.QueuedPR != 0 {
 		byRef = append(byRef, queueEntry{pr: g.QueuedPR, ref: "the merge group's ref"})
 	}
 	for _, sha := range commits {
 		prs, err := s.API.PullRequestsForCommit(ctx, sha)
 		if err != nil {
-			return nil, fmt.Errorf("read the pull requests of commit %s of the merge group: %w", reporters.ShortSHA(sha), err)
+			return nil, "", fmt.Errorf("read the pull requests of commit %s of the merge group: %w", reporters.ShortSHA(sha), err)
+		}
+		if len(prs) == 0 && len(queued[sha]) == 0 && (sha != g.HeadSHA || g.QueuedPR == 0) {
+			orphans = append(orphans, reporters.ShortSHA(sha))
 		}
 		for _, p := range prs {
 			if p.Open && p.BaseRef == g.Branch && p.HeadSHA == sha && !slices.Contains(out, p.Number) {
@@ -122,7 +137,7 @@ func (s *Finder) groupPRs(ctx context.Context) ([]int, error) {
 		checked[e.pr] = true
 		pr, err := s.API.GetPullRequest(ctx, e.pr)
 		if err != nil {
-			return nil, fmt.Errorf("read pull request #%d, which %s names: %w", e.pr, e.ref, err)
+			return nil, "", fmt.Errorf("read pull request #%d, which %s names: %w", e.pr, e.ref, err)
 		}
 		if pr.Open && pr.BaseRef == g.Branch {
 			out = append(out, e.pr)
@@ -131,7 +146,16 @@ func (s *Finder) groupPRs(ctx context.Context) ([]int, error) {
 		}
 	}
 	slices.Sort(out)
-	return out, nil
+	if listed == 0 && len(orphans) > 0 {
+		what, verb, it := "commit", "belongs", "it"
+		if len(orphans) > 1 {
+			what, verb, it = "commits", "belong", "them"
+		}
+		orphan = fmt.Sprintf("%s %s of the group %s to no pull request the action can find: GitHub associates no pull request with %s (as with the commits a queue that squashes or rebases writes), "+
+			"and GitHub's list of the merge queue's refs (gh-readonly-queue/%s/), which would name the entry that wrote each, answered none, not even the group's own ref",
+			what, strings.Join(orphans, ", "), verb, it, g.Branch)
+	}
+	return out, orphan, nil
 }
 
 // queueEntry is a pull request a queue ref names, and which ref.
@@ -144,13 +168,14 @@ type queueEntry struct {
 // the pull requests those refs name. A ref of a branch under this one
 // (main/v2's queue lists under main's) belongs to another queue; a name
 // that is no queue ref at all is said and ignored.
-func (s *Finder) queuedAt(ctx context.Context) (map[string][]queueEntry, error) {
+// listed is how many refs GitHub listed, of any branch.
+func (s *Finder) queuedAt(ctx context.Context) (out map[string][]queueEntry, listed int, err error) {
 	g := s.Where.Group
 	refs, err := s.API.QueueRefs(ctx, g.Branch)
 	if err != nil {
-		return nil, fmt.Errorf("list the merge queue's refs of %s (gh-readonly-queue/%s/) to find the pull requests of the groups ahead (the job needs contents: read): %w", g.Branch, g.Branch, err)
+		return nil, 0, fmt.Errorf("list the merge queue's refs of %s (gh-readonly-queue/%s/) to find the pull requests of the groups ahead (the job needs contents: read): %w", g.Branch, g.Branch, err)
 	}
-	out := map[string][]queueEntry{}
+	out = map[string][]queueEntry{}
 	for _, r := range refs {
 		q, ok := ghctx.ParseQueueRef(r.Name)
 		switch {
@@ -160,5 +185,5 @@ func (s *Finder) queuedAt(ctx context.Context) (map[string][]queueEntry, error) 
 			out[r.SHA] = append(out[r.SHA], queueEntry{pr: q.PR, ref: "the merge queue's ref " + strings.TrimPrefix(r.Name, "refs/heads/")})
 		}
 	}
-	return out, nil
+	return out, len(refs), nil
 }

@@ -71,12 +71,15 @@ func TestGroupPRs(t *testing.T) {
 		refs   []Ref
 		want   []int
 		warn   []string
+		// orphan: the commits said to belong to no pull request, when
+		// GitHub lists no queue ref at all.
+		orphan string
 	}{
-		{name: "merge commits: the heads in the group", want: []int{4, 8}},
-		{name: "the ref names one already found", queued: 8, want: []int{4, 8}},
-		{name: "squashed: the ref names its own", queued: 10, want: []int{4, 8, 10}},
-		{name: "the ref names a merged one", queued: 11, want: []int{4, 8}, warn: []string{"the merge group's ref names pull request #11, which is not an open pull request into main"}},
-		{name: "the ref names another branch's", queued: 12, want: []int{4, 8}, warn: []string{"#12, which is not an open pull request into main"}},
+		{name: "merge commits: the heads in the group", want: []int{4, 8}, orphan: "m1, s4, s5, 9999999"},
+		{name: "the ref names one already found", queued: 8, want: []int{4, 8}, orphan: "m1, s4, s5"},
+		{name: "squashed: the ref names its own", queued: 10, want: []int{4, 8, 10}, orphan: "m1, s4, s5"},
+		{name: "the ref names a merged one", queued: 11, want: []int{4, 8}, orphan: "m1, s4, s5", warn: []string{"the merge group's ref names pull request #11, which is not an open pull request into main"}},
+		{name: "the ref names another branch's", queued: 12, want: []int{4, 8}, orphan: "m1, s4, s5", warn: []string{"#12, which is not an open pull request into main"}},
 		{name: "squashed: the queue's refs name the groups ahead", queued: 10, refs: squash, want: []int{4, 8, 10, 13, 14}},
 		{name: "a queue ref names a closed one", refs: []Ref{{Name: "refs/heads/gh-readonly-queue/main/pr-11-" + sha, SHA: "s4"}}, want: []int{4, 8},
 			warn: []string{"the merge queue's ref gh-readonly-queue/main/pr-11-" + sha + " names pull request #11, which is not an open pull request into main"}},
@@ -91,9 +94,14 @@ func TestGroupPRs(t *testing.T) {
 			var warned []string
 			f := &Finder{API: a, Warn: func(s string) { warned = append(warned, s) },
 				Where: Where{Group: &Group{HeadSHA: head, Branch: "main", QueuedPR: tc.queued}}}
-			got, err := f.groupPRs(context.Background())
+			got, orphan, err := f.groupPRs(context.Background())
 			assert.NilError(t, err)
 			assert.DeepEqual(t, got, tc.want)
+			if tc.orphan == "" {
+				assert.Equal(t, orphan, "")
+			} else {
+				assert.Assert(t, is.Contains(orphan, "commits "+tc.orphan+" of the group belong to no pull request the action can find"), orphan)
+			}
 			assert.Equal(t, basehead, "main..."+head, "the commits the group adds to its branch, every group ahead included")
 			assert.Equal(t, len(warned), len(tc.warn), strings.Join(warned, "\n"))
 			for i, w := range tc.warn {
@@ -109,6 +117,6 @@ func TestGroupPRsNeedTheQueueRefs(t *testing.T) {
 	var basehead string
 	api := groupAPI{pushAPI: pushAPI{commits: []string{"s1"}}, basehead: &basehead, refsErr: errors.New("HTTP 502")}
 	f := &Finder{API: api, Warn: func(string) {}, Where: Where{Group: &Group{HeadSHA: "s1", Branch: "main", QueuedPR: 3}}}
-	_, err := f.groupPRs(context.Background())
+	_, _, err := f.groupPRs(context.Background())
 	assert.ErrorContains(t, err, "list the merge queue's refs of main (gh-readonly-queue/main/) to find the pull requests of the groups ahead (the job needs contents: read): HTTP 502")
 }

@@ -119,7 +119,10 @@ func (s *Finder) Review(ctx context.Context) (gate.Review, error) {
 
 func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 	w := s.Where
-	rv := gate.Review{Commit: "commit " + reporters.ShortSHA(w.SHA)}
+	rv := gate.Review{}
+	if w.SHA != "" { // a local run may know no commit: "this commit"
+		rv.Commit = "commit " + reporters.ShortSHA(w.SHA)
+	}
 	switch {
 	case w.Local:
 		rv.Note = "a local run reads no pull request"

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
-# Renders docs/images/pr-comment.png: README's run command (the fixture diff
-# with its cloud assembly, offline) through GitHub's Markdown engine
-# (cmark-gfm) and GitHub's stylesheet (npm github-markdown-css), screenshot
-# by headless Chromium. Needs: apt-get install -y cmark-gfm chromium
-# fonts-noto-color-emoji, and npm. Run from the repository root; review the
-# picture before committing it.
+# Renders docs/images/pr-comment.png, README's picture: README's run command
+# (the line under <!-- run-command -->: the fixture diff with its cloud
+# assembly, offline) through GitHub's Markdown engine (cmark-gfm) and
+# GitHub's stylesheet (npm github-markdown-css), screenshot by headless
+# Chromium, and records the sha256 of the output it rendered in
+# docs/images/pr-comment.png.sha256, which the docs check
+# (go run ./scripts/checkdocs) compares with what the run command prints
+# today.
+#
+# Needs Go, npm (it fetches github-markdown-css@5 from the npm registry),
+# and on Debian or Ubuntu:
+#   apt-get update && apt-get install -y cmark-gfm chromium fonts-noto-color-emoji
+# ImageMagick's convert, when present, trims the white below the comment.
+# Run from the repository root; review the picture before committing it.
 set -euo pipefail
+for tool in go npm cmark-gfm chromium; do
+  command -v "$tool" >/dev/null || { echo "render.sh: $tool is not installed (see the comment at the top)" >&2; exit 1; }
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go run ./cmd/cdkd-action --local --from-json=testdata/fixtures/diff-v2.json \
-  --app=testdata/fixtures/assembly-v2 > "$work/comment.md" 2>/dev/null
+run=$(awk '/<!-- run-command -->/{m=1; next} m && /^```/{f=1; next} f && NF{print; exit}' README.md)
+[ -n "$run" ] || { echo "render.sh: README.md has no run command under <!-- run-command -->" >&2; exit 1; }
+sh -c "$run" > "$work/comment.md" 2>/dev/null
 (cd "$work" && npm pack --silent github-markdown-css@5 >/dev/null && tar xzf github-markdown-css-*.tgz)
 {
   printf '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="package/github-markdown-light.css">'
@@ -29,4 +41,5 @@ if command -v convert >/dev/null && convert -version 2>/dev/null | grep -q Image
 else
   cp "$work/shot.png" docs/images/pr-comment.png
 fi
-echo "wrote docs/images/pr-comment.png"
+sha256sum "$work/comment.md" | cut -d' ' -f1 > docs/images/pr-comment.png.sha256
+echo "wrote docs/images/pr-comment.png and docs/images/pr-comment.png.sha256"

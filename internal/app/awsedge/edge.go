@@ -57,6 +57,8 @@ type Edge struct {
 	bucket     awsx.StateBucket
 	bucketSaid []func()
 	discovered bool
+	// noBucketSaid: the warning that no default bucket was found is queued.
+	noBucketSaid bool
 }
 
 // stateBucketTimeout bounds finding cdkd's default state bucket: one STS
@@ -129,6 +131,7 @@ func (e *Edge) StateBucket(ctx context.Context) string {
 		if !ok && e.ReadsAWS() {
 			var err error
 			if b, err = e.defaultStateBucket(ctx); err != nil {
+				e.noBucketSaid = true
 				e.bucketSaid = append(e.bucketSaid, func() { e.Log.Warning(err.Error()) })
 			}
 		}
@@ -195,6 +198,14 @@ func (e *Edge) Offline() string {
 		return ""
 	}
 	return "this local run made no AWS call of its own, so values stored in state and secret references were not read for masking; pass --resolve-secrets to read them"
+}
+
+// NoBucketSaid reports whether the run says itself why it knows no state
+// bucket (once StateBucket decided): the default could not be found (a
+// warning), or a local run reads no AWS (a notice), so no other line
+// needs to say that the state was not read.
+func (e *Edge) NoBucketSaid() bool {
+	return e.noBucketSaid || !e.ReadsAWS()
 }
 
 // ReadsAWS reports whether discovery may read the state bucket, Secrets

@@ -9,12 +9,14 @@ package changeset
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/app/cdkdexec"
 	"github.com/cdkd-action/cdkd-action/internal/app/fromjson"
 	"github.com/cdkd-action/cdkd-action/internal/app/securitystage"
 	"github.com/cdkd-action/cdkd-action/internal/app/session"
+	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
 	"github.com/cdkd-action/cdkd-action/internal/config"
 	"github.com/cdkd-action/cdkd-action/internal/discover"
@@ -140,7 +142,42 @@ func (st *Stage) Obtain(ctx context.Context) (model.Diff, string, error) {
 		return model.Diff{}, version, err
 	}
 	d, err := cdkd.ClassifyDiff(res)
+	if err == nil && st.Secrets.Assembly == nil {
+		err = st.stacksSynthesized(ctx, d)
+	}
 	return d, version, err
+}
+
+// stacksSynthesized refuses, once cdkd synthesized an app command, a
+// stacks pattern that matched no stack: cdkd diffed the others and
+// dropped it without a word. The assembly cdkd wrote to cdk.out is the
+// list (display paths included); without one, the stacks cdkd's report
+// names are, and a pattern with a / (a display path) cannot be checked.
+func (st *Stage) stacksSynthesized(ctx context.Context, d model.Diff) error {
+	if len(st.Config.Stacks) == 0 || st.Config.Shard != nil {
+		return nil
+	}
+	st.Secrets.LateAssembly(ctx)
+	if asm := st.Secrets.Assembly; asm != nil {
+		return config.UnmatchedStacks(asm.Unmatched(st.Config.Stacks), "the cloud assembly cdkd synthesized", asm.TopNames())
+	}
+	names := make([]string, 0, len(d.Stacks))
+	for _, s := range d.Stacks {
+		names = append(names, s.Stack)
+	}
+	var byName, paths []string
+	for _, p := range st.Config.Stacks {
+		if strings.Contains(p, "/") {
+			paths = append(paths, p)
+		} else {
+			byName = append(byName, p)
+		}
+	}
+	if len(paths) > 0 {
+		st.Log.Warning(fmt.Sprintf("stacks %s: a pattern with a / matches display paths, which cdkd's diff report does not name and no cloud assembly in %s shows, so whether it matched a stack is not checked (synthesize first and set app: cdk.out to have it checked)",
+			strings.Join(paths, ", "), session.SynthesizedDir))
+	}
+	return config.UnmatchedStacks(assembly.UnmatchedNames(byName, names), "cdkd's diff", names)
 }
 
 // UnverifiableNote is what a diff's report says when the values behind its

@@ -85,12 +85,18 @@ func (r *run) check(ctx context.Context) outcome.Outcome {
 	// before cdkd prints anything.
 	r.Secrets.LateAssembly(ctx)
 	aws := r.newDriftAWS(ctx)
+	checked, err := r.stacksInState(ctx, aws)
+	if err != nil {
+		return outcome.Failed(reason.BadInput, err)
+	}
 	r.stateSecrets(ctx, aws, r.namedStacks(ctx, aws))
 	runner := r.Cdkd.Runner()
 	var det detection
-	err := r.Cdkd.Unusable()
-	if err == nil {
+	if err = r.Cdkd.Unusable(); err == nil {
 		det, err = r.detectDrift(ctx, runner, aws)
+	}
+	if err == nil && !checked {
+		err = r.stacksInReport(det.drift)
 	}
 	// The version, asked alongside the drift check.
 	version, verr := r.Cdkd.Version(ctx, runner)

@@ -108,6 +108,10 @@ func (c *Check) Decide(ctx context.Context) (dec gate.Decision, ok bool) {
 	case err != nil && c.Reviews.Err != nil && !isCdkdError(err):
 		c.Failed(reason.APIFailed, "Could not read the review", fmt.Sprintf("Could not read the pull request's reviewed diff, so it cannot be verified: %v. Not deploying.", err), nil)
 		return dec, false
+	case config.IsInputError(err):
+		// A stacks pattern the synthesized app has no stack for.
+		c.Failed(reason.BadInput, "Bad input", fmt.Sprintf("%v. Not deploying.", err), nil)
+		return dec, false
 	case err != nil:
 		var cerr *cdkd.Error
 		var tail []string
@@ -191,7 +195,13 @@ func (c *Check) fromDecision(dec gate.Decision) {
 	}
 	c.Rep.Reviewed = dec.Reviewed
 	// The notes are the report's, not the log's: they hold on every run.
-	c.Rep.Warnings = append(slices.Clip(dec.Warnings), dec.Notes...)
+	// A local run trusts no check run, so what trusting github-actions'
+	// ones means is nothing to it.
+	notes := dec.Notes
+	if c.Opts.Local {
+		notes = slices.DeleteFunc(slices.Clone(notes), func(n string) bool { return n == gate.SharedRecordNote })
+	}
+	c.Rep.Warnings = append(slices.Clip(dec.Warnings), notes...)
 	if dec.Unapproved != "" {
 		// A warning in the log and the report: nobody approved.
 		dec.Warnings = append(slices.Clip(dec.Warnings), dec.Unapproved)

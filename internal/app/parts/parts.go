@@ -49,8 +49,9 @@ type Setup struct {
 // Deps are the edges a run talks to, injected so tests can use fakes
 // (app.Deps).
 type Deps struct {
-	// GitHub builds the API client; nil means github.NewClient.
-	GitHub func(token, apiURL string, log *slog.Logger) (github.API, error)
+	// GitHub builds the API client with the run's options (its log, its
+	// rate-limit budget); nil means github.NewClient.
+	GitHub func(token, apiURL string, opts ...github.Option) (github.API, error)
 	// AWS builds the state reader and secret resolver; nil means the SDK's.
 	AWS func(ctx context.Context, s awsx.Settings) (discover.Deps, error)
 	// Objects builds the store of the action's own objects in the state

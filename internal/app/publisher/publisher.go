@@ -174,17 +174,23 @@ func (c *Channels) CommentMode() github.Mode {
 // Connect connects the run to the GitHub API through build (nil:
 // github.NewClient), redacting every string it sends; a failure is a
 // warning, and the reports go to the job summary only.
-func (c *Channels) Connect(build func(token, apiURL string, log *slog.Logger) (github.API, error), log *slog.Logger) {
+func (c *Channels) Connect(build func(token, apiURL string, opts ...github.Option) (github.API, error), log *slog.Logger) {
 	if c.Config.GitHubToken == "" {
-		c.Log.Warning("github-token is empty: the report goes to the job summary only")
+		msg := "github-token is empty: the report goes to the job summary only"
+		if c.Config.Command == config.CommandDiff && c.GitHub.PR != nil {
+			// As UnreviewableDiff says of comment: off with check-run: false.
+			msg += "; this diff leaves no reviewed change set (no comment, no check run), so a later deploy with require-reviewed-diff: true will refuse this change (no-reviewed-diff)"
+		}
+		c.Log.Warning(msg)
 		return
 	}
 	if build == nil {
-		build = func(token, apiURL string, log *slog.Logger) (github.API, error) {
-			return github.NewClient(token, apiURL, github.WithLogger(log))
+		build = func(token, apiURL string, opts ...github.Option) (github.API, error) {
+			return github.NewClient(token, apiURL, opts...)
 		}
 	}
-	api, err := build(c.Config.GitHubToken, c.GitHub.APIURL, log)
+	// A rate limit is waited out as GitHub asks, within timeout-minutes.
+	api, err := build(c.Config.GitHubToken, c.GitHub.APIURL, github.WithLogger(log), github.WithRateLimitWait(c.Config.Timeout))
 	if err != nil {
 		c.Log.Warning(fmt.Sprintf("cannot use the GitHub API at %s: %v", c.GitHub.APIURL, err))
 		return

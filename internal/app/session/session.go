@@ -116,6 +116,7 @@ func (s *Session) discoverSecrets(ctx context.Context) []string {
 		Stacks:         cfg.Stacks,
 		DefaultRegion:  s.AWS.DefaultRegion(), // drift reads the stacks of stack-region
 		StateBucket:    s.AWS.StateBucket(ctx),
+		NoBucketSaid:   s.AWS.NoBucketSaid(),
 		StatePrefix:    cfg.StatePrefix,
 		MaskValues:     cfg.MaskValues,
 		MaskEnv:        cfg.MaskEnv,
