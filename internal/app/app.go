@@ -232,13 +232,7 @@ func (e *Env) stacksInAssembly() error {
 	if asm == nil || len(e.cfg.Stacks) == 0 || e.cfg.FromJSON != "" {
 		return nil
 	}
-	switch e.cfg.Command {
-	case config.CommandDiff, config.CommandDeploy, config.CommandVerify:
-	case config.CommandPlan:
-		if e.cfg.For == config.CommandDrift {
-			return nil // a plan for drift reads the state
-		}
-	default:
+	if c, ok := lookup(e.cfg.Command); !ok || c.assemblyStacks == nil || !c.assemblyStacks(e.cfg) {
 		return nil
 	}
 	return config.UnmatchedStacks(asm.Unmatched(e.cfg.Stacks), "the cloud assembly", asm.TopNames())

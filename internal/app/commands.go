@@ -40,6 +40,10 @@ type command struct {
 	// fingerprint key is read (or created) during discovery and masked with
 	// the other secrets.
 	keys func(config.Config) bool
+	// assemblyStacks: the command's stacks are the cloud assembly's, so
+	// each stacks pattern must match one of them before cdkd runs (nil:
+	// they are not, e.g. drift's are the state's).
+	assemblyStacks func(config.Config) bool
 	// check refuses, before discovery, a run the command cannot do in this
 	// event (nil: none).
 	check func(config.Config, ghctx.Context) error
@@ -60,7 +64,7 @@ var commandTable = []command{
 		CommandSpec: config.CommandSpec{Name: config.CommandDiff, Shardable: true,
 			Inputs: []string{"base-app", "comment", "fail-on-changes", "merge-queue", "from-json", "shard", "publish"}},
 		help: "diff: runs cdkd diff and reports what a deploy would change (a PR comment, a check run, a job summary; locally, the report on stdout).",
-		cdkd: notFromJSON, keys: always,
+		cdkd: notFromJSON, keys: always, assemblyStacks: always,
 		run: func(ctx context.Context, e *Env) outcome.Outcome { return diff.Run(ctx, e.diffOptions()) },
 	},
 	{
@@ -68,14 +72,14 @@ var commandTable = []command{
 		CommandSpec: config.CommandSpec{Name: config.CommandDeploy, Flags: []string{"yes", "dry-run"},
 			Inputs: append([]string{"from-json", "environment", "environment-url-output"}, gateInputs...)},
 		help: "deploy: runs cdkd deploy behind the gate: only the change set reviewers saw is deployed.",
-		cdkd: always, keys: always,
+		cdkd: always, keys: always, assemblyStacks: always,
 		run: func(ctx context.Context, e *Env) outcome.Outcome { return deploy.Run(ctx, e.gatedOptions()) },
 	},
 	{
 		CommandSpec: config.CommandSpec{Name: config.CommandVerify, Inputs: gateInputs,
 			NeedsGitHub: "verify checks a merge queue's group against its pull requests' reviews on GitHub: run it in a workflow on merge_group, not locally"},
 		help: "verify: checks a merge queue's group (on: merge_group) against its pull requests' reviews, as the deploy gate would; deploys nothing.",
-		cdkd: always, keys: always, check: verify.CheckEvent,
+		cdkd: always, keys: always, assemblyStacks: always, check: verify.CheckEvent,
 		run: func(ctx context.Context, e *Env) outcome.Outcome { return verify.Run(ctx, e.gatedOptions()) },
 	},
 	{
@@ -92,7 +96,9 @@ var commandTable = []command{
 		// A plan for drift lists the stacks cdkd's state holds; one for
 		// diff reads them from the cloud assembly.
 		cdkd: func(c config.Config) bool { return c.For == config.CommandDrift }, keys: never,
-		run: runPlan,
+		// A plan for drift reads the stacks of the state.
+		assemblyStacks: func(c config.Config) bool { return c.For != config.CommandDrift },
+		run:            runPlan,
 	},
 	{
 		CommandSpec: config.CommandSpec{Name: config.CommandAggregate, AsFor: true, Inputs: []string{"for", "reports", "matrix"}},
