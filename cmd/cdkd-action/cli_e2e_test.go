@@ -198,7 +198,7 @@ func TestLocalRunMakesNoAWSCallUnlessAsked(t *testing.T) {
 	res := runCLI(t, t.TempDir(), aws, args...)
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Equal(t, e.requests(), 0, "no request without --resolve-secrets")
-	assert.Assert(t, is.Contains(res.stderr, "Pass --resolve-secrets to mask what the state holds"))
+	assert.Assert(t, is.Contains(res.stderr, "Pass --resolve-secrets to redact what the state holds"))
 	drift := runCLI(t, t.TempDir(), aws, "drift", "--all", "--fail-on-drift=false",
 		"--from-json="+abs(t, "testdata/drift/drifted.json"), "--app="+abs(t, "testdata/drift/assembly"))
 	assert.Equal(t, drift.code, 0, drift.stderr)

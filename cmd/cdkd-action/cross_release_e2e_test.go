@@ -143,7 +143,7 @@ func deployCrossRelease(t *testing.T, dir string) {
 	}
 
 	seeded := w.gh.SeedComments(owner, repo, deployPR, githubtest.DefaultLogin, string(body))
-	rec, ok := gate.ParseDiffMarker(kept.CheckRun)
+	rec, ok := gate.ParseDiffRecord(kept.CheckRun)
 	assert.Assert(t, ok, "the kept record parses: %s", kept.CheckRun)
 	assert.Equal(t, rec.CommentID, kept.CommentID)
 	externalID := strings.Replace(kept.CheckRun, ":"+itoa(kept.CommentID)+":", ":"+itoa(seeded[0].ID)+":", 1)
@@ -204,7 +204,7 @@ func writeCrossRelease(t *testing.T) {
 				kept.Assembly = "assembly"
 				copyDir(t, tc.assembly, filepath.Join(dir, kept.Assembly))
 			}
-			rec, ok := gate.ParseDiffMarker(kept.CheckRun)
+			rec, ok := gate.ParseDiffRecord(kept.CheckRun)
 			assert.Assert(t, ok)
 			assert.Equal(t, rec.Renderer, prcomment.RendererVersion)
 			var stored string
@@ -284,12 +284,12 @@ func TestReviewLayoutIsBoundAndNamed(t *testing.T) {
 			h.Render = tc.header
 			w.gh.EditComment(owner, repo, c.ID, h.String()+"\n"+rest)
 			check := diffCheck(t, w.gh)
-			rec, ok := gate.ParseDiffMarker(check.ExternalID)
+			rec, ok := gate.ParseDiffRecord(check.ExternalID)
 			assert.Assert(t, ok)
 			client, err := github.NewClient(token, w.gh.APIURL())
 			assert.NilError(t, err)
 			_, err = client.UpdateCheckRun(context.Background(), owner, repo, check.ID, github.CheckRun{
-				ExternalID: gate.ReviewMarker(rec.Digest, rec.CommentID, rec.ReportHash, tc.record, rec.Kept)})
+				ExternalID: gate.DiffRecord(rec.Digest, rec.CommentID, rec.ReportHash, tc.record, rec.Kept)})
 			assert.NilError(t, err)
 
 			res := w.run(deployInputs())
@@ -324,11 +324,11 @@ func TestOlderRecordWithoutALineIsNoProvenEdit(t *testing.T) {
 	h.Render = 0
 	w.gh.EditComment(owner, repo, c.ID, h.String()+"\n"+lines[2])
 	check := diffCheck(t, w.gh)
-	rec, ok := gate.ParseDiffMarker(check.ExternalID)
+	rec, ok := gate.ParseDiffRecord(check.ExternalID)
 	assert.Assert(t, ok)
 	client, err := github.NewClient(token, w.gh.APIURL())
 	assert.NilError(t, err)
-	_, err = client.UpdateCheckRun(context.Background(), owner, repo, check.ID, github.CheckRun{ExternalID: gate.DiffMarker(rec.Digest, rec.CommentID, rec.ReportHash)})
+	_, err = client.UpdateCheckRun(context.Background(), owner, repo, check.ID, github.CheckRun{ExternalID: gate.DiffRecordV2(rec.Digest, rec.CommentID, rec.ReportHash)})
 	assert.NilError(t, err)
 
 	res := w.run(deployInputs())

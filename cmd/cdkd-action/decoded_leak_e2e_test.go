@@ -142,7 +142,7 @@ func TestDecodedFormsInADiffValueDoNotLeak(t *testing.T) {
 	assertNoForm(t, res.channels, forms)
 	comment := w.gh.Comments(owner, repo, prNum)
 	assert.Assert(t, is.Len(comment, 1))
-	assert.Assert(t, is.Contains(comment[0].Body, "v=***;"), "the value is shown, the secret in it masked")
+	assert.Assert(t, is.Contains(comment[0].Body, "v=***;"), "the value is shown, the secret in it redacted")
 	var sinks []string
 	for _, c := range res.channels {
 		sinks = append(sinks, c.name)
@@ -205,7 +205,7 @@ func TestErrorOutputShapesDoNotLeak(t *testing.T) {
 	assert.Assert(t, is.Contains(runs[0].Output.Summary+runs[0].Output.Text, "password ***"))
 }
 
-// A NoEcho value that is part of a queue's name stays masked inside the
+// A NoEcho value that is part of a queue's name stays hidden inside the
 // name and the URL (***-v1), and the report says once, in the comment, the
 // job summary and the check run, that AWS shows it there.
 func TestSecretInANameIsSaid(t *testing.T) {
@@ -226,7 +226,7 @@ func TestSecretInANameIsSaid(t *testing.T) {
 	res := w.run(map[string]string{"stacks": "Named", "app": decodedAssembly(t, "unused")})
 	assert.Equal(t, res.code, 0, res.stdout)
 	comment := w.gh.Comments(owner, repo, prNum)[0].Body
-	assert.Assert(t, is.Contains(comment, "queue https://sqs.us-east-1.amazonaws.com/000000000000/***-v1"), "masked inside the name")
+	assert.Assert(t, is.Contains(comment, "queue https://sqs.us-east-1.amazonaws.com/000000000000/***-v1"), "hidden inside the name")
 	runs := reportRuns(w.gh)
 	assert.Assert(t, is.Len(runs, 1))
 	report := readFile(t, res.outputs["report-json"])

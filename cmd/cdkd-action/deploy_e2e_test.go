@@ -190,7 +190,7 @@ func TestDeployReviewedChangeSet(t *testing.T) {
 	})
 
 	// cdkd deploy ran with the same selection, without the live renderer,
-	// its progress streamed (masked) into the log.
+	// its progress streamed (redacted) into the log.
 	for _, c := range stub.Calls(t) {
 		if len(c.Args) > 0 && c.Args[0] == "deploy" {
 			assert.Equal(t, c.Env["CDKD_NO_LIVE"], "1")
@@ -423,13 +423,13 @@ func TestDeployRefusesEditedComment(t *testing.T) {
 		w := newDeployWorkspace(t, reviewedSHA)
 		stub := w.stub(gateDiff(t, "testdata/deploy/diff-safe.json")) // the review only: the deploy refuses before its diff
 		w.review(reviewedSHA, diffInputs())
-		var marker string
+		var record string
 		for _, cr := range w.gh.CheckRuns() {
 			if cr.Name == "cdkd diff" {
-				marker = cr.ExternalID
+				record = cr.ExternalID
 			}
 		}
-		assert.Assert(t, strings.HasPrefix(marker, "cdkd-action:v3:diff:comment:r"+itoa(prcomment.RendererVersion)+":"), "the diff's check run records the review")
+		assert.Assert(t, strings.HasPrefix(record, "cdkd-action:v3:diff:comment:r"+itoa(prcomment.RendererVersion)+":"), "the diff's check run records the review")
 		forge(t, w, false)
 		res := w.run(deployInputs())
 		assert.Equal(t, res.code, 1, res.stdout)
@@ -766,9 +766,9 @@ func TestDeployCancelled(t *testing.T) {
 	assert.Equal(t, deps[0].Statuses[len(deps[0].Statuses)-1].State, "failure")
 }
 
-// A stack output is masked when the assembly marks it secret (it reads a
+// A stack output is hidden when the assembly marks it secret (it reads a
 // NoEcho parameter) and when its value holds a registered secret.
-func TestDeployMasksSecretOutputs(t *testing.T) {
+func TestDeployHidesSecretOutputs(t *testing.T) {
 	w := newWorkspace(t)
 	w.onPush()
 	asm := abs(t, "testdata/deploy/assembly")
@@ -790,8 +790,8 @@ func TestDeployMasksSecretOutputs(t *testing.T) {
 	stub.AssertAllUsed(t)
 	var outs map[string]map[string]string
 	assert.NilError(t, json.Unmarshal([]byte(res.outputs["stack-outputs"]), &outs))
-	assert.Equal(t, outs["StackA"]["DbPasswordEcho"], "***", "masked by position")
-	assert.Equal(t, outs["StackA"]["QueueUrl"], "http://localhost:4566/000000000000/***", "masked by value")
+	assert.Equal(t, outs["StackA"]["DbPasswordEcho"], "***", "hidden by position")
+	assert.Equal(t, outs["StackA"]["QueueUrl"], "http://localhost:4566/000000000000/***", "redacted by value")
 	assert.Equal(t, outs["StackA"]["BucketName"], "stacka-bucket83908e77")
 	assert.Assert(t, is.Contains(res.summary, "`DbPasswordEcho`: `***` · 🔒 secret"))
 	assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)

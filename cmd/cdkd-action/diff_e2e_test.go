@@ -178,9 +178,9 @@ func TestDiffBadInput(t *testing.T) {
 	assert.Equal(t, w.gh.Writes(), 0)
 }
 
-// An input error may quote an input; a secret in it is masked even though
+// An input error may quote an input; a secret in it is redacted even though
 // the inputs never validated, and the token never shows.
-func TestBadInputQuotingASecretIsMasked(t *testing.T) {
+func TestBadInputQuotingASecretIsRedacted(t *testing.T) {
 	w := newWorkspace(t)
 	secret := "no-equals-sign-t0ps3cret"
 	res := w.run(map[string]string{"context": secret, "mask-values": secret})
@@ -197,7 +197,7 @@ func TestBadInputQuotingASecretIsMasked(t *testing.T) {
 }
 
 // A short secret that looks like hex must not garble the hidden header (a
-// deploy would then refuse its own review), and is still masked elsewhere.
+// deploy would then refuse its own review), and is still redacted elsewhere.
 func TestDiffHeaderSurvivesAHexLikeSecret(t *testing.T) {
 	w := newWorkspace(t)
 	w.chance = []string{"1111"} // the head SHA's digits; the body is checked below

@@ -14,9 +14,9 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
 )
 
-// The values behind the masks are compared, not their masks (issue 14.4):
+// The hidden values are compared, not their "***" (issue 14.4):
 // each test reviews a diff of a NoEcho position, then deploys a change set
-// whose masks read the same but hide other values.
+// whose "***" read the same but hide other values.
 
 // newSecretValue is a value only the NoEcho position knows secret.
 const newSecretValue = "hunter2-noecho-v3"
@@ -36,7 +36,7 @@ func noEchoDiff(t *testing.T, w *workspace, name, old, new string) string {
 	return path
 }
 
-func TestDeployComparesTheValuesBehindTheMask(t *testing.T) {
+func TestDeployComparesTheHiddenValues(t *testing.T) {
 	const v1, v2 = "hunter2-noecho-v1", "hunter2-noecho-v2"
 	tests := []struct {
 		name               string
@@ -63,9 +63,9 @@ func TestDeployComparesTheValuesBehindTheMask(t *testing.T) {
 			assert.Equal(t, res.outputs["deployed"], "false")
 			check := deployCheck(t, w.gh)
 			assert.Equal(t, check.Output.Title, "Diff changed since review")
-			// Both reports show the same masks: only the tokens differ.
+			// Both reports show the same "***": only the tokens differ.
 			assert.Assert(t, is.Contains(review, "`***`"))
-			assert.Assert(t, is.Contains(check.Output.Summary, "`Value`: reviewed `***` → `***`, now `***` → `***` (another value behind the mask)"), check.Output.Summary)
+			assert.Assert(t, is.Contains(check.Output.Summary, "`Value`: reviewed `***` → `***`, now `***` → `***` (another hidden value)"), check.Output.Summary)
 			assertHidden(t, res.channels, append(sampleSecrets, secretOutput)...)
 			for where, text := range map[string]string{"log": withoutMaskCommands(res.stdout), "summary": res.summary, "comment": prComment(t, w.gh).Body, "report JSON": readFile(t, res.outputs["report-json"])} {
 				assert.Assert(t, !strings.Contains(text, newSecretValue), "the new secret leaked to the %s", where)
@@ -74,7 +74,7 @@ func TestDeployComparesTheValuesBehindTheMask(t *testing.T) {
 	}
 }
 
-func TestDeploySameValuesBehindTheMaskDeploys(t *testing.T) {
+func TestDeploySameHiddenValuesDeploys(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
 	copyDir(t, "testdata/deploy/assembly", filepath.Join(w.dir, "cdk.out"))
 	diff := noEchoDiff(t, w, "diff.json", "hunter2-noecho-v1", "hunter2-noecho-v2")

@@ -364,7 +364,7 @@ func TestDriftAccept(t *testing.T) {
 // Today's cdkd prints the resolution's plan, its ✓ lines and its summary on
 // STDOUT after the JSON under --json (samples 93 and 94), and its plan
 // prints values in plaintext, the NoEcho parameter's live value included.
-// The text is read and kept, never dropped; values are masked.
+// The text is read and kept, never dropped; values are redacted.
 func TestDriftResolutionTextAfterTheJSON(t *testing.T) {
 	for _, tc := range []struct {
 		mode, sample, want, summary string
@@ -396,7 +396,7 @@ func TestDriftResolutionTextAfterTheJSON(t *testing.T) {
 			stub.AssertAllUsed(t)
 			assert.Assert(t, is.Contains(res.summary, tc.want), res.summary)
 			assert.Assert(t, is.Contains(res.summary, tc.summary))
-			assert.Assert(t, is.Contains(res.summary, "Value: *** -> ***"), "cdkd's plan line is kept, its values masked")
+			assert.Assert(t, is.Contains(res.summary, "Value: *** -> ***"), "cdkd's plan line is kept, its values redacted")
 			assert.Assert(t, is.Contains(res.stdout, "    Value: *** -> ***"), "and logged")
 			assertHidden(t, res.channels, append(sampleSecrets, "oob-noecho-value")...)
 		})
@@ -703,7 +703,7 @@ func TestDriftCdkOutInWorkingDirectory(t *testing.T) {
 			w := newDriftWorkspace(t)
 			copyDir(t, "testdata/drift/assembly", filepath.Join(w.dir, "cdk.out"))
 			inv := detect(t, "noecho-drift.json", 1)
-			// Streamed while cdkd runs: masked only if the assembly was
+			// Streamed while cdkd runs: redacted only if the assembly was
 			// read before.
 			inv.Stderr = "NoEchoParam2FCCC8BD (AWS::SSM::Parameter): Value differs (hunter2-noecho-v1)\n"
 			w.stub(inv)

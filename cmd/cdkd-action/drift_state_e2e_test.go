@@ -1,7 +1,7 @@
 package main
 
 // Drift against the state bucket: the references in state records are
-// resolved and masked, and the records tell apart what cdkd prints alike.
+// resolved and redacted, and the records tell apart what cdkd prints alike.
 
 import (
 	"crypto/rand"
@@ -15,10 +15,10 @@ import (
 )
 
 // The {{resolve:...}} references in the state records are resolved and
-// their values masked even without an assembly: before cdkd runs for the
+// their values redacted even without an assembly: before cdkd runs for the
 // stacks the input names, and after detection for the stacks cdkd
 // reported, so later cdkd runs (a resolution) and everything rendered are
-// masked. Today's cdkd prints a secret-named queue's URL on stderr.
+// redacted. Today's cdkd prints a secret-named queue's URL on stderr.
 func TestDriftStateReferences(t *testing.T) {
 	bucket := randomBucket(t)
 	aws := stateAWS(t, bucket, map[string]string{"StackC": "state-stackC.json"})
@@ -33,7 +33,7 @@ func TestDriftStateReferences(t *testing.T) {
 		assert.Equal(t, res.code, 3, res.stdout)
 		assert.Equal(t, res.outputs["drift-status"], "error")
 		assertHidden(t, res.channels, sampleSecrets...)
-		assert.Assert(t, is.Contains(res.summary, "read failed for"), "cdkd's reason is shown, masked")
+		assert.Assert(t, is.Contains(res.summary, "read failed for"), "cdkd's reason is shown, redacted")
 		assert.Assert(t, !strings.Contains(res.stdout, "::warning::"), res.stdout)
 	})
 	t.Run("all stacks, after detection", func(t *testing.T) {
@@ -44,7 +44,7 @@ func TestDriftStateReferences(t *testing.T) {
 		res := w.run(withInputs(all, "state-bucket", bucket, "drift-resolution", "accept", "fail-on-drift", "false"))
 		assert.Equal(t, res.code, 0, res.stdout)
 		assertHidden(t, res.channels, sampleSecrets...)
-		assert.Assert(t, is.Contains(res.stdout, "QueueUrl=http://localhost:4566/000000000000/***"), "the accept's stderr was logged, masked")
+		assert.Assert(t, is.Contains(res.stdout, "QueueUrl=http://localhost:4566/000000000000/***"), "the accept's stderr was logged, redacted")
 	})
 }
 

@@ -13,18 +13,18 @@ import (
 )
 
 // Issue 15, item 1: "by design" is said of one case only, a position whose
-// state value is a NoEcho custom-resource response stored as the mask. A
-// NoEcho parameter's position is real drift with its fix; a masked position
+// state value is a NoEcho custom-resource response stored as "***". A
+// NoEcho parameter's position is real drift with its fix; a hidden position
 // whose source the assembly does not show is said to be undecided.
-func TestDriftMaskedNoteSaysTheCase(t *testing.T) {
+func TestDriftHiddenNoteSaysTheCase(t *testing.T) {
 	w := newDriftWorkspace(t)
-	w.stub(detectStack(t, "masked-cases.json", 1, "StackE"))
+	w.stub(detectStack(t, "hidden-cases.json", 1, "StackE"))
 	res := w.run(map[string]string{"stacks": "StackE", "app": abs(t, "testdata/drift/assembly-custom"), "issue": "true"})
 	assert.Equal(t, res.code, 1, res.stdout)
 	for _, s := range []string{res.summary, onlyCheckRun(t, w.gh).Output.Summary, w.gh.Issues()[0].Body} {
 		assert.Assert(t, is.Contains(s, "🔒 **Drifts on every run by design:** `TokenParam.Value`. The state value there is a NoEcho custom-resource response"), s)
 		assert.Assert(t, is.Contains(s, "🔒 **Real drift at a NoEcho parameter's position** (values hidden): `DbParam.Value`"), s)
-		assert.Assert(t, is.Contains(s, "🔒 **Masked drift, cause undecided** (values hidden): `OddParam.Value`"), s)
+		assert.Assert(t, is.Contains(s, "🔒 **Hidden drift, cause undecided** (values hidden): `OddParam.Value`"), s)
 		assert.Equal(t, strings.Count(s, "by design:"), 1, "by design is said of the custom-resource response only")
 	}
 	assertHidden(t, res.channels, "live-token-value-1", "changed-by-hand-1", "odd-live-value-1", "hunter2-noecho-v1")
@@ -107,9 +107,9 @@ func TestDriftRevertRefusesTokenLiteralOverwrite(t *testing.T) {
 }
 
 // Issue 15, item 6: a group cdkd's JSON carries that this version does not
-// know (the seed's masked group) is shown as its own section and never
+// know (cdkd's "masked" group, in the seed) is shown as its own section and never
 // changes the status.
-func TestDriftMaskedGroupIsKept(t *testing.T) {
+func TestDriftHiddenGroupIsKept(t *testing.T) {
 	w := newDriftWorkspace(t)
 	w.stub(detect(t, "masked-group.json", 0))
 	res := w.run(withAssembly(t, all))
@@ -117,7 +117,7 @@ func TestDriftMaskedGroupIsKept(t *testing.T) {
 	assert.Equal(t, res.outputs["drift-status"], "clean")
 	assert.Equal(t, res.outputs["drifted-count"], "0")
 	assert.Equal(t, onlyCheckRun(t, w.gh).Conclusion, "success")
-	assert.Assert(t, is.Contains(res.summary, "**🔒 Masked (1)** · cdkd reports these positions in a group of their own"), res.summary)
+	assert.Assert(t, is.Contains(res.summary, "**🔒 Hidden by cdkd (1)** · cdkd reports these positions in a group of their own"), res.summary)
 	assert.Assert(t, is.Contains(res.summary, "- `NoEchoParam2FCCC8BD` · `AWS::SSM::Parameter` · `Value`"), res.summary)
 	assert.Assert(t, is.Contains(readFile(t, res.outputs["report-json"]), `"otherGroups"`))
 }
@@ -201,11 +201,11 @@ func TestDriftResolutionTextOnStderr(t *testing.T) {
 }
 
 // Issue 33, item 6: a stack with a position in cdkd drift's group of
-// masked NoEcho values (seed 000: "reports a masked position in its own
-// group and prints neither the stored nor the live value") is not "fully
+// hidden NoEcho values (seed 000: such a position is reported "in its own
+// group", neither the stored nor the live value printed) is not "fully
 // checked" with a ✅: nothing was compared at that position. It still
 // changes no status.
-func TestMaskedPositionIsNotFullyChecked(t *testing.T) {
+func TestHiddenPositionIsNotFullyChecked(t *testing.T) {
 	w := newDriftWorkspace(t)
 	w.stub(detect(t, "masked-group.json", 0))
 	res := w.run(withAssembly(t, all))
@@ -216,7 +216,7 @@ func TestMaskedPositionIsNotFullyChecked(t *testing.T) {
 		assert.Assert(t, !strings.Contains(text, "✅ <b>StackA</b>") && !strings.Contains(text, "✅ **No drift:** `StackA`"), "%s: %s", where, text)
 		assert.Assert(t, is.Contains(text, "⚠️ <b>StackA</b>"), where)
 		assert.Assert(t, is.Contains(text, "2 of 3 resources fully checked (1 only partially compared)"), where)
-		assert.Assert(t, is.Contains(text, "**🔒 Masked (1)**"), where)
+		assert.Assert(t, is.Contains(text, "**🔒 Hidden by cdkd (1)**"), where)
 	}
 }
 

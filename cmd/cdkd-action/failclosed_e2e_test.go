@@ -53,13 +53,13 @@ func TestDriftAllReadsTheStateBucketBeforeCdkdPrints(t *testing.T) {
 	assertHidden(t, res.channels, "s3cr3t-pw-from-sm")
 	mask := strings.Index(res.stdout, "::add-mask::s3cr3t-pw-from-sm")
 	assert.Assert(t, mask >= 0 && mask < strings.Index(res.stdout, "::group::cdkd drift"), "registered before cdkd's log:\n%s", res.stdout)
-	assert.Assert(t, is.Contains(res.summary, "read failed for"), "cdkd's reason is shown, masked")
+	assert.Assert(t, is.Contains(res.summary, "read failed for"), "cdkd's reason is shown, redacted")
 }
 
 // Item 1: a local run without resolve-secrets reads nothing, and says that
-// cdkd's text was not masked against state.
+// cdkd's text was not redacted against state.
 func TestLocalRunWithoutResolveSecretsSaysNothingWasRead(t *testing.T) {
-	const note = "cdkd's output is not masked against its state"
+	const note = "cdkd's output is not redacted against its state"
 	for _, resolve := range []string{"false", "true"} {
 		t.Run("resolve-secrets="+resolve, func(t *testing.T) {
 			w := newDriftWorkspace(t)
@@ -104,12 +104,12 @@ func TestDriftHidesAResourceTheTemplateNoLongerHas(t *testing.T) {
 }
 
 // Item 2: the state record is a second source of NoEcho positions: where
-// cdkd stored its mask (state schema 11), the value is NoEcho whatever
+// cdkd stored its "***" (state schema 11), the value is NoEcho whatever
 // today's template says, and both sides are hidden.
 func TestDriftTakesNoEchoPositionsFromTheStateRecord(t *testing.T) {
 	const old, live = "stored-elsewhere-5v6b", "live-token-8n9m"
 	bucket := randomBucket(t)
-	aws := stateAWS(t, bucket, map[string]string{"StackA": "state-stackA-masked.json"})
+	aws := stateAWS(t, bucket, map[string]string{"StackA": "state-stackA-hidden.json"})
 	w := newDriftWorkspace(t)
 	w.useAWS(aws)
 	inv := detect(t, "", 1, "--state-bucket", bucket)
@@ -205,7 +205,7 @@ func TestDriftHiddenByPositionIsKnownByValue(t *testing.T) {
 	assert.Assert(t, mask >= 0, "the runner is asked to mask it:\n%s", res.stdout)
 	assert.Assert(t, mask < strings.Index(res.stdout, "Value differs ("), "before cdkd's log shows it:\n%s", res.stdout)
 	assert.Assert(t, is.Contains(res.stdout, "Value differs (***)"), res.stdout)
-	assert.Assert(t, is.Contains(res.summary, "could not set Value from "), "the revert's failure line is reported, masked:\n%s", res.summary)
+	assert.Assert(t, is.Contains(res.summary, "could not set Value from "), "the revert's failure line is reported, redacted:\n%s", res.summary)
 }
 
 // nestedAssembly writes an assembly with stack Parent and its nested stack

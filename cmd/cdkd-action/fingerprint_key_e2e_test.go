@@ -24,7 +24,7 @@ func bucketDiff(t *testing.T, file string) cdkdtest.Invocation {
 
 // Without fingerprint-key, the diff keys its tokens with a random key it
 // creates once in the state bucket; the deploy reads the same key, so the
-// gate compares the values behind the masks (here: they differ) instead
+// gate compares the hidden values (here: they differ) instead
 // of refusing a key mismatch. The key never reaches a channel.
 func TestFingerprintKeyKeptInTheBucket(t *testing.T) {
 	f := startAWS(t)
@@ -62,14 +62,14 @@ func TestFingerprintKeyKeptInTheBucket(t *testing.T) {
 	res := w.run(deployInputs("state-bucket", bucket))
 	assert.Equal(t, res.code, 1, res.stdout)
 	stub.AssertAllUsed(t)
-	assert.Equal(t, res.outputs["failure-reason"], "diff-changed", "the same key: the values behind the masks were compared")
+	assert.Equal(t, res.outputs["failure-reason"], "diff-changed", "the same key: the hidden values were compared")
 	again, _ := f.object(t, bucket, "cdkd-action/key")
 	assert.Equal(t, again, stored, "the key is created once")
 	assert.Assert(t, !strings.Contains(res.stdout, "Created the fingerprint key"))
 }
 
 // When the key can be neither read nor created, nothing is fingerprinted:
-// the values behind the masks cannot be verified, and the report says why
+// the hidden values cannot be verified, and the report says why
 // in plain words.
 func TestFingerprintKeyUnreadable(t *testing.T) {
 	f := startAWS(t)
@@ -85,11 +85,11 @@ func TestFingerprintKeyUnreadable(t *testing.T) {
 	assert.Assert(t, !strings.Contains(report, "fp1:"), report)
 	assert.Assert(t, is.Contains(report, `"newMask":"unverifiable"`), report)
 	comment := w.gh.Comments(owner, repo, prNum)[0].Body
-	assert.Assert(t, is.Contains(comment, "The values behind the masks cannot be verified, so a deploy of this change set is refused (diff-unverifiable): no fingerprint key: the key in bucket "+in["state-bucket"]+" could not be read or created (the role needs s3:GetObject on it, and s3:PutObject to create it once): create the fingerprint key cdkd-action/key"), comment)
+	assert.Assert(t, is.Contains(comment, "The hidden values cannot be verified, so a deploy of this change set is refused (diff-unverifiable): no fingerprint key: the key in bucket "+in["state-bucket"]+" could not be read or created (the role needs s3:GetObject on it, and s3:PutObject to create it once): create the fingerprint key cdkd-action/key"), comment)
 }
 
 // fingerprints: false turns all of it off: no key is read or created, no
-// token is published, and the values behind the masks cannot be verified.
+// token is published, and the hidden values cannot be verified.
 func TestFingerprintsOffPublishesNoToken(t *testing.T) {
 	f := startAWS(t)
 	bucket := "fpoff-" + unique(t)
@@ -141,5 +141,5 @@ func TestAggregateOfShardsWithAnotherKey(t *testing.T) {
 	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix, "fingerprint-key": other})
 	assert.Equal(t, agg.code, 0, agg.stdout)
 	body := w.gh.Comments(owner, repo, prNum)[0].Body
-	assert.Assert(t, is.Regexp(`\(diff-unverifiable\): shard 1-of-2 fingerprinted the values behind its masks with key k2:\S+, and this aggregate's key is k2:`, body), body)
+	assert.Assert(t, is.Regexp(`\(diff-unverifiable\): shard 1-of-2 fingerprinted its hidden values with key k2:\S+, and this aggregate's key is k2:`, body), body)
 }

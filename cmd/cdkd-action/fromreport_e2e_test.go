@@ -40,14 +40,14 @@ func TestFromReportDiff(t *testing.T) {
 	assert.Equal(t, res.code, 0, res.stdout)
 	assertRerenders(t, w, res, "diff")
 
-	// The re-render redacts again with this run's secrets: a value masked
+	// The re-render redacts again with this run's secrets: a value hidden
 	// only now never leaves either.
 	saved := filepath.Join(w.dir, "saved-diff.json")
 	assert.Assert(t, is.Contains(readFile(t, saved), "fixture-topic-v2"))
 	again := w.run(map[string]string{"from-json": saved, "mask-values": "fixture-topic-v2"})
 	assert.Equal(t, again.code, 0, again.stdout)
 	for where, text := range map[string]string{"log as the runner shows it": runnermask.Simulate(again.stdout), "summary": again.summary, "report JSON": readFile(t, again.outputs["report-json"])} {
-		assert.Assert(t, !strings.Contains(text, "fixture-topic-v2"), "the %s shows a value masked at re-render", where)
+		assert.Assert(t, !strings.Contains(text, "fixture-topic-v2"), "the %s shows a value hidden at re-render", where)
 	}
 	assert.Assert(t, is.Contains(again.summary, "fixture-topic-v1"), "the rest of the report is still there")
 }

@@ -117,7 +117,7 @@ func TestDeployUsesTheCommentTheCheckRunNames(t *testing.T) {
 	}, resultInvocations(t, "events-StackA-run.json")...)...)
 	w.review(reviewedSHA, diffInputs())
 	ours := prComment(t, w.gh)
-	rec, ok := gate.ParseDiffMarker(diffCheck(t, w.gh).ExternalID)
+	rec, ok := gate.ParseDiffRecord(diffCheck(t, w.gh).ExternalID)
 	assert.Assert(t, ok)
 	assert.Equal(t, rec.CommentID, ours.ID, "the check run names the comment")
 
@@ -164,7 +164,7 @@ func TestDiffConvergesOnOneComment(t *testing.T) {
 	h, ok := marker.Parse(c.Body)
 	assert.Assert(t, ok)
 	assert.Equal(t, h.SHA, reviewedSHA, "holding the report for the current head")
-	rec, ok := gate.ParseDiffMarker(diffCheck(t, w.gh).ExternalID)
+	rec, ok := gate.ParseDiffRecord(diffCheck(t, w.gh).ExternalID)
 	assert.Assert(t, ok)
 	assert.Equal(t, rec.CommentID, c.ID, "the check run names the survivor")
 	assert.Equal(t, rec.ReportHash, prcomment.ReportHash(mustParse(t, c.Body).Report))
@@ -304,7 +304,7 @@ func TestConcurrentDiffRunsLeaveOneComment(t *testing.T) {
 	}
 	c := prComment(t, w.gh)
 	for _, cr := range reportRuns(w.gh) {
-		rec, ok := gate.ParseDiffMarker(cr.ExternalID)
+		rec, ok := gate.ParseDiffRecord(cr.ExternalID)
 		assert.Assert(t, ok, cr.ExternalID)
 		assert.Equal(t, rec.CommentID, c.ID, "each check run names the surviving comment")
 	}
@@ -341,7 +341,7 @@ func TestDiffRerunRepairsAnEditedReview(t *testing.T) {
 			newest = cr
 		}
 	}
-	rec, ok := gate.ParseDiffMarker(newest.ExternalID)
+	rec, ok := gate.ParseDiffRecord(newest.ExternalID)
 	assert.Assert(t, ok, newest.ExternalID)
 	assert.Equal(t, rec.ReportHash, prcomment.ReportHash(posted.Report), "the record hashes the report the action wrote")
 	assert.Assert(t, rec.ReportHash != prcomment.ReportHash(edited.Report))
@@ -381,7 +381,7 @@ func TestDiffRecordHashesWhatItWrote(t *testing.T) {
 	res := <-done
 	assert.Equal(t, res.code, 0, res.stdout)
 
-	rec, ok := gate.ParseDiffMarker(diffCheck(t, w.gh).ExternalID)
+	rec, ok := gate.ParseDiffRecord(diffCheck(t, w.gh).ExternalID)
 	assert.Assert(t, ok)
 	assert.Equal(t, rec.ReportHash, prcomment.ReportHash(posted.Report), "the record hashes the report the action wrote")
 	w.onPush()

@@ -237,7 +237,7 @@ func TestDeployRerendersAReportKeptOverAnotherDigest(t *testing.T) {
 	api, err := github.NewClient(token, w.gh.APIURL())
 	assert.NilError(t, err)
 	_, err = api.CreateCheckRun(context.Background(), owner, repo, github.CheckRun{Name: "cdkd diff", HeadSHA: reviewedSHA, Status: "completed", Conclusion: "neutral",
-		Title: "t", Summary: "s", ExternalID: gate.DiffMarker(cy.Header.Digest, reviewedX.ID, prcomment.ReportHash(cx.Report))})
+		Title: "t", Summary: "s", ExternalID: gate.DiffRecordV2(cy.Header.Digest, reviewedX.ID, prcomment.ReportHash(cx.Report))})
 	assert.NilError(t, err)
 
 	refused(t, w, "no-reviewed-diff", "rendered again from the change set its digest covers")

@@ -42,7 +42,7 @@ const (
 // test (app.Deps.FingerprintParams in-process, tag cdkdactione2e for the
 // binary); a release uses fingerprint.DefaultParams. The tests run the
 // action hundreds of times: at OWASP's parameters the hashing of every
-// masked value would be most of the suite's time.
+// hidden value would be most of the suite's time.
 var e2eFingerprintParams = fingerprint.Params{Algorithm: fingerprint.Algorithm, Version: 19, MemoryKiB: 64, Time: 1, Threads: 1, KeyLen: 32}
 
 // workspace is one job's environment: a fake GitHub with the pull request

@@ -81,7 +81,7 @@ func TestRunnerCredentialsAreMasked(t *testing.T) {
 // A secret whose value is JSON is hidden by its leaves at any depth and its
 // re-serializations, wherever cdkd prints them; the fields that only say
 // where a database is stay readable.
-func TestStructuredSecretLeavesAreMasked(t *testing.T) {
+func TestStructuredSecretLeavesAreRedacted(t *testing.T) {
 	const doc = `{"engine":"postgres","host":"orders.cluster.example","port":5432,"dbname":"orders",` +
 		`"creds":{"users":[{"name":"svc-orders","password":"deep-nested-pw-31"}]},"pin":98765432,"rotate":true}`
 	w := newWorkspace(t)
@@ -104,7 +104,7 @@ func TestStructuredSecretLeavesAreMasked(t *testing.T) {
 // A secret's base64 wrapped at 64 or 76 columns (PEM, MIME, `base64`)
 // printed by cdkd must not survive as lines that join back into it: not in
 // the streamed log, not in the stderr tail of the reports.
-func TestWrappedBase64IsMasked(t *testing.T) {
+func TestWrappedBase64IsRedacted(t *testing.T) {
 	const secret = "wrapped-b64-secret-value-5150"
 	blob := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 40) + secret + strings.Repeat("v", 30)))
 	for _, width := range []int{64, 76} {

@@ -57,9 +57,9 @@ var (
 	ssmSecure    = leakSecret{"SsmSecure", "SecureString", "{{resolve:ssm-secure:...}}", "ssm-secure-value-81"}
 	ssmViaPlain  = leakSecret{"SsmViaPlain", "SecureString", "plain {{resolve:ssm:...}} naming a SecureString", "ssm-via-plain-secure-72"}
 	queueName    = leakSecret{"QueueName", "resource name", "queue named after a Secrets Manager value (physical id, URL, ARN)", "tenant-q-secret-name-77"}
-	maskedNew    = leakSecret{"MaskedQueueNew", "resource name", "NoEcho default naming a queue", "noecho-queue-name-new"}
-	maskedOld    = leakSecret{"MaskedQueueOld", "resource name", "physical id of a queue named after a NoEcho value (state version 11 holds ***)", "noecho-queue-name-old"}
-	maskedToken  = leakSecret{"MaskedToken", "NoEcho", "NoEcho default of a stack with state version 11", "masked-stack-token-12"}
+	hiddenNew    = leakSecret{"HiddenQueueNew", "resource name", "NoEcho default naming a queue", "noecho-queue-name-new"}
+	hiddenOld    = leakSecret{"HiddenQueueOld", "resource name", "physical id of a queue named after a NoEcho value (state version 11 holds ***)", "noecho-queue-name-old"}
+	hiddenToken  = leakSecret{"HiddenToken", "NoEcho", "NoEcho default of a stack with state version 11", "hidden-stack-token-12"}
 	maskValue1   = leakSecret{"MaskValue1", "mask-values line", "mask-values", "mask-value-line-one"}
 	maskValue2   = leakSecret{"MaskValue2", "mask-values line, unicode", "mask-values", "mask-value-line-two-Ω"}
 	envToken     = leakSecret{"EnvToken", "environment value", "mask-env", "env-token-9f8e7d6c"}
@@ -70,11 +70,11 @@ var leakSecrets = []leakSecret{
 	pwShort4, pwShort5, pwLong, pwMulti, pwUnicode, pwRegex, pwQuotes, pwPercent, pwAngle, pwURL,
 	pwPrefix, pwPrefixLong, pwTiny, pwOutput, pwNested, stateOld, stateOutput, stateNested,
 	smJSON, smJSONUser, smJSONPass, smAPIKey, smPrevious, smVersion, smCross, ssmSecure, ssmViaPlain,
-	queueName, maskedNew, maskedOld, maskedToken, maskValue1, maskValue2, envToken, envPEM,
+	queueName, hiddenNew, hiddenOld, hiddenToken, maskValue1, maskValue2, envToken, envPEM,
 }
 
 // plainVisible is a plain SSM String parameter's value: not a secret, and
-// it must stay readable (masking everything is not the goal).
+// it must stay readable (hiding everything is not the goal).
 const plainVisible = "plain-ssm-visible-value"
 
 // leakAWS is the emulator seeded with the harness's secrets and state.
@@ -111,9 +111,9 @@ const (
 	queueARN = "arn:aws:sqs:us-east-1:000000000000:"
 )
 
-// leakStates are the state records: version 8 (written before cdkd masked
-// NoEcho values, so they hold them in plaintext) and version 11 (masked,
-// but a physical id is never masked).
+// leakStates are the state records: version 8 (written before cdkd hid
+// NoEcho values, so they hold them in plaintext) and version 11 (hidden,
+// but a physical id is never hidden).
 func leakStates() map[string]string {
 	param := func(v string) map[string]any {
 		return map[string]any{"physicalId": "/leak/param", "resourceType": "AWS::SSM::Parameter",
@@ -138,11 +138,11 @@ func leakStates() map[string]string {
 		"resources": map[string]any{"ChildParam": param(stateNested.value)},
 		"outputs":   map[string]any{},
 	}
-	masked := map[string]any{
-		"version": 11, "stackName": "LeakMasked", "region": "us-east-1",
+	hidden := map[string]any{
+		"version": 11, "stackName": "LeakHidden", "region": "us-east-1",
 		"resources": map[string]any{
 			"NoEchoNamedQueue": map[string]any{
-				"physicalId": sqsBase + maskedOld.value, "resourceType": "AWS::SQS::Queue",
+				"physicalId": sqsBase + hiddenOld.value, "resourceType": "AWS::SQS::Queue",
 				"properties": map[string]any{"QueueName": "***"},
 				"attributes": map[string]any{"Arn": "***", "QueueUrl": "***", "QueueName": "***"},
 			},
@@ -154,7 +154,7 @@ func leakStates() map[string]string {
 	for key, v := range map[string]any{
 		"cdkd/LeakStack/us-east-1/state.json":            leak,
 		"cdkd/LeakStack~ChildStack/us-east-1/state.json": child,
-		"cdkd/LeakMasked/us-east-1/state.json":           masked,
+		"cdkd/LeakHidden/us-east-1/state.json":           hidden,
 	} {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -235,7 +235,7 @@ func leakDiff(t *testing.T) string {
 		change("ViaPlainParam", "AWS::SSM::Parameter", prop("Value", nil, ssmViaPlain.value)),
 		change("PlainParam", "AWS::SSM::Parameter", prop("Description", nil, plainVisible)),
 		change("QueuePolicy", "AWS::IAM::Policy", prop("PolicyDocument.Statement.0.Resource",
-			queueARN+queueName.value, []any{queueARN + queueName.value, queueARN + maskedOld.value})),
+			queueARN+queueName.value, []any{queueARN + queueName.value, queueARN + hiddenOld.value})),
 		change("Instance", "AWS::EC2::Instance", prop("UserData", nil, userData())),
 		change("Webhook", "AWS::SNS::Subscription", prop("Endpoint", "https://hooks.example.com/x",
 			"https://hooks.example.com/x?token="+url.QueryEscape(pwURL.value)+"&u="+url.QueryEscape(pwUnicode.value)+"&p="+url.PathEscape(pwPercent.value))),
@@ -264,13 +264,13 @@ func leakDiff(t *testing.T) string {
 			}},
 		},
 		{
-			"stack": "LeakMasked", "region": "us-east-1",
+			"stack": "LeakHidden", "region": "us-east-1",
 			"changes": []map[string]any{{
 				"logicalId": "NoEchoNamedQueue", "changeType": "UPDATE", "resourceType": "AWS::SQS::Queue",
-				"propertyChanges": []map[string]any{{"path": "QueueName", "oldValue": "***", "newValue": maskedNew.value, "requiresReplacement": true}},
+				"propertyChanges": []map[string]any{{"path": "QueueName", "oldValue": "***", "newValue": hiddenNew.value, "requiresReplacement": true}},
 			}},
 			"outputChanges": []map[string]any{
-				{"name": "QueueUrl", "changeType": "MODIFY", "oldValue": sqsBase + maskedOld.value, "newValue": sqsBase + maskedNew.value, "export": false},
+				{"name": "QueueUrl", "changeType": "MODIFY", "oldValue": sqsBase + hiddenOld.value, "newValue": sqsBase + hiddenNew.value, "export": false},
 			},
 			"children": []any{},
 		},
@@ -291,7 +291,7 @@ func leakStderr() []cdkdtest.Line {
 	lines = append(lines,
 		"::warning::"+pwRegex.value,
 		"::add-mask::not-a-real-mask "+queueName.value,
-		"Creating queue "+sqsBase+queueName.value+" ("+queueARN+maskedOld.value+")",
+		"Creating queue "+sqsBase+queueName.value+" ("+queueARN+hiddenOld.value+")",
 		"payload "+mustJSON(map[string]string{"pw": pwQuotes.value, "json": smJSON.value}),
 		"auth "+base64.StdEncoding.EncodeToString([]byte("user:"+smJSONPass.value)),
 		"url "+url.QueryEscape(pwURL.value)+" "+url.PathEscape(pwUnicode.value),
@@ -409,7 +409,7 @@ func TestLeakDiff(t *testing.T) {
 	assert.Assert(t, f.sawScope("secretsmanager/eu-west-1"), "the eu-west-1 secret was read in eu-west-1")
 	// A secret too short to match by value is warned about, without its value.
 	assert.Assert(t, is.Regexp(`(?m)^::warning::.*NoEcho parameter LeakStack/PwTiny.*shorter than 4 characters`, res.stdout))
-	// Position redaction carries its marker into the report JSON.
+	// Position redaction carries its label into the report JSON.
 	report := readFile(t, res.outputs["report-json"])
 	assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`))
 	assert.Assert(t, is.Contains(report, `"secret":"secret"`))
@@ -437,14 +437,14 @@ func TestLeakDiff(t *testing.T) {
 func TestLeakNoEchoNoteIsNotAChange(t *testing.T) {
 	w := newWorkspace(t)
 	diff := filepath.Join(t.TempDir(), "diff.json")
-	writeFile(t, diff, `[{"stack":"LeakMasked","region":"us-east-1","changes":[],"outputChanges":[],"children":[]}]`)
+	writeFile(t, diff, `[{"stack":"LeakHidden","region":"us-east-1","changes":[],"outputChanges":[],"children":[]}]`)
 	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff})
 	asm := copyAssembly(t, strings.NewReplacer("@SFX@", "none", "@V2ID@", "none"))
-	res := w.run(map[string]string{"stacks": "LeakMasked", "app": asm, "fail-on-changes": "true", "mask-values": maskValue1.value})
+	res := w.run(map[string]string{"stacks": "LeakHidden", "app": asm, "fail-on-changes": "true", "mask-values": maskValue1.value})
 	assert.Equal(t, res.code, 0, res.stdout)
 	// No AWS here: the warning saying so comes after the masks.
 	masks := assertMasksFirst(t, res.stdout)
-	assert.Assert(t, masks[maskValue1.value] && masks[maskedToken.value])
+	assert.Assert(t, masks[maskValue1.value] && masks[hiddenToken.value])
 	assert.Assert(t, is.Regexp(`(?m)^::warning::could not resolve \{\{resolve:secretsmanager:leak-api-none:SecretString:apiKey\}\} to mask its value, .*no AWS credentials`, res.stdout))
 	assert.Equal(t, res.outputs["has-changes"], "false")
 	runs := reportRuns(w.gh)
@@ -480,7 +480,7 @@ func leakDriftJSON(t *testing.T) string {
 				drifted("SecureParam", "AWS::SSM::Parameter", dc("Value", "{{resolve:ssm-secure:/leak-@SFX@/secure}}", ssmSecure.value)),
 				drifted("JsonParam", "AWS::SSM::Parameter", dc("Value", "{{resolve:secretsmanager:leak-json-@SFX@}}", smJSON.value)),
 				drifted("ApiKeyParam", "AWS::SSM::Parameter", dc("Value", smAPIKey.value, smPrevious.value)),
-				drifted("QueuePolicy", "AWS::IAM::Policy", dc("PolicyDocument.Statement.0.Resource", queueARN+queueName.value, queueARN+maskedOld.value)),
+				drifted("QueuePolicy", "AWS::IAM::Policy", dc("PolicyDocument.Statement.0.Resource", queueARN+queueName.value, queueARN+hiddenOld.value)),
 				drifted("Topic", "AWS::SNS::Topic",
 					dc("DisplayName", "conn="+pwShort5.value+" "+pwShort4.value+" "+pwPrefixLong.value, userData()),
 					dc("Tags", []any{map[string]any{"Key": "k", "Value": pwRegex.value}}, nil),
@@ -497,10 +497,10 @@ func leakDriftJSON(t *testing.T) string {
 			"clean":   []any{}, "notSupported": []any{}, "skipped": []any{}, "notCompared": []any{},
 		},
 		{
-			"stack": "LeakMasked", "region": "us-east-1",
+			"stack": "LeakHidden", "region": "us-east-1",
 			"drifted": []map[string]any{
-				drifted("NoEchoNamedQueue", "AWS::SQS::Queue", dc("QueueName", "***", maskedOld.value)),
-				drifted("TokenParam", "AWS::SSM::Parameter", dc("Value", "***", maskedToken.value+" "+maskValue1.value+" "+maskValue2.value+" "+envToken.value)),
+				drifted("NoEchoNamedQueue", "AWS::SQS::Queue", dc("QueueName", "***", hiddenOld.value)),
+				drifted("TokenParam", "AWS::SSM::Parameter", dc("Value", "***", hiddenToken.value+" "+maskValue1.value+" "+maskValue2.value+" "+envToken.value)),
 			},
 			"clean": []any{}, "notSupported": []any{}, "skipped": []any{}, "notCompared": []any{},
 		},

@@ -201,7 +201,7 @@ func TestMissingBucketIsOneWarning(t *testing.T) {
 	res2 := runCLI(t, t.TempDir(), nil, "--from-json="+abs(t, "../../testdata/fixtures/diff-v2.json"), "--app="+abs(t, "../../testdata/fixtures/assembly-v2"))
 	assert.Equal(t, res2.code, 0, res2.stderr)
 	assert.Assert(t, !strings.Contains(res2.stderr, "no state bucket"), res2.stderr)
-	assert.Assert(t, is.Contains(res2.stderr, "notice: cdkd's output is not masked against its state"), res2.stderr)
+	assert.Assert(t, is.Contains(res2.stderr, "notice: cdkd's output is not redacted against its state"), res2.stderr)
 }
 
 // A local deploy --dry-run knows no commit and trusts no check run: it

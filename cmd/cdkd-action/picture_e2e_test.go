@@ -73,7 +73,7 @@ func useAssembly(t *testing.T, w *workspace, asm string) {
 // stack (the deleted queue's, from cdkd's state) and in another (through
 // an export), get the picture of what they touch in the PR comment; the
 // check run and the job summary point to it. A hostile logical ID reads as
-// text, and one holding a secret is masked inside its label. The deploy
+// text, and one holding a secret is redacted inside its label. The deploy
 // then renders the review again from what it records (the picture from the
 // header) and deploys.
 func TestPictureInTheReview(t *testing.T) {
@@ -95,7 +95,7 @@ func TestPictureInTheReview(t *testing.T) {
 	golden.Assert(t, regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/`).ReplaceAllString(report, "http://github.test/"), "picture/comment.golden")
 	assert.Assert(t, is.Contains(report, "```mermaid"))
 	assert.Assert(t, !strings.Contains(comment, "s3cr3t-pw-from-sm"))
-	assert.Assert(t, is.Contains(report, `n4["Leaks***<br/>AWS::SNS::Topic"]`), "a secret in a name is masked inside its label")
+	assert.Assert(t, is.Contains(report, `n4["Leaks***<br/>AWS::SNS::Topic"]`), "a secret in a name is redacted inside its label")
 	assert.Assert(t, is.Contains(report, `n3["Evil#34;#93;:::x click n0 call alert#40;#41; #60;script#62;#37;#37;#123;init: #123;#125;#125;#37;#37;<br/>AWS::SNS::Topic"]`))
 
 	check := diffCheck(t, w.gh)

@@ -210,9 +210,9 @@ func TestAggregateEqualsTheSingleRun(t *testing.T) {
 	matrix := planSampleAssembly(t, w)
 	reports := runShards(t, w, matrix, splitDiff(t, fixture))
 	// Without an assembly every value is hidden: the shards' reports carry
-	// the fingerprints of what their masks hide, which the digest covers.
+	// the fingerprints of what their "***" hide, which the digest covers.
 	shard := readFile(t, filepath.Join(reports, "cdkd-diff-1-of-2", "diff.json"))
-	assert.Assert(t, is.Contains(shard, `Mask":"fp1:`), shard)
+	assert.Assert(t, is.Contains(shard, `Mask":"fp1:`) /* the report's oldMask and newMask keys */, shard)
 	agg := w.run(map[string]string{"command": "aggregate", "reports": reports, "matrix": matrix})
 	assert.Equal(t, agg.code, 0, agg.stdout)
 

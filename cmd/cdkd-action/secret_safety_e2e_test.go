@@ -1,7 +1,7 @@
 package main
 
 // Secret safety where the action learns late what is secret: the assembly
-// cdkd synthesized itself, a position cdkd stored as the mask, a secret
+// cdkd synthesized itself, a position cdkd stored as "***", a secret
 // stack output printed by cdkd deploy, and cdkd's stderr cut for a report.
 
 import (
@@ -81,7 +81,7 @@ func TestDiffReadsTheAssemblyCdkdSynthesized(t *testing.T) {
 			}
 			assertHidden(t, res.channels, noEchoSamples...)
 			report := readFile(t, res.outputs["report-json"])
-			assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`), "hidden by position, with its marker")
+			assert.Assert(t, is.Contains(report, `"secret":"NoEcho"`), "hidden by position, with its label")
 			assert.Assert(t, is.Contains(res.summary, "`Value`: `***` → `***` · 🔒 NoEcho"))
 			// The runner learns the default too, for the steps that follow.
 			assert.Assert(t, is.Contains(res.stdout, "::add-mask::hunter2-noecho-v1\n"))
@@ -111,10 +111,10 @@ func TestDiffWithoutAnyAssemblySaysSo(t *testing.T) {
 	assert.Equal(t, runs[0].Conclusion, "success")
 }
 
-// A drift change whose stored value is cdkd's mask is a secret position
+// A drift change whose stored value is cdkd's "***" is a secret position
 // even without an assembly: its live value is the secret, in the report
 // JSON as in the Markdown.
-func TestDriftStoredMaskHidesTheLiveValue(t *testing.T) {
+func TestDriftStoredHiddenHidesTheLiveValue(t *testing.T) {
 	w := newDriftWorkspace(t)
 	const live = "live-rotated-token-4c1d"
 	drift := filepath.Join(t.TempDir(), "drift.json")

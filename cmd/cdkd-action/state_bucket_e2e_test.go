@@ -76,7 +76,7 @@ func TestStateBucketDefaultsToCdkds(t *testing.T) {
 	res := w.run(deployInputs())
 	assert.Equal(t, res.code, 1, res.stdout)
 	stub.AssertAllUsed(t)
-	assert.Equal(t, res.outputs["failure-reason"], "diff-changed", "the same key, read from the same bucket: the values behind the masks were compared")
+	assert.Equal(t, res.outputs["failure-reason"], "diff-changed", "the same key, read from the same bucket: the hidden values were compared")
 	assert.Assert(t, is.Contains(res.stdout, why))
 	owners.assertAll(t, account)
 }
@@ -84,7 +84,7 @@ func TestStateBucketDefaultsToCdkds(t *testing.T) {
 // cdkd's default name is derived from the account id, so anyone can
 // create it in another account first. Every call then expects the
 // account as owner, S3 refuses them, and the squatted bucket never
-// receives the fingerprint key: the diff says the values behind the masks
+// receives the fingerprint key: the diff says the hidden values
 // cannot be verified, and the log says why the bucket could not be used.
 func TestStateBucketDefaultSquattedReceivesNothing(t *testing.T) {
 	f := startAWS(t)

@@ -172,8 +172,7 @@ func (e *Env) runPullRequest(ctx context.Context) (outcome.Outcome, bool) {
 			run.HeadOwner, run.HeadBranch, run.HeadSHA))
 		return outcome.Succeeded(), true
 	}
-	e.gh.PR = &ghctx.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Labels: pr.Labels,
-		Fork: !strings.EqualFold(pr.HeadRepo, pr.BaseRepo)}
+	e.gh.PR = &pr
 	e.parts.Runner.Info(fmt.Sprintf("workflow run for pull request #%d (head %s)", pr.Number, pr.HeadSHA))
 	return outcome.Succeeded(), true
 }

@@ -36,7 +36,7 @@ type command struct {
 	help string
 	// cdkd: the run locates and runs cdkd, and so needs an AWS region.
 	cdkd func(config.Config) bool
-	// keys: the run fingerprints the values behind its masks, so the
+	// keys: the run fingerprints its hidden values, so the
 	// fingerprint key is read (or created) during discovery and masked with
 	// the other secrets.
 	keys func(config.Config) bool

@@ -22,17 +22,17 @@ func checkFingerprintKey(cfg config.Config) error {
 }
 
 // learnKey reads (or creates) the fingerprint key when the command keys
-// the values behind its masks (see session.Session.LearnKey).
+// its hidden values (see session.Session.LearnKey).
 func (e *Env) learnKey(ctx context.Context) {
-	if e.keysMasks() {
+	if e.keysTokens() {
 		e.fingerprints().Key(ctx)
 	}
 }
 
-// keysMasks reports whether the command fingerprints the values behind
-// its masks (the table's keys: the digest of a diff, an aggregate of
+// keysTokens reports whether the command fingerprints its hidden values
+// into tokens (the table's keys: the digest of a diff, an aggregate of
 // diffs, a deploy's gate).
-func (e *Env) keysMasks() bool {
+func (e *Env) keysTokens() bool {
 	cmd, ok := lookup(e.cfg.Command)
 	return ok && cmd.keys(e.cfg)
 }

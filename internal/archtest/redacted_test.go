@@ -27,13 +27,13 @@ var plainText = map[string]string{
 	"publish.View.Outputs[key]":           "a step output's name, chosen by the command",
 	"publish.CheckRunView.HeadSHA":        "a commit id",
 	"publish.CheckRunView.Conclusion":     "one of GitHub's conclusion words",
-	"publish.CheckRunView.ExternalID()":   "our review marker (a digest and ids): redacting a hex-like short secret in it would make the deploy refuse its own review",
+	"publish.CheckRunView.ExternalID()":   "our review record (a digest and ids): redacting a hex-like short secret in it would make the deploy refuse its own review",
 	"publish.IssueView.Kind":              "the issue's kind, a word the command chose; the issue is found by it",
 	"publish.IssueView.Label":             "the label input the issue is found by; its hidden header redacts it when written",
 	"publish.IssueView.What":              "names the issue in the log (\"drift tracking issue\"); every log line is redacted",
 	"publish.DeploymentView.State":        "success or failure",
 	"publish.RequiredCheck.Conclude()[0]": "one of GitHub's conclusion words",
-	"publish.DeploySection.Planned(p)":    "writes nothing: says what Publish will write, redacted, for the check run's marker",
+	"publish.DeploySection.Planned(p)":    "writes nothing: says what Publish will write, redacted, for the check run's record",
 }
 
 // plainTypes are named types that hold strings and may reach a target.

@@ -2,7 +2,7 @@
 // directory) and finds where each template can put a secret into what cdkd
 // prints: the property or output POSITIONS that read a NoEcho parameter or a
 // {{resolve:...}} dynamic reference. Redacting by position hides a secret
-// even when its value is too short or too common to mask by value.
+// even when its value is too short or too common to redact by value.
 package assembly
 
 import (

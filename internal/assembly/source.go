@@ -9,7 +9,7 @@ import (
 // reports at path on a resource from a custom resource's response
 // (Fn::GetAtt, or ${Res.Attr} in Fn::Sub, on a Custom::* or
 // AWS::CloudFormation::CustomResource). That is the one source whose
-// NoEcho response cdkd stores as the mask, so such a masked position drifts
+// NoEcho response cdkd stores as "***", so such a hidden position drifts
 // on every run by design. known is false when the template cannot be read
 // or has no such resource: then nothing can be said.
 func (s Stack) CustomResponseAt(logicalID, path string) (custom, known bool) {

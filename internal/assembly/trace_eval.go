@@ -63,7 +63,7 @@ func (t *tracer) evalIntrinsic(fn string, arg any) []src {
 		return slices.Clone(t.params[name])
 	case "Fn::ImportValue":
 		// What another stack exports is not a parameter of this one; its
-		// value is masked by value, learned from the exporting stack
+		// value is redacted by value, learned from the exporting stack
 		// (Stack.Imports tells discovery which one to read).
 		if name := t.spell(arg); strings.Contains(name, "${") {
 			t.importsUnknown = true
@@ -73,7 +73,7 @@ func (t *tracer) evalIntrinsic(fn string, arg any) []src {
 		return nil
 	case "Fn::GetAtt", "Fn::GetAZs":
 		// Attributes, imports and zones are not parameters; what they hold
-		// is for value masking.
+		// is for redaction by value.
 		return nil
 	case "Fn::FindInMap":
 		// The mapping's values are literals in the template; only a

@@ -91,8 +91,8 @@ func (r ResourceState) bags() []map[string]any {
 // StringsAt returns the distinct strings the state records at path for a
 // resource, across properties, observedProperties and attributes; when the
 // path names an object or a list, every string under it. Numbers and
-// booleans are left out: they are too short to mask by value. It is how a
-// NoEcho position becomes the values to mask.
+// booleans are left out: they are too short to redact by value. It is how a
+// NoEcho position becomes the values to redact and mask.
 func (s *State) StringsAt(logicalID, path string) []string {
 	if s == nil {
 		return nil

@@ -27,7 +27,7 @@ type SSMAPI interface {
 }
 
 // Resolver reads the values behind {{resolve:...}} references, so the action
-// knows which strings to mask. It keeps one client per region, built on
+// knows which strings to redact and mask. It keeps one client per region, built on
 // first use; it is safe for concurrent use.
 type Resolver struct {
 	// Region is used for references that name no region.

@@ -105,7 +105,7 @@ func node(b *strings.Builder, indent string, i int, n Node) {
 
 // Label writes a name (a logical ID, a type, a stack name: chosen by whoever
 // writes the app) as text inside a quoted Mermaid label: ASCII letters,
-// digits, space, '_', '-', '.', ':' and '*' (the redactor's mask, which
+// digits, space, '_', '-', '.', ':' and '*' (the redactor's "***", which
 // the sink writes after rendering) as they are, any other printable
 // character as a Mermaid entity code (#60; for '<'), and a control or
 // format character (a newline, a bidi override) as U+FFFD. Nothing in it

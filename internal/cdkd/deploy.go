@@ -34,7 +34,7 @@ type StackSummary struct {
 	// Duration is as cdkd printed it, e.g. "0.12s".
 	Duration string
 	// Outputs are the stack's `Outputs:` lines, by output name. They are
-	// stack outputs and may carry secrets: mask before showing.
+	// stack outputs and may carry secrets: redact before showing.
 	Outputs map[string]string
 }
 

@@ -54,7 +54,7 @@ type ResourceOutcome struct {
 	Duration    time.Duration
 	HasDuration bool
 	// PhysicalID and Error may carry a secret (a resource named after one):
-	// mask before showing.
+	// redact before showing.
 	PhysicalID string
 	Error      string
 }

@@ -28,7 +28,7 @@ func decodeList[T any](b []byte, what, items string) ([]T, error) {
 		msg := jsonProblem(err, "a list of "+items)
 		if malformed(err) {
 			// Say what was printed instead, so it can be diagnosed (a
-			// debug line on stdout, say). The caller's redactor masks it.
+			// debug line on stdout, say). The caller's redactor hides it.
 			msg += "; " + stdoutStart(b, maxQuote)
 		}
 		return nil, fmt.Errorf("decode %s: %s", what, msg)

@@ -11,7 +11,7 @@ import (
 
 // unknownGroups keeps every array of resources under a key this version
 // does not know (stackDriftJSON.Unknown) as a group of its own: the seeds'
-// cdkd reports masked positions "in its own group", and dropping a group
+// cdkd reports hidden positions "in its own group", and dropping a group
 // silently would hide what cdkd chose to report. Only names and paths are
 // kept, never values. Groups come in key order.
 func unknownGroups(unknown map[string]jsontext.Value) []model.DriftGroup {

@@ -148,7 +148,7 @@ var summaryCount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // PlanLine is one line of a resolution's text: a value line of the plan
 // ("    Value: old -> new", which prints values in plaintext, NoEcho values
 // included) carries the resource and path it belongs to, so the caller can
-// mask it by position.
+// hide it by position.
 type PlanLine struct {
 	Text string
 	// Value is set for a "<path>: <old> -> <new>" line under a resource,

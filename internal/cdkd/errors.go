@@ -9,7 +9,7 @@ import (
 // cancelled, or printed something that is not the promised JSON. It keeps
 // what cdkd printed so the report can show it. Reason, Raw and StderrTail
 // are cdkd's own words and may carry secrets (today's cdkd prints NoEcho
-// values in plaintext): mask them before they leave the process.
+// values in plaintext): redact them before they leave the process.
 type Error struct {
 	// Command is the cdkd command, e.g. "diff" or "state show".
 	Command  string

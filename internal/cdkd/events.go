@@ -25,7 +25,7 @@ const (
 
 // Event is one entry of `cdkd events <stack> --run <id> --json`. Fields are
 // optional per event type. Physical ids and error messages can carry a secret
-// (a resource named after one): mask before showing.
+// (a resource named after one): redact before showing.
 type Event struct {
 	Timestamp     string      `json:"timestamp"`
 	EventType     string      `json:"eventType"`

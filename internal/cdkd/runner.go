@@ -48,8 +48,8 @@ type Runner struct {
 	// cdkd's live renderer redraws lines, which a CI log cannot show.
 	Env []string
 	// Stderr receives cdkd's stderr as it arrives, one Write per complete
-	// line (newline included), so a line-based masker never sees half a
-	// secret. The caller wraps it with masking.
+	// line (newline included), so a line-based redactor never sees half a
+	// secret. The caller wraps it with redaction.
 	Stderr io.Writer
 	// Stdout, when set, receives a live copy of stdout the same way (deploy's
 	// human text). Stdout is always captured in Result as well.
@@ -61,7 +61,7 @@ type Runner struct {
 	StdoutTail int
 	// KeepANSI passes escape sequences through to Stderr and Stdout. By
 	// default they are stripped: a colour code in the middle of a value would
-	// hide it from a masker matching the plain text.
+	// hide it from a redactor matching the plain text.
 	KeepANSI bool
 	// VersionTimeout bounds `cdkd --version` (zero: the VersionTimeout
 	// constant), and never beyond Timeout.

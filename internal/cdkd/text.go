@@ -14,7 +14,7 @@ var ansiRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // StripANSI removes terminal escape sequences and a trailing carriage return,
-// so text can be parsed and masked as plain characters.
+// so text can be parsed and redacted as plain characters.
 func StripANSI(s string) string {
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s = ansiRE().ReplaceAllString(s, "")

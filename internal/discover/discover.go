@@ -332,7 +332,7 @@ func (d *discovery) warnNoBucket(stacks []stackState) {
 }
 
 // statePositions adds the values the state record holds at secret
-// positions: a record written before cdkd masked NoEcho values (schema
+// positions: a record written before cdkd hid NoEcho values (schema
 // version < 11) holds them in plaintext, and AWS-reported copies
 // (observedProperties, attributes) may hold them whatever the version.
 func (d *discovery) statePositions(st assembly.Stack, state *awsx.State) {
@@ -358,7 +358,7 @@ func (d *discovery) statePositions(st assembly.Stack, state *awsx.State) {
 			}
 		}
 		for _, v := range values {
-			if v == model.Masked || strings.Contains(v, "{{resolve:") {
+			if v == model.Hidden || strings.Contains(v, "{{resolve:") {
 				continue
 			}
 			d.set.Add(v, fmt.Sprintf("state of %s at %s", st.Name, describe(pos)))
@@ -368,7 +368,7 @@ func (d *discovery) statePositions(st assembly.Stack, state *awsx.State) {
 
 // namedAfter returns the name a resource was given from a secret when the
 // record hides it at the naming property (*** since schema 11, or the
-// unresolved reference): the physical id is never masked and ends in the
+// unresolved reference): the physical id is never hidden and ends in the
 // name (a queue URL, an ARN, a bucket name). Only a whole value at a
 // property called *Name is taken as a name, and only a tail long enough to
 // redact by value: a wrong guess would hide an ordinary word everywhere.
@@ -381,21 +381,21 @@ func namedAfter(state *awsx.State, pos assembly.Position) (string, bool) {
 		return "", false
 	}
 	stored, ok := res.Properties[pos.Path].(string)
-	if !ok || (stored != model.Masked && !strings.Contains(stored, "{{resolve:")) {
+	if !ok || (stored != model.Hidden && !strings.Contains(stored, "{{resolve:")) {
 		return "", false
 	}
 	tail := res.PhysicalID
 	if i := strings.LastIndexAny(tail, "/:"); i >= 0 {
 		tail = tail[i+1:]
 	}
-	if utf8.RuneCountInString(tail) < secrets.MinRedactRunes || tail == model.Masked {
+	if utf8.RuneCountInString(tail) < secrets.MinRedactRunes || tail == model.Hidden {
 		return "", false
 	}
 	return tail, true
 }
 
-// ShortWarnings are the warnings for the secrets in set that are not masked
-// everywhere by value (too short, or no letter or digit), one sentence
+// ShortWarnings are the warnings for the secrets in set that are not
+// redacted and masked everywhere by value (too short, or no letter or digit), one sentence
 // each, never holding a value: the same as Discover's. The caller asks
 // after the redaction stage learned values by position.
 func ShortWarnings(set *secrets.Set) []string {
@@ -404,8 +404,8 @@ func ShortWarnings(set *secrets.Set) []string {
 	return d.warnings
 }
 
-// warnShort names, without the value, each secret that is not masked
-// everywhere by value: one too short to redact by value, and one with no
+// warnShort names, without the value, each secret that is not redacted
+// and masked everywhere by value: one too short to redact by value, and one with no
 // letter or digit, which the runner is not asked to mask (it would mask
 // that punctuation all over the log).
 func (d *discovery) warnShort() {

@@ -93,8 +93,8 @@ func TestDiscoverLearnsWhatImportedStacksKnow(t *testing.T) {
 			slices.Sort(reads)
 			assert.DeepEqual(t, reads, tc.wantReads)
 			got := registered(set)
-			assert.Assert(t, got["exported-secret-value"], "the imported secret is not masked")
-			assert.Assert(t, got["exporter-default-pw"], "another stack's NoEcho default is not masked")
+			assert.Assert(t, got["exported-secret-value"], "the imported secret is not known")
+			assert.Assert(t, got["exporter-default-pw"], "another stack's NoEcho default is not known")
 		})
 	}
 }

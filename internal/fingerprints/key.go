@@ -9,11 +9,11 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
-// Key is the key every fingerprint and mask token is keyed
+// Key is the key every fingerprint and hidden-value token is keyed
 // with: the fingerprint-key input, else the action's own random key in the
 // state bucket (created by the first run that finds none). nil, and why,
 // when there is none: then nothing is fingerprinted, every position is
-// unknown and the values behind the masks cannot be verified.
+// unknown and the hidden values cannot be verified.
 func (f *Run) Key(ctx context.Context) ([]byte, string) {
 	f.keyOnce.Do(func() {
 		var created string

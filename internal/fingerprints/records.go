@@ -1,7 +1,7 @@
 // Package fingerprints runs package secrets/fingerprint for one run: the
 // fingerprint key (the input, or the action's own in the state bucket),
 // the record of each stack's secret positions in the state bucket, the
-// values at those positions today, and the mask tokens of a digest. It
+// values at those positions today, and the hidden-value tokens of a digest. It
 // reads and writes through the store it is given; package fingerprint
 // stays free of I/O.
 package fingerprints
@@ -23,11 +23,11 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
-// Run is one run's fingerprints: the key, the records and the mask
+// Run is one run's fingerprints: the key, the records and the hidden-value
 // tokens' hasher, each built on first use from what the fields name.
 type Run struct {
 	// On is the fingerprints input: false turns every fingerprint off,
-	// the mask tokens of the digest included.
+	// the hidden-value tokens of the digest included.
 	On bool
 	// KeyInput is the fingerprint-key input ("": the action's own key in
 	// the state bucket).
@@ -61,11 +61,11 @@ type Run struct {
 
 	once    sync.Once
 	records *Records // nil: fingerprints are off
-	// mask fingerprints the values behind the masks for the digest
-	// (masks.go).
-	maskOnce sync.Once
-	mask     *fingerprint.Hasher
-	maskErr  error
+	// tokens fingerprints the hidden values into the digest's tokens
+	// (tokens.go).
+	tokenOnce sync.Once
+	tokens    *fingerprint.Hasher
+	tokenErr  error
 	// key is the fingerprint key (key.go); keyWhy says why there is none.
 	keyOnce sync.Once
 	key     []byte
@@ -98,7 +98,7 @@ func (f *Run) Records(ctx context.Context) *Records {
 		if f.BaseApp {
 			// The pull request's assembly decides the values at secret
 			// positions (its NoEcho defaults): none is fingerprinted.
-			f.Notice("fingerprints are off for this diff: with base-app, the assembly diffed is the pull request's, and its author must not decide the values fingerprinted; a change to a masked value shows as unknown")
+			f.Notice("fingerprints are off for this diff: with base-app, the assembly diffed is the pull request's, and its author must not decide the values fingerprinted; a change to a hidden value shows as unknown")
 			return
 		}
 		table, err := cfnschema.Load()
@@ -194,7 +194,7 @@ func (f *Run) Slots(st assembly.Stack, region string) []*Slot {
 			out = append(out, s)
 		}
 		if p.Source == model.SecretNoEcho {
-			// A value built from a NoEcho parameter is masked whole.
+			// A value built from a NoEcho parameter is hidden whole.
 			s.Kind = model.SecretNoEcho
 		}
 		source, v, why := f.positionValue(st, p)

@@ -78,12 +78,12 @@ func importDiff() model.Diff {
 	return d
 }
 
-// maskedDiff changes a NoEcho value: both sides read the mask, tok stands
+// hiddenDiff changes a NoEcho value: both sides read "***", tok stands
 // for the new value.
-func maskedDiff(tok model.HiddenToken) model.Diff {
+func hiddenDiff(tok model.HiddenToken) model.Diff {
 	d := safeDiff()
 	p := &d.Stacks[0].Changes[0].PropertyChanges[0]
-	p.Old, p.New, p.Secret, p.OldToken, p.NewToken = model.MaskedValue(), model.MaskedValue(), model.SecretNoEcho, tok, tok
+	p.Old, p.New, p.Secret, p.OldToken, p.NewToken = model.HiddenValue(), model.HiddenValue(), model.SecretNoEcho, tok, tok
 	return d
 }
 
@@ -146,9 +146,9 @@ func TestEvaluate(t *testing.T) {
 	noPR := Review{Commit: "commit 9999999", Note: "a direct push"}
 	unverifiable := current(safeDiff())
 	unverifiable.Unverifiable = "more than 500 distinct values"
-	keyed := reviewOf(maskedDiff(model.FingerprintToken("a")))
+	keyed := reviewOf(hiddenDiff(model.FingerprintToken("a")))
 	keyed.KeyID = "k1:old"
-	keyedCurrent := current(maskedDiff(model.FingerprintToken("a")))
+	keyedCurrent := current(hiddenDiff(model.FingerprintToken("a")))
 	keyedCurrent.KeyID = "k1:old"
 	keyedSafe := reviewOf(safeDiff())
 	keyedSafe.KeyID = "k1:old"
@@ -226,14 +226,14 @@ func TestEvaluate(t *testing.T) {
 		},
 		{
 			name: "digest from another version is stale", policy: policy(true), review: oldDigest, current: current(safeDiff()),
-			reason: reason.StaleReview, message: []string{"another version of cdkd-action (v0, this one computes " + model.DigestVersion + ")", "does not cover the values behind the masks", "re-run the pull request's diff"}, compared: -1,
+			reason: reason.StaleReview, message: []string{"another version of cdkd-action (v0, this one computes " + model.DigestVersion + ")", "does not cover the hidden values", "re-run the pull request's diff"}, compared: -1,
 		},
 		{
 			name: "digest from another version, gate off", policy: policy(false), review: oldDigest, current: current(safeDiff()),
 			deploy: true, compared: -1, warnings: []string{"another version of cdkd-action; deploying anyway", "computed by different versions; deploying anyway"},
 		},
 		{
-			name: "values behind the masks not fingerprinted", policy: policy(true), review: reviewOf(maskedDiff(model.TokenUnverifiable)), current: current(maskedDiff(model.TokenUnverifiable)),
+			name: "hidden values not fingerprinted", policy: policy(true), review: reviewOf(hiddenDiff(model.TokenUnverifiable)), current: current(hiddenDiff(model.TokenUnverifiable)),
 			reason: reason.DiffUnverifiable, message: []string{"cannot be compared with the review: 2 hidden values not fingerprinted: not deploying.", "Pass the cloud assembly"}, compared: -1,
 		},
 		{
@@ -241,15 +241,15 @@ func TestEvaluate(t *testing.T) {
 			reason: reason.DiffUnverifiable, message: []string{"cannot be compared with the review: more than 500 distinct values"}, compared: -1,
 		},
 		{
-			name: "key changed since the review", policy: policy(true), review: keyed, current: current(maskedDiff(model.FingerprintToken("a"))),
+			name: "key changed since the review", policy: policy(true), review: keyed, current: current(hiddenDiff(model.FingerprintToken("a"))),
 			reason: reason.KeyMismatch, message: []string{"with fingerprint key k1:old, and this deploy has none", "same fingerprint-key"}, compared: -1,
 		},
 		{
-			name: "key changed, nothing masked", policy: policy(true), review: keyedSafe, current: current(safeDiff()),
+			name: "key changed, nothing hidden", policy: policy(true), review: keyedSafe, current: current(safeDiff()),
 			deploy: true, reviewed: true, compared: -1, message: []string{"is the one reviewed"},
 		},
 		{
-			name: "same key, same values behind the masks", policy: policy(true), review: keyed, current: keyedCurrent,
+			name: "same key, same hidden values", policy: policy(true), review: keyed, current: keyedCurrent,
 			deploy: true, reviewed: true, compared: -1,
 		},
 		{
@@ -452,85 +452,85 @@ func TestNeverDeploysUnreviewed(t *testing.T) {
 	}
 }
 
-func TestDiffMarker(t *testing.T) {
+func TestDiffRecordV2(t *testing.T) {
 	const digest = "v1:941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
-	m := DiffMarker(digest, 1234567890123, "0123456789abcdef01234567")
+	m := DiffRecordV2(digest, 1234567890123, "0123456789abcdef01234567")
 	assert.Equal(t, m, "cdkd-action:v2:diff:1234567890123:0123456789abcdef01234567:"+digest)
-	assert.Assert(t, len(m) <= 255, "GitHub's limit... a compact marker")
-	got, ok := ParseDiffMarker(m)
+	assert.Assert(t, len(m) <= 255, "GitHub's limit... a compact record")
+	got, ok := ParseDiffRecord(m)
 	assert.Assert(t, ok)
 	assert.DeepEqual(t, got, Record{Digest: digest, CommentID: 1234567890123, ReportHash: "0123456789abcdef01234567", Renderer: 1})
 	// The older form records the digest alone: it names no comment.
-	got, ok = ParseDiffMarker("cdkd-action:v1:diff:" + digest)
+	got, ok = ParseDiffRecord("cdkd-action:v1:diff:" + digest)
 	assert.Assert(t, ok)
 	assert.DeepEqual(t, got, Record{Digest: digest})
 	for _, bad := range []string{"", "prod", "cdkd-action:v1:diff:", "cdkd-action:v2:diff:" + digest, "cdkd-action:v2:diff:x:abc:" + digest, "cdkd-action:v2:diff:1:abc:"} {
-		_, ok := ParseDiffMarker(bad)
+		_, ok := ParseDiffRecord(bad)
 		assert.Assert(t, !ok, bad)
 	}
 }
 
 // The v3 record binds where the change set is kept and the layout of the
 // comment's report; v2's were all written in layout 1.
-func TestReviewMarker(t *testing.T) {
+func TestDiffRecord(t *testing.T) {
 	const digest = "v3:941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
 	for _, kept := range []string{KeptInComment, KeptStored, KeptNowhere} {
-		m := ReviewMarker(digest, 1234567890123, "0123456789abcdef01234567", 2, kept)
+		m := DiffRecord(digest, 1234567890123, "0123456789abcdef01234567", 2, kept)
 		assert.Equal(t, m, "cdkd-action:v3:diff:"+kept+":r2:1234567890123:0123456789abcdef01234567:"+digest)
 		assert.Assert(t, len(m) <= 255)
-		got, ok := ParseDiffMarker(m)
+		got, ok := ParseDiffRecord(m)
 		assert.Assert(t, ok)
 		assert.DeepEqual(t, got, Record{Digest: digest, CommentID: 1234567890123, ReportHash: "0123456789abcdef01234567",
 			Stored: kept == KeptStored, Kept: kept, Renderer: 2})
-		assert.Assert(t, IsOwnMarker(m), "passes the sink's redactor untouched")
+		assert.Assert(t, IsOwnRecord(m), "passes the sink's redactor untouched")
 	}
-	got, ok := ParseDiffMarker(StoredDiffMarker(digest, 7, "0123456789abcdef01234567"))
+	got, ok := ParseDiffRecord(StoredDiffRecordV2(digest, 7, "0123456789abcdef01234567"))
 	assert.Assert(t, ok)
 	assert.Equal(t, got.Renderer, 1)
 	assert.Equal(t, got.Kept, KeptStored)
 	for _, bad := range []string{"cdkd-action:v3:diff:", "cdkd-action:v3:diff:elsewhere:r1:1:abc:" + digest, "cdkd-action:v3:diff:comment:r0:1:abc:" + digest,
 		"cdkd-action:v3:diff:comment:1:1:abc:" + digest, "cdkd-action:v3:diff:comment:r01:1:abc:" + digest, "cdkd-action:v3:diff:comment:r1:x:abc:" + digest,
 		"cdkd-action:v3:diff:comment:r1:1:abc:"} {
-		_, ok := ParseDiffMarker(bad)
+		_, ok := ParseDiffRecord(bad)
 		assert.Assert(t, !ok, bad)
 	}
 }
 
-func TestDeployMarker(t *testing.T) {
-	m := DeployMarker(100001, "0123abcd")
+func TestDeployRecord(t *testing.T) {
+	m := DeployRecord(100001, "0123abcd")
 	assert.Equal(t, m, "cdkd-action:v2:deploy:100001:0123abcd")
-	id, hash, ok := ParseDeployMarker(m)
+	id, hash, ok := ParseDeployRecord(m)
 	assert.Assert(t, ok)
 	assert.Equal(t, id, int64(100001))
 	assert.Equal(t, hash, "0123abcd")
-	for _, bad := range []string{"", "cdkd-action:v2:deploy:", "cdkd-action:v2:deploy:0:ab", "cdkd-action:v2:deploy:x:ab", "cdkd-action:v2:deploy:5:", DiffMarker("v1:00", 5, "ab")} {
-		_, _, ok := ParseDeployMarker(bad)
+	for _, bad := range []string{"", "cdkd-action:v2:deploy:", "cdkd-action:v2:deploy:0:ab", "cdkd-action:v2:deploy:x:ab", "cdkd-action:v2:deploy:5:", DiffRecordV2("v1:00", 5, "ab")} {
+		_, _, ok := ParseDeployRecord(bad)
 		assert.Assert(t, !ok, bad)
 	}
 }
 
-// Only a marker exactly as this code writes it may skip the redactor at the
+// Only a record exactly as this code writes it may skip the redactor at the
 // sink; anything that merely starts like one is text.
-func TestIsOwnMarker(t *testing.T) {
+func TestIsOwnRecord(t *testing.T) {
 	digest := model.DigestVersion + ":941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
 	hash := prcomment.ReportHash("report")
-	for _, own := range []string{DiffMarker(digest, 42, hash), DiffMarker(digest, 0, hash), DeployMarker(7, hash)} {
-		assert.Assert(t, IsOwnMarker(own), own)
+	for _, own := range []string{DiffRecordV2(digest, 42, hash), DiffRecordV2(digest, 0, hash), DeployRecord(7, hash)} {
+		assert.Assert(t, IsOwnRecord(own), own)
 	}
 	for _, look := range []string{
-		"cdkd-action:my-secret-value",                                   // the old prefix rule let this through
-		DiffMarker(digest+"hunter2", 42, hash),                          // a tail after the digest
-		DiffMarker(digest, 42, hash+"x"),                                // a longer hash
-		DiffMarker(strings.ToUpper(digest), 42, hash),                   // not our digest's spelling
-		DiffMarker("v1:"+digest[len(model.DigestVersion)+1:], 42, hash), // another digest version
-		DiffMarker(digest, 42, "secret-secret-secret-sec"),              // right length, not hex
-		"cdkd-action:v2:diff:+42:" + hash + ":" + digest,                // a number spelled otherwise
+		"cdkd-action:my-secret-value",                                     // the old prefix rule let this through
+		DiffRecordV2(digest+"hunter2", 42, hash),                          // a tail after the digest
+		DiffRecordV2(digest, 42, hash+"x"),                                // a longer hash
+		DiffRecordV2(strings.ToUpper(digest), 42, hash),                   // not our digest's spelling
+		DiffRecordV2("v1:"+digest[len(model.DigestVersion)+1:], 42, hash), // another digest version
+		DiffRecordV2(digest, 42, "secret-secret-secret-sec"),              // right length, not hex
+		"cdkd-action:v2:diff:+42:" + hash + ":" + digest,                  // a number spelled otherwise
 		"cdkd-action:v2:diff:042:" + hash + ":" + digest,
 		"cdkd-action:v1:diff:" + digest, // the older form: we no longer write it
-		DeployMarker(7, hash) + ":hunter2",
-		DeployMarker(7, "hunter2"),
+		DeployRecord(7, hash) + ":hunter2",
+		DeployRecord(7, "hunter2"),
 		"",
 	} {
-		assert.Assert(t, !IsOwnMarker(look), look)
+		assert.Assert(t, !IsOwnRecord(look), look)
 	}
 }

@@ -54,7 +54,7 @@ type Review struct {
 	// not a review).
 	ReviewedSHA string
 	Digest      string
-	// KeyID identifies the fingerprint-key the review's mask tokens were
+	// KeyID identifies the fingerprint-key the review's hidden-value tokens were
 	// keyed with ("" without one).
 	KeyID string
 	// CdkdVersion is the cdkd release the reviewed diff ran ("" unknown).
@@ -104,9 +104,9 @@ func (rv Review) all() []Review {
 type Record struct {
 	// Name is the check run's name ("cdkd diff", plus the label).
 	Name string
-	// Digest is the digest its external ID records (see DiffMarker); ""
+	// Digest is the digest its external ID records (see DiffRecord); ""
 	// when it records none: a failed diff, or a diff run by a cdkd-action
-	// older than the marker.
+	// older than the record.
 	Digest string
 	// CommentID is the diff comment the check run vouches for: the gate
 	// reads that comment only. 0 when it names none (a diff run by an older
@@ -137,10 +137,10 @@ type Record struct {
 type Current struct {
 	Diff   model.Diff
 	Digest string
-	// Unverifiable says why the values behind the masks were not
+	// Unverifiable says why the hidden values were not
 	// fingerprinted ("" when they were).
 	Unverifiable string
-	// KeyID identifies the fingerprint-key of the mask tokens ("" without
+	// KeyID identifies the fingerprint-key of the hidden-value tokens ("" without
 	// one).
 	KeyID string
 	// CdkdVersion is the cdkd release that computed it ("" unknown).

@@ -8,7 +8,7 @@ import (
 )
 
 // digestVersionSame: the review's digest is of this cdkd-action's digest
-// version, which covers the values behind the masks as this one does.
+// version, which covers the hidden values as this one does.
 type digestVersionSame struct{}
 
 func (digestVersionSame) about() about {
@@ -20,7 +20,7 @@ func (digestVersionSame) check(s *state) *finding {
 	if !s.usable() || digestVersion(rv.Digest) == digestVersion(cur.Digest) {
 		return nil
 	}
-	return &finding{title: "Review is stale", msg: fmt.Sprintf("The review of pull request #%d has a digest of another version of cdkd-action (%s, this one computes %s), which does not cover the values behind the masks as this one does, so it cannot vouch for the change set; re-run the pull request's diff",
+	return &finding{title: "Review is stale", msg: fmt.Sprintf("The review of pull request #%d has a digest of another version of cdkd-action (%s, this one computes %s), which does not cover the hidden values as this one does, so it cannot vouch for the change set; re-run the pull request's diff",
 		rv.PR, strings.TrimSuffix(digestVersion(rv.Digest), ":"), strings.TrimSuffix(digestVersion(cur.Digest), ":"))}
 }
 

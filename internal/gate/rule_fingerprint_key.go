@@ -6,7 +6,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/reason"
 )
 
-// fingerprintKeySame: the review fingerprinted the values behind its masks
+// fingerprintKeySame: the review fingerprinted its hidden values
 // with the deploy's key, so the tokens can be compared.
 type fingerprintKeySame struct{}
 
@@ -19,7 +19,7 @@ func (fingerprintKeySame) check(s *state) *finding {
 	if !s.usable() || digestVersion(rv.Digest) != digestVersion(cur.Digest) || rv.KeyID == cur.KeyID || cur.Diff.HiddenTokens().Tokens == 0 {
 		return nil
 	}
-	return &finding{title: "Fingerprint key changed", msg: fmt.Sprintf("The review of pull request #%d fingerprinted the values behind the masks %s, so they cannot be compared; diff and deploy with the same fingerprint key (the same fingerprint-key input, or none and the same state bucket)",
+	return &finding{title: "Fingerprint key changed", msg: fmt.Sprintf("The review of pull request #%d fingerprinted the hidden values %s, so they cannot be compared; diff and deploy with the same fingerprint key (the same fingerprint-key input, or none and the same state bucket)",
 		rv.PR, keyChange(rv.KeyID, cur.KeyID))}
 }
 

@@ -19,7 +19,7 @@ var rules = []rule{
 	reviewTrusted{},
 	reviewFresh{},
 	reviewRecorded{},
-	masksFingerprinted{},
+	tokensFingerprinted{},
 	digestVersionSame{},
 	fingerprintKeySame{},
 	reviewsAgree{},

@@ -1,5 +1,7 @@
 // Package ghctx reads what the runner tells an action about the run: the
-// repository, the event and its pull request, and where the API is.
+// repository, the event and its pull request, and where the API is. Its
+// PullRequest is the one pull request type: the event's, the API's and the
+// review lookup's.
 package ghctx
 
 import (
@@ -120,17 +122,6 @@ type WorkflowRun struct {
 	HeadRepo  string
 }
 
-// PullRequest is the part of a pull_request event payload the action uses.
-type PullRequest struct {
-	Number  int
-	HeadSHA string
-	BaseRef string
-	Labels  []string
-	// Fork is set when the head lives in another repository: its token
-	// usually cannot write comments or check runs.
-	Fork bool
-}
-
 type eventPayload struct {
 	Number     int    `json:"number"`
 	Before     string `json:"before"`
@@ -242,8 +233,9 @@ func (c *Context) readEvent(path string) error {
 	for _, l := range p.PullRequest.Labels {
 		pr.Labels = append(pr.Labels, l.Name)
 	}
-	if h, b := p.PullRequest.Head.Repo, p.PullRequest.Base.Repo; h != nil && b != nil && h.FullName != b.FullName {
-		pr.Fork = true
+	if h, b := p.PullRequest.Head.Repo, p.PullRequest.Base.Repo; h != nil && b != nil {
+		pr.HeadRepo, pr.BaseRepo = h.FullName, b.FullName
+		pr.Fork = h.FullName != b.FullName
 	}
 	c.PR = pr
 	if pr.HeadSHA != "" {

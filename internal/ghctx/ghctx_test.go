@@ -29,6 +29,7 @@ func TestLoadPullRequestEvent(t *testing.T) {
 	assert.Equal(t, c.RunURL, "https://github.com/acme/infra/actions/runs/42")
 	assert.Equal(t, c.PR.Number, 7)
 	assert.Equal(t, c.PR.Fork, true)
+	assert.Equal(t, c.PR.HeadRepo+" → "+c.PR.BaseRepo, "someone/fork → acme/infra", "the same fields the API fills")
 	assert.DeepEqual(t, c.PR.Labels, []string{"cdkd:allow-destructive"})
 }
 

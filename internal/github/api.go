@@ -1,6 +1,10 @@
 package github
 
-import "context"
+import (
+	"context"
+
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
+)
 
 // API is every GitHub call the action makes. The app depends on it rather
 // than on *Client so that its tests can use fakes.
@@ -13,11 +17,11 @@ type API interface {
 	UpdateCheckRun(ctx context.Context, owner, repo string, id int64, cr CheckRun) (CheckRunRef, error)
 	ListCheckRunsForRef(ctx context.Context, owner, repo, ref, checkName string) ([]CheckRunInfo, error)
 
-	GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error)
-	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error)
+	GetPullRequest(ctx context.Context, owner, repo string, number int) (ghctx.PullRequest, error)
+	PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]ghctx.PullRequest, error)
 	CommitsBetween(ctx context.Context, owner, repo, base, head string) ([]string, error)
 	MatchingRefs(ctx context.Context, owner, repo, prefix string) ([]Ref, error)
-	OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]PullRequest, error)
+	OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]ghctx.PullRequest, error)
 	ListLabelEvents(ctx context.Context, owner, repo string, number int) ([]LabelEvent, error)
 	ListReviews(ctx context.Context, owner, repo string, number int) ([]Review, error)
 	CollaboratorPermission(ctx context.Context, owner, repo, login string) (string, error)

@@ -4,37 +4,17 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	gh "github.com/google/go-github/v84/github"
+
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 )
 
-// PullRequest is what the action needs to know about a pull request: whether
-// it is the one being reviewed or deployed, and at which commit.
-type PullRequest struct {
-	Number  int
-	State   string // "open" or "closed"
-	HeadSHA string
-	// HeadRef is the branch the head is on (in HeadRepo).
-	HeadRef        string
-	BaseRef        string
-	MergeCommitSHA string
-	HTMLURL        string
-	Merged         bool
-	// MergedAt is when it was merged; zero when it was not.
-	MergedAt time.Time
-	Labels   []string
-	// Author is who opened it: their own approval never counts.
-	Author string
-	// HeadRepo and BaseRepo are owner/name: a fork's pull request has
-	// its head in another repository.
-	HeadRepo, BaseRepo string
-}
-
-func pullRequestFrom(p *gh.PullRequest) PullRequest {
-	pr := PullRequest{
+// pullRequestFrom reads what the action needs to know about a pull request:
+// whether it is the one being reviewed or deployed, and at which commit.
+func pullRequestFrom(p *gh.PullRequest) ghctx.PullRequest {
+	pr := ghctx.PullRequest{
 		Number:         p.GetNumber(),
-		State:          p.GetState(),
 		HeadSHA:        p.GetHead().GetSHA(),
 		HeadRef:        p.GetHead().GetRef(),
 		BaseRef:        p.GetBase().GetRef(),
@@ -47,6 +27,8 @@ func pullRequestFrom(p *gh.PullRequest) PullRequest {
 		HeadRepo: p.GetHead().GetRepo().GetFullName(),
 		BaseRepo: p.GetBase().GetRepo().GetFullName(),
 	}
+	pr.Open = p.GetState() == "open" && !pr.Merged
+	pr.Fork = pr.HeadRepo == "" || !strings.EqualFold(pr.HeadRepo, pr.BaseRepo)
 	for _, l := range p.Labels {
 		pr.Labels = append(pr.Labels, l.GetName())
 	}
@@ -54,17 +36,17 @@ func pullRequestFrom(p *gh.PullRequest) PullRequest {
 }
 
 // GetPullRequest reads one pull request.
-func (c *Client) GetPullRequest(ctx context.Context, owner, repo string, number int) (PullRequest, error) {
+func (c *Client) GetPullRequest(ctx context.Context, owner, repo string, number int) (ghctx.PullRequest, error) {
 	p, _, err := c.gh.PullRequests.Get(ctx, owner, repo, number)
 	if err != nil {
-		return PullRequest{}, fmt.Errorf("get pull request %s/%s#%d: %w", owner, repo, number, err)
+		return ghctx.PullRequest{}, fmt.Errorf("get pull request %s/%s#%d: %w", owner, repo, number, err)
 	}
 	return pullRequestFrom(p), nil
 }
 
 // PullRequestsForCommit lists the pull requests containing a commit, which is
 // how a push to the default branch finds the pull request that was reviewed.
-func (c *Client) PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]PullRequest, error) {
+func (c *Client) PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]ghctx.PullRequest, error) {
 	opts := listOptions()
 	prs, err := allPages(func(page int) ([]*gh.PullRequest, *gh.Response, error) {
 		opts.Page = page
@@ -73,7 +55,7 @@ func (c *Client) PullRequestsForCommit(ctx context.Context, owner, repo, sha str
 	if err != nil {
 		return nil, fmt.Errorf("list pull requests for commit %s in %s/%s: %w", sha, owner, repo, err)
 	}
-	var out []PullRequest
+	var out []ghctx.PullRequest
 	for _, p := range prs {
 		out = append(out, pullRequestFrom(p))
 	}
@@ -107,7 +89,7 @@ func (c *Client) CommitsBetween(ctx context.Context, owner, repo, base, head str
 // branch of headOwner's repository (a fork's owner, or owner): how a
 // workflow_run job finds a fork's pull request, which the event's
 // pull_requests list leaves out.
-func (c *Client) OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]PullRequest, error) {
+func (c *Client) OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]ghctx.PullRequest, error) {
 	opts := gh.PullRequestListOptions{State: "open", Head: headOwner + ":" + branch, ListOptions: listOptions()}
 	prs, err := allPages(func(page int) ([]*gh.PullRequest, *gh.Response, error) {
 		opts.Page = page
@@ -116,7 +98,7 @@ func (c *Client) OpenPullRequestsFromHead(ctx context.Context, owner, repo, head
 	if err != nil {
 		return nil, fmt.Errorf("list open pull requests from %s:%s in %s/%s: %w", headOwner, branch, owner, repo, err)
 	}
-	out := make([]PullRequest, 0, len(prs))
+	out := make([]ghctx.PullRequest, 0, len(prs))
 	for _, p := range prs {
 		out = append(out, pullRequestFrom(p))
 	}
@@ -128,15 +110,15 @@ func (c *Client) OpenPullRequestsFromHead(ctx context.Context, owner, repo, head
 // repository (owner/name). Everything it compares comes from GitHub (the
 // event and the listing), never from the triggering run's artifact; none,
 // or more than one, is no pull request.
-func PullRequestForRun(prs []PullRequest, headSHA, baseRepo string) (PullRequest, bool) {
-	var found []PullRequest
+func PullRequestForRun(prs []ghctx.PullRequest, headSHA, baseRepo string) (ghctx.PullRequest, bool) {
+	var found []ghctx.PullRequest
 	for _, p := range prs {
-		if p.HeadSHA == headSHA && strings.EqualFold(p.BaseRepo, baseRepo) && p.State == "open" {
+		if p.HeadSHA == headSHA && strings.EqualFold(p.BaseRepo, baseRepo) && p.Open {
 			found = append(found, p)
 		}
 	}
 	if len(found) != 1 {
-		return PullRequest{}, false
+		return ghctx.PullRequest{}, false
 	}
 	return found[0], true
 }

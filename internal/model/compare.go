@@ -86,7 +86,7 @@ type SideValue struct {
 	New                 Value      `json:"newValue,omitzero"`
 	RequiresReplacement bool       `json:"requiresReplacement,omitempty"`
 	Secret              SecretKind `json:"secret,omitempty"`
-	// OldToken and NewToken tell apart two values hidden behind one mask.
+	// OldToken and NewToken tell apart two values hidden behind one "***".
 	OldToken HiddenToken `json:"oldMask,omitempty"`
 	NewToken HiddenToken `json:"newMask,omitempty"`
 }

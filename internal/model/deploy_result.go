@@ -41,7 +41,7 @@ type DeployResult struct {
 	Lock           *DeployLock         `json:"lock,omitempty"`
 	Stacks         []DeployedStack     `json:"stacks"`
 	// StackOutputs are the deployed stacks' outputs (stack → name → value),
-	// secret ones masked.
+	// secret ones hidden.
 	StackOutputs map[string]map[string]string `json:"stackOutputs,omitempty"`
 	// StderrTail is the end of cdkd's stderr, for a failure.
 	StderrTail []string `json:"stderrTail,omitempty"`
@@ -138,8 +138,8 @@ type DeployedResource struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// StackOutput is one stack output. A Secret one is shown masked whatever
-// Value holds, and its Value is masked before a result leaves the process.
+// StackOutput is one stack output. A Secret one is shown hidden whatever
+// Value holds, and its Value is redacted before a result leaves the process.
 type StackOutput struct {
 	Name   string `json:"name"`
 	Value  string `json:"value"`

@@ -20,10 +20,10 @@ const DigestVersion = "v3"
 // compares with the digest recorded in the reviewed PR comment. It covers every
 // stack, change, property path and value (after redaction) in a stable
 // order, and leaves out notes that are not changes. A hidden value is
-// written as its mask token (the salted Argon2id fingerprint of what the
-// mask hides, see HiddenToken) before the masked text: two different secrets
-// behind one mask digest differently, and so do a masked value and a literal
-// "***" (v1 wrote the mask alone; v2's tokens were Argon2id per value and
+// written as its hidden-value token (the salted Argon2id fingerprint of what
+// the "***" hides, see HiddenToken) before the redacted text: two different
+// secrets behind one "***" digest differently, and so do a hidden value and
+// a literal "***" (v1 wrote the "***" alone; v2's tokens were Argon2id per value and
 // position, v3's are fingerprint.SchemeShared). Guessing a secret from the
 // public digest is impossible without the fingerprint key, and costs one
 // Argon2id hash per guess with it.
@@ -167,11 +167,11 @@ func (w *digestWriter) change(c *ResourceChange) {
 }
 
 // value writes a JSON value canonically: absent and null stay apart, and a
-// hidden value is its mask token, then what the report shows of it.
-func (w *digestWriter) value(v Value, mask HiddenToken) {
-	if mask != "" {
+// hidden value is its hidden-value token, then what the report shows of it.
+func (w *digestWriter) value(v Value, token HiddenToken) {
+	if token != "" {
 		w.tag('m')
-		w.str(string(mask))
+		w.str(string(token))
 	}
 	if v.Raw == nil {
 		w.tag('-')

@@ -79,56 +79,56 @@ func TestDigestStringFastPathAgreesWithDecoding(t *testing.T) {
 	assert.Equal(t, plain.Digest(), escaped.Digest(), "one string, two JSON spellings")
 }
 
-// maskedDiff is a NoEcho change as redaction leaves it: both sides read the
-// mask, and the tokens stand for what the mask hides.
-func maskedDiff(old, new HiddenToken) Diff {
-	p := prop("MasterUserPassword", MaskedValue(), MaskedValue(), false)
+// hiddenDiff is a NoEcho change as redaction leaves it: both sides read the
+// "***", and the tokens stand for what the "***" hides.
+func hiddenDiff(old, new HiddenToken) Diff {
+	p := prop("MasterUserPassword", HiddenValue(), HiddenValue(), false)
 	p.Secret, p.OldToken, p.NewToken = SecretNoEcho, old, new
-	out := OutputChange{Name: "Token", ChangeType: OutputModify, Old: MaskedValue(), New: MaskedValue(), Secret: SecretReference, OldToken: old, NewToken: new}
+	out := OutputChange{Name: "Token", ChangeType: OutputModify, Old: HiddenValue(), New: HiddenValue(), Secret: SecretReference, OldToken: old, NewToken: new}
 	return Diff{Stacks: []StackDiff{{Stack: "A", Region: "us-east-1",
 		Changes:       []ResourceChange{{LogicalID: "Db", ChangeType: ChangeUpdate, ResourceType: "AWS::RDS::DBInstance", PropertyChanges: []PropertyChange{p}}},
 		OutputChanges: []OutputChange{out}}}}
 }
 
-func TestDigestComparesWhatTheMaskHides(t *testing.T) {
+func TestDigestComparesWhatTheRedactionHides(t *testing.T) {
 	v1, v2, v3 := FingerprintToken("aaaa"), FingerprintToken("bbbb"), FingerprintToken("cccc")
-	reviewed := maskedDiff(v1, v2).Digest()
-	assert.Equal(t, maskedDiff(v1, v2).Digest(), reviewed, "the same values behind the masks")
+	reviewed := hiddenDiff(v1, v2).Digest()
+	assert.Equal(t, hiddenDiff(v1, v2).Digest(), reviewed, "the same hidden values")
 	for name, d := range map[string]Diff{
-		"v1 → v3 behind the same masks": maskedDiff(v1, v3),
-		"another old value":             maskedDiff(v3, v2),
-		"sides swapped":                 maskedDiff(v2, v1),
-		"a literal *** (no token)":      maskedDiff("", ""),
-		"a value left unverified":       maskedDiff(v1, TokenUnverifiable),
+		"v1 → v3 behind the same ***": hiddenDiff(v1, v3),
+		"another old value":           hiddenDiff(v3, v2),
+		"sides swapped":               hiddenDiff(v2, v1),
+		"a literal *** (no token)":    hiddenDiff("", ""),
+		"a value left unverified":     hiddenDiff(v1, TokenUnverifiable),
 	} {
 		assert.Assert(t, d.Digest() != reviewed, name)
 	}
 	// The output's token alone counts too.
-	d := maskedDiff(v1, v2)
+	d := hiddenDiff(v1, v2)
 	d.Stacks[0].OutputChanges[0].NewToken = v3
 	assert.Assert(t, d.Digest() != reviewed, "output token")
 	// An attribute redacted by value carries a token as well.
 	a, b := sampleDiff(), sampleDiff()
-	a.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewToken: v1}}
-	b.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: MaskedValue(), NewToken: v2}}
+	a.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: HiddenValue(), NewToken: v1}}
+	b.Stacks[0].Changes[0].AttributeChanges = []AttributeChange{{Attribute: "DeletionPolicy", New: HiddenValue(), NewToken: v2}}
 	assert.Assert(t, a.Digest() != b.Digest(), "attribute token")
 }
 
 func TestHiddenTokenIsNoValueSpelling(t *testing.T) {
 	// A token is not confused with a value that spells it.
-	withToken := maskedDiff(FingerprintToken("aaaa"), "")
-	spelled := maskedDiff("", "")
+	withToken := hiddenDiff(FingerprintToken("aaaa"), "")
+	spelled := hiddenDiff("", "")
 	spelled.Stacks[0].Changes[0].PropertyChanges[0].Old = StringValue("m10:fp1:aaaa")
 	assert.Assert(t, withToken.Digest() != spelled.Digest())
 }
 
 func TestHiddenTokensAreCounted(t *testing.T) {
-	assert.Equal(t, maskedDiff(FingerprintToken("a"), TokenUnverifiable).HiddenTokens(), TokenCounts{Tokens: 4, Unverifiable: 2})
+	assert.Equal(t, hiddenDiff(FingerprintToken("a"), TokenUnverifiable).HiddenTokens(), TokenCounts{Tokens: 4, Unverifiable: 2})
 	assert.Equal(t, sampleDiff().HiddenTokens(), TokenCounts{})
 }
 
 func TestHiddenTokensSurviveTheReportJSON(t *testing.T) {
-	d := maskedDiff(FingerprintToken("aaaa"), FingerprintToken("bbbb"))
+	d := hiddenDiff(FingerprintToken("aaaa"), FingerprintToken("bbbb"))
 	b, err := json.Marshal(d)
 	assert.NilError(t, err)
 	assert.Assert(t, strings.Contains(string(b), `"newMask":"fp1:bbbb"`), string(b))
@@ -137,8 +137,8 @@ func TestHiddenTokensSurviveTheReportJSON(t *testing.T) {
 	assert.Equal(t, back.Digest(), d.Digest(), "an aggregate of report JSON digests as the run did")
 }
 
-func TestCompareListsAChangeBehindTheMask(t *testing.T) {
-	c := Compare(maskedDiff(FingerprintToken("a"), FingerprintToken("b")), maskedDiff(FingerprintToken("a"), FingerprintToken("c")))
+func TestCompareListsAChangeBehindTheRedaction(t *testing.T) {
+	c := Compare(hiddenDiff(FingerprintToken("a"), FingerprintToken("b")), hiddenDiff(FingerprintToken("a"), FingerprintToken("c")))
 	assert.Equal(t, len(c.Items), 2, "the resource and the output")
 	assert.Equal(t, len(c.Items[0].Paths), 1)
 	assert.Equal(t, c.Items[0].Paths[0].Path, "MasterUserPassword")

@@ -21,7 +21,7 @@ type StackDrift struct {
 	Skipped      []Resource        `json:"skipped,omitempty"`
 	NotCompared  []NotCompared     `json:"notCompared"`
 	// Groups are the groups of resources cdkd reported that this version
-	// does not know (a "masked" group, say): shown, never counted.
+	// does not know (cdkd's "masked" group, say): shown, never counted.
 	Groups []DriftGroup `json:"otherGroups,omitempty"`
 }
 
@@ -39,9 +39,9 @@ type DriftChange struct {
 	State  Value      `json:"stateValue,omitzero"`
 	AWS    Value      `json:"awsValue,omitzero"`
 	Secret SecretKind `json:"secret,omitempty"`
-	// MaskCase says, for a masked position, whether it drifts by design or
-	// is real drift (see MaskCase).
-	MaskCase MaskCase `json:"maskCase,omitempty"`
+	// HiddenCase says, for a hidden position, whether it drifts by design or
+	// is real drift (see HiddenCase). Its JSON key, maskCase, is the report's.
+	HiddenCase HiddenCase `json:"maskCase,omitempty"`
 }
 
 // NotComparedCause is why cdkd did not compare a resource. cdkd 0.284 reports

@@ -60,28 +60,28 @@ func ResolutionCounts(rs []ResolvedResource) map[ResolutionOutcome]int {
 	return out
 }
 
-// MaskCase says why a masked drifted position drifts, decided from the
+// HiddenCase says why a hidden drifted position drifts, decided from the
 // assembly (the position's source) and the state record (its stored value).
-type MaskCase string
+type HiddenCase string
 
 const (
-	// MaskNone: the position is not masked.
-	MaskNone MaskCase = ""
-	// MaskByDesign: the state value is a NoEcho custom-resource response,
-	// stored as the mask: it drifts on every run by design.
-	MaskByDesign MaskCase = "byDesign"
-	// MaskNoEchoParameter: the position reads a NoEcho parameter; a
+	// HiddenNone: the position is not hidden.
+	HiddenNone HiddenCase = ""
+	// HiddenByDesign: the state value is a NoEcho custom-resource response,
+	// stored as "***": it drifts on every run by design.
+	HiddenByDesign HiddenCase = "byDesign"
+	// HiddenNoEchoParameter: the position reads a NoEcho parameter; a
 	// difference is a real out-of-band change.
-	MaskNoEchoParameter MaskCase = "noEchoParameter"
-	// MaskSecretReference: the position holds a dynamic reference to a
+	HiddenNoEchoParameter HiddenCase = "noEchoParameter"
+	// HiddenSecretReference: the position holds a dynamic reference to a
 	// secret; a difference is a rotated secret or an out-of-band change.
-	MaskSecretReference MaskCase = "secretReference"
-	// MaskUndecided: masked, but nothing says which case it is.
-	MaskUndecided MaskCase = "undecided"
+	HiddenSecretReference HiddenCase = "secretReference"
+	// HiddenUndecided: hidden, but nothing says which case it is.
+	HiddenUndecided HiddenCase = "undecided"
 )
 
 // DriftGroup is a group of resources cdkd's JSON carries that this version
-// does not know (the seeds' cdkd reports masked positions in a group of
+// does not know (the seeds' cdkd reports hidden positions in a group of
 // their own). It is shown, never counted: it does not change the status.
 type DriftGroup struct {
 	Name    string       `json:"name"`

@@ -143,9 +143,9 @@ type StackVerdict struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// MaskedGroup is the name of cdkd drift's group of masked NoEcho
-// positions (Groups).
-const MaskedGroup = "masked"
+// HiddenGroup is the name of cdkd drift's group of NoEcho positions it
+// hides (Groups); the name is cdkd's.
+const HiddenGroup = "masked"
 
 // ClassifyStack classifies one stack of a detection run (no --accept or
 // --revert). exitCode is cdkd's: a cause cdkd did not report counts as a
@@ -170,20 +170,20 @@ func ClassifyStack(s StackDrift, exitCode int, reads ReadsState) StackVerdict {
 		partial[nc.LogicalID] = true
 		counts[nc.Cause]++
 	}
-	// cdkd reports a masked NoEcho position in a group of its own and
+	// cdkd reports a hidden NoEcho position in a group of its own and
 	// compares neither value there (seed 000): its resource is not fully
 	// checked, though the position changes no status.
-	masked := map[string]bool{}
+	hidden := map[string]bool{}
 	for _, g := range s.Groups {
-		if g.Name != MaskedGroup {
+		if g.Name != HiddenGroup {
 			continue
 		}
 		for _, e := range g.Entries {
-			attempted[e.LogicalID], partial[e.LogicalID], masked[e.LogicalID] = true, true, true
+			attempted[e.LogicalID], partial[e.LogicalID], hidden[e.LogicalID] = true, true, true
 		}
 	}
-	if n := len(masked); n > 0 {
-		v.Notes = append(v.Notes, plural(n, "resource")+" with a masked NoEcho position, which cdkd does not compare (it prints neither the stored nor the live value)")
+	if n := len(hidden); n > 0 {
+		v.Notes = append(v.Notes, plural(n, "resource")+" with a NoEcho position cdkd hides, which cdkd does not compare (it prints neither the stored nor the live value)")
 	}
 	for _, u := range s.NotSupported {
 		if reads != nil && reads(u.Type) {

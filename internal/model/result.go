@@ -115,7 +115,7 @@ type DiffResult struct {
 	Origin
 	HeadSHA string `json:"headSha,omitempty"`
 	Digest  string `json:"digest,omitempty"`
-	// FingerprintKeyID identifies the key the mask tokens were made with
+	// FingerprintKeyID identifies the key the hidden-value tokens were made with
 	// ("" without one): an aggregate of shards checks they all agree.
 	FingerprintKeyID string  `json:"fingerprintKeyId,omitempty"`
 	HasChanges       bool    `json:"hasChanges"`
@@ -174,7 +174,7 @@ type DriftResolution struct {
 	Outcomes []ResolvedResource `json:"outcomes,omitempty"`
 	// Warnings are the --dry-run plan's warnings (what the revert leaves
 	// alone, token literals it would write). PlanText is that plan, and
-	// Output the resolution's own text, redacted, values masked.
+	// Output the resolution's own text, redacted, values hidden.
 	Warnings []string `json:"planWarnings,omitempty"`
 	PlanText []string `json:"plan,omitempty"`
 	Output   []string `json:"output,omitempty"`

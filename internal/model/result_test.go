@@ -16,7 +16,7 @@ func sampleDiffResult() DiffResult {
 			{LogicalID: "Queue", ChangeType: ChangeUpdate, ResourceType: "AWS::SQS::Queue", PropertyChanges: []PropertyChange{
 				{Path: "QueueName", Old: StringValue("a"), New: StringValue("b"), RequiresReplacement: true},
 				{Path: "Tags", New: JSONValue(`[{"Key":"k","Value":null}]`)},
-				{Path: "Password", Old: MaskedValue(), New: MaskedValue(), Secret: SecretNoEcho},
+				{Path: "Password", Old: HiddenValue(), New: HiddenValue(), Secret: SecretNoEcho},
 			}},
 			{LogicalID: "Old", ChangeType: ChangeDelete, ResourceType: "AWS::SNS::Topic",
 				AttributeChanges: []AttributeChange{{Attribute: "DeletionPolicy", Old: StringValue("Retain")}}},
@@ -57,8 +57,8 @@ func sampleDeployResult() DeployResult {
 		Lock:        &DeployLock{Stack: "StackB", Region: "us-east-1", Owner: "ci", Operation: "deploy", ExpiresIn: "5m", Unlock: "cdkd force-unlock StackB"},
 		Stacks: []DeployedStack{{Stack: "StackA", Region: "us-east-1", Result: "FAILED", Created: 1, Failed: 1, Duration: "3s",
 			Resources: []DeployedResource{{LogicalID: "Queue", Type: "AWS::SQS::Queue", Result: "failed", Error: "denied"}},
-			Outputs:   []StackOutput{{Name: "Url", Value: "https://x"}, {Name: "Token", Value: Masked, Secret: true}}}},
-		StackOutputs: map[string]map[string]string{"StackA": {"Url": "https://x", "Token": Masked}},
+			Outputs:   []StackOutput{{Name: "Url", Value: "https://x"}, {Name: "Token", Value: Hidden, Secret: true}}}},
+		StackOutputs: map[string]map[string]string{"StackA": {"Url": "https://x", "Token": Hidden}},
 		StderrTail:   []string{"Error: denied"},
 	}
 }

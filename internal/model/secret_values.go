@@ -16,7 +16,7 @@ const (
 
 // SecretEffect is what the next deploy does with a changed secret value:
 // what cdkd's diff shows, else cdkd's rules (a reference is compared by its
-// text; a masked NoEcho value by the seed's two questions, from
+// text; a hidden NoEcho value by the seed's two questions, from
 // CloudFormation's schema for the property). internal/secreteffect decides.
 type SecretEffect string
 

@@ -84,21 +84,21 @@ func (v Value) Text() string {
 	return buf.String()
 }
 
-// Masked is the placeholder every secret position renders as.
-const Masked = "***"
+// Hidden is the placeholder every secret position renders as.
+const Hidden = "***"
 
-// IsMasked reports a value that is cdkd's (or our) mask: the JSON string
+// IsHidden reports a value that is cdkd's (or our) "***": the JSON string
 // "***". Most values are told apart without decoding them.
-func (v Value) IsMasked() bool {
+func (v Value) IsHidden() bool {
 	if s, ok := plainString(v.Raw); ok {
-		return string(s) == Masked
+		return string(s) == Hidden
 	}
 	t := bytes.TrimSpace(v.Raw)
-	return len(t) > 0 && t[0] == '"' && v.Text() == Masked
+	return len(t) > 0 && t[0] == '"' && v.Text() == Hidden
 }
 
-// MaskedValue is what a secret position holds after position-based redaction.
-func MaskedValue() Value { return StringValue(Masked) }
+// HiddenValue is what a secret position holds after position-based redaction.
+func HiddenValue() Value { return StringValue(Hidden) }
 
 // plainString returns the text of a JSON string that holds no escape (most
 // values), which needs no decoding; false for anything else.

@@ -16,7 +16,7 @@ import (
 //
 // BASE64 is standard base64 (with padding) of the change set's encoding
 // (model.EncodeChangeSet, or model.EncodeFingerprints when the whole does
-// not fit). Both are masked as the comment is, but the whole form holds
+// not fit). Both are redacted as the comment is, but the whole form holds
 // every value whole, which the visible comment may shorten or leave out:
 // anyone who can read the pull request can decode it. A deploy trusts the
 // line only inside a comment written by the action's identity, and only

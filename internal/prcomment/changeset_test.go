@@ -19,7 +19,7 @@ import (
 )
 
 // sampleDiff is cdkd's diff of the sample app v2, as the diff command holds
-// it after redaction: the NoEcho position masked.
+// it after redaction: the NoEcho position hidden.
 func sampleDiff(t *testing.T) model.Diff {
 	t.Helper()
 	b, err := os.ReadFile("testdata/diff-v2.json")
@@ -30,7 +30,7 @@ func sampleDiff(t *testing.T) model.Diff {
 		ch := &d.Stacks[0].Changes[i]
 		if ch.LogicalID == "NoEchoParam2FCCC8BD" {
 			ch.PropertyChanges[0].Secret = model.SecretNoEcho
-			ch.PropertyChanges[0].Old, ch.PropertyChanges[0].New = model.MaskedValue(), model.MaskedValue()
+			ch.PropertyChanges[0].Old, ch.PropertyChanges[0].New = model.HiddenValue(), model.HiddenValue()
 		}
 	}
 	propagated := true

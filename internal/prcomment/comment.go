@@ -155,14 +155,14 @@ func (c Comment) WithDeploy(section string) Comment {
 	return c
 }
 
-// Redactor masks secrets in text (*secrets.Set implements it).
+// Redactor redacts secrets in text (*secrets.Set implements it).
 type Redactor interface {
 	Redact(string) string
 	// Contains reports whether text holds a secret Redact would hide.
 	Contains(string) bool
 }
 
-// Redact masks secrets in a body whose first line may be our header. The
+// Redact redacts secrets in a body whose first line may be our header. The
 // header's SHA, digest and hashes are not secrets, but a short secret that
 // happens to look like hex would turn them into *** and break every later
 // comparison (a deploy would refuse its own review); so only the header's

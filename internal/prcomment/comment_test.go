@@ -98,14 +98,14 @@ func TestVerifyReport(t *testing.T) {
 			assert.Assert(t, errors.Is(err, ErrReportEdited), err)
 		})
 	}
-	// A value the deploy masks and the diff did not (or did) is no edit.
-	mask := replacer{strings.NewReplacer(`"added in v2"`, `"***"`)}
-	assert.NilError(t, parsed.VerifyReport(cs, reporters.CommentBudget, mask))
-	masked := parsed
-	masked.Report = mask.Redact(parsed.Report)
-	assert.Assert(t, masked.Report != parsed.Report)
-	assert.NilError(t, masked.VerifyReport(cs, reporters.CommentBudget, mask))
-	assert.Assert(t, errors.Is(masked.VerifyReport(cs, reporters.CommentBudget, nil), ErrReportEdited))
+	// A value the deploy redacts and the diff did not (or did) is no edit.
+	redactor := replacer{strings.NewReplacer(`"added in v2"`, `"***"`)}
+	assert.NilError(t, parsed.VerifyReport(cs, reporters.CommentBudget, redactor))
+	redacted := parsed
+	redacted.Report = redactor.Redact(parsed.Report)
+	assert.Assert(t, redacted.Report != parsed.Report)
+	assert.NilError(t, redacted.VerifyReport(cs, reporters.CommentBudget, redactor))
+	assert.Assert(t, errors.Is(redacted.VerifyReport(cs, reporters.CommentBudget, nil), ErrReportEdited))
 
 	// Only fingerprints stored: the report cannot be rendered again.
 	assert.ErrorContains(t, parsed.VerifyReport(&model.ChangeSet{Digest: cs.Digest, Fingerprints: nil}, reporters.CommentBudget, nil), "not stored whole")

@@ -26,7 +26,7 @@ const RendererVersion = reporters.LatestLayout
 // applied.
 type Renderer struct {
 	Version int
-	// Redact masks text as this version's sink did.
+	// Redact redacts text as this version's sink did.
 	Redact func(r Redactor, text string) string
 }
 

@@ -119,7 +119,7 @@ func (c Comment) verify(d model.Diff, whole bool, budget reporters.Budget, r Red
 		return nil
 	}
 	if r != nil {
-		// Both sides masked alike: a value the deploy knows as a secret
+		// Both sides hidden alike: a value the deploy knows as a secret
 		// and the diff did not is no edit.
 		want, got = rd.Redact(r, want), rd.Redact(r, got)
 		if want == got {

@@ -59,7 +59,7 @@ func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, v *View, w *Writ
 		}
 	}
 	if f.ExternalID != nil {
-		// Our review marker holds a digest and ids, no secret: redacting a
+		// Our review record holds a digest and ids, no secret: redacting a
 		// hex-like short secret inside it would make the deploy refuse its
 		// own review.
 		cr.ExternalID = f.ExternalID(w)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
@@ -15,7 +16,7 @@ import (
 // CommentAPI is what the PR comment targets call.
 type CommentAPI interface {
 	github.CommentsAPI
-	GetPullRequest(ctx context.Context, owner, repo string, number int) (github.PullRequest, error)
+	GetPullRequest(ctx context.Context, owner, repo string, number int) (ghctx.PullRequest, error)
 }
 
 // Comment is the sticky PR comment: the hidden header first, then the

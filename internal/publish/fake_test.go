@@ -11,6 +11,7 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
@@ -79,8 +80,8 @@ func (f *fakeAPI) DeleteIssueComment(_ context.Context, _, _ string, id int64) e
 	return nil
 }
 
-func (f *fakeAPI) GetPullRequest(_ context.Context, _, _ string, number int) (github.PullRequest, error) {
-	return github.PullRequest{Number: number, HeadSHA: f.prHead}, nil
+func (f *fakeAPI) GetPullRequest(_ context.Context, _, _ string, number int) (ghctx.PullRequest, error) {
+	return ghctx.PullRequest{Number: number, HeadSHA: f.prHead}, nil
 }
 
 func (f *fakeAPI) CreateCheckRun(_ context.Context, _, _ string, cr github.CheckRun) (github.CheckRunRef, error) {

@@ -40,7 +40,7 @@ type CheckRunView struct {
 	Name, Title redacted.Text
 	HeadSHA     string // a commit id
 	Conclusion  string // one of GitHub's words
-	// ExternalID is our review marker: a digest and ids, no secret, and
+	// ExternalID is our review record: a digest and ids, no secret, and
 	// never redacted (a hex-like short secret inside it would make the
 	// deploy refuse its own review). nil: none.
 	ExternalID func(w *Written) string

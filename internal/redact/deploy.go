@@ -8,7 +8,7 @@ import (
 // Deploy redacts a deploy's result in place, fail closed: a stack output
 // the assembly marks secret (it reads a NoEcho or secret reference
 // position) is marked Secret, its value learned (added to in.Set, so
-// nothing printed later shows it) and masked; then every string cdkd or
+// nothing printed later shows it) and hidden; then every string cdkd or
 // the gate put in the result is redacted by value, and cdkd's stderr tail
 // as lines (see Lines). The digest, commits and URLs are the action's own.
 // It is idempotent.
@@ -72,9 +72,9 @@ func deployedStack(s *model.DeployedStack, pos Positions, set *secrets.Set) {
 		if !o.Secret && SecretOutput(pos, s.Stack, s.Region, o.Name) {
 			o.Secret = true
 		}
-		if o.Secret && o.Value != model.Masked {
+		if o.Secret && o.Value != model.Hidden {
 			set.Add(o.Value, "secret output "+s.Stack+"."+o.Name)
-			o.Value = model.Masked
+			o.Value = model.Hidden
 		}
 		o.Name, o.Value = red(o.Name), red(o.Value)
 	}

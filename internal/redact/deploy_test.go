@@ -41,9 +41,9 @@ func TestDeploy(t *testing.T) {
 		// pwOut is what the output only its position makes secret shows.
 		pwOut string
 	}{
-		{name: "assembly", in: func(s *secrets.Set) Input { return Input{Set: s, Positions: loadAssembly(t)} }, pwOut: model.Masked},
+		{name: "assembly", in: func(s *secrets.Set) Input { return Input{Set: s, Positions: loadAssembly(t)} }, pwOut: model.Hidden},
 		// Without an assembly no output is secret by position; one the
-		// reader marked stays masked.
+		// reader marked stays hidden.
 		{name: "no assembly", in: func(s *secrets.Set) Input { return Input{Set: s} }, pwOut: "pw-output-value"},
 		{name: "a stack the assembly does not hold", stack: "Elsewhere", in: func(s *secrets.Set) Input { return Input{Set: s, Positions: loadAssembly(t)} }, pwOut: "pw-output-value"},
 	}
@@ -57,10 +57,10 @@ func TestDeploy(t *testing.T) {
 			Deploy(&d, tc.in(set))
 			outs := d.Stacks[0].Outputs
 			assert.Equal(t, outs[0].Value, tc.pwOut)
-			assert.Equal(t, outs[0].Secret, tc.pwOut == model.Masked)
+			assert.Equal(t, outs[0].Secret, tc.pwOut == model.Hidden)
 			assert.Equal(t, outs[1].Value, "https://sqs/1/***")
 			assert.Assert(t, !outs[1].Secret)
-			assert.Equal(t, outs[2].Value, model.Masked)
+			assert.Equal(t, outs[2].Value, model.Hidden)
 			b, err := json.Marshal(d)
 			assert.NilError(t, err)
 			assert.Assert(t, !strings.Contains(string(b), "tenant-queue-secret"), string(b))
@@ -68,7 +68,7 @@ func TestDeploy(t *testing.T) {
 			// A value hidden by position is learned: nothing printed later
 			// shows it.
 			assert.Equal(t, set.Redact("log flagged-value"), "log ***")
-			if tc.pwOut == model.Masked {
+			if tc.pwOut == model.Hidden {
 				assert.Equal(t, set.Redact("log pw-output-value"), "log ***")
 			}
 			assert.DeepEqual(t, d.StackOutputs, map[string]map[string]string{"App": {"StageOut": "https://sqs/1/***"}})

@@ -20,7 +20,7 @@ import (
 //
 // A value hidden by its position is first added to in.Set (see learnDiff),
 // so the same value is hidden wherever else it shows. Report.Hidden holds
-// every value it hid that has no mask token yet, with the value as it was:
+// every value it hid that has no hidden-value token yet, with the value as it was:
 // the caller fingerprints them into their tokens before the digest is
 // computed. A value that carries a token already (a shard's report,
 // aggregated) is reported too, without Original, so the caller counts
@@ -106,31 +106,31 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 	return n
 }
 
-// hideValue reports that before became after (a mask, or a redacted
+// hideValue reports that before became after ("***", or a redacted
 // value), unless nothing was hidden; a token set already is reported as it
 // is.
-func hideValue(hidden *[]Hidden, tok *model.HiddenToken, before, after model.Value, masked bool, place Place) {
+func hideValue(hidden *[]Hidden, tok *model.HiddenToken, before, after model.Value, secretPos bool, place Place) {
 	switch {
 	case *tok != "":
 		*hidden = append(*hidden, Hidden{Place: place, Token: tok})
 		return
-	case !before.Present() || before.IsNull() || (!masked && bytes.Equal(before.Raw, after.Raw)):
+	case !before.Present() || before.IsNull() || (!secretPos && bytes.Equal(before.Raw, after.Raw)):
 		return
 	}
 	*hidden = append(*hidden, Hidden{Place: place, Original: before, Token: tok})
 }
 
 // hideChange redacts one change's old and new values where they stand:
-// masked first when their position is secret, then by value. What it hid
+// hidden first when their position is secret, then by value. What it hid
 // is recorded at place with the token to fill (see hideValue).
-func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldMask, newMask *model.HiddenToken, masked bool, place Place) {
+func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldToken, newToken *model.HiddenToken, secretPos bool, place Place) {
 	before, after := *old, *new
-	if masked {
-		*old, *new = maskPresent(*old), maskPresent(*new)
+	if secretPos {
+		*old, *new = hidePresent(*old), hidePresent(*new)
 	}
 	*old, *new = redactValue(*old, set), redactValue(*new, set)
-	hideValue(hidden, oldMask, before, *old, masked, place)
-	hideValue(hidden, newMask, after, *new, masked, place)
+	hideValue(hidden, oldToken, before, *old, secretPos, place)
+	hideValue(hidden, newToken, after, *new, secretPos, place)
 }
 
 // redactStacks is Diff's second pass.

@@ -46,7 +46,7 @@ func TestRedactDiffPositions(t *testing.T) {
 		wantSecret model.SecretKind
 	}{
 		{
-			name:      "NoEcho position: both sides masked whatever they are",
+			name:      "NoEcho position: both sides hidden whatever they are",
 			logicalID: "PwParam",
 			pc:        model.PropertyChange{Path: "Value", Old: str("hunter2"), New: str("ab")},
 			wantOld:   str("***"), wantNew: str("***"), wantSecret: model.SecretNoEcho,
@@ -64,7 +64,7 @@ func TestRedactDiffPositions(t *testing.T) {
 			wantOld:   model.Value{}, wantNew: model.JSONValue("null"), wantSecret: model.SecretNoEcho,
 		},
 		{
-			name:      "added secret property: old absent, new masked",
+			name:      "added secret property: old absent, new hidden",
 			logicalID: "PwParam",
 			pc:        model.PropertyChange{Path: "Value", New: str("x")},
 			wantOld:   model.Value{}, wantNew: str("***"), wantSecret: model.SecretNoEcho,
@@ -100,7 +100,7 @@ func TestRedactDiffPositions(t *testing.T) {
 			wantOld:   str("ab1-topic"), wantNew: str("ab1"),
 		},
 		{
-			name:      "redaction that breaks the JSON masks the whole value",
+			name:      "redaction that breaks the JSON hides the whole value",
 			logicalID: "Plain",
 			pc:        model.PropertyChange{Path: "Tags", New: model.JSONValue(`{"key": "value"}`)},
 			wantNew:   str("***"),
@@ -243,22 +243,22 @@ func TestPlaceDiff(t *testing.T) {
 	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].Secret, model.SecretNone)
 	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].New.Text(), "b-new")
 	assert.Equal(t, d.Stacks[0].Changes[1].PropertyChanges[0].Secret, model.SecretUnknown)
-	assert.Equal(t, d.Stacks[0].Changes[1].PropertyChanges[0].Old.Text(), model.Masked)
+	assert.Equal(t, d.Stacks[0].Changes[1].PropertyChanges[0].Old.Text(), model.Hidden)
 	assert.Equal(t, d.Stacks[0].OutputChanges[0].Secret, model.SecretNone)
 
 	d = diff()
 	rep = Diff(&d, Input{Set: secrets.NewSet()})
 	assert.DeepEqual(t, rep.Unplaced, []Unplaced{{Stack: "App", Why: WhyNoAssembly}})
-	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].New.Text(), model.Masked)
-	assert.Equal(t, d.Stacks[0].OutputChanges[0].New.Text(), model.Masked)
+	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].New.Text(), model.Hidden)
+	assert.Equal(t, d.Stacks[0].OutputChanges[0].New.Text(), model.Hidden)
 
 	// A stack the assembly does not hold is hidden whole, named once.
 	d = diff()
 	d.Stacks[0].Stack = "Elsewhere"
 	rep = Diff(&d, Input{Set: secrets.NewSet(), Positions: loadAssembly(t)})
 	assert.DeepEqual(t, rep.Unplaced, []Unplaced{{Stack: "Elsewhere", Why: WhyStackNotAssembly}})
-	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].Old.Text(), model.Masked)
-	assert.Equal(t, d.Stacks[0].OutputChanges[0].New.Text(), model.Masked)
+	assert.Equal(t, d.Stacks[0].Changes[0].PropertyChanges[0].Old.Text(), model.Hidden)
+	assert.Equal(t, d.Stacks[0].OutputChanges[0].New.Text(), model.Hidden)
 }
 
 // A result placed already (a shard's report, a saved one) keeps its
@@ -318,7 +318,7 @@ func TestRedactDiffReportsWhatItHid(t *testing.T) {
 	assert.Equal(t, ch.PropertyChanges[0].OldToken, model.FingerprintToken("t"))
 	assert.Equal(t, ch.PropertyChanges[1].OldToken, model.HiddenToken(""), "the old name hid nothing")
 	assert.Equal(t, ch.PropertyChanges[1].NewToken, model.FingerprintToken("t"))
-	assert.Equal(t, ch.PropertyChanges[2].OldToken, model.HiddenToken(""), "a literal *** is no mask of ours")
+	assert.Equal(t, ch.PropertyChanges[2].OldToken, model.HiddenToken(""), "a literal *** is no redaction of ours")
 	assert.Equal(t, ch.PropertyChanges[3].NewToken, model.FingerprintToken("kept"))
 	assert.Equal(t, d.Stacks[0].Children[0].OutputChanges[0].NewToken, model.FingerprintToken("t"))
 	assert.Assert(t, got[3].Place.Output)

@@ -8,12 +8,12 @@ import (
 
 // Drift redacts a drift report in place, fail closed: it places every
 // drifted value (see placeDrift and Input.Placed) and decides why each
-// position would drift if it ends up masked (model.MaskCase), then hides
+// position would drift if it ends up hidden (model.HiddenCase), then hides
 // the state and AWS values at secret positions (both: the live value is
 // the secret as much as the stored one), and every string by value,
 // cdkd's groups this version does not know included. A side that is the
-// mask makes its position secret (NoEcho), assembly or not: cdkd stores a
-// NoEcho value as the mask (state schema version 11), and a side redacted
+// "***" makes its position secret (NoEcho), assembly or not: cdkd stores a
+// NoEcho value as "***" (state schema version 11), and a side redacted
 // whole was a secret, so the other side is the live secret. The reporters
 // hide such a change in Markdown; this hides it in the model, and so in
 // the report JSON. Redacting the result again as Placed changes nothing.
@@ -28,9 +28,9 @@ func Drift(d *model.Drift, in Input) Report {
 		return rep
 	}
 	rep.Unplaced = placeDrift(d, in.Positions, in.State)
-	cases := maskCases(*d, in.Positions)
+	cases := hiddenCases(*d, in.Positions)
 	redactDrift(d, in.Positions, in.Set)
-	applyMaskCases(d, cases)
+	applyHiddenCases(d, cases)
 	redactGroups(d, in.Set)
 	return rep
 }
@@ -46,11 +46,11 @@ func redactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				ch := &dr.Changes[c] // its Secret is learnDrift's, refined below
 				ch.Path = set.Redact(ch.Path)
 				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
-				if ch.Secret == model.SecretNone && (ch.State.IsMasked() || ch.AWS.IsMasked()) {
-					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
+				if ch.Secret == model.SecretNone && (ch.State.IsHidden() || ch.AWS.IsHidden()) {
+					ch.Secret = hiddenKind(ch.Secret, ch.State, ch.AWS)
 				}
 				if ch.Secret != model.SecretNone {
-					ch.State, ch.AWS = maskPresent(ch.State), maskPresent(ch.AWS)
+					ch.State, ch.AWS = hidePresent(ch.State), hidePresent(ch.AWS)
 				}
 			}
 			redactResource(&dr.Resource, set)
@@ -100,9 +100,9 @@ func learnDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 				if known {
 					ch.Secret = stronger(ch.Secret, st.SecretAt(dr.LogicalID, ch.Path))
 				}
-				if ch.Secret == model.SecretNone && (ch.State.IsMasked() || ch.AWS.IsMasked() ||
+				if ch.Secret == model.SecretNone && (ch.State.IsHidden() || ch.AWS.IsHidden() ||
 					redactedWhole(ch.State, set) || redactedWhole(ch.AWS, set)) {
-					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
+					ch.Secret = hiddenKind(ch.Secret, ch.State, ch.AWS)
 				}
 				if learns(ch.Secret) {
 					where := s.Stack + "/" + dr.LogicalID + "." + ch.Path
@@ -136,60 +136,60 @@ func redactGroups(d *model.Drift, set *secrets.Set) {
 // never reorders.
 type changeAt struct{ stack, resource, change int }
 
-// maskCases decides, before redaction (on cdkd's names and its state
-// value), why each drifted position would drift if it ends up masked: the
+// hiddenCases decides, before redaction (on cdkd's names and its state
+// value), why each drifted position would drift if it ends up hidden: the
 // seed says "by design" of one case only, a NoEcho custom-resource response
-// stored as the mask. The position's source comes from the assembly, the
+// stored as "***". The position's source comes from the assembly, the
 // stored value from the state side of cdkd's report. A stack the assembly
 // does not hold is undecided: nothing says which case it is.
-func maskCases(d model.Drift, pos Positions) map[changeAt]model.MaskCase {
-	out := map[changeAt]model.MaskCase{}
+func hiddenCases(d model.Drift, pos Positions) map[changeAt]model.HiddenCase {
+	out := map[changeAt]model.HiddenCase{}
 	for i, s := range d.Stacks {
 		st, known := lookup(pos, s.Stack, s.Region)
 		for j, dr := range s.Drifted {
 			for k, c := range dr.Changes {
 				at := changeAt{i, j, k}
 				if !known {
-					out[at] = model.MaskUndecided
+					out[at] = model.HiddenUndecided
 					continue
 				}
-				out[at] = maskCase(st, dr.LogicalID, c)
+				out[at] = hiddenCase(st, dr.LogicalID, c)
 			}
 		}
 	}
 	return out
 }
 
-// maskCase is one position's case, given its stack's template.
-func maskCase(st assembly.Stack, logicalID string, c model.DriftChange) model.MaskCase {
+// hiddenCase is one position's case, given its stack's template.
+func hiddenCase(st assembly.Stack, logicalID string, c model.DriftChange) model.HiddenCase {
 	switch st.SecretAt(logicalID, c.Path) {
 	case model.SecretNoEcho:
-		return model.MaskNoEchoParameter
+		return model.HiddenNoEchoParameter
 	case model.SecretReference:
-		return model.MaskSecretReference
+		return model.HiddenSecretReference
 	}
-	if c.State.Text() == model.Masked {
+	if c.State.Text() == model.Hidden {
 		if custom, known := st.CustomResponseAt(logicalID, c.Path); known && custom {
-			return model.MaskByDesign
+			return model.HiddenByDesign
 		}
 	}
-	return model.MaskUndecided
+	return model.HiddenUndecided
 }
 
-// applyMaskCases writes the decided case into every change redaction
-// masked; an unmasked change has none.
-func applyMaskCases(d *model.Drift, cases map[changeAt]model.MaskCase) {
+// applyHiddenCases writes the decided case into every change redaction
+// hid; a change it did not hide has none.
+func applyHiddenCases(d *model.Drift, cases map[changeAt]model.HiddenCase) {
 	for i := range d.Stacks {
 		for j := range d.Stacks[i].Drifted {
 			for k := range d.Stacks[i].Drifted[j].Changes {
 				c := &d.Stacks[i].Drifted[j].Changes[k]
-				if c.Secret == model.SecretNone && c.State.Text() != model.Masked && c.AWS.Text() != model.Masked {
-					c.MaskCase = model.MaskNone
+				if c.Secret == model.SecretNone && c.State.Text() != model.Hidden && c.AWS.Text() != model.Hidden {
+					c.HiddenCase = model.HiddenNone
 					continue
 				}
-				c.MaskCase = cases[changeAt{i, j, k}]
-				if c.MaskCase == model.MaskNone {
-					c.MaskCase = model.MaskUndecided
+				c.HiddenCase = cases[changeAt{i, j, k}]
+				if c.HiddenCase == model.HiddenNone {
+					c.HiddenCase = model.HiddenUndecided
 				}
 			}
 		}

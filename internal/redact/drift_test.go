@@ -63,17 +63,17 @@ func TestRedactDrift(t *testing.T) {
 	assert.Equal(t, s.NotCompared[0].Reason, "read ***: denied")
 }
 
-// A side cdkd stored as the mask (a NoEcho value, state schema 11) makes
+// A side cdkd stored as "***" (a NoEcho value, state schema 11) makes
 // the position secret even when no assembly knows it: the other side is the
-// live secret. Both sides are masked in the model, so the report JSON hides
+// live secret. Both sides are hidden in the model, so the report JSON hides
 // it as the Markdown does.
-func TestRedactDriftStoredMask(t *testing.T) {
+func TestRedactDriftStoredHidden(t *testing.T) {
 	d := model.Drift{Stacks: []model.StackDrift{{Stack: "App", Region: "us-east-1", Drifted: []model.DriftedResource{{
 		Resource: model.Resource{LogicalID: "Plain", Type: "AWS::SNS::Topic"},
 		Changes: []model.DriftChange{
-			{Path: "Value", State: str(model.Masked), AWS: str("live-token-value")},
-			{Path: "Other", State: str("live-other-value"), AWS: str(model.Masked)},
-			{Path: "Gone", State: str(model.Masked)},
+			{Path: "Value", State: str(model.Hidden), AWS: str("live-token-value")},
+			{Path: "Other", State: str("live-other-value"), AWS: str(model.Hidden)},
+			{Path: "Gone", State: str(model.Hidden)},
 			{Path: "Plain", State: str("v1"), AWS: str("v2")},
 		},
 	}}}}}
@@ -86,10 +86,10 @@ func TestRedactDriftStoredMask(t *testing.T) {
 		got := c.Stacks[0].Drifted[0].Changes
 		for _, ch := range got[:3] {
 			assert.Equal(t, ch.Secret, model.SecretNoEcho, ch.Path)
-			assert.Equal(t, ch.State.Text(), model.Masked, ch.Path)
+			assert.Equal(t, ch.State.Text(), model.Hidden, ch.Path)
 		}
-		assert.Equal(t, got[0].AWS.Text(), model.Masked)
-		assert.Equal(t, got[1].AWS.Text(), model.Masked)
+		assert.Equal(t, got[0].AWS.Text(), model.Hidden)
+		assert.Equal(t, got[1].AWS.Text(), model.Hidden)
 		assert.Assert(t, !got[2].AWS.Present(), "absent stays absent")
 		assert.Equal(t, got[3].Secret, model.SecretNone)
 		assert.Equal(t, got[3].AWS.Text(), "v2")
@@ -100,15 +100,15 @@ func TestRedactDriftStoredMask(t *testing.T) {
 }
 
 // A drifted value whose secret-ness the assembly cannot decide is hidden
-// and marked; the state record's mask is a second source of NoEcho.
+// and marked; the state record's "***" is a second source of NoEcho.
 func TestPlaceDrift(t *testing.T) {
 	asm := loadAssembly(t)
-	masked, err := awsx.DecodeState([]byte(`{"version":11,"resources":{"PlainParam":{"properties":{"Value":"***"}},` +
+	stored, err := awsx.DecodeState([]byte(`{"version":11,"resources":{"PlainParam":{"properties":{"Value":"***"}},` +
 		`"Plain":{"properties":{"Description":"kept","Tags":"***","Env":{"Variables":{"TOKEN":"***","N":1}}}}}}`))
 	assert.NilError(t, err)
 	state := func(stack, region string) *awsx.State {
 		if stack == "App" {
-			return masked
+			return stored
 		}
 		return nil
 	}
@@ -161,8 +161,8 @@ func TestPlaceDrift(t *testing.T) {
 				for _, r := range s.Drifted {
 					ch := r.Changes[0]
 					if ch.Secret != model.SecretNone {
-						assert.Equal(t, ch.State.Text(), model.Masked, r.LogicalID)
-						assert.Equal(t, ch.AWS.Text(), model.Masked, r.LogicalID)
+						assert.Equal(t, ch.State.Text(), model.Hidden, r.LogicalID)
+						assert.Equal(t, ch.AWS.Text(), model.Hidden, r.LogicalID)
 					}
 				}
 			}
@@ -185,15 +185,15 @@ func cloneDrift(d model.Drift) model.Drift {
 }
 
 // A value hidden by its position is added to the set, so it is hidden
-// elsewhere too; a value of an unknown position, a mask, a reference, or
+// elsewhere too; a value of an unknown position, a "***", a reference, or
 // one already hidden by a known secret is not.
 func TestRedactLearnsValuesHiddenByPosition(t *testing.T) {
 	asm := loadAssembly(t)
 	set := secrets.NewSet()
 	set.Add("known-secret-1", "test")
 	d := model.Drift{Stacks: []model.StackDrift{{Stack: "App", Region: "us-east-1", Drifted: []model.DriftedResource{
-		{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Masked), AWS: str("live-noecho-5x")}}},
-		{Resource: model.Resource{LogicalID: "Other"}, Changes: []model.DriftChange{{Path: "Value", State: str("stored-x"), AWS: str(model.Masked)}}},
+		{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Hidden), AWS: str("live-noecho-5x")}}},
+		{Resource: model.Resource{LogicalID: "Other"}, Changes: []model.DriftChange{{Path: "Value", State: str("stored-x"), AWS: str(model.Hidden)}}},
 		{Resource: model.Resource{LogicalID: "Gone"}, Changes: []model.DriftChange{{Path: "Value", State: str("unplaced-old"), AWS: str("unplaced-new"), Secret: model.SecretUnknown}}},
 		{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str("x-known-secret-1-y"), AWS: str("{{resolve:ssm:/p}}")}}},
 		{Resource: model.Resource{LogicalID: "TinyParam"}, Changes: []model.DriftChange{{Path: "Value", State: str("ab"), AWS: str("cd")}}},
@@ -216,11 +216,11 @@ func sources(set *secrets.Set) []string {
 	return out
 }
 
-// Why a masked position drifts is decided from the assembly before the
-// names are redacted; a stack it does not hold is undecided, an unmasked
+// Why a hidden position drifts is decided from the assembly before the
+// names are redacted; a stack it does not hold is undecided, an unhidden
 // change has no case, and a result placed already keeps its cases. cdkd's
 // groups this version does not know are redacted by name.
-func TestDriftMaskCasesAndGroups(t *testing.T) {
+func TestDriftHiddenCasesAndGroups(t *testing.T) {
 	change := func(id, path string, state, aws model.Value) model.DriftedResource {
 		return model.DriftedResource{Resource: model.Resource{LogicalID: id}, Changes: []model.DriftChange{{Path: path, State: state, AWS: aws}}}
 	}
@@ -232,34 +232,34 @@ func TestDriftMaskCasesAndGroups(t *testing.T) {
 		}, Groups: []model.DriftGroup{{Name: "masked tenant-queue-secret", Entries: []model.GroupEntry{
 			{Resource: model.Resource{LogicalID: "tenant-queue-secret", Type: "AWS::SQS::Queue"}, Paths: []string{"Tags.tenant-queue-secret"}},
 		}}}},
-		{Stack: "Elsewhere", Region: "us-east-1", Drifted: []model.DriftedResource{change("X", "Value", str(model.Masked), str("live-x"))}},
+		{Stack: "Elsewhere", Region: "us-east-1", Drifted: []model.DriftedResource{change("X", "Value", str(model.Hidden), str("live-x"))}},
 	}}
 	Drift(&d, Input{Set: redactSet(), Positions: loadAssembly(t)})
-	var cases []model.MaskCase
+	var cases []model.HiddenCase
 	for _, s := range d.Stacks {
 		for _, r := range s.Drifted {
-			cases = append(cases, r.Changes[0].MaskCase)
+			cases = append(cases, r.Changes[0].HiddenCase)
 		}
 	}
-	assert.DeepEqual(t, cases, []model.MaskCase{model.MaskNoEchoParameter, model.MaskSecretReference, model.MaskNone, model.MaskUndecided})
+	assert.DeepEqual(t, cases, []model.HiddenCase{model.HiddenNoEchoParameter, model.HiddenSecretReference, model.HiddenNone, model.HiddenUndecided})
 	g := d.Stacks[0].Groups[0]
 	assert.Equal(t, g.Name, "masked ***")
 	assert.DeepEqual(t, g.Entries[0], model.GroupEntry{Resource: model.Resource{LogicalID: "***", Type: "AWS::SQS::Queue"}, Paths: []string{"Tags.***"}})
 
-	d.Stacks[0].Drifted[0].Changes[0].MaskCase = model.MaskByDesign // as a shard's report says
+	d.Stacks[0].Drifted[0].Changes[0].HiddenCase = model.HiddenByDesign // as a shard's report says
 	Drift(&d, Input{Set: redactSet(), Placed: true})
-	assert.Equal(t, d.Stacks[0].Drifted[0].Changes[0].MaskCase, model.MaskByDesign)
+	assert.Equal(t, d.Stacks[0].Drifted[0].Changes[0].HiddenCase, model.HiddenByDesign)
 }
 
-// cdkd masks the live side of a rotated reference (sample 78: stateValue
+// cdkd hides the live side of a rotated reference (sample 78: stateValue
 // the reference, awsValue "***"): the position is a secret reference, not
 // NoEcho, whether or not an assembly places it.
-func TestRedactDriftMaskedReferenceIsNotNoEcho(t *testing.T) {
+func TestRedactDriftHiddenReferenceIsNotNoEcho(t *testing.T) {
 	ref := "{{resolve:secretsmanager:my-secret:SecretString:password}}"
 	for _, in := range []Input{{Set: secrets.NewSet(), Placed: true}, {Set: secrets.NewSet()}} {
 		d := model.Drift{Stacks: []model.StackDrift{{Stack: "StackA", Region: "us-east-1", Drifted: []model.DriftedResource{{
 			Resource: model.Resource{LogicalID: "SecretNamedQueue", Type: "AWS::SQS::Queue"},
-			Changes:  []model.DriftChange{{Path: "QueueName", State: str(ref), AWS: str(model.Masked)}},
+			Changes:  []model.DriftChange{{Path: "QueueName", State: str(ref), AWS: str(model.Hidden)}},
 		}}}}}
 		Drift(&d, in)
 		assert.Equal(t, d.Stacks[0].Drifted[0].Changes[0].Secret, model.SecretReference, "placed %v", in.Placed)

@@ -11,7 +11,7 @@ import (
 // base64 wrapped at 64 or 76 columns, or a value wrapped at any column) is
 // still found, and as cdkd's error output (secrets.Set.RedactLoose: in
 // another case or normalization too). A multi-line secret becomes one
-// mask, so fewer lines may come back. nil for no lines.
+// "***", so fewer lines may come back. nil for no lines.
 func Lines(set *secrets.Set, lines []string) []string {
 	if len(lines) == 0 {
 		return nil

@@ -34,7 +34,7 @@ func TestLines(t *testing.T) {
 	}{
 		{name: "no lines", lines: nil, want: nil},
 		{name: "plain", lines: []string{"Error: " + secret + " was refused", "done"}, want: []string{"Error: *** was refused", "done"}},
-		// Redacted together, a secret spanning lines becomes one mask.
+		// Redacted together, a secret spanning lines becomes one "***".
 		{name: "a multi-line secret split across lines", lines: []string{"value:", "line-one-of-secret", "line-two-of-secret", "end"},
 			want: []string{"value:", "***", "end"}},
 		{name: "JSON-escaped", lines: []string{`{"msg":` + string(quoted) + `}`}},

@@ -9,7 +9,7 @@ import (
 )
 
 // TestDiffSaysWhenASecretNamesAResource: a NoEcho value that fills a
-// queue's name stays masked in the values that hold it, and the report
+// queue's name stays hidden in the values that hold it, and the report
 // says once per position that AWS shows it there.
 func TestDiffSaysWhenASecretNamesAResource(t *testing.T) {
 	asm := loadAssembly(t)
@@ -23,7 +23,7 @@ func TestDiffSaysWhenASecretNamesAResource(t *testing.T) {
 	}}}
 	rep := Diff(&d, Input{Set: set, Positions: asm})
 	pc := d.Stacks[0].Changes[0].PropertyChanges[0]
-	assert.Equal(t, pc.Old.Text(), "arn:aws:sqs:us-east-1:1:***", "masked inside the ARN")
+	assert.Equal(t, pc.Old.Text(), "arn:aws:sqs:us-east-1:1:***", "hidden inside the ARN")
 	assert.Equal(t, pc.New.Text(), "arn:aws:sqs:us-east-1:1:***-dlq")
 	assert.DeepEqual(t, rep.NamedAfter, []NamedAfter{{Stack: "App", LogicalID: "NamedQueue", Path: "QueueName", Source: "QName"}})
 	notes := NamedAfterNotes(append(rep.NamedAfter, rep.NamedAfter...), set)

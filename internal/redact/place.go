@@ -14,7 +14,7 @@ import (
 // secret-ness cannot be decided (no assembly, stack not in it, nested
 // template not found, resource not in the template) is marked
 // model.SecretUnknown, which redaction hides. The state record is a second
-// source: a position where it stores cdkd's NoEcho mask is NoEcho,
+// source: a position where it stores cdkd's NoEcho "***" is NoEcho,
 // template or not. It returns what it could not place, with each change's
 // names unredacted; run it before anything renames them.
 func placeDrift(d *model.Drift, pos Positions, state StateLookup) []Unplaced {
@@ -34,10 +34,10 @@ func placeDrift(d *model.Drift, pos Positions, state StateLookup) []Unplaced {
 			for c := range dr.Changes {
 				ch := &dr.Changes[c]
 				switch {
-				case storedMask(rec, dr.LogicalID, ch.Path):
+				case storedHidden(rec, dr.LogicalID, ch.Path):
 					ch.Secret = model.SecretNoEcho
-				case ch.State.IsMasked() || ch.AWS.IsMasked():
-					ch.Secret = maskKind(ch.Secret, ch.State, ch.AWS)
+				case ch.State.IsHidden() || ch.AWS.IsHidden():
+					ch.Secret = hiddenKind(ch.Secret, ch.State, ch.AWS)
 				}
 				some = hideUnplaced(&ch.Secret, why, ch.State, ch.AWS) || some
 			}
@@ -143,12 +143,12 @@ func stackUnplaced(pos Positions, name, region, parent string) string {
 	return ""
 }
 
-// storedMask reports that the state record stores cdkd's NoEcho mask at a
+// storedHidden reports that the state record stores cdkd's NoEcho "***" at a
 // resource's path or under it, or that a property holding the path is the
-// mask (a string containing a NoEcho value is stored as the mask whole,
+// "***" (a string containing a NoEcho value is stored as "***" whole,
 // state schema 11): the position is NoEcho.
-func storedMask(rec *awsx.State, logicalID, path string) bool {
-	if slices.Contains(rec.StringsAt(logicalID, path), model.Masked) {
+func storedHidden(rec *awsx.State, logicalID, path string) bool {
+	if slices.Contains(rec.StringsAt(logicalID, path), model.Hidden) {
 		return true
 	}
 	if rec == nil {
@@ -162,7 +162,7 @@ func storedMask(rec *awsx.State, logicalID, path string) bool {
 		}
 		p = p[:i]
 		for _, bag := range []map[string]any{res.Properties, res.ObservedProperties, res.Attributes} {
-			if v, ok := awsx.ValueAt(bag, p); ok && v == model.Masked {
+			if v, ok := awsx.ValueAt(bag, p); ok && v == model.Hidden {
 				return true
 			}
 		}

@@ -59,7 +59,7 @@ type Input struct {
 // Report is what the caller of an entry must act on.
 type Report struct {
 	// Hidden are the values the stage hid, in the order it met them, each
-	// with the mask token the caller fills (see model.HiddenToken); Diff only.
+	// with the hidden-value token the caller fills (see model.HiddenToken); Diff only.
 	Hidden []Hidden
 	// Unplaced are the stacks and resources whose values were hidden
 	// because their positions are unknown, named as the result gave them

@@ -50,7 +50,7 @@ func Resolution(rr *model.DriftResolution, set *secrets.Set) {
 // output, and more. cdkd's plan prints values in plaintext, NoEcho values
 // and live values included, which the redactor cannot know by value; so a
 // value line shows its values only where the detection report (detected,
-// redacted by Drift) showed that same position's values unmasked, and
+// redacted by Drift) showed that same position's values unhidden, and
 // otherwise `***`; hidden are the stacks whose every value was hidden.
 // The later lines of a multi-line value (cdkd prints them raw, not
 // indented) are hidden by position too, whatever they look like: one line
@@ -77,7 +77,7 @@ func PlanText(lines []cdkd.PlanLine, detected model.Drift, hidden []string, set 
 			continue
 		case l.Value:
 			visible := visibleAt(detected, hidden, l.Stack, l.LogicalID, l.Path)
-			before, after := model.Masked, model.Masked
+			before, after := model.Hidden, model.Hidden
 			if visible {
 				before, after = set.Redact(l.Before), set.Redact(l.After)
 			}
@@ -106,7 +106,7 @@ func PlanText(lines []cdkd.PlanLine, detected model.Drift, hidden []string, set 
 }
 
 // visibleAt reports whether the detection showed the values of this
-// position unmasked: the stack's positions are known, and the change is
+// position unhidden: the stack's positions are known, and the change is
 // not at a secret position.
 func visibleAt(d model.Drift, hidden []string, stack, logicalID, path string) bool {
 	for _, s := range d.Stacks {
@@ -122,8 +122,8 @@ func visibleAt(d model.Drift, hidden []string, stack, logicalID, path string) bo
 			}
 			for _, c := range dr.Changes {
 				if c.Path == path {
-					return c.Secret == model.SecretNone && c.MaskCase == model.MaskNone &&
-						c.State.Text() != model.Masked && c.AWS.Text() != model.Masked
+					return c.Secret == model.SecretNone && c.HiddenCase == model.HiddenNone &&
+						c.State.Text() != model.Hidden && c.AWS.Text() != model.Hidden
 				}
 			}
 		}

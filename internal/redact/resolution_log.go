@@ -45,7 +45,7 @@ func (f *planLog) Write(p []byte) (int, error) {
 		f.under = true
 	case f.under && strings.HasPrefix(line, "    ") && !strings.HasPrefix(trim, "!") && !strings.HasPrefix(trim, "⚠"):
 		if path, ok := cdkd.PlanValueStart(line); ok && !strings.Contains(line, ": SKIPPED") {
-			line = "    " + path + ": " + model.Masked + " -> " + model.Masked
+			line = "    " + path + ": " + model.Hidden + " -> " + model.Hidden
 			f.value = true
 		} else {
 			line = "    " + HiddenPlanLine

@@ -20,7 +20,7 @@ func TestPlanText(t *testing.T) {
 	detected := model.Drift{Stacks: []model.StackDrift{
 		{Stack: "App", Drifted: []model.DriftedResource{
 			{Resource: model.Resource{LogicalID: "Queue"}, Changes: []model.DriftChange{{Path: "VisibilityTimeout", State: str("30"), AWS: str("60")}}},
-			{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Masked), AWS: str(model.Masked), Secret: model.SecretNoEcho, MaskCase: model.MaskNoEchoParameter}}},
+			{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Hidden), AWS: str(model.Hidden), Secret: model.SecretNoEcho, HiddenCase: model.HiddenNoEchoParameter}}},
 		}},
 		{Stack: "NoAsm", Drifted: []model.DriftedResource{
 			{Resource: model.Resource{LogicalID: "Queue"}, Changes: []model.DriftChange{{Path: "VisibilityTimeout", State: str("30"), AWS: str("60")}}},
@@ -102,7 +102,7 @@ func TestPlanTextSkippedLine(t *testing.T) {
 func TestPlanTextMultiLineValue(t *testing.T) {
 	set := redactSet()
 	detected := model.Drift{Stacks: []model.StackDrift{{Stack: "App", Drifted: []model.DriftedResource{
-		{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Masked), AWS: str(model.Masked), Secret: model.SecretNoEcho}}},
+		{Resource: model.Resource{LogicalID: "PwParam"}, Changes: []model.DriftChange{{Path: "Value", State: str(model.Hidden), AWS: str(model.Hidden), Secret: model.SecretNoEcho}}},
 		{Resource: model.Resource{LogicalID: "Doc"}, Changes: []model.DriftChange{{Path: "Content", State: str("a\nb"), AWS: str("c\nd")}}},
 	}}}}
 	cont := func(id, path, text string) cdkd.PlanLine {

@@ -10,11 +10,11 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
-// maskKind is the secret kind of a change one side of which is the mask:
+// hiddenKind is the secret kind of a change one side of which is "***":
 // a reference when the change already reads one or a side spells one
-// (cdkd masks the live side of a rotated reference: sample 78), else
+// (cdkd hides the live side of a rotated reference: sample 78), else
 // NoEcho. A reference position is not labelled NoEcho.
-func maskKind(k model.SecretKind, values ...model.Value) model.SecretKind {
+func hiddenKind(k model.SecretKind, values ...model.Value) model.SecretKind {
 	if k == model.SecretReference {
 		return k
 	}
@@ -26,14 +26,14 @@ func maskKind(k model.SecretKind, values ...model.Value) model.SecretKind {
 	return model.SecretNoEcho
 }
 
-// maskPresent replaces a value with the mask but keeps absence and null
+// hidePresent replaces a value with "***" but keeps absence and null
 // visible: a reviewer still learns that a secret property was added or
 // removed, and neither tells anything about the value.
-func maskPresent(v model.Value) model.Value {
+func hidePresent(v model.Value) model.Value {
 	if !v.Present() || v.IsNull() {
 		return v
 	}
-	return model.MaskedValue()
+	return model.HiddenValue()
 }
 
 // hideable is a value that says something: absence and null stay visible.
@@ -44,7 +44,7 @@ func hideable(v model.Value) bool { return v.Present() && !v.IsNull() }
 // string (XML entities, say) has its backslashes and quotes escaped in the
 // raw text, where no single encoding matches it. Then the raw text is
 // redacted, for a secret that spans JSON syntax; if that broke the JSON, the
-// whole value is masked: when in doubt, redact.
+// whole value is hidden: when in doubt, redact.
 func redactValue(v model.Value, set *secrets.Set) model.Value {
 	if !v.Present() {
 		return v
@@ -63,7 +63,7 @@ func redactValue(v model.Value, set *secrets.Set) model.Value {
 		return v
 	}
 	if !json.Valid(out) {
-		return model.MaskedValue()
+		return model.HiddenValue()
 	}
 	return model.Value{Raw: out}
 }
@@ -109,7 +109,7 @@ func redactTree(x any, set *secrets.Set, changed *bool) any {
 			*changed = *changed || rk != k
 			if _, dup := out[rk]; dup {
 				// Two keys redacted alike: keeping one would misreport.
-				return model.Masked
+				return model.Hidden
 			}
 			out[rk] = redactTree(v, set, changed)
 		}
@@ -120,13 +120,13 @@ func redactTree(x any, set *secrets.Set, changed *bool) any {
 
 // learn adds a value hidden because of where it sits to the redactor, so
 // the same value elsewhere (a revert's failure line, cdkd's log, an event)
-// is hidden too. A mask or an unresolved reference is not a value.
+// is hidden too. A "***" or an unresolved reference is not a value.
 func learn(set *secrets.Set, v model.Value, kind model.SecretKind, where string) {
 	if !learns(kind) || !hideable(v) {
 		return
 	}
 	text := v.Text()
-	if text == model.Masked || strings.Contains(text, "{{resolve:") || covered(set, text) {
+	if text == model.Hidden || strings.Contains(text, "{{resolve:") || covered(set, text) {
 		return
 	}
 	set.Add(text, fmt.Sprintf("value at the %s position %s", kind, where))
@@ -149,14 +149,14 @@ func covered(set *secrets.Set, text string) bool {
 // redactedWhole reports a value that is one secret and nothing else: the
 // other side of its change is the live secret.
 func redactedWhole(v model.Value, set *secrets.Set) bool {
-	if !hideable(v) || v.IsMasked() {
+	if !hideable(v) || v.IsHidden() {
 		return false
 	}
-	return set.Redact(v.Text()) == model.Masked
+	return set.Redact(v.Text()) == model.Hidden
 }
 
 // JSON redacts a JSON value by value (every known secret, in every
 // encoding): for values read outside a diff's positions, such as a deleted
 // resource's state or a created one's template. A value the redaction
-// would leave invalid is masked whole.
+// would leave invalid is hidden whole.
 func JSON(v model.Value, set *secrets.Set) model.Value { return redactValue(v, set) }

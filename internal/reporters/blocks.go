@@ -147,9 +147,9 @@ func writeStderr(w *Writer, lines []string, width int) {
 	w.Write(Details("cdkd's stderr ("+what+")", false, Fence(b.String(), "text")), "\n")
 }
 
-// secretMarker tags a value at a secret position: " · 🔒 <kind>", or ""
+// secretLabel tags a value at a secret position: " · 🔒 <kind>", or ""
 // for none.
-func secretMarker(k model.SecretKind) string {
+func secretLabel(k model.SecretKind) string {
 	if k == model.SecretNone {
 		return ""
 	}

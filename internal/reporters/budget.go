@@ -29,7 +29,7 @@ const WholeValues = -1
 
 // The channels' budgets. Each leaves room for what is added after rendering:
 // the hidden header the caller puts in front of a comment, and the redactor,
-// which may lengthen a secret shorter than its "***" mask.
+// which may lengthen a secret shorter than the "***" it becomes.
 var (
 	// CommentBudget: GitHub accepts 65,536 characters in a comment body.
 	CommentBudget = Budget{MaxChars: 65536 - 2048, Channel: "the PR comment"}

@@ -355,7 +355,7 @@ func (x *deployWriter) stack(s *DeployedStack) {
 			}
 			x.w.Write("- ", nameCode(o.Name), ": ")
 			if o.Secret {
-				x.w.Write(Code(model.Masked), " · 🔒 secret\n")
+				x.w.Write(Code(model.Hidden), " · 🔒 secret\n")
 				continue
 			}
 			v, more := cutRunes(o.Value, width)

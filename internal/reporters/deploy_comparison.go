@@ -65,7 +65,7 @@ func (x *deployWriter) item(it model.ItemDelta) {
 		x.w.Write("  - ", pathName(p), ": ")
 		switch {
 		case p.Reviewed != nil && p.Current != nil:
-			x.w.Write("reviewed ", x.side(p.Reviewed), ", now ", x.side(p.Current), behindTheMask(p))
+			x.w.Write("reviewed ", x.side(p.Reviewed), ", now ", x.side(p.Current), behindTheTokens(p))
 		case p.Current != nil:
 			x.w.Write("added, ", x.side(p.Current))
 		case p.Reviewed != nil:
@@ -75,14 +75,14 @@ func (x *deployWriter) item(it model.ItemDelta) {
 	}
 }
 
-// behindTheMask says that a part whose masks read alike changed behind
-// them: the digest compares what the masks hide.
-func behindTheMask(p model.PathDelta) string {
+// behindTheTokens says that a part whose "***" read alike changed behind
+// them: its hidden-value tokens differ, and the digest compares them.
+func behindTheTokens(p model.PathDelta) string {
 	r, c := p.Reviewed, p.Current
 	if r.OldToken == c.OldToken && r.NewToken == c.NewToken {
 		return ""
 	}
-	return " (another value behind the mask)"
+	return " (another hidden value)"
 }
 
 func pathName(p model.PathDelta) string {
@@ -99,7 +99,7 @@ func pathName(p model.PathDelta) string {
 	return nameCode(p.Path)
 }
 
-// side renders one side of a part as "old → new", masked at a secret
+// side renders one side of a part as "old → new", hidden at a secret
 // position.
 func (x *deployWriter) side(s *model.SideValue) string {
 	show := func(v model.Value, absent string) string {
@@ -107,7 +107,7 @@ func (x *deployWriter) side(s *model.SideValue) string {
 		case !v.Present():
 			return absent
 		case s.Secret != model.SecretNone:
-			return Code(model.Masked)
+			return Code(model.Hidden)
 		}
 		return ShowValue(v, true).Inline
 	}

@@ -65,7 +65,7 @@ func TestDeployGoldens(t *testing.T) {
 		{LogicalID: "TopicBFC7AF6E", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SNS::Topic", PropertyChanges: []model.PropertyChange{
 			{Path: "DisplayName", Old: model.StringValue("fixture-topic-v1"), New: model.StringValue("fixture-topic-v2")}}},
 		{LogicalID: "NoEchoParam2FCCC8BD", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SSM::Parameter", PropertyChanges: []model.PropertyChange{
-			{Path: "Value", Old: model.MaskedValue(), New: model.MaskedValue(), Secret: model.SecretNoEcho}}},
+			{Path: "Value", Old: model.HiddenValue(), New: model.HiddenValue(), Secret: model.SecretNoEcho}}},
 		{LogicalID: "ExtraTopic17EFD352", ChangeType: model.ChangeDelete, ResourceType: "AWS::SNS::Topic"},
 	}, OutputChanges: []model.OutputChange{{Name: "QueueArn", ChangeType: model.OutputAdd, New: model.StringValue("arn:a")}}}}}
 	current := model.Diff{Stacks: []model.StackDiff{{Stack: "StackA", Region: "us-east-1", Changes: []model.ResourceChange{
@@ -73,7 +73,7 @@ func TestDeployGoldens(t *testing.T) {
 			{Path: "DisplayName", Old: model.StringValue("fixture-topic-v1"), New: model.StringValue("fixture-topic-v3")},
 			{Path: "TopicName", Old: model.StringValue("a"), New: model.StringValue("b"), RequiresReplacement: true}}},
 		{LogicalID: "NoEchoParam2FCCC8BD", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SSM::Parameter", PropertyChanges: []model.PropertyChange{
-			{Path: "Value", Old: model.MaskedValue(), New: model.MaskedValue(), Secret: model.SecretNoEcho},
+			{Path: "Value", Old: model.HiddenValue(), New: model.HiddenValue(), Secret: model.SecretNoEcho},
 			{Path: "Description", New: model.StringValue("new")}}},
 		{LogicalID: "Sneaky", ChangeType: model.ChangeCreate, ResourceType: "AWS::IAM::Role"},
 	}, OutputChanges: []model.OutputChange{{Name: "QueueArn", ChangeType: model.OutputAdd, New: model.StringValue("arn:b")}}}}}
@@ -155,7 +155,7 @@ func TestDeployGoldens(t *testing.T) {
 }
 
 // No secret value stored in a secret output reaches the report.
-func TestDeploySecretOutputMasked(t *testing.T) {
+func TestDeploySecretOutputHidden(t *testing.T) {
 	r := deployBase(OutcomeDeployed)
 	r.Stacks = []DeployedStack{{Stack: "S", Outputs: []StackOutput{{Name: "Pw", Value: "hunter2-noecho-v1", Secret: true}}}}
 	got := DeployMarkdown(r, Unlimited)

@@ -24,7 +24,7 @@ type DiffReport struct {
 	CdkdSource string
 
 	Digest string // shown shortened; the caller puts the full one in the hidden header
-	// FingerprintKeyID identifies the key of the mask tokens (report JSON
+	// FingerprintKeyID identifies the key of the hidden-value tokens (report JSON
 	// only).
 	FingerprintKeyID string
 	// FullReportHint is trusted Markdown saying where the full report is, shown

@@ -76,26 +76,26 @@ func (x *diffWriter) created(ch *model.ResourceChange) {
 	x.w.WriteString(detailsOpen(countOf(len(ch.PropertyChanges), "property", "properties")+" it is created with", false))
 	x.w.Block()
 	for _, p := range ch.PropertyChanges {
-		masked := p.Secret != model.SecretNone
-		x.item("", p.Path, []side{{name: "Value", v: p.New, absent: "(absent)", masked: masked}}, secretMarker(p.Secret))
+		hidden := p.Secret != model.SecretNone
+		x.item("", p.Path, []side{{name: "Value", v: p.New, absent: "(absent)", hidden: hidden}}, secretLabel(p.Secret))
 	}
 	x.w.Block()
 	x.w.WriteString("</details>\n")
 }
 
 func (x *diffWriter) property(p model.PropertyChange) {
-	markers := secretMarker(p.Secret)
+	labels := secretLabel(p.Secret)
 	if p.RequiresReplacement {
-		markers += " · ⚠️ **requires replacement**"
+		labels += " · ⚠️ **requires replacement**"
 		if p.ReplacementPropagated != nil && *p.ReplacementPropagated {
-			markers += " (propagated)"
+			labels += " (propagated)"
 		}
 	}
-	masked := p.Secret != model.SecretNone
+	hidden := p.Secret != model.SecretNone
 	x.item("", p.Path, []side{
-		{name: "Old", v: p.Old, absent: "(absent)", masked: masked},
-		{name: "New", v: p.New, absent: "(removed)", masked: masked},
-	}, markers)
+		{name: "Old", v: p.Old, absent: "(absent)", hidden: hidden},
+		{name: "New", v: p.New, absent: "(removed)", hidden: hidden},
+	}, labels)
 }
 
 func (x *diffWriter) outputs(outs []model.OutputChange) {
@@ -108,14 +108,14 @@ func (x *diffWriter) outputs(outs []model.OutputChange) {
 		if x.w.Over() {
 			return
 		}
-		var markers string
+		var labels string
 		if o.Export {
-			markers += " · export"
+			labels += " · export"
 		}
-		markers += secretMarker(o.Secret)
-		masked := o.Secret != model.SecretNone
-		old := side{name: "Old", v: o.Old, absent: "(absent)", masked: masked, redacted: o.OldValueRedacted}
-		cur := side{name: "New", v: o.New, absent: "(removed)", masked: masked}
+		labels += secretLabel(o.Secret)
+		hidden := o.Secret != model.SecretNone
+		old := side{name: "Old", v: o.Old, absent: "(absent)", hidden: hidden, redacted: o.OldValueRedacted}
+		cur := side{name: "New", v: o.New, absent: "(removed)", hidden: hidden}
 		sides := []side{old, cur}
 		switch o.ChangeType {
 		case model.OutputAdd:
@@ -125,13 +125,13 @@ func (x *diffWriter) outputs(outs []model.OutputChange) {
 			old.name = "Was"
 			sides = []side{old}
 		}
-		x.item(outputLabel(o.ChangeType)+" ", o.Name, sides, markers)
+		x.item(outputLabel(o.ChangeType)+" ", o.Name, sides, labels)
 	}
 }
 
 // item renders one changed property, attribute or output as a list item:
 // short values inline ("old → new"), long ones in a collapsed section.
-func (x *diffWriter) item(head, name string, sides []side, markers string) {
+func (x *diffWriter) item(head, name string, sides []side, labels string) {
 	if x.w.Over() {
 		return
 	}
@@ -139,7 +139,7 @@ func (x *diffWriter) item(head, name string, sides []side, markers string) {
 	if len(sides) == 1 {
 		what = "value"
 	}
-	n := valueItem{head: head, name: name, markers: markers, sides: sides, what: what, diffWhat: "changes (- old, + new)"}.write(x.w, x.valueLimits())
+	n := valueItem{head: head, name: name, labels: labels, sides: sides, what: what, diffWhat: "changes (- old, + new)"}.write(x.w, x.valueLimits())
 	if x.level == levelFull {
 		x.widest = max(x.widest, n)
 	}

@@ -217,7 +217,7 @@ func TestDiffMarkdownGolden(t *testing.T) {
 func TestDiffMarkdownNeverShowsSecretPositions(t *testing.T) {
 	d := featuresDiff()
 	d.Stacks = append(d.Stacks, sampleDiff(t).Stacks...)
-	// A long JSON value at a secret position is masked, never diffed.
+	// A long JSON value at a secret position is hidden, never diffed.
 	long := func(pw string) model.Value {
 		return model.JSONValue(`{"User":"admin","Password":"` + pw + `","Pad":"` + strings.Repeat("p", 100) + `"}`)
 	}

@@ -396,7 +396,7 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 	}
 	x.w.Block()
 	x.w.Write("**🔴 Drifted (", strconv.Itoa(len(s.Drifted)), ")** · cdkd's state → AWS now\n")
-	cases := map[model.MaskCase][]string{}
+	cases := map[model.HiddenCase][]string{}
 	if !writeList(x.w, len(s.Drifted), x.listLimit(), "", func(i int) {
 		d := &s.Drifted[i]
 		head := nameCode(d.LogicalID) + " · " + nameCode(d.Type)
@@ -409,13 +409,13 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 		}
 		x.w.Write("- ", head, "\n")
 		for _, c := range d.Changes {
-			masked := c.Secret != model.SecretNone || c.State.Text() == model.Masked || c.AWS.Text() == model.Masked
+			hidden := c.Secret != model.SecretNone || c.State.Text() == model.Hidden || c.AWS.Text() == model.Hidden
 			// An unknown position is explained by its own note, not by the
-			// mask notes below.
-			if masked && c.Secret != model.SecretUnknown {
-				cases[maskCaseOf(c)] = append(cases[maskCaseOf(c)], d.LogicalID+"."+c.Path)
+			// hidden-case notes below.
+			if hidden && c.Secret != model.SecretUnknown {
+				cases[hiddenCaseOf(c)] = append(cases[hiddenCaseOf(c)], d.LogicalID+"."+c.Path)
 			}
-			x.change(c, masked)
+			x.change(c, hidden)
 		}
 	}) {
 		return
@@ -423,25 +423,25 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 	if slices.Contains(x.r.HiddenStacks, s.Stack) {
 		x.w.Block()
 		x.w.WriteString("🔒 Every value in this stack is hidden (`***`): its NoEcho positions are unknown (see the note above), so only the paths that drifted are shown. " +
-			"Without them nothing says whether a masked position is a NoEcho custom-resource response (which cdkd reports on every run) or real drift: treat it as real drift.\n")
+			"Without them nothing says whether a hidden position is a NoEcho custom-resource response (which cdkd reports on every run) or real drift: treat it as real drift.\n")
 		return
 	}
-	x.maskNotes(cases)
+	x.hiddenNotes(cases)
 }
 
-func (x *driftWriter) change(c model.DriftChange, masked bool) {
+func (x *driftWriter) change(c model.DriftChange, hidden bool) {
 	if x.w.Over() {
 		return
 	}
-	markers := secretMarker(c.Secret)
-	if markers == "" && masked {
-		markers = " · 🔒 masked"
+	labels := secretLabel(c.Secret)
+	if labels == "" && hidden {
+		labels = " · 🔒 hidden"
 	}
 	sides := []side{
-		{name: "State", v: c.State, absent: "(absent)", masked: masked},
-		{name: "AWS", v: c.AWS, absent: "(absent)", masked: masked},
+		{name: "State", v: c.State, absent: "(absent)", hidden: hidden},
+		{name: "AWS", v: c.AWS, absent: "(absent)", hidden: hidden},
 	}
-	valueItem{indent: "  ", name: c.Path, markers: markers, sides: sides, what: "state and AWS values",
+	valueItem{indent: "  ", name: c.Path, labels: labels, sides: sides, what: "state and AWS values",
 		diffWhat: "changes (- state, + AWS)"}.write(x.w, newValueLimits(x.budget, x.r.FullReportHint, x.rung.values))
 }
 

@@ -15,7 +15,7 @@ type driftRung struct {
 	// per stack, or nothing.
 	body diffBody
 	// details shows the per-resource detail: the resolution's summary,
-	// cdkd's plan warnings, an outcome's reason, a masked entry's paths.
+	// cdkd's plan warnings, an outcome's reason, a hidden entry's paths.
 	details bool
 	// causeDetails shows why a resource was not compared (the basis and
 	// cdkd's reason).

@@ -110,7 +110,7 @@ func (x *driftWriter) planWarnings(ws []string) {
 	}
 }
 
-// resolutionText shows cdkd's text (redacted, values masked) in a closed
+// resolutionText shows cdkd's text (redacted, values hidden) in a closed
 // fenced block: never dropped, out of the way.
 func (x *driftWriter) resolutionText(what string, lines []string) {
 	if len(lines) == 0 || !x.rung.resolutionText {

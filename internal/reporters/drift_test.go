@@ -56,7 +56,7 @@ func decide(t testing.TB, d *model.Drift, id string, cause model.NotComparedCaus
 	t.Fatalf("no not-compared resource %s", id)
 }
 
-// hideValues masks every present value, as the pipeline does where NoEcho
+// hideValues hides every present value, as the pipeline does where NoEcho
 // positions are unknown.
 func hideValues(d model.Drift) model.Drift {
 	b, _ := json.Marshal(d)
@@ -67,10 +67,10 @@ func hideValues(d model.Drift) model.Drift {
 			for k := range out.Stacks[i].Drifted[j].Changes {
 				c := &out.Stacks[i].Drifted[j].Changes[k]
 				if c.State.Present() && !c.State.IsNull() {
-					c.State = model.MaskedValue()
+					c.State = model.HiddenValue()
 				}
 				if c.AWS.Present() && !c.AWS.IsNull() {
-					c.AWS = model.MaskedValue()
+					c.AWS = model.HiddenValue()
 				}
 			}
 		}
@@ -82,7 +82,7 @@ func noEchoDrift(t testing.TB) model.Drift {
 	t.Helper()
 	d := decodeDrift(t, "drift_noecho.json")
 	d.Stacks[0].Drifted[0].Changes[0].Secret = model.SecretNoEcho
-	d.Stacks[0].Drifted[0].Changes[0].MaskCase = model.MaskNoEchoParameter
+	d.Stacks[0].Drifted[0].Changes[0].HiddenCase = model.HiddenNoEchoParameter
 	return d
 }
 
@@ -299,7 +299,7 @@ func TestDriftMarkdownNotesAndHiddenValues(t *testing.T) {
 	got := DriftMarkdown(r, Unlimited)
 	assert.Assert(t, strings.Contains(got, "Every value in this stack is hidden"), got)
 	assert.Assert(t, !strings.Contains(got, "by design"), got)
-	assert.Assert(t, strings.Contains(got, "`DisplayName`: `***` → `***` · 🔒 masked"), got)
+	assert.Assert(t, strings.Contains(got, "`DisplayName`: `***` → `***` · 🔒 hidden"), got)
 }
 
 func TestDriftMarkdownNeverShowsSecretPositions(t *testing.T) {
@@ -410,23 +410,23 @@ func TestDriftMarkdownDoesNotModifyTheReport(t *testing.T) {
 }
 
 // "By design" is said of one case only; each other case says what it is.
-func TestDriftMarkdownMaskCases(t *testing.T) {
+func TestDriftMarkdownHiddenCases(t *testing.T) {
 	for _, tc := range []struct {
-		c        model.MaskCase
+		c        model.HiddenCase
 		want     string
 		byDesign bool
 	}{
-		{model.MaskByDesign, "🔒 **Drifts on every run by design:** `NoEchoParam2FCCC8BD.Value`", true},
-		{model.MaskNoEchoParameter, "`cdkd drift --revert` puts the parameter's value back; a re-deploy does not", false},
-		{model.MaskSecretReference, "most often the secret was rotated", false},
+		{model.HiddenByDesign, "🔒 **Drifts on every run by design:** `NoEchoParam2FCCC8BD.Value`", true},
+		{model.HiddenNoEchoParameter, "`cdkd drift --revert` puts the parameter's value back; a re-deploy does not", false},
+		{model.HiddenSecretReference, "most often the secret was rotated", false},
 		// testdata/cdkd-kumo-rotation: the drift survives a re-deploy, and
 		// --revert does not apply a create-only name.
-		{model.MaskSecretReference, "A re-deploy does not push it", false},
-		{model.MaskSecretReference, "for a create-only one (a name) cdkd 0.284.40 reports it reverted and changes nothing", false},
-		{model.MaskUndecided, "Masked drift, cause undecided", false},
+		{model.HiddenSecretReference, "A re-deploy does not push it", false},
+		{model.HiddenSecretReference, "for a create-only one (a name) cdkd 0.284.40 reports it reverted and changes nothing", false},
+		{model.HiddenUndecided, "Hidden drift, cause undecided", false},
 	} {
 		d := noEchoDrift(t)
-		d.Stacks[0].Drifted[0].Changes[0].MaskCase = tc.c
+		d.Stacks[0].Drifted[0].Changes[0].HiddenCase = tc.c
 		got := DriftMarkdown(driftReport(d, 1), Unlimited)
 		assert.Assert(t, strings.Contains(got, tc.want), "%s:\n%s", tc.c, got)
 		assert.Assert(t, !strings.Contains(got, "or a re-deploy"), "a re-deploy does not put a value back: %s", got)

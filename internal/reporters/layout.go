@@ -49,6 +49,7 @@ func (r *DiffReport) broadening(c *security.Change) bool {
 // why it could not be evaluated and that it counts as broadening (layout
 // 3 on).
 func (r *DiffReport) explainsUnresolved() bool { return r.layout() >= Layout3 }
+
 // codeSpansInNotes says the layout renders a note's `code spans` as code
 // (layout 3 on); an older one wrote their backticks as literal characters.
 func (r *DiffReport) codeSpansInNotes() bool { return r.layout() >= Layout3 }

@@ -56,7 +56,7 @@ func DriftReportOf(res model.DriftResult, hint string) DriftReport {
 }
 
 // Result is the deploy report as its typed result. A secret stack output's
-// value is masked: the report shows it masked anyway, and the result leaves
+// value is hidden: the report shows it hidden anyway, and the result leaves
 // the process.
 func (r DeployReport) Result() model.DeployResult {
 	res := model.DeployResult{
@@ -73,7 +73,7 @@ func (r DeployReport) Result() model.DeployResult {
 			outs := make([]model.StackOutput, len(s.Outputs))
 			for k, o := range s.Outputs {
 				if o.Secret {
-					o.Value = model.Masked
+					o.Value = model.Hidden
 				}
 				outs[k] = o
 			}

@@ -93,7 +93,7 @@ func TestReportsSurviveTheirJSON(t *testing.T) {
 			Group: &model.GroupCheck{Branch: "main", PullRequests: []model.GroupPullRequest{{Number: 8, ReviewedSHA: "4444444", Reason: "stale-review", Problem: "p"}}}}
 		assertAllSet(t, rep)
 		res := viaJSON(t, rep.Result())
-		assert.Equal(t, res.Stacks[0].Outputs[1].Value, model.Masked, "a secret output's value never leaves")
+		assert.Equal(t, res.Stacks[0].Outputs[1].Value, model.Hidden, "a secret output's value never leaves")
 		assert.Equal(t, rep.Stacks[0].Outputs[1].Value, "s3cr3t", "Result does not modify the report")
 		back := DeployReportOf(res, hint)
 		assert.Equal(t, DeployMarkdown(back, Unlimited), DeployMarkdown(rep, Unlimited))

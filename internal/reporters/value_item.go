@@ -13,13 +13,13 @@ import (
 // its sides, the fidelity tiers a budget ladder steps down through, and
 // the line diff of two long values.
 
-// side is one value of a change. A secret position is masked whatever it
+// side is one value of a change. A secret position is hidden whatever it
 // holds: redaction by position, not by recognising the value.
 type side struct {
 	name     string
 	v        model.Value
 	absent   string // how a missing value reads
-	masked   bool
+	hidden   bool
 	redacted bool // cdkd withheld the value
 }
 
@@ -29,8 +29,8 @@ func (s side) show(short bool, blockMax int) Shown {
 		return Shown{Inline: "(redacted by cdkd)"}
 	case !s.v.Present():
 		return Shown{Inline: s.absent}
-	case s.masked:
-		return Shown{Inline: Code(model.Masked)}
+	case s.hidden:
+		return Shown{Inline: Code(model.Hidden)}
 	}
 	return showValue(s.v, short, blockMax)
 }
@@ -78,10 +78,10 @@ type valueItem struct {
 	indent string // before "- ": nests the item in an outer list
 	head   string // Markdown before name, e.g. "attribute "
 	// name is the property, attribute or output, shown as code.
-	name    string
-	markers string // after name, e.g. " · 🔒 secret"
-	sides   []side
-	what    string // the collapsed section's summary, e.g. "old and new values"
+	name   string
+	labels string // after name, e.g. " · 🔒 secret"
+	sides  []side
+	what   string // the collapsed section's summary, e.g. "old and new values"
 	// diffWhat is the summary of a line diff, e.g. "changes (- old, + new)".
 	diffWhat string
 }
@@ -92,7 +92,7 @@ type valueItem struct {
 func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 	if l.pathOnly {
 		it.writeHead(w)
-		w.Write(it.markers, "\n")
+		w.Write(it.labels, "\n")
 		return 0
 	}
 	if n, ok := it.writeDiff(w, l); ok {
@@ -114,12 +114,12 @@ func (it valueItem) write(w *Writer, l valueLimits) (widest int) {
 			}
 			w.WriteString(shown[i].Inline)
 		}
-		w.Write(it.markers, "\n")
+		w.Write(it.labels, "\n")
 		return 0
 	}
 	body := it.indent + "  "
 	it.writeHead(w)
-	w.Write(it.markers, "\n")
+	w.Write(it.labels, "\n")
 	w.Write(body, "<details><summary>", it.what, "</summary>\n\n")
 	for i, s := range it.sides {
 		if shown[i].Inline != "" {
@@ -169,7 +169,7 @@ func (it valueItem) writeDiff(w *Writer, l valueLimits) (int, bool) {
 	}
 	body := it.indent + "  "
 	it.writeHead(w)
-	w.Write(it.markers, "\n")
+	w.Write(it.labels, "\n")
 	w.Write(body, "<details><summary>", it.diffWhat, "</summary>\n\n")
 	w.Fence(text, "diff", body)
 	if shortened && l.hint != "" {
@@ -180,7 +180,7 @@ func (it valueItem) writeDiff(w *Writer, l valueLimits) (int, bool) {
 }
 
 // diffTexts returns the texts of an old and a new value worth a line diff:
-// both shown (neither absent, masked nor withheld) and of one kind, and at
+// both shown (neither absent, hidden nor withheld) and of one kind, and at
 // least one too long for a line: a JSON object or array longer than
 // InlineMax, or a string of several lines. A long string of one line diffs
 // to nothing more readable than the two values.
@@ -190,7 +190,7 @@ func (it valueItem) diffTexts() (old, cur string, ok bool) {
 	}
 	var raw [2][]byte
 	for i, s := range it.sides {
-		if s.masked || s.redacted || !s.v.Present() {
+		if s.hidden || s.redacted || !s.v.Present() {
 			return "", "", false
 		}
 		raw[i] = bytes.TrimSpace(s.v.Raw)

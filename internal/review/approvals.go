@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -37,7 +38,7 @@ type Approval struct {
 // the deploy when an input needs approvals; otherwise the report cannot
 // name who approved, and the log says why. What cannot be read of an
 // approver makes their approval not count, and the report says why.
-func (s *Finder) approvals(ctx context.Context, pr PullRequest, sh Shown) (gate.Approvals, error) {
+func (s *Finder) approvals(ctx context.Context, pr ghctx.PullRequest, sh Shown) (gate.Approvals, error) {
 	a := s.Where.Approval
 	in := gate.ApprovalInput{Author: pr.Author, Head: pr.HeadSHA, MergedAt: pr.MergedAt, Approvers: a.Approvers,
 		Shown: sh.At, ShownBy: sh.By, ShownUnknown: sh.Unknown}
@@ -106,7 +107,7 @@ func (s *Finder) approvals(ctx context.Context, pr PullRequest, sh Shown) (gate.
 
 // pushers are who pushed pr's head commit to its branch, from the
 // repository's activity; nil, with why, when that cannot be known.
-func (s *Finder) pushers(ctx context.Context, pr PullRequest) ([]string, string) {
+func (s *Finder) pushers(ctx context.Context, pr ghctx.PullRequest) ([]string, string) {
 	head := reporters.ShortSHA(pr.HeadSHA)
 	switch {
 	case pr.Fork:

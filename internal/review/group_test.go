@@ -8,13 +8,15 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 )
 
 // groupAPI answers a compare, each commit's pull requests and single pull
 // requests, and records the compare it was asked for.
 type groupAPI struct {
 	pushAPI
-	pulls    map[int]PullRequest
+	pulls    map[int]ghctx.PullRequest
 	basehead *string
 	refs     []Ref
 	refsErr  error
@@ -32,7 +34,7 @@ func (a groupAPI) CommitsBetween(_ context.Context, base, head string) ([]string
 	return a.commits, nil
 }
 
-func (a groupAPI) GetPullRequest(_ context.Context, n int) (PullRequest, error) {
+func (a groupAPI) GetPullRequest(_ context.Context, n int) (ghctx.PullRequest, error) {
 	return a.pulls[n], nil
 }
 
@@ -46,11 +48,11 @@ func (a groupAPI) GetPullRequest(_ context.Context, n int) (PullRequest, error) 
 func TestGroupPRs(t *testing.T) {
 	const head = "9999999999999999999999999999999999999999"
 	const sha = "1234567890123456789012345678901234567890" // the base a ref's name records
-	api := groupAPI{pushAPI: pushAPI{commits: []string{"c1", "m1", "c2", "c3", "s4", "s5", head}, prs: map[string][]PullRequest{
+	api := groupAPI{pushAPI: pushAPI{commits: []string{"c1", "m1", "c2", "c3", "s4", "s5", head}, prs: map[string][]ghctx.PullRequest{
 		"c1": {{Number: 4, Open: true, BaseRef: "main", HeadSHA: "c1"}, {Number: 5, Open: true, BaseRef: "release", HeadSHA: "c1"}},
 		"c2": {{Number: 6, Open: true, BaseRef: "main", HeadSHA: "c2-moved"}, {Number: 7, Merged: true, BaseRef: "main", HeadSHA: "c2"}},
 		"c3": {{Number: 8, Open: true, BaseRef: "main", HeadSHA: "c3"}, {Number: 9, BaseRef: "main", HeadSHA: "c3"}},
-	}}, pulls: map[int]PullRequest{
+	}}, pulls: map[int]ghctx.PullRequest{
 		10: {Number: 10, Open: true, BaseRef: "main", HeadSHA: "h10"},
 		11: {Number: 11, Merged: true, BaseRef: "main", HeadSHA: "h11"},
 		12: {Number: 12, Open: true, BaseRef: "release", HeadSHA: "h12"},

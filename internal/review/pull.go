@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
 )
 
@@ -29,12 +30,12 @@ func (s *Finder) findPR(ctx context.Context) (int, string, error) {
 		return 0, "", err
 	}
 	branch := w.Branch
-	into := func(p PullRequest) bool { return p.Merged && (branch == "" || p.BaseRef == branch) }
-	matches := []func(PullRequest) bool{
-		func(p PullRequest) bool { return into(p) && p.MergeCommitSHA == w.SHA },
+	into := func(p ghctx.PullRequest) bool { return p.Merged && (branch == "" || p.BaseRef == branch) }
+	matches := []func(ghctx.PullRequest) bool{
+		func(p ghctx.PullRequest) bool { return into(p) && p.MergeCommitSHA == w.SHA },
 	}
 	if branch != "" {
-		matches = append(matches, func(p PullRequest) bool { return into(p) && p.HeadSHA == w.SHA }) // a fast-forward merge
+		matches = append(matches, func(p ghctx.PullRequest) bool { return into(p) && p.HeadSHA == w.SHA }) // a fast-forward merge
 	}
 	for _, match := range matches {
 		var found []int

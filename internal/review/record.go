@@ -14,7 +14,7 @@ import (
 )
 
 // records reads what the diff command's check runs on commit sha recorded
-// (gate.DiffMarker in their external IDs), newest first. A comment can be
+// (gate.DiffRecord in their external IDs), newest first. A comment can be
 // edited by anyone with write access (GitHub keeps its author), a check run
 // cannot be edited in GitHub's UI. Empty when there is none; an error when
 // the check runs could not be read, which is not "no record".
@@ -26,7 +26,7 @@ func (s *Finder) records(ctx context.Context, sha string) ([]gate.Record, error)
 	}
 	out := make([]gate.Record, 0, len(runs))
 	for _, cr := range runs {
-		rec, _ := gate.ParseDiffMarker(cr.ExternalID)
+		rec, _ := gate.ParseDiffRecord(cr.ExternalID)
 		rec.Name, rec.URL, rec.CompletedAt = name, cr.HTMLURL, cr.CompletedAt
 		out = append(out, rec)
 	}
@@ -83,7 +83,7 @@ func (s *Finder) deploySection(ctx context.Context, c *Comment, section string) 
 	}
 	hash := prcomment.ReportHash(section)
 	for _, cr := range runs {
-		if id, h, ok := gate.ParseDeployMarker(cr.ExternalID); ok && id == c.ID && h == hash {
+		if id, h, ok := gate.ParseDeployRecord(cr.ExternalID); ok && id == c.ID && h == hash {
 			return "", nil
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/marker"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
@@ -68,7 +69,7 @@ type Finder struct {
 	Where    Where
 	// Warn logs a warning (a spoofed comment, another app's check run).
 	Warn func(string)
-	// Redactor masks both sides alike before the visible report is
+	// Redactor redacts both sides alike before the visible report is
 	// compared with its re-rendering.
 	Redactor prcomment.Redactor
 	// Stored fetches the change set a review too large for its comment
@@ -78,7 +79,7 @@ type Finder struct {
 	Stored func(ctx context.Context, digest string) (cs *gate.ChangeSet, why string)
 
 	// PR, Comment and Header are what was found, for the report.
-	PR      *PullRequest
+	PR      *ghctx.PullRequest
 	Comment *Comment
 	Header  marker.Header
 	// GroupPRs are the pull requests of the merge group being checked.
@@ -167,7 +168,7 @@ func (s *Finder) review(ctx context.Context) (gate.Review, error) {
 
 // found is what the lookup found of one pull request, for the report.
 type found struct {
-	pr      *PullRequest
+	pr      *ghctx.PullRequest
 	comment *Comment
 	header  marker.Header
 }

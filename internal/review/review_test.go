@@ -12,6 +12,7 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
@@ -38,7 +39,7 @@ func TestReviewRecord(t *testing.T) {
 		digest = "v1:0123beef4567"
 		other  = "v1:9999999999"
 	)
-	marker := gate.DiffMarker(digest, 41, "abc")
+	record := gate.DiffRecordV2(digest, 41, "abc")
 	checkRun := func(id int64, app, externalID string) CheckRun {
 		return CheckRun{ID: id, Name: "cdkd diff (prod)", HeadSHA: sha, ExternalID: externalID, AppSlug: app, HTMLURL: fmt.Sprintf("https://github.com/o/r/runs/%d", id)}
 	}
@@ -53,20 +54,20 @@ func TestReviewRecord(t *testing.T) {
 		wantErr string
 	}{
 		{name: "none: check-run was false", runs: nil},
-		{name: "the newest records the review", runs: []CheckRun{checkRun(1, "github-actions", gate.DiffMarker(other, 42, "def")), checkRun(2, "github-actions", marker)},
+		{name: "the newest records the review", runs: []CheckRun{checkRun(1, "github-actions", gate.DiffRecordV2(other, 42, "def")), checkRun(2, "github-actions", record)},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", Renderer: 1, URL: "https://github.com/o/r/runs/2"}},
-		{name: "the newest records another digest", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+		{name: "the newest records another digest", runs: []CheckRun{checkRun(2, "github-actions", record), checkRun(3, "github-actions", gate.DiffRecordV2(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: other, CommentID: 42, ReportHash: "def", Renderer: 1, URL: "https://github.com/o/r/runs/3"}},
-		{name: "the newest records none: a failed diff", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "github-actions", "")},
+		{name: "the newest records none: a failed diff", runs: []CheckRun{checkRun(2, "github-actions", record), checkRun(3, "github-actions", "")},
 			want: &gate.Record{Name: "cdkd diff (prod)", URL: "https://github.com/o/r/runs/3"}},
-		{name: "another app's run is no record", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "mallory-app", gate.DiffMarker(other, 42, "def"))},
+		{name: "another app's run is no record", runs: []CheckRun{checkRun(2, "github-actions", record), checkRun(3, "mallory-app", gate.DiffRecordV2(other, 42, "def"))},
 			want:    &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", Renderer: 1, URL: "https://github.com/o/r/runs/2"},
 			warning: "ignored check run https://github.com/o/r/runs/3: it is named \"cdkd diff (prod)\" but was created by the app mallory-app, not github-actions"},
-		{name: "the trusted app named by the input", app: "deployer", runs: []CheckRun{checkRun(2, "deployer", marker), checkRun(3, "github-actions", gate.DiffMarker(other, 42, "def"))},
+		{name: "the trusted app named by the input", app: "deployer", runs: []CheckRun{checkRun(2, "deployer", record), checkRun(3, "github-actions", gate.DiffRecordV2(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", Renderer: 1, URL: "https://github.com/o/r/runs/2"}, warning: "created by the app github-actions, not deployer (input trusted-app)"},
-		{name: "a run with no app never vouches", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "", gate.DiffMarker(other, 42, "def"))},
+		{name: "a run with no app never vouches", runs: []CheckRun{checkRun(2, "github-actions", record), checkRun(3, "", gate.DiffRecordV2(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", Renderer: 1, URL: "https://github.com/o/r/runs/2"}, warning: "was created by no app, not github-actions"},
-		{name: "whatever the identity", runs: []CheckRun{checkRun(2, "github-actions", marker), checkRun(3, "some-app", gate.DiffMarker(other, 42, "def"))},
+		{name: "whatever the identity", runs: []CheckRun{checkRun(2, "github-actions", record), checkRun(3, "some-app", gate.DiffRecordV2(other, 42, "def"))},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, CommentID: 41, ReportHash: "abc", Renderer: 1, URL: "https://github.com/o/r/runs/2"}, warning: "created by the app some-app"},
 		{name: "an older cdkd-action's record names no comment", runs: []CheckRun{checkRun(2, "github-actions", "cdkd-action:v1:diff:"+digest)},
 			want: &gate.Record{Name: "cdkd diff (prod)", Digest: digest, URL: "https://github.com/o/r/runs/2"}},
@@ -107,10 +108,10 @@ func TestReviewRecord(t *testing.T) {
 // prsAPI lists fixed pull requests for a commit.
 type prsAPI struct {
 	API
-	prs []PullRequest
+	prs []ghctx.PullRequest
 }
 
-func (a prsAPI) PullRequestsForCommit(context.Context, string) ([]PullRequest, error) {
+func (a prsAPI) PullRequestsForCommit(context.Context, string) ([]ghctx.PullRequest, error) {
 	return a.prs, nil
 }
 
@@ -118,29 +119,29 @@ func (a prsAPI) PullRequestsForCommit(context.Context, string) ([]PullRequest, e
 // branch: another branch's, sharing the commit, lends nothing.
 func TestFindPR(t *testing.T) {
 	const sha = "9999999999999999999999999999999999999999"
-	release := PullRequest{Number: 6, HeadSHA: sha, BaseRef: "release", MergeCommitSHA: "a1", Merged: true}
-	ffMain := PullRequest{Number: 8, HeadSHA: sha, BaseRef: "main", MergeCommitSHA: "b2", Merged: true}
-	mergedMain := PullRequest{Number: 9, HeadSHA: "h9", BaseRef: "main", MergeCommitSHA: sha, Merged: true}
-	open := PullRequest{Number: 10, HeadSHA: sha, BaseRef: "main"}
+	release := ghctx.PullRequest{Number: 6, HeadSHA: sha, BaseRef: "release", MergeCommitSHA: "a1", Merged: true}
+	ffMain := ghctx.PullRequest{Number: 8, HeadSHA: sha, BaseRef: "main", MergeCommitSHA: "b2", Merged: true}
+	mergedMain := ghctx.PullRequest{Number: 9, HeadSHA: "h9", BaseRef: "main", MergeCommitSHA: sha, Merged: true}
+	open := ghctx.PullRequest{Number: 10, HeadSHA: sha, BaseRef: "main"}
 	tests := []struct {
 		name, ref, event string
-		prs              []PullRequest
+		prs              []ghctx.PullRequest
 		want             int
 		note             string
 		ambiguous        []int
 	}{
-		{name: "merge commit", ref: "refs/heads/main", event: "push", prs: []PullRequest{ffMain, mergedMain}, want: 9},
-		{name: "fast-forward, another branch's listed first", ref: "refs/heads/main", event: "push", prs: []PullRequest{release, ffMain}, want: 8},
-		{name: "pushed to the other branch", ref: "refs/heads/release", event: "push", prs: []PullRequest{release, ffMain}, want: 6},
-		{name: "only another branch's", ref: "refs/heads/main", event: "push", prs: []PullRequest{release, open},
+		{name: "merge commit", ref: "refs/heads/main", event: "push", prs: []ghctx.PullRequest{ffMain, mergedMain}, want: 9},
+		{name: "fast-forward, another branch's listed first", ref: "refs/heads/main", event: "push", prs: []ghctx.PullRequest{release, ffMain}, want: 8},
+		{name: "pushed to the other branch", ref: "refs/heads/release", event: "push", prs: []ghctx.PullRequest{release, ffMain}, want: 6},
+		{name: "only another branch's", ref: "refs/heads/main", event: "push", prs: []ghctx.PullRequest{release, open},
 			note: "no pull request merged into main has it as its merge commit or head: a direct push?; pull request #6 holds it but was merged into release, not main"},
-		{name: "dispatch on main", ref: "refs/heads/main", event: "workflow_dispatch", prs: []PullRequest{mergedMain}, want: 9},
-		{name: "dispatch, nothing merged", ref: "refs/heads/main", event: "workflow_dispatch", prs: []PullRequest{open},
+		{name: "dispatch on main", ref: "refs/heads/main", event: "workflow_dispatch", prs: []ghctx.PullRequest{mergedMain}, want: 9},
+		{name: "dispatch, nothing merged", ref: "refs/heads/main", event: "workflow_dispatch", prs: []ghctx.PullRequest{open},
 			note: "the run was started by workflow_dispatch, and no pull request merged into main has it as its merge commit or head"},
-		{name: "two merged pull requests share the head", ref: "refs/heads/main", event: "push", prs: []PullRequest{ffMain, {Number: 12, HeadSHA: sha, BaseRef: "main", Merged: true}},
+		{name: "two merged pull requests share the head", ref: "refs/heads/main", event: "push", prs: []ghctx.PullRequest{ffMain, {Number: 12, HeadSHA: sha, BaseRef: "main", Merged: true}},
 			ambiguous: []int{8, 12}, note: "several pull requests hold it"},
-		{name: "a tag: merge commit only", ref: "refs/tags/v1", event: "push", prs: []PullRequest{ffMain, mergedMain}, want: 9},
-		{name: "a tag: no fast-forward guess", ref: "refs/tags/v1", event: "push", prs: []PullRequest{release, ffMain},
+		{name: "a tag: merge commit only", ref: "refs/tags/v1", event: "push", prs: []ghctx.PullRequest{ffMain, mergedMain}, want: 9},
+		{name: "a tag: no fast-forward guess", ref: "refs/tags/v1", event: "push", prs: []ghctx.PullRequest{release, ffMain},
 			note: "no merged pull request has it as its merge commit (refs/tags/v1 is no branch, so a fast-forward merge is not looked for): a direct push?"},
 	}
 	for _, tc := range tests {
@@ -176,10 +177,10 @@ func TestDeploySection(t *testing.T) {
 		why     string
 		wantErr string
 	}{
-		{name: "the newest records it", runs: []CheckRun{run(1, gate.DeployMarker(5, prcomment.ReportHash(section)))}},
-		{name: "an older one records it", runs: []CheckRun{run(1, gate.DeployMarker(5, prcomment.ReportHash(section))), run(2, gate.DeployMarker(5, "other"))}},
-		{name: "none records it", runs: []CheckRun{run(2, gate.DeployMarker(5, "other"))}, why: "no deploy of 9999999 wrote"},
-		{name: "another comment's", runs: []CheckRun{run(2, gate.DeployMarker(6, prcomment.ReportHash(section)))}, why: "no deploy of 9999999 wrote"},
+		{name: "the newest records it", runs: []CheckRun{run(1, gate.DeployRecord(5, prcomment.ReportHash(section)))}},
+		{name: "an older one records it", runs: []CheckRun{run(1, gate.DeployRecord(5, prcomment.ReportHash(section))), run(2, gate.DeployRecord(5, "other"))}},
+		{name: "none records it", runs: []CheckRun{run(2, gate.DeployRecord(5, "other"))}, why: "no deploy of 9999999 wrote"},
+		{name: "another comment's", runs: []CheckRun{run(2, gate.DeployRecord(6, prcomment.ReportHash(section)))}, why: "no deploy of 9999999 wrote"},
 		{name: "GitHub fails", err: errors.New("502 Bad Gateway"), wantErr: "read the deploy check runs on 9999999 to verify the review comment's deploy section: 502 Bad Gateway"},
 	}
 	for _, tc := range tests {
@@ -217,14 +218,14 @@ func TestVouching(t *testing.T) {
 type pushAPI struct {
 	API
 	commits []string
-	prs     map[string][]PullRequest
+	prs     map[string][]ghctx.PullRequest
 }
 
 func (a pushAPI) CommitsBetween(context.Context, string, string) ([]string, error) {
 	return a.commits, nil
 }
 
-func (a pushAPI) PullRequestsForCommit(_ context.Context, sha string) ([]PullRequest, error) {
+func (a pushAPI) PullRequestsForCommit(_ context.Context, sha string) ([]ghctx.PullRequest, error) {
 	return a.prs[sha], nil
 }
 
@@ -233,7 +234,7 @@ func (a pushAPI) PullRequestsForCommit(_ context.Context, sha string) ([]PullReq
 // pull request are not.
 func TestBatch(t *testing.T) {
 	const before, after = "1111111111111111111111111111111111111111", "9999999999999999999999999999999999999999"
-	api := pushAPI{commits: []string{"c1", "c2", after}, prs: map[string][]PullRequest{
+	api := pushAPI{commits: []string{"c1", "c2", after}, prs: map[string][]ghctx.PullRequest{
 		"c1":  {{Number: 4, Merged: true, BaseRef: "main", MergeCommitSHA: "c1"}, {Number: 5, Merged: true, BaseRef: "release", MergeCommitSHA: "c1"}},
 		"c2":  {{Number: 6, BaseRef: "main", HeadSHA: "c2"}, {Number: 7, Merged: true, BaseRef: "main", HeadSHA: "c2", MergeCommitSHA: "x"}},
 		after: {{Number: 8, Merged: true, BaseRef: "main", MergeCommitSHA: after}},

@@ -3,31 +3,15 @@ package review
 import (
 	"context"
 	"time"
+
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 )
 
 // What the lookup reads, as the caller's GitHub client gives it: the
 // package decides which comment is the review and reads no API itself.
-
-// PullRequest is a pull request as the lookup needs it.
-type PullRequest struct {
-	Number         int
-	HeadSHA        string
-	BaseRef        string
-	MergeCommitSHA string
-	Merged         bool
-	// Open: neither merged nor closed.
-	Open bool
-	// MergedAt is zero when it was not merged.
-	MergedAt time.Time
-	Labels   []string
-	// Author opened it: their own approval never counts.
-	Author string
-	// HeadRef is the branch its head is on; Fork: that branch is in
-	// another repository (or one GitHub no longer names), whose pushes this
-	// repository's activity does not record.
-	HeadRef string
-	Fork    bool
-}
+// Each type but Comment has exactly the fields of internal/github's (the
+// caller converts one into the other, so the compiler keeps them alike);
+// the package may not import internal/github (internal/archtest).
 
 // Comment is a diff comment written by the action's identity.
 type Comment struct {
@@ -42,6 +26,7 @@ type CheckRun struct {
 	Name       string
 	HeadSHA    string
 	ExternalID string
+	Conclusion string
 	// AppSlug is "" when no app created it.
 	AppSlug string
 	HTMLURL string
@@ -69,15 +54,20 @@ type PullReview struct {
 }
 
 // Push is a push to a branch, from the repository's activity: the commit
-// it moved the branch to, and who pushed.
+// it moved the branch from and to, its type (push, force_push,
+// branch_creation), who pushed, and when.
 type Push struct {
-	After            string
-	Actor, ActorType string
+	Before, After string
+	Type          string
+	Actor         string
+	ActorType     string
+	At            time.Time
 }
 
 // AutoMergeEvent is auto-merge enabled or disabled on a pull request.
 type AutoMergeEvent struct {
 	Enabled bool
+	Actor   string
 	At      time.Time
 }
 
@@ -88,8 +78,8 @@ type Ref struct {
 
 // API is what the lookup reads, in the repository being deployed.
 type API interface {
-	GetPullRequest(ctx context.Context, number int) (PullRequest, error)
-	PullRequestsForCommit(ctx context.Context, sha string) ([]PullRequest, error)
+	GetPullRequest(ctx context.Context, number int) (ghctx.PullRequest, error)
+	PullRequestsForCommit(ctx context.Context, sha string) ([]ghctx.PullRequest, error)
 	// CommitsBetween lists the commits reachable from head and not from
 	// base, oldest first.
 	CommitsBetween(ctx context.Context, base, head string) ([]string, error)

@@ -30,7 +30,7 @@ func TestDecide(t *testing.T) {
 		change *model.ResourceChange
 		want   Decision
 	}{
-		// NoEcho, masked (the seeds' cdkd): the seed's four rows.
+		// NoEcho, hidden (the seeds' cdkd): the seed's four rows.
 		{"NoEcho, updatable, reported", noEcho("AWS::Lambda::Function", "Environment.Variables.TOKEN"), nil, Decision{Effect: model.EffectUpdated}},
 		{"NoEcho, updatable, never reported", noEcho("AWS::RDS::DBInstance", "MasterUserPassword"), nil, Decision{Effect: model.EffectUpdated}},
 		{"NoEcho, create-only, reported", noEcho("AWS::RDS::DBInstance", "MasterUsername"), nil, Decision{Effect: model.EffectReplaceIfDiffers, Stateful: true}},

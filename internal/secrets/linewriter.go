@@ -15,7 +15,7 @@ const maxPending = 64 << 10
 var ErrClosed = errors.New("secrets: write to closed LineWriter")
 
 // LineWriter redacts a stream line by line before passing it on, so that a
-// secret split across two Write calls is still masked (masking each Write on
+// secret split across two Write calls is still redacted (redacting each Write on
 // its own lets such a secret escape). Complete lines are written as soon as
 // their '\n' arrives; a partial line waits for the rest, for Flush or for
 // Close. Safe for concurrent use.
@@ -76,7 +76,7 @@ func (w *LineWriter) Write(p []byte) (int, error) {
 }
 
 // Flush writes out the partial line held back, redacted. Call it only where
-// the stream is known to break (a secret split by a Flush is not masked).
+// the stream is known to break (a secret split by a Flush is not redacted).
 func (w *LineWriter) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()

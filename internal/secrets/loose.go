@@ -178,7 +178,7 @@ func (s *Set) RedactLoose(text string) string {
 	s.withLoose(func(ml *matcher) {
 		// Replacing a piece can lengthen the text (a line's last byte
 		// becomes a Replacement); the bound keeps a value holding '*' from
-		// matching its own masks for ever.
+		// matching its own "***" for ever.
 		for range 8 {
 			spans := ml.findLoose(text, false, false)
 			if len(spans) == 0 {

@@ -11,7 +11,7 @@ import (
 
 // TestRedactLooseShapes: on the error path a secret upper-cased, in
 // another normalization or wrapped at any column (indented or not, LF or
-// CRLF) is masked, each line's piece on its own line.
+// CRLF) is redacted, each line's piece on its own line.
 func TestRedactLooseShapes(t *testing.T) {
 	pw := "ENC0DED-pw/Secret+Value=77?x"
 	uni := norm.NFC.String("pässwörd-ünï-🔑-秘密")
@@ -78,7 +78,7 @@ func TestRedactLooseSparesShortValues(t *testing.T) {
 }
 
 // TestLooseLineWriterWrappedAcrossWrites: a value wrapped across two lines
-// that arrive in separate writes is masked in the streamed log.
+// that arrive in separate writes is redacted in the streamed log.
 func TestLooseLineWriterWrappedAcrossWrites(t *testing.T) {
 	pw := "ENC0DED-pw/Secret+Value=77?x"
 	s := newSet(t, pw)

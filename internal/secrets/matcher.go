@@ -152,7 +152,7 @@ func (m *matcher) find(text string, first bool) []span {
 // in "xxxx…x***").
 //
 // Only patterns containing '*' are checked: a star-free piece of what is
-// built is a piece of text, which holds no occurrence outside its Masks.
+// built is a piece of text, which holds no occurrence outside the Replacements in it.
 func (m *matcher) settle(text string) string {
 	out := make([]byte, 0, len(text))
 	var stars int // bytes of Replacement still to append

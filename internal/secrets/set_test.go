@@ -99,7 +99,7 @@ func TestRedactEncodings(t *testing.T) {
 
 // TestRedactBase64Embedded checks a value encoded inside a larger blob, at
 // each alignment, with text appended: every base64 digit whose bits all come
-// from the value must be masked, whatever surrounds it.
+// from the value must be redacted, whatever surrounds it.
 func TestRedactBase64Embedded(t *testing.T) {
 	s := newSet(t, noEcho, unicodeV)
 	for _, v := range []string{noEcho, unicodeV} {
@@ -110,7 +110,7 @@ func TestRedactBase64Embedded(t *testing.T) {
 					got := s.Redact("data: " + blob + " end")
 
 					before, after, ok := strings.Cut(strings.TrimPrefix(got, "data: "), "***")
-					assert.Assert(t, ok, "nothing masked in %q (prefix %q suffix %q)", got, prefix, suffix)
+					assert.Assert(t, ok, "nothing redacted in %q (prefix %q suffix %q)", got, prefix, suffix)
 					after = strings.TrimSuffix(after, " end")
 					// Digits [first, last) hold only bits of v.
 					first := (8*len(prefix) + 5) / 6

@@ -43,13 +43,13 @@ func TestStructuredSecret(t *testing.T) {
 	}
 	for _, visible := range []string{"postgres", "db.internal.example", "5432", "orders", "orders-cluster", "true", "null", "abc", "12345"} {
 		text := "word " + visible + " word"
-		assert.Equal(t, s.Redact(text), text, "%q is masked on its own", visible)
+		assert.Equal(t, s.Redact(text), text, "%q is redacted on its own", visible)
 		for _, m := range s.MaskCommands() {
 			assert.Assert(t, m != visible, "%q is registered with the runner", visible)
 		}
 	}
 	// The indented forms are redacted whole, not line by line: a line
-	// such as `"port": 5432,` is not masked on its own.
+	// such as `"port": 5432,` is not redacted on its own.
 	assert.Equal(t, s.Redact(`  "port": 5432,`), `  "port": 5432,`)
 }
 

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
 // Resource is one changed resource of a scrutinized type, with its values
@@ -96,7 +98,7 @@ func appendRows(out []Change, r Resource) []Change {
 		} else if entry.Properties[p] == propIngressRules || entry.Properties[p] == propEgressRules {
 			c.Kind = KindRule
 		}
-		c.Item, c.Note = "value hidden ("+maskedText+")", "redaction hides this value, so what changed cannot be read"
+		c.Item, c.Note = "value hidden ("+model.Hidden+")", "redaction hides this value, so what changed cannot be read"
 		out = append(out, c)
 		if wholeResource(entry.Kind) {
 			return out // the one element is unreadable
@@ -150,9 +152,6 @@ func noRows(r Resource) bool {
 	return r.OldUnknown == "" && r.NewUnknown == "" && rd.None(r.Old) && rd.None(r.New) &&
 		!slices.ContainsFunc(r.Hidden, rd.Property)
 }
-
-// maskedText is what a hidden value shows as.
-const maskedText = "***"
 
 // grants reports a type that exists to grant access (a policy, a
 // permission, a rule, an SSO item, a principal with policies, a security

@@ -27,7 +27,7 @@ func (r *Resource) FromChanges(changes []model.PropertyChange) {
 // hiddenSide reports a property change whose value redaction hid on
 // either side (a secret position, a value no assembly places).
 func hiddenSide(p model.PropertyChange) bool {
-	return p.Secret != model.SecretNone || p.OldToken != "" || p.NewToken != "" || p.Old.IsMasked() || p.New.IsMasked()
+	return p.Secret != model.SecretNone || p.OldToken != "" || p.NewToken != "" || p.Old.IsHidden() || p.New.IsHidden()
 }
 
 func setSide(m map[string]json.RawMessage, k string, v model.Value) {

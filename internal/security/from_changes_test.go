@@ -52,10 +52,10 @@ func TestFromChanges(t *testing.T) {
 		changes: []model.PropertyChange{
 			{Path: "NoEcho", Old: model.StringValue("a"), New: model.StringValue("b"), Secret: model.SecretNoEcho},
 			{Path: "Tokened", Old: model.StringValue("a"), New: model.StringValue("b"), NewToken: model.FingerprintToken("h")},
-			{Path: "Masked", Old: model.MaskedValue(), New: model.StringValue("b")},
+			{Path: "Hidden", Old: model.HiddenValue(), New: model.StringValue("b")},
 		},
 		old: map[string]json.RawMessage{}, new: map[string]json.RawMessage{},
-		hidden: []string{"NoEcho", "Tokened", "Masked"},
+		hidden: []string{"NoEcho", "Tokened", "Hidden"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -88,7 +88,7 @@ func TestReadsNeverSkipsARow(t *testing.T) {
 					{{Path: p, Old: model.JSONValue(v)}},
 					{{Path: p, New: model.JSONValue(v)}},
 					{{Path: p + ".0.Sub", Old: model.JSONValue(v), New: model.JSONValue(`"y"`)}},
-					{{Path: p, Old: model.JSONValue(v), New: model.MaskedValue(), Secret: model.SecretNoEcho}},
+					{{Path: p, Old: model.JSONValue(v), New: model.HiddenValue(), Secret: model.SecretNoEcho}},
 				} {
 					r := base
 					r.Old, r.New = props(), props()

@@ -48,7 +48,7 @@ type Options struct {
 	// Log is the step's log; Secrets redacts what the shards wrote again.
 	Log     *workflow.Runner
 	Secrets *secrets.Set
-	// Fingerprints keys the mask tokens of values hidden only now.
+	// Fingerprints keys the hidden-value tokens of values hidden only now.
 	Fingerprints *fingerprints.Run
 	// FullReportHint says where the unabridged report lives.
 	FullReportHint string
@@ -200,11 +200,11 @@ func (o Options) diff(ctx context.Context, reports []shardReport, problems []str
 			}
 		}
 	}
-	// The shards' mask tokens travel in their reports; a value hidden only
+	// The shards' hidden-value tokens travel in their reports; a value hidden only
 	// now is fingerprinted here.
 	var toks redact.Tokens
 	toks.AddAll(redact.Diff(&d, redact.Input{Set: o.Secrets, Placed: true}).Hidden)
-	why := o.Fingerprints.FillMasks(ctx, &toks)
+	why := o.Fingerprints.FillTokens(ctx, &toks)
 	if other := o.otherShardKey(ctx, results); other != "" && why == "" {
 		why = o.Fingerprints.Unverifiable(&toks, other)
 	}
@@ -221,11 +221,11 @@ func (o Options) diff(ctx context.Context, reports []shardReport, problems []str
 	return o.ReportDiff(ctx, report, d)
 }
 
-// otherShardKey says which shard's mask tokens were made with another key
+// otherShardKey says which shard's hidden-value tokens were made with another key
 // than this aggregate's ("" when all agree): the review names one key, and
 // a deploy compares every token under it.
 func (o Options) otherShardKey(ctx context.Context, results []model.DiffResult) string {
-	own := o.Fingerprints.MaskKeyID(ctx)
+	own := o.Fingerprints.TokenKeyID(ctx)
 	for _, res := range results {
 		if res.Diff().HiddenTokens().Tokens == 0 || res.FingerprintKeyID == own {
 			continue
@@ -234,7 +234,7 @@ func (o Options) otherShardKey(ctx context.Context, results []model.DiffResult) 
 		if res.Shard != nil {
 			shard = "shard " + res.Shard.ID
 		}
-		return fmt.Sprintf("%s fingerprinted the values behind its masks with key %s, and this aggregate's key is %s: give the shards and the aggregate the same fingerprint-key, or none and the same state bucket",
+		return fmt.Sprintf("%s fingerprinted its hidden values with key %s, and this aggregate's key is %s: give the shards and the aggregate the same fingerprint-key, or none and the same state bucket",
 			shard, cmp.Or(res.FingerprintKeyID, "(none)"), cmp.Or(own, "(none)"))
 	}
 	return ""

@@ -19,7 +19,7 @@ const maxHeldBytes = 1 << 20
 // run can reveal is known (the values its report shows at secret
 // positions, the state of the stacks it reported), then printed redacted.
 // Past maxHeldBytes lines are dropped, counted, and said: never printed
-// unmasked.
+// unredacted.
 type heldOutput struct {
 	title   string
 	mu      sync.Mutex

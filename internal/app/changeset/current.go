@@ -44,7 +44,7 @@ func (c *Current) ChangeSet(ctx context.Context) (gate.Current, error) {
 	_, unverifiable := st.Redact(ctx, &d)
 	st.Security(ctx, &d) // as the diff does: the rows are in the digest
 	d.Sort()
-	return gate.Current{Diff: d, Digest: d.Digest(), Unverifiable: unverifiable, KeyID: st.Fingerprints.MaskKeyID(ctx), CdkdVersion: version}, nil
+	return gate.Current{Diff: d, Digest: d.Digest(), Unverifiable: unverifiable, KeyID: st.Fingerprints.TokenKeyID(ctx), CdkdVersion: version}, nil
 }
 
 // pinAssembly decides what cdkd deploy reads. With app a command, cdkd

@@ -1,7 +1,7 @@
 // Package changeset is the change set a diff reviews and a deploy is
 // gated on, obtained and made safe the same way on both sides of the
 // digest: cdkd's diff (or a saved one), redacted by position and by value,
-// its created resources bound, its mask tokens fingerprinted and its
+// its created resources bound, its hidden-value tokens fingerprinted and its
 // security rows filled. The diff, deploy, verify and aggregate commands
 // use it alike.
 package changeset
@@ -52,12 +52,12 @@ func (st *Stage) Security(ctx context.Context, d *model.Diff) {
 
 // Redact redacts a diff in place, fail closed, in five steps: it binds the
 // properties of created resources, redacts by position and by value (see
-// redact.Diff), makes what that learned masked everywhere before anything
+// redact.Diff), makes what that learned hidden everywhere before anything
 // else is printed, notes what it hid because it could not be placed (and
 // the names a secret is part of), and fingerprints what it hid into the
-// mask tokens the digest covers. It
+// hidden-value tokens the digest covers. It
 // returns the notes for the report; unverifiable, when set, says why the
-// values behind the masks were not fingerprinted (it is among the notes).
+// hidden values were not fingerprinted (it is among the notes).
 func (st *Stage) Redact(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
 	notes = st.bindCreates(d)
 	red := redact.Diff(d, redact.Input{Set: st.Secrets.Set, Positions: st.Secrets.Positions()})
@@ -65,7 +65,7 @@ func (st *Stage) Redact(ctx context.Context, d *model.Diff) (notes []string, unv
 	_, unplaced := redact.UnplacedNotes(red.Unplaced, st.Secrets.Set, st.Secrets.Assembly != nil, "", "changed values")
 	notes = append(notes, unplaced...)
 	notes = append(notes, redact.NamedAfterNotes(red.NamedAfter, st.Secrets.Set)...)
-	if unverifiable = st.fingerprintMasks(ctx, red.Hidden); unverifiable != "" {
+	if unverifiable = st.fingerprintTokens(ctx, red.Hidden); unverifiable != "" {
 		note := UnverifiableNote(unverifiable)
 		st.Log.Warning(note)
 		notes = append(notes, note)
@@ -95,12 +95,12 @@ func (st *Stage) learned() {
 	st.Cdkd.FlushHeld()
 }
 
-// fingerprintMasks fingerprints the hidden values into their mask tokens;
+// fingerprintTokens fingerprints the hidden values into their hidden-value tokens;
 // it says why they could not be, "" when every token carries one.
-func (st *Stage) fingerprintMasks(ctx context.Context, hidden []redact.Hidden) string {
+func (st *Stage) fingerprintTokens(ctx context.Context, hidden []redact.Hidden) string {
 	var toks redact.Tokens
 	toks.AddAll(hidden)
-	return st.Fingerprints.FillMasks(ctx, &toks)
+	return st.Fingerprints.FillTokens(ctx, &toks)
 }
 
 // Obtain reads from-json or runs cdkd diff; the error is cdkd's own
@@ -181,7 +181,7 @@ func (st *Stage) stacksSynthesized(ctx context.Context, d model.Diff) error {
 }
 
 // UnverifiableNote is what a diff's report says when the values behind its
-// masks were not fingerprinted; why ends with what to do about it.
+// hidden values were not fingerprinted; why ends with what to do about it.
 func UnverifiableNote(why string) string {
-	return fmt.Sprintf("The values behind the masks cannot be verified, so a deploy of this change set is refused (%s): %s", reason.DiffUnverifiable, why)
+	return fmt.Sprintf("The hidden values cannot be verified, so a deploy of this change set is refused (%s): %s", reason.DiffUnverifiable, why)
 }

@@ -56,7 +56,7 @@ func TestEnvironmentURL(t *testing.T) {
 	for _, tc := range []struct{ input, want string }{
 		{"Web.Url", "https://www.example.com"},
 		{"Url", "https://api.example.com"}, // the first stack by name
-		{"Api.Secret", ""},                 // masked: no URL
+		{"Api.Secret", ""},                 // hidden: no URL
 		{"Nope", ""},
 		{"", ""},
 	} {

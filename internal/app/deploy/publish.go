@@ -60,7 +60,7 @@ func (d *run) publish(ctx context.Context) error {
 			if !ok || sec == "" {
 				return ""
 			}
-			return gate.DeployMarker(id, prcomment.ReportHash(sec))
+			return gate.DeployRecord(id, prcomment.ReportHash(sec))
 		}
 		api = append(api, section)
 	}
@@ -90,7 +90,7 @@ func (d *run) deploymentStatus() *publish.DeploymentFields {
 }
 
 // environmentURL is the output named by environment-url-output: "Stack.Key"
-// or a "Key" of any stack. A masked value is no URL.
+// or a "Key" of any stack. A hidden value is no URL.
 func (d *run) environmentURL() string {
 	name := d.Opts.Config.EnvironmentURLOutput
 	if name == "" {
@@ -112,7 +112,7 @@ func (d *run) environmentURL() string {
 	case !found:
 		d.Opts.Log.Warning(fmt.Sprintf("input environment-url-output: no stack has an output %q", name))
 		return ""
-	case strings.Contains(value, model.Masked):
+	case strings.Contains(value, model.Hidden):
 		d.Opts.Log.Warning(fmt.Sprintf("input environment-url-output: output %q holds a secret; it is not used as the environment URL", name))
 		return ""
 	}
@@ -128,7 +128,7 @@ func stackOutputsJSON(outputs map[string]map[string]string) string {
 }
 
 // reportJSON is the report JSON: the deploy's typed result, with the
-// stack outputs (masked) and what the review looked like.
+// stack outputs (hidden) and what the review looked like.
 func (d *run) reportJSON() any {
 	res := d.Rep.Result()
 	res.Reason = d.Reason.String()

@@ -191,7 +191,7 @@ func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
 	seen := map[string]bool{}
 	if cur != nil {
 		for _, s := range cur.Diff.Stacks {
-			// A name the redactor masked cannot be asked about.
+			// A name the redactor hid cannot be asked about.
 			if strings.Contains(s.Stack, secrets.Replacement) || seen[s.Stack] {
 				continue
 			}
@@ -335,7 +335,7 @@ func newestRun(list cdkd.RunList) string {
 }
 
 // stackOutputs reads the stack's outputs from state, as they are: the
-// redaction stage (redact.Deploy) masks an output the assembly marks secret
+// redaction stage (redact.Deploy) hides an output the assembly marks secret
 // (a NoEcho or secret reference position) and redacts the rest by value. A
 // secret output's value is registered now, so that nothing cdkd prints
 // before the stage runs shows it. A stack whose outputs were read has a
@@ -385,7 +385,7 @@ func (d *run) outputList(t target, values map[string]string) []reporters.StackOu
 	return out
 }
 
-// registerSecret makes a value found late (a secret output's) masked from
+// registerSecret makes a value found late (a secret output's) hidden from
 // now on: by the redactor, and by the runner in its own log (the set
 // decides which of its lines the runner may be given).
 func (d *run) registerSecret(v, source string) {

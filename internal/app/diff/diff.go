@@ -49,7 +49,7 @@ type Options struct {
 	Channels *publisher.Channels
 	AWS      *awsedge.Edge
 	// ChangeSets obtains and redacts the change set; Fingerprints keys
-	// its mask tokens and tells whether a secret value changed.
+	// its hidden-value tokens and tells whether a secret value changed.
 	ChangeSets   *changeset.Stage
 	Fingerprints *fingerprints.Run
 }
@@ -137,7 +137,7 @@ func (r *run) report(ctx context.Context, report reporters.DiffReport, d model.D
 		report.Digest = d.Digest()
 	}
 	if d.HiddenTokens().Tokens > 0 {
-		report.FingerprintKeyID = r.Fingerprints.MaskKeyID(ctx)
+		report.FingerprintKeyID = r.Fingerprints.TokenKeyID(ctx)
 	}
 	if scope := changeset.DeployScope(r.Config, r.Secrets.Assembly, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
@@ -225,7 +225,7 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 					where = gate.KeptNowhere // too large for the comment, and not stored
 				}
 			}
-			return gate.ReviewMarker(digest, w.Comment.ID, prcomment.ReportHash(report), renderer, where)
+			return gate.DiffRecord(digest, w.Comment.ID, prcomment.ReportHash(report), renderer, where)
 		}
 	}
 	p.CheckRun = cr

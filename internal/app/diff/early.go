@@ -113,7 +113,7 @@ func (r *run) shownBefore(ctx context.Context, digest string) (time.Time, error)
 		if cr.Name != name || !strings.EqualFold(cr.AppSlug, app) {
 			continue // another check, or another app's: no record of ours
 		}
-		rec, _ := gate.ParseDiffMarker(cr.ExternalID)
+		rec, _ := gate.ParseDiffRecord(cr.ExternalID)
 		rec.URL, rec.CompletedAt = cr.HTMLURL, cr.CompletedAt
 		recs = append(recs, rec)
 	}

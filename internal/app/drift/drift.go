@@ -169,7 +169,7 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 	if err != nil {
 		return detection{}, err
 	}
-	// The secrets the records reference are masked before anything else is
+	// The secrets the records reference are known (redacted and masked) before anything else is
 	// printed; then the causes: cdkd's own lines first, then the state
 	// records (the lookups need the names before redaction).
 	r.stateSecrets(ctx, aws, reportedStacks(dr.Drift))

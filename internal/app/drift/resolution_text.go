@@ -13,7 +13,7 @@ func (r *run) resolutionText(lines []cdkd.PlanLine, detected model.Drift, hidden
 	if len(out) == 0 {
 		return nil
 	}
-	r.Log.Group("cdkd's resolution text (from stdout after its JSON and from stderr; values masked)")
+	r.Log.Group("cdkd's resolution text (from stdout after its JSON and from stderr; values hidden)")
 	for _, l := range out {
 		r.Out.Write([]byte(l + "\n")) //nolint:errcheck // the log is best effort
 	}

@@ -81,7 +81,7 @@ func TestResolutionLearnsItsOwnJSON(t *testing.T) {
 	r.Secrets.Assembly = asm
 	det := detection{drift: model.Drift{Stacks: []model.StackDrift{{Stack: "StackA", Region: "us-east-1", Drifted: []model.DriftedResource{
 		{Resource: model.Resource{LogicalID: "NoEchoParam2FCCC8BD", Type: "AWS::SSM::Parameter"},
-			Changes: []model.DriftChange{{Path: "Value", Secret: model.SecretNoEcho, State: model.MaskedValue(), AWS: model.MaskedValue()}}},
+			Changes: []model.DriftChange{{Path: "Value", Secret: model.SecretNoEcho, State: model.HiddenValue(), AWS: model.HiddenValue()}}},
 	}}}}}
 
 	rr := r.resolveDrift(context.Background(), r.Cdkd.Runner(), &driftAWS{why: "test"}, det)

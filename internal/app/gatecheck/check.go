@@ -72,7 +72,7 @@ type Check struct {
 	Changes *changeset.Current
 
 	Rep reporters.DeployReport
-	// Outputs are the stack outputs: stack → output → value, masked.
+	// Outputs are the stack outputs: stack → output → value, hidden.
 	Outputs map[string]map[string]string
 	// Reason is why the run fails ("": it does not).
 	Reason reason.Reason
@@ -248,7 +248,7 @@ func (c *Check) Stopped(res cdkd.Result, targets []cdkd.Target) {
 }
 
 // Redact is the deploy's redaction stage, run once between the deploy and
-// its report: it masks the secret stack outputs and redacts every string of
+// its report: it hides the secret stack outputs and redacts every string of
 // the report (see redact.Deploy), registers the values it learned, and
 // takes the stack-outputs output from the redacted report.
 func (c *Check) Redact() {

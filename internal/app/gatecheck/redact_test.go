@@ -42,7 +42,7 @@ func deployReportFixture(secret string) reporters.DeployReport {
 
 // The deploy's stage keeps every field of its report (a field the typed
 // result does not carry would be lost between the deploy and its report),
-// redacts cdkd's and the gate's words, masks secret outputs, and takes the
+// redacts cdkd's and the gate's words, hides secret outputs, and takes the
 // stack-outputs output from what it redacted: an entry per stack whose
 // outputs were read.
 func TestDeployRedactStage(t *testing.T) {
@@ -64,9 +64,9 @@ func TestDeployRedactStage(t *testing.T) {
 
 	d := run()
 	want := deployReportFixture(secret)
-	want.Stacks[0].Outputs[1].Value = model.Masked
+	want.Stacks[0].Outputs[1].Value = model.Hidden
 	assert.DeepEqual(t, d.Rep, want)
-	assert.DeepEqual(t, d.Outputs, map[string]map[string]string{"App": {"Url": "https://" + secret, "Token": model.Masked}, "Empty": {}})
+	assert.DeepEqual(t, d.Outputs, map[string]map[string]string{"App": {"Url": "https://" + secret, "Token": model.Hidden}, "Empty": {}})
 
 	d = run(secret)
 	b := strings.Join([]string{d.Rep.Title, d.Rep.Message, d.Rep.Warnings[0], d.Rep.ComparisonNote, d.Rep.Lock.Owner,

@@ -3,15 +3,16 @@ package gatecheck
 import (
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/review"
 )
 
 // reviewSource is the review lookup's view of the GitHub API: the
-// repository being deployed, its types converted at this edge.
+// repository being deployed, its types converted at this edge (the pull
+// request is ghctx's, the one type both read).
 type reviewSource struct {
 	api         github.API
 	owner, repo string
@@ -20,18 +21,12 @@ type reviewSource struct {
 
 var _ review.API = reviewSource{}
 
-func (s reviewSource) GetPullRequest(ctx context.Context, number int) (review.PullRequest, error) {
-	pr, err := s.api.GetPullRequest(ctx, s.owner, s.repo, number)
-	return pullRequestOf(pr), err
+func (s reviewSource) GetPullRequest(ctx context.Context, number int) (ghctx.PullRequest, error) {
+	return s.api.GetPullRequest(ctx, s.owner, s.repo, number)
 }
 
-func (s reviewSource) PullRequestsForCommit(ctx context.Context, sha string) ([]review.PullRequest, error) {
-	prs, err := s.api.PullRequestsForCommit(ctx, s.owner, s.repo, sha)
-	out := make([]review.PullRequest, len(prs))
-	for i, pr := range prs {
-		out[i] = pullRequestOf(pr)
-	}
-	return out, err
+func (s reviewSource) PullRequestsForCommit(ctx context.Context, sha string) ([]ghctx.PullRequest, error) {
+	return s.api.PullRequestsForCommit(ctx, s.owner, s.repo, sha)
 }
 
 func (s reviewSource) CommitsBetween(ctx context.Context, base, head string) ([]string, error) {
@@ -40,35 +35,17 @@ func (s reviewSource) CommitsBetween(ctx context.Context, base, head string) ([]
 
 func (s reviewSource) QueueRefs(ctx context.Context, branch string) ([]review.Ref, error) {
 	refs, err := s.api.MatchingRefs(ctx, s.owner, s.repo, "heads/gh-readonly-queue/"+branch+"/")
-	out := make([]review.Ref, len(refs))
-	for i, r := range refs {
-		out[i] = review.Ref{Name: r.Name, SHA: r.SHA}
-	}
-	return out, err
-}
-
-func pullRequestOf(pr github.PullRequest) review.PullRequest {
-	return review.PullRequest{Number: pr.Number, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, MergeCommitSHA: pr.MergeCommitSHA,
-		Merged: pr.Merged, Open: pr.State == "open" && !pr.Merged, MergedAt: pr.MergedAt, Labels: pr.Labels, Author: pr.Author,
-		HeadRef: pr.HeadRef, Fork: pr.HeadRepo == "" || !strings.EqualFold(pr.HeadRepo, pr.BaseRepo)}
+	return convert(refs, func(r github.Ref) review.Ref { return review.Ref(r) }), err
 }
 
 func (s reviewSource) ListLabelEvents(ctx context.Context, number int) ([]review.LabelEvent, error) {
 	events, err := s.api.ListLabelEvents(ctx, s.owner, s.repo, number)
-	out := make([]review.LabelEvent, len(events))
-	for i, e := range events {
-		out[i] = review.LabelEvent{Event: e.Event, Label: e.Label, At: e.At, Actor: e.Actor, ActorType: e.ActorType}
-	}
-	return out, err
+	return convert(events, func(e github.LabelEvent) review.LabelEvent { return review.LabelEvent(e) }), err
 }
 
 func (s reviewSource) ListReviews(ctx context.Context, number int) ([]review.PullReview, error) {
 	reviews, err := s.api.ListReviews(ctx, s.owner, s.repo, number)
-	out := make([]review.PullReview, len(reviews))
-	for i, rv := range reviews {
-		out[i] = review.PullReview{Login: rv.Login, State: rv.State, CommitID: rv.CommitID, SubmittedAt: rv.SubmittedAt, UserType: rv.UserType}
-	}
-	return out, err
+	return convert(reviews, func(rv github.Review) review.PullReview { return review.PullReview(rv) }), err
 }
 
 func (s reviewSource) Permission(ctx context.Context, login string) (string, error) {
@@ -77,20 +54,12 @@ func (s reviewSource) Permission(ctx context.Context, login string) (string, err
 
 func (s reviewSource) Pushes(ctx context.Context, branch string) ([]review.Push, error) {
 	pushes, err := s.api.ListPushes(ctx, s.owner, s.repo, branch)
-	out := make([]review.Push, len(pushes))
-	for i, p := range pushes {
-		out[i] = review.Push{After: p.After, Actor: p.Actor, ActorType: p.ActorType}
-	}
-	return out, err
+	return convert(pushes, func(p github.Push) review.Push { return review.Push(p) }), err
 }
 
 func (s reviewSource) AutoMergeEvents(ctx context.Context, number int) ([]review.AutoMergeEvent, error) {
 	events, err := s.api.ListAutoMergeEvents(ctx, s.owner, s.repo, number)
-	out := make([]review.AutoMergeEvent, len(events))
-	for i, e := range events {
-		out[i] = review.AutoMergeEvent{Enabled: e.Enabled, At: e.At}
-	}
-	return out, err
+	return convert(events, func(e github.AutoMergeEvent) review.AutoMergeEvent { return review.AutoMergeEvent(e) }), err
 }
 
 func (s reviewSource) ListCheckRunsForRef(ctx context.Context, ref, name string) ([]review.CheckRun, error) {
@@ -101,11 +70,7 @@ func (s reviewSource) ListCheckRunsForRef(ctx context.Context, ref, name string)
 		}
 		return nil, err
 	}
-	out := make([]review.CheckRun, len(runs))
-	for i, cr := range runs {
-		out[i] = review.CheckRun{ID: cr.ID, Name: cr.Name, HeadSHA: cr.HeadSHA, ExternalID: cr.ExternalID, AppSlug: cr.AppSlug, HTMLURL: cr.HTMLURL, CompletedAt: cr.CompletedAt}
-	}
-	return out, nil
+	return convert(runs, func(cr github.CheckRunInfo) review.CheckRun { return review.CheckRun(cr) }), nil
 }
 
 // DiffComments are the sticky diff comments by author; a look-alike by
@@ -119,9 +84,18 @@ func (s reviewSource) DiffComments(ctx context.Context, number int, label, autho
 	for _, w := range github.Spoofs(others, author) {
 		s.warn(w + "; it is not trusted as a review")
 	}
-	out := make([]review.Comment, len(ours))
-	for i, c := range ours {
-		out[i] = review.Comment{ID: c.ID, Body: c.Body, HTMLURL: c.HTMLURL}
+	return convert(ours, func(c github.Comment) review.Comment {
+		return review.Comment{ID: c.ID, Body: c.Body, HTMLURL: c.HTMLURL}
+	}), nil
+}
+
+// convert converts each of in: review's types are github's, field for
+// field (a conversion compiles only while they stay alike), except
+// review.Comment, which leaves out the sticky writer's state.
+func convert[E, T any](in []E, f func(E) T) []T {
+	out := make([]T, len(in))
+	for i, e := range in {
+		out[i] = f(e)
 	}
-	return out, nil
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/ghctx"
 	"github.com/cdkd-action/cdkd-action/internal/github"
 	"github.com/cdkd-action/cdkd-action/internal/prcomment"
 	"github.com/cdkd-action/cdkd-action/internal/secrets"
@@ -81,10 +82,10 @@ func (a API) ListAutoMergeEvents(ctx context.Context, owner, repo string, number
 func (a API) checkRun(cr github.CheckRun) github.CheckRun {
 	cr.Name, cr.Title = a.Secrets.Redact(cr.Name), a.Secrets.Redact(cr.Title)
 	cr.Summary, cr.Text = a.Secrets.Redact(cr.Summary), a.Secrets.Redact(cr.Text)
-	// Our review marker holds digits and hex, not a secret: redacting a
+	// Our review record holds digits and hex, not a secret: redacting a
 	// hex-like short secret inside it would make the deploy refuse its own
 	// review. Anything not exactly of its format is redacted.
-	if !gate.IsOwnMarker(cr.ExternalID) {
+	if !gate.IsOwnRecord(cr.ExternalID) {
 		cr.ExternalID = a.Secrets.Redact(cr.ExternalID)
 	}
 	anns := make([]github.Annotation, len(cr.Annotations))
@@ -96,15 +97,15 @@ func (a API) checkRun(cr github.CheckRun) github.CheckRun {
 	return cr
 }
 
-func (a API) GetPullRequest(ctx context.Context, owner, repo string, number int) (github.PullRequest, error) {
+func (a API) GetPullRequest(ctx context.Context, owner, repo string, number int) (ghctx.PullRequest, error) {
 	return a.Next.GetPullRequest(ctx, owner, repo, number)
 }
 
-func (a API) OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]github.PullRequest, error) {
+func (a API) OpenPullRequestsFromHead(ctx context.Context, owner, repo, headOwner, branch string) ([]ghctx.PullRequest, error) {
 	return a.Next.OpenPullRequestsFromHead(ctx, owner, repo, headOwner, branch)
 }
 
-func (a API) PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]github.PullRequest, error) {
+func (a API) PullRequestsForCommit(ctx context.Context, owner, repo, sha string) ([]ghctx.PullRequest, error) {
 	return a.Next.PullRequestsForCommit(ctx, owner, repo, sha)
 }
 

@@ -57,8 +57,8 @@ func TestRedactBodyRescansTheChangeSetLine(t *testing.T) {
 }
 
 // A check run's external id skips the redactor only when it is exactly our
-// review marker: a look-alike that starts the same way is redacted.
-func TestCheckRunExternalIDRedactedUnlessOurMarker(t *testing.T) {
+// review record: a look-alike that starts the same way is redacted.
+func TestCheckRunExternalIDRedactedUnlessOurRecord(t *testing.T) {
 	digest := model.DigestVersion + ":941e399571891236ef5eb164eda87b232e75feca34ef280c473662c257a6af2f"
 	hash := prcomment.ReportHash("report")
 	set := secrets.NewSet()
@@ -66,9 +66,9 @@ func TestCheckRunExternalIDRedactedUnlessOurMarker(t *testing.T) {
 	set.Add("941e3995", "test") // a short hex-like secret inside our own digest
 	a := API{Secrets: set}
 
-	own := gate.DiffMarker(digest, 42, hash)
+	own := gate.DiffRecordV2(digest, 42, hash)
 	assert.Equal(t, a.checkRun(github.CheckRun{ExternalID: own}).ExternalID, own, "the deploy must read its own review back")
-	for _, look := range []string{"cdkd-action:hunter2-secret", gate.DiffMarker(digest+"hunter2-secret", 42, hash)} {
+	for _, look := range []string{"cdkd-action:hunter2-secret", gate.DiffRecordV2(digest+"hunter2-secret", 42, hash)} {
 		got := a.checkRun(github.CheckRun{ExternalID: look}).ExternalID
 		assert.Assert(t, !strings.Contains(got, "hunter2-secret"), got)
 	}

@@ -120,7 +120,7 @@ func (st Stage) resources(ctx context.Context, s *model.StackDiff, name, path st
 				if reads.NoneChanged(ch.PropertyChanges) {
 					continue
 				}
-				// The change set binds its properties (redacted, masked
+				// The change set binds its properties (redacted, hidden
 				// values hidden): read them from there, as for an update.
 				res.New = emptied(newVals)
 				res.FromChanges(ch.PropertyChanges)

@@ -65,7 +65,7 @@ func TestSecurityChangesGatherEachSide(t *testing.T) {
 		{LogicalID: "Policy", ChangeType: model.ChangeDelete, ResourceType: "AWS::S3::BucketPolicy"},
 		{LogicalID: "Gone", ChangeType: model.ChangeDelete, ResourceType: "AWS::S3::BucketPolicy"},
 		{LogicalID: "Role", ChangeType: model.ChangeUpdate, ResourceType: "AWS::IAM::Role", PropertyChanges: []model.PropertyChange{
-			{Path: "AssumeRolePolicyDocument", Old: model.MaskedValue(), New: model.MaskedValue(), Secret: model.SecretNoEcho}}},
+			{Path: "AssumeRolePolicyDocument", Old: model.HiddenValue(), New: model.HiddenValue(), Secret: model.SecretNoEcho}}},
 		{LogicalID: "Topic", ChangeType: model.ChangeDelete, ResourceType: "AWS::SNS::Topic"},
 		// A creation the change set binds: its values are read from there.
 		{LogicalID: "Bound", ChangeType: model.ChangeCreate, ResourceType: "AWS::IAM::ManagedPolicy", PropertyChanges: []model.PropertyChange{

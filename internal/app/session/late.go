@@ -27,7 +27,7 @@ const NoAssemblyNote = "NoEcho positions are unknown: no cloud assembly was foun
 //
 // cdkd's stderr was held back while it ran (see cdkdexec.Executor.RunHeld) and is
 // printed once the diff is redacted; passing the assembly as app is still
-// the complete fix: its secrets are masked before cdkd runs.
+// the complete fix: its secrets are known (redacted and masked) before cdkd runs.
 //
 // drift calls it before cdkd runs (drift does not synthesize, so a cdk.out
 // present then was left by an earlier step) and reports a missing assembly

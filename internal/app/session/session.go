@@ -50,7 +50,7 @@ type Session struct {
 	// Log is the step's log; its text passes the redactor.
 	Log *workflow.Runner
 	// LearnKey reads (or creates) the fingerprint key when the command
-	// keys the values behind its masks, so that its mask is registered
+	// keys its hidden-value tokens, so that the key is masked
 	// with the others (nil: none).
 	LearnKey func(ctx context.Context)
 
@@ -100,9 +100,9 @@ func (s *Session) Discover(ctx context.Context) error {
 }
 
 // notReadNote says, in a local run without resolve-secrets, that cdkd's
-// text was not masked against what its state holds.
-const notReadNote = "cdkd's output is not masked against its state: resolve-secrets is off in this local run, so nothing was read from the state bucket, " +
-	"Secrets Manager or SSM, and only mask-values, mask-env and the cloud assembly's NoEcho defaults are masked. Pass --resolve-secrets to mask what the state holds."
+// text was not redacted against what its state holds.
+const notReadNote = "cdkd's output is not redacted against its state: resolve-secrets is off in this local run, so nothing was read from the state bucket, " +
+	"Secrets Manager or SSM, and only mask-values, mask-env and the cloud assembly's NoEcho defaults are redacted. Pass --resolve-secrets to redact what the state holds."
 
 // discoverSecrets adds to the Set what the inputs and the secret assembly
 // (nil: the inputs alone) make secret, and registers every value with the

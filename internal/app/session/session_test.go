@@ -92,7 +92,7 @@ func TestDiscoverMasksBeforeItSpeaks(t *testing.T) {
 		assert.Equal(t, s.Set.Redact("x "+v+" y"), "x *** y")
 	}
 	assert.Assert(t, learned, "the fingerprint key is learnt with the other secrets")
-	assert.Assert(t, is.Contains(log.String(), "cdkd's output is not masked against its state"))
+	assert.Assert(t, is.Contains(log.String(), "cdkd's output is not redacted against its state"))
 	assert.Assert(t, s.Assembly != nil && s.SecretAssembly() == s.Assembly)
 	assert.Assert(t, s.Positions() != nil)
 }

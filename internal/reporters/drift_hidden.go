@@ -6,51 +6,51 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
 
-// maskCaseOf is a masked change's case; one nobody decided is undecided.
-func maskCaseOf(c model.DriftChange) model.MaskCase {
-	if c.MaskCase == model.MaskNone {
-		return model.MaskUndecided
+// hiddenCaseOf is a hidden change's case; one nobody decided is undecided.
+func hiddenCaseOf(c model.DriftChange) model.HiddenCase {
+	if c.HiddenCase == model.HiddenNone {
+		return model.HiddenUndecided
 	}
-	return c.MaskCase
+	return c.HiddenCase
 }
 
-// maskNotes say, per case, why masked positions drift, in the seed's terms:
+// hiddenNotes say, per case, why hidden positions drift, in the seed's terms:
 // "by design" only where the state value is a NoEcho custom-resource
-// response stored as the mask; real drift, with its fix, where the
+// response stored as "***"; real drift, with its fix, where the
 // position reads a NoEcho parameter or a secret reference; and plainly
 // undecided where nothing says which.
-func (x *driftWriter) maskNotes(cases map[model.MaskCase][]string) {
-	for _, c := range []model.MaskCase{model.MaskNoEchoParameter, model.MaskSecretReference, model.MaskUndecided, model.MaskByDesign} {
+func (x *driftWriter) hiddenNotes(cases map[model.HiddenCase][]string) {
+	for _, c := range []model.HiddenCase{model.HiddenNoEchoParameter, model.HiddenSecretReference, model.HiddenUndecided, model.HiddenByDesign} {
 		where := cases[c]
 		if len(where) == 0 {
 			continue
 		}
 		x.w.Block()
-		x.w.Write(maskNoteHead(c), " ", codeList(where, x.listLimit()), ". ", maskNoteText(c), "\n")
+		x.w.Write(hiddenNoteHead(c), " ", codeList(where, x.listLimit()), ". ", hiddenNoteText(c), "\n")
 	}
 }
 
-func maskNoteHead(c model.MaskCase) string {
+func hiddenNoteHead(c model.HiddenCase) string {
 	switch c {
-	case model.MaskByDesign:
+	case model.HiddenByDesign:
 		return "🔒 **Drifts on every run by design:**"
-	case model.MaskNoEchoParameter:
+	case model.HiddenNoEchoParameter:
 		return "🔒 **Real drift at a NoEcho parameter's position** (values hidden):"
-	case model.MaskSecretReference:
+	case model.HiddenSecretReference:
 		return "🔒 **Real drift at a secret reference's position** (values hidden):"
 	}
-	return "🔒 **Masked drift, cause undecided** (values hidden):"
+	return "🔒 **Hidden drift, cause undecided** (values hidden):"
 }
 
-func maskNoteText(c model.MaskCase) string {
+func hiddenNoteText(c model.HiddenCase) string {
 	switch c {
-	case model.MaskByDesign:
-		return "The state value there is a NoEcho custom-resource response, which cdkd stores as the mask `***`; cdkd compares its mask with the live value, so the two never converge. " +
+	case model.HiddenByDesign:
+		return "The state value there is a NoEcho custom-resource response, which cdkd stores as `***`; cdkd compares its `***` with the live value, so the two never converge. " +
 			"To stop it, stop marking that response NoEcho; to put the value back, force the custom resource to update (a nonce) and re-deploy."
-	case model.MaskNoEchoParameter:
+	case model.HiddenNoEchoParameter:
 		return "The position reads a NoEcho parameter, and the live value differs from the one deployed: an out-of-band change. " +
 			"`cdkd drift --revert` puts the parameter's value back; a re-deploy does not (cdkd sees no change in the template, and the drift survives it)."
-	case model.MaskSecretReference:
+	case model.HiddenSecretReference:
 		return "The position holds a dynamic reference to a secret, and the live value is not what it resolves to: most often the secret was rotated and the resource still holds the previous version, or the value was edited out of band (cdkd cannot tell them apart). " +
 			"A re-deploy does not push it: cdkd compares the reference's text, which is unchanged, so the drift survives it. " +
 			"`cdkd drift --revert` pushes the referenced value into a property that can be updated in place; for a create-only one (a name) cdkd 0.284.40 reports it reverted and changes nothing, and new reference text (the secret's version pinned) makes a deploy replace the resource."
@@ -60,7 +60,7 @@ func maskNoteText(c model.MaskCase) string {
 }
 
 // groups shows the groups of cdkd's report this version does not know, each
-// as its own section: the seeds' cdkd reports masked positions "in its own
+// as its own section: the seeds' cdkd reports hidden positions "in its own
 // group", which does not affect the exit code. They never change the status.
 func (x *driftWriter) groups(gs []model.DriftGroup) {
 	for _, g := range gs {
@@ -68,8 +68,8 @@ func (x *driftWriter) groups(gs []model.DriftGroup) {
 			return
 		}
 		x.w.Block()
-		if g.Name == model.MaskedGroup {
-			x.w.Write("**🔒 Masked (", strconv.Itoa(len(g.Entries)), ")** · cdkd reports these positions in a group of their own and prints neither the stored nor the live value; they do not change the status, and `--accept` and `--revert` leave them alone.\n")
+		if g.Name == model.HiddenGroup {
+			x.w.Write("**🔒 Hidden by cdkd (", strconv.Itoa(len(g.Entries)), ")** · cdkd reports these positions in a group of their own and prints neither the stored nor the live value; they do not change the status, and `--accept` and `--revert` leave them alone.\n")
 		} else {
 			x.w.Write("**Group ", nameCode(g.Name), " (", strconv.Itoa(len(g.Entries)), ")** · a group of cdkd's report this version of cdkd-action does not know, shown as cdkd reported it (names and paths only); it does not change the status.\n")
 		}

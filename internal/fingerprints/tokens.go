@@ -8,41 +8,41 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/secrets/fingerprint"
 )
 
-// maskHasher is the hasher of the mask tokens: the fingerprints' own when
+// tokenHasher is the hasher of the hidden-value tokens: the fingerprints' own when
 // they are on (one memo for both), else one with the same key. Without a
 // fingerprint key there is none, and the error says why.
-func (f *Run) maskHasher(ctx context.Context) (*fingerprint.Hasher, error) {
-	f.maskOnce.Do(func() {
+func (f *Run) tokenHasher(ctx context.Context) (*fingerprint.Hasher, error) {
+	f.tokenOnce.Do(func() {
 		if fp := f.Records(ctx); fp != nil && fp.Hasher != nil {
-			f.mask = fp.Hasher
+			f.tokens = fp.Hasher
 			return
 		}
 		key, why := f.Key(ctx)
 		if key == nil {
-			f.maskErr = errors.New(why)
+			f.tokenErr = errors.New(why)
 			return
 		}
-		f.mask, f.maskErr = fingerprint.NewHasher(fingerprint.Options{Key: key, Params: f.Params})
+		f.tokens, f.tokenErr = fingerprint.NewHasher(fingerprint.Options{Key: key, Params: f.Params})
 	})
-	return f.mask, f.maskErr
+	return f.tokens, f.tokenErr
 }
 
-// MaskKeyID identifies the fingerprint key the mask tokens are keyed with,
+// TokenKeyID identifies the fingerprint key the hidden-value tokens are keyed with,
 // "" without one: the review records it, and the deploy must match it.
-func (f *Run) MaskKeyID(ctx context.Context) string {
-	h, err := f.maskHasher(ctx)
+func (f *Run) TokenKeyID(ctx context.Context) string {
+	h, err := f.tokenHasher(ctx)
 	if err != nil {
 		return ""
 	}
 	return h.KeyID()
 }
 
-// FillMasks fingerprints every hidden value into its mask token. Past
+// FillTokens fingerprints every hidden value into its hidden-value token. Past
 // redact.MaxTokenValues distinct values or redact.MaxTokenPlaces places, or when
 // hashing fails, every token is model.TokenUnverifiable and the sentence
 // returned says why (a deploy of such a change set is refused); "" when
 // every token carries a fingerprint.
-func (f *Run) FillMasks(ctx context.Context, m *redact.Tokens) string {
+func (f *Run) FillTokens(ctx context.Context, m *redact.Tokens) string {
 	if m.Over() {
 		return f.Unverifiable(m, m.OverBound(f.Assembly() != nil))
 	}
@@ -51,7 +51,7 @@ func (f *Run) FillMasks(ctx context.Context, m *redact.Tokens) string {
 	}
 	// Without the key, tokens a shard carries cannot be vouched for either:
 	// the review would name no key for them.
-	hasher, err := f.maskHasher(ctx)
+	hasher, err := f.tokenHasher(ctx)
 	if err != nil {
 		return f.Unverifiable(m, err.Error()) // it says why there is no key
 	}
@@ -62,7 +62,7 @@ func (f *Run) FillMasks(ctx context.Context, m *redact.Tokens) string {
 	f.SayHashing(hasher, items)
 	fps, err := hasher.All(ctx, items)
 	if err != nil {
-		return f.Unverifiable(m, "the values behind the masks could not be fingerprinted: "+err.Error())
+		return f.Unverifiable(m, "the hidden values could not be fingerprinted: "+err.Error())
 	}
 	m.Fill(fps)
 	return ""
@@ -78,9 +78,9 @@ func (f *Run) Unverifiable(m *redact.Tokens, why string) string {
 const KeyIDField = "fingerprintKeyId"
 
 // Header is what the diff comment's hidden header records about the
-// fingerprints and the digest's mask tokens: the key id, never the key.
+// fingerprints and the digest's hidden-value tokens: the key id, never the key.
 func (f *Run) Header(ctx context.Context) map[string]string {
-	id := f.MaskKeyID(ctx)
+	id := f.TokenKeyID(ctx)
 	if id == "" {
 		return nil
 	}
