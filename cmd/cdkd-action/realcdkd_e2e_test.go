@@ -188,8 +188,9 @@ func TestRealCdkdLifecycle(t *testing.T) {
 	oobNoEcho, oobRef := "oob-noecho-"+u, "oob-secretref-"+u
 	v1, v2 := realAssembly(t, u, 1, noecho1), realAssembly(t, u, 2, noecho2)
 
-	// The pull request removes a topic: its label allows that.
-	w := newDeployWorkspace(t, reviewedSHA, "cdkd:allow-destructive")
+	// The pull request removes a topic: its label, added by a writer after
+	// the diff posted the review and before the merge, allows that.
+	w := newDeployWorkspace(t, reviewedSHA)
 	w.useAWS(e)
 	w.vars["INPUT_CDKD-PATH"] = cli
 	w.secret(password, noecho1, noecho2, oobNoEcho, oobRef)
@@ -269,6 +270,9 @@ func TestRealCdkdLifecycle(t *testing.T) {
 
 	// 3. Merged: the gated deploy finds the review and applies it; the
 	// NoEcho position's fingerprint changes, the reference's does not.
+	w.writers("carol")
+	w.mergeLater()
+	w.gh.LabelNow(owner, repo, deployPR, "cdkd:allow-destructive", "carol")
 	w.onPush()
 	res = step("gated deploy", inputs(v2, "command", "deploy"))
 	assert.Equal(t, res.code, 0, res.stdout)
