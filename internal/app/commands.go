@@ -103,7 +103,7 @@ var commandTable = []command{
 	{
 		CommandSpec: config.CommandSpec{Name: config.CommandAggregate, AsFor: true, Inputs: []string{"for", "reports", "matrix"}},
 		help:        "aggregate: merges the shards' report JSON files into one review.",
-		// An aggregate of diffs keys the mask tokens of values hidden only
+		// An aggregate of diffs keys the hidden-value tokens of values hidden only
 		// now, as a diff does.
 		cdkd: never, keys: func(c config.Config) bool { return c.For != config.CommandDrift },
 		run: runAggregate,

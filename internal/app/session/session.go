@@ -179,7 +179,7 @@ func (s *Session) EarlyMasks() {
 
 // RegisterMasks emits ::add-mask:: for every value not yet registered. Only
 // a runner consumes it; printed to a terminal it would show the very value
-// it names, so locally the redactor alone masks.
+// it names, so locally the redactor alone hides it.
 func (s *Session) RegisterMasks() {
 	if !workflow.IsActions(s.Getenv) {
 		return
