@@ -51,6 +51,7 @@ var renderers = []Renderer{
 	{Version: reporters.Layout1, Redact: redactText},
 	{Version: reporters.Layout2, Redact: redactText},
 	{Version: reporters.Layout3, Redact: redactText},
+	{Version: reporters.Layout4, Redact: redactText},
 }
 
 func redactText(r Redactor, text string) string { return r.Redact(text) }

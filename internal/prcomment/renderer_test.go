@@ -23,7 +23,7 @@ func TestRendererOf(t *testing.T) {
 	assert.Equal(t, CurrentRenderer().Version, RendererVersion)
 	_, err := RendererOf(7)
 	assert.Assert(t, errors.Is(err, ErrUnknownRenderer))
-	assert.ErrorContains(t, err, "unknown report layout v7: this release of cdkd-action renders layouts v1 to v3")
+	assert.ErrorContains(t, err, "unknown report layout v7: this release of cdkd-action renders layouts v1 to v4")
 
 	c := reviewed(t)
 	c.Header.Render = 7

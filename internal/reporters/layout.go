@@ -15,10 +15,13 @@ const (
 	// Layout2 adds that picture, drawn from the header's record, and
 	// budgets one line for it when a shorter level leaves it out.
 	Layout2 = 2
-	// Layout3 is this round's layout: see docs/versions.md's list of layouts.
+	// Layout3 marks an unresolved security row as broadening and shows a
+	// note's code spans as code.
 	Layout3 = 3
+	// Layout4 is this round's layout: see docs/versions.md's list of layouts.
+	Layout4 = 4
 	// LatestLayout is the layout this release writes.
-	LatestLayout = Layout3
+	LatestLayout = Layout4
 )
 
 // layout is the layout r is rendered in: the latest unless the caller
