@@ -77,6 +77,12 @@ type Stack struct {
 	// Such a stack is listed so that nothing takes it for one without
 	// secrets; every value in it is hidden.
 	Unknown string `json:",omitempty"`
+	// Literals are, by logical id, the leaves the template writes in
+	// public (see Literal), in the order the trace met them.
+	Literals map[string][]Literal `json:"-"`
+	// outputLiterals are the outputs' literal values, each with the
+	// outputs that write it.
+	outputLiterals map[string][]string
 }
 
 // Placed reports whether the stack's template says where secrets sit at a

@@ -2,6 +2,7 @@ package assembly
 
 import (
 	"cmp"
+	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
@@ -86,6 +87,10 @@ type tracer struct {
 	// that cannot be spelled before deploying is importsUnknown.
 	imports        map[string]bool
 	importsUnknown bool
+	// literals are the public leaves by logical id, outputNames the
+	// outputs' literal values (see literal).
+	literals    map[string][]Literal
+	outputNames map[string][]string
 }
 
 // newTracer prepares a trace of tpl. passed is what a parent stack passes
@@ -211,6 +216,7 @@ func (t *tracer) fill(s *Stack) {
 	s.NoEchoParams, s.Outputs = t.noEcho, t.outputs
 	s.Positions, s.References = t.results()
 	s.Imports, s.ImportsUnknown = slices.Sorted(maps.Keys(t.imports)), t.importsUnknown
+	s.Literals, s.outputLiterals = t.literals, t.outputNames
 }
 
 func (t *tracer) results() ([]Position, []Reference) {
@@ -270,9 +276,15 @@ func (t *tracer) passedTo(logicalID string) map[string][]src {
 func (t *tracer) walk(v any, path []string, at site) {
 	switch x := v.(type) {
 	case string:
-		for _, s := range t.evalString(x) {
+		srcs := t.evalString(x)
+		for _, s := range srcs {
 			t.emit(at, path, s)
 		}
+		if len(srcs) == 0 {
+			t.literal(at, path, x)
+		}
+	case json.Number, bool:
+		t.literal(at, path, x)
 	case []any:
 		for i, e := range x {
 			t.walk(e, appendPath(path, strconv.Itoa(i)), at)
@@ -307,8 +319,12 @@ func (t *tracer) walk(v any, path []string, at site) {
 				return
 			}
 		}
-		for _, s := range t.eval(x) {
+		srcs := t.eval(x)
+		for _, s := range srcs {
 			t.emit(at, path, s)
+		}
+		if len(srcs) == 0 {
+			t.literal(at, path, x)
 		}
 	}
 }
