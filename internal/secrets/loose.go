@@ -175,12 +175,13 @@ func appendLinePieces(out []span, text string, sp span) []span {
 // indentation (one Replacement per line it touches). It is idempotent.
 func (s *Set) RedactLoose(text string) string {
 	text = s.Redact(text)
+	inside := s.publicInside()
 	s.withLoose(func(ml *matcher) {
 		// Replacing a piece can lengthen the text (a line's last byte
 		// becomes a Replacement); the bound keeps a value holding '*' from
 		// matching its own "***" for ever.
 		for range 8 {
-			spans := ml.findLoose(text, false, false)
+			spans := exemptPublic(text, inside, ml.findLoose(text, false, false))
 			if len(spans) == 0 {
 				return
 			}
@@ -197,7 +198,10 @@ func (s *Set) ContainsLoose(text string) bool {
 		return true
 	}
 	var found bool
-	s.withLoose(func(ml *matcher) { found = len(ml.findLoose(text, true, false)) > 0 })
+	inside := s.publicInside()
+	s.withLoose(func(ml *matcher) {
+		found = len(exemptPublic(text, inside, ml.findLoose(text, len(inside) == 0, false))) > 0
+	})
 	return found
 }
 

@@ -54,6 +54,9 @@ type Set struct {
 	// ml matches the values of at least MinLooseRunes in their canonical
 	// form (RedactLoose), guarded by mm too.
 	ml *matcher
+
+	// pub is what the templates write in public (see Public), guarded by mu.
+	pub public
 }
 
 type entry struct {
@@ -114,6 +117,9 @@ func (s *Set) add(value, source string, whole bool) (added, isNew bool) {
 		}
 	}
 	e.sources = append(e.sources, source)
+	if !e.whole {
+		s.notePublic(value, []string{source})
+	}
 	return true, !ok
 }
 
@@ -232,12 +238,16 @@ func (s *Set) MaskCommands() []string {
 // forEachBlock). Overlapping and adjacent matches merge into one Replacement, so neither a
 // value that is a prefix of another nor two overlapping values leave a tail.
 //
+// An occurrence inside a public literal that holds it is left alone (see
+// Public).
+//
 // Redact is idempotent: Redact(Redact(x)) == Redact(x). Values are matched as
 // byte strings; a valid UTF-8 value only matches on character boundaries, so
 // valid UTF-8 text stays valid.
 func (s *Set) Redact(text string) string {
+	inside := s.publicInside()
 	s.withMatcher(func(m *matcher) {
-		spans := m.spans(text, false)
+		spans := exemptPublic(text, inside, m.spans(text, false))
 		if len(spans) == 0 {
 			return
 		}
@@ -246,7 +256,7 @@ func (s *Set) Redact(text string) string {
 		// ("%41" + "***" where a value holds "A***"): replacing shortens
 		// the text, so this ends.
 		for {
-			d := m.findDecoded(text, false)
+			d := exemptPublic(text, inside, m.findDecoded(text, false))
 			if len(d) == 0 {
 				break
 			}
@@ -289,7 +299,14 @@ func (s *Set) RedactBytes(b []byte) []byte {
 // would replace. It is the last-line guard before posting and a test oracle.
 func (s *Set) Contains(text string) bool {
 	var found bool
-	s.withMatcher(func(m *matcher) { found = len(m.spans(text, true)) > 0 })
+	inside := s.publicInside()
+	s.withMatcher(func(m *matcher) {
+		if len(inside) == 0 {
+			found = len(m.spans(text, true)) > 0
+			return
+		}
+		found = len(exemptPublic(text, inside, m.spans(text, false))) > 0
+	})
 	return found
 }
 

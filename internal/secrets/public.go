@@ -1,0 +1,192 @@
+package secrets
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// MinUndecidedRunes is the length, in runes after trimming, below which a
+// value whose secrecy the template cannot decide (AddUndecided) is not
+// registered. Such a value is hidden where it stands anyway; registered, a
+// short or common one ("prod", "us-east-1") would be masked in every later
+// line of the job and redacted from every report.
+const MinUndecidedRunes = 8
+
+// public is what the templates write in public (see Set.Public).
+type public struct {
+	// joined holds every literal, each followed by a NUL, and starts
+	// where each begins: one strings.Index over it tells which literals
+	// hold a value.
+	joined string
+	starts []int
+	lits   []string
+	// oracles are the literals that hold a registered value, with the
+	// sources of the values they hold.
+	oracles map[string][]string
+	// inside are those literals, longest first, for redaction to skip.
+	inside []string
+}
+
+// Public tells the set the strings the cloud assembly's templates write as
+// literals (assembly.Assembly.PublicLiterals): text the template makes
+// public. Two rules follow, for every value the set holds, however it was
+// added:
+//
+//   - a secret's occurrence that lies inside an occurrence of a literal
+//     holding it is not redacted: redacting it ("***-v1" in a queue named
+//     "fixture-queue-v1") would tell the secret by comparison with the
+//     template, and the literal is public anyway. Oracles lists them, for
+//     a notice that the value is not secret;
+//   - AddUndecided registers nothing that occurs in a literal.
+//
+// The runner is not told: a value registered with ::add-mask:: stays
+// registered, and the runner masks it inside the literal in the log.
+// Calling Public again adds literals.
+func (s *Set) Public(literals []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	have := s.pub.lits
+	all := append(slices.Clone(have), literals...)
+	slices.Sort(all)
+	all = slices.Compact(all)
+	if len(all) == len(have) {
+		return
+	}
+	var b strings.Builder
+	p := public{lits: all, oracles: s.pub.oracles, starts: make([]int, 0, len(all))}
+	for _, l := range all {
+		p.starts = append(p.starts, b.Len())
+		b.WriteString(l)
+		b.WriteByte(0)
+	}
+	p.joined = b.String()
+	s.pub = p
+	for v, e := range s.entries {
+		if !e.whole {
+			s.notePublic(v, e.sources)
+		}
+	}
+}
+
+// notePublic records the literals that hold value v as oracles. s.mu is held.
+func (s *Set) notePublic(v string, sources []string) {
+	v = strings.TrimSpace(v)
+	if !redactable(v) || s.pub.joined == "" {
+		return
+	}
+	changed := false
+	for i := 0; i < len(s.pub.joined); {
+		j := strings.Index(s.pub.joined[i:], v)
+		if j < 0 {
+			break
+		}
+		at := i + j
+		k := sort.SearchInts(s.pub.starts, at+1) - 1
+		lit := s.pub.lits[k]
+		if s.pub.oracles == nil {
+			s.pub.oracles = map[string][]string{}
+		}
+		if _, ok := s.pub.oracles[lit]; !ok {
+			changed = true
+		}
+		for _, src := range sources {
+			if !slices.Contains(s.pub.oracles[lit], src) {
+				s.pub.oracles[lit] = append(s.pub.oracles[lit], src)
+			}
+		}
+		// The next literal: one value is recorded once per literal.
+		i = s.pub.starts[k] + len(lit) + 1
+	}
+	if changed {
+		inside := make([]string, 0, len(s.pub.oracles))
+		for lit := range s.pub.oracles {
+			inside = append(inside, lit)
+		}
+		slices.SortFunc(inside, longerFirst)
+		s.pub.inside = inside
+	}
+}
+
+// inPublic reports whether v occurs in a public literal. s.mu is held.
+func (s *Set) inPublic(v string) bool {
+	return s.pub.joined != "" && strings.Contains(s.pub.joined, strings.TrimSpace(v))
+}
+
+// AddUndecided registers a value whose secrecy the template cannot decide
+// (an old value from state at a position the template no longer has): it
+// is hidden where it stands by the caller, and registered, for the runner
+// and for redaction by value, only when it has MinUndecidedRunes or more
+// and occurs in no public literal (see Public). It reports whether it was
+// registered.
+func (s *Set) AddUndecided(value, source string) bool {
+	if utf8.RuneCountInString(strings.TrimSpace(value)) < MinUndecidedRunes {
+		return false
+	}
+	s.mu.Lock()
+	pub := s.inPublic(value)
+	s.mu.Unlock()
+	if pub {
+		return false
+	}
+	return s.Add(value, source)
+}
+
+// Oracle is a public literal that holds a secret: the literal (which the
+// caller must not print: it holds the value) and the sources of the
+// secrets it holds.
+type Oracle struct {
+	Literal string
+	Sources []string
+}
+
+// Oracles lists the public literals that hold a registered value, sorted.
+func (s *Set) Oracles() []Oracle {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Oracle, 0, len(s.pub.oracles))
+	for lit, srcs := range s.pub.oracles {
+		src := slices.Clone(srcs)
+		slices.Sort(src)
+		out = append(out, Oracle{Literal: lit, Sources: src})
+	}
+	slices.SortFunc(out, func(a, b Oracle) int { return strings.Compare(a.Literal, b.Literal) })
+	return out
+}
+
+// publicInside returns the literals redaction must not redact inside.
+func (s *Set) publicInside() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pub.inside
+}
+
+// exemptPublic drops the spans that lie inside an occurrence, in text, of
+// a public literal holding a secret (see Public).
+func exemptPublic(text string, lits []string, spans []span) []span {
+	if len(lits) == 0 || len(spans) == 0 {
+		return spans
+	}
+	var pub []span
+	for _, l := range lits {
+		for i := 0; i < len(text); {
+			j := strings.Index(text[i:], l)
+			if j < 0 {
+				break
+			}
+			pub = append(pub, span{i + j, i + j + len(l)})
+			i += j + 1
+		}
+	}
+	if len(pub) == 0 {
+		return spans
+	}
+	out := make([]span, 0, len(spans))
+	for _, sp := range spans {
+		if !slices.ContainsFunc(pub, func(p span) bool { return p.start <= sp.start && sp.end <= p.end }) {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
