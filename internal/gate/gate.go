@@ -35,7 +35,8 @@ type Reviews interface {
 
 // ChangeSets computes the change set about to be deployed.
 type ChangeSets interface {
-	ChangeSet(ctx context.Context) (Current, error)
+	// layout is the review's (Review.Layout; 0: none, the latest).
+	ChangeSet(ctx context.Context, layout int) (Current, error)
 }
 
 // Decision is the gate's answer and everything the report says about it.
@@ -117,7 +118,7 @@ func Evaluate(ctx context.Context, p Policy, reviews Reviews, changes ChangeSets
 			return d, nil
 		}
 	}
-	cur, err := changes.ChangeSet(ctx)
+	cur, err := changes.ChangeSet(ctx, rv.Layout)
 	if err != nil {
 		return Decision{}, err
 	}

@@ -32,7 +32,7 @@ type fakeChangeSets struct {
 	called *bool
 }
 
-func (f fakeChangeSets) ChangeSet(context.Context) (Current, error) {
+func (f fakeChangeSets) ChangeSet(context.Context, int) (Current, error) {
 	*f.called = true
 	return f.cur, f.err
 }

@@ -37,6 +37,11 @@ type Policy struct {
 type Review struct {
 	// PR is the pull request the deployed commit came from; 0 when none.
 	PR int
+	// Layout is the layout the review's visible report was written in
+	// (marker.Header.Render, at least 1); 0 when there is no review
+	// comment. The current change set is redacted as that layout's diff
+	// redacted it, so an unchanged change set keeps its digest.
+	Layout int
 	// HeadSHA is the pull request's final head commit.
 	HeadSHA string
 	// MergedAt is when the pull request merged, for messages ("" if not).

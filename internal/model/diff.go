@@ -112,6 +112,11 @@ type PropertyChange struct {
 	RequiresReplacement   bool       `json:"requiresReplacement"`
 	ReplacementPropagated *bool      `json:"replacementPropagated,omitempty"`
 	Secret                SecretKind `json:"secret,omitempty"`
+	// Leaves says the value at this secret position was hidden leaf by
+	// leaf: the leaves the template writes in public are shown, the others
+	// are "***" (review layout 4 on; see the redact stage's splitLeaves).
+	// Unset, a value at a secret position is hidden whole.
+	Leaves bool `json:"secretLeaves,omitempty"`
 	// OldToken and NewToken stand for what redaction hid in Old and New
 	// (see HiddenToken); "" where it hid nothing.
 	OldToken HiddenToken `json:"oldMask,omitempty"`

@@ -34,13 +34,13 @@ func Diff(d *model.Diff, in Input) Report {
 		rep.Unplaced = placeDiff(d.Stacks, "", pos, nil)
 		rep.NamedAfter = diffNamedAfter(d.Stacks, "", pos)
 	}
-	n := learnDiff(d.Stacks, "", pos, in.Set)
+	n := learnDiff(d.Stacks, "", pos, in.Set, in.Leaves)
 	// The second pass only reads the set the first one filled: each
 	// top-level stack (its nested ones with it) is redacted on a core of
 	// its own, and what each hid is kept in the stacks' order.
 	parts := make([][]Hidden, len(d.Stacks))
 	par.Each(len(d.Stacks), func(i int) {
-		redactStacks(d.Stacks[i:i+1], "", "", pos, in.Set, &parts[i])
+		redactStacks(d.Stacks[i:i+1], "", "", pos, in.Set, in.Leaves, &parts[i])
 	})
 	// Sized for what positions and tokens hide (a diff without an assembly
 	// hides every value): growing the list as it goes would allocate
@@ -57,7 +57,7 @@ func Diff(d *model.Diff, in Input) Report {
 // whole diff before any of it is redacted by value. It counts the values
 // the second pass will report hidden by position or by their token (a
 // value hidden by value alone is not known before).
-func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set) int {
+func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secrets.Set, leaves bool) int {
 	n := 0
 	count := func(v model.Value, tok model.HiddenToken, kind model.SecretKind) {
 		if tok != "" || (kind != model.SecretNone && hideable(v)) {
@@ -76,8 +76,13 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 				}
 				if learns(pc.Secret) {
 					where := s.Stack + "/" + ch.LogicalID + "." + pc.Path
-					learn(set, pc.Old, pc.Secret, where)
-					learn(set, pc.New, pc.Secret, where)
+					for _, v := range []model.Value{pc.Old, pc.New} {
+						if _, ls, ok := leafSplit(leaves && known, st, ch.LogicalID, pc.Path, v); ok {
+							learnLeaves(set, ls, s.Stack+"/"+ch.LogicalID)
+						} else {
+							learn(set, v, pc.Secret, where)
+						}
+					}
 				}
 				count(pc.Old, pc.OldToken, pc.Secret)
 				count(pc.New, pc.NewToken, pc.Secret)
@@ -101,7 +106,7 @@ func learnDiff(stacks []model.StackDiff, parent string, pos Positions, set *secr
 			count(oc.Old, oc.OldToken, oc.Secret)
 			count(oc.New, oc.NewToken, oc.Secret)
 		}
-		n += learnDiff(s.Children, nestedName(parent, s.Stack), pos, set)
+		n += learnDiff(s.Children, nestedName(parent, s.Stack), pos, set, leaves)
 	}
 	return n
 }
@@ -123,10 +128,13 @@ func hideValue(hidden *[]Hidden, tok *model.HiddenToken, before, after model.Val
 // hideChange redacts one change's old and new values where they stand:
 // hidden first when their position is secret, then by value. What it hid
 // is recorded at place with the token to fill (see hideValue).
-func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldToken, newToken *model.HiddenToken, secretPos bool, place Place) {
+//
+// split, when set, hides a value at a secret position leaf by leaf (see
+// splitLeaves); where it does not apply the value is hidden whole.
+func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldToken, newToken *model.HiddenToken, secretPos bool, split func(model.Value) (model.Value, bool), place Place) {
 	before, after := *old, *new
 	if secretPos {
-		*old, *new = hidePresent(*old), hidePresent(*new)
+		*old, *new = hideAt(*old, split), hideAt(*new, split)
 	}
 	*old, *new = redactValue(*old, set), redactValue(*new, set)
 	hideValue(hidden, oldToken, before, *old, secretPos, place)
@@ -134,7 +142,7 @@ func hideChange(set *secrets.Set, hidden *[]Hidden, old, new *model.Value, oldTo
 }
 
 // redactStacks is Diff's second pass.
-func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Positions, set *secrets.Set, hidden *[]Hidden) {
+func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Positions, set *secrets.Set, leaves bool, hidden *[]Hidden) {
 	for i := range stacks {
 		s := &stacks[i]
 		st, known := lookupNested(pos, s.Stack, s.Region, parent)
@@ -146,14 +154,23 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 			id := set.Redact(ch.LogicalID)
 			for p := range ch.PropertyChanges {
 				pc := &ch.PropertyChanges[p] // its Secret is learnDiff's
+				var split func(model.Value) (model.Value, bool)
+				if leaves && known {
+					logicalID, path := ch.LogicalID, pc.Path
+					split = func(v model.Value) (model.Value, bool) {
+						shown, _, ok := splitLeaves(st, logicalID, path, v)
+						pc.Leaves = pc.Leaves || ok
+						return shown, ok
+					}
+				}
 				pc.Path = set.Redact(pc.Path)
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: pc.Path}
-				hideChange(set, hidden, &pc.Old, &pc.New, &pc.OldToken, &pc.NewToken, pc.Secret != model.SecretNone, place)
+				hideChange(set, hidden, &pc.Old, &pc.New, &pc.OldToken, &pc.NewToken, pc.Secret != model.SecretNone, split, place)
 			}
 			for a := range ch.AttributeChanges {
 				ac := &ch.AttributeChanges[a]
 				place := Place{Stack: shown, Region: s.Region, Name: id, Path: "@" + ac.Attribute}
-				hideChange(set, hidden, &ac.Old, &ac.New, &ac.OldToken, &ac.NewToken, false, place)
+				hideChange(set, hidden, &ac.Old, &ac.New, &ac.OldToken, &ac.NewToken, false, nil, place)
 			}
 			ch.LogicalID = id
 			ch.ResourceType = set.Redact(ch.ResourceType)
@@ -165,7 +182,7 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 			oc := &s.OutputChanges[o] // its Secret is learnDiff's
 			oc.Name = set.Redact(oc.Name)
 			place := Place{Stack: shown, Region: s.Region, Output: true, Name: oc.Name}
-			hideChange(set, hidden, &oc.Old, &oc.New, &oc.OldToken, &oc.NewToken, oc.Secret != model.SecretNone, place)
+			hideChange(set, hidden, &oc.Old, &oc.New, &oc.OldToken, &oc.NewToken, oc.Secret != model.SecretNone, nil, place)
 		}
 		// The note lists what cdkd reported (the seeds' cdkd does) and what
 		// the assembly knows, less what changed: a changed resource is
@@ -194,6 +211,6 @@ func redactStacks(stacks []model.StackDiff, parent, shownParent string, pos Posi
 		}
 		name := s.Stack
 		s.Stack = set.Redact(s.Stack)
-		redactStacks(s.Children, nestedName(parent, name), shown, pos, set, hidden)
+		redactStacks(s.Children, nestedName(parent, name), shown, pos, set, leaves, hidden)
 	}
 }

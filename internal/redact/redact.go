@@ -54,6 +54,11 @@ type Input struct {
 	// decisions stand, and it is redacted again by value with this run's
 	// secrets. Positions and State are not read.
 	Placed bool
+	// Leaves decides each leaf of a value at a secret position from the
+	// template (see splitLeaves) instead of hiding the value whole: the
+	// review layouts from 4 on (reporters.LeafSecrecy). A deploy checking a
+	// review of an older layout hides whole, as that review was written.
+	Leaves bool
 }
 
 // Report is what the caller of an entry must act on.

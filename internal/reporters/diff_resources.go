@@ -76,7 +76,7 @@ func (x *diffWriter) created(ch *model.ResourceChange) {
 	x.w.WriteString(detailsOpen(countOf(len(ch.PropertyChanges), "property", "properties")+" it is created with", false))
 	x.w.Block()
 	for _, p := range ch.PropertyChanges {
-		hidden := p.Secret != model.SecretNone
+		hidden := x.r.hidesWhole(p)
 		x.item("", p.Path, []side{{name: "Value", v: p.New, absent: "(absent)", hidden: hidden}}, secretLabel(p.Secret))
 	}
 	x.w.Block()
@@ -91,7 +91,7 @@ func (x *diffWriter) property(p model.PropertyChange) {
 			labels += " (propagated)"
 		}
 	}
-	hidden := p.Secret != model.SecretNone
+	hidden := x.r.hidesWhole(p)
 	x.item("", p.Path, []side{
 		{name: "Old", v: p.Old, absent: "(absent)", hidden: hidden},
 		{name: "New", v: p.New, absent: "(removed)", hidden: hidden},

@@ -1,6 +1,9 @@
 package reporters
 
-import "github.com/cdkd-action/cdkd-action/internal/security"
+import (
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/security"
+)
 
 // The diff report's layouts. A review comment records the layout it was
 // written in, and the deploy renders it again in that layout to compare it
@@ -52,6 +55,20 @@ func (r *DiffReport) broadening(c *security.Change) bool {
 // why it could not be evaluated and that it counts as broadening (layout
 // 3 on).
 func (r *DiffReport) explainsUnresolved() bool { return r.layout() >= Layout3 }
+
+// LeafSecrecy says the layout's diff decides each leaf of a value at a
+// secret position from the template, showing the public ones (layout 4
+// on; 0 is the latest); an older one hid the value whole, and a deploy
+// checking such a review redacts as it did, so its digest stays.
+func LeafSecrecy(layout int) bool { return layout == 0 || layout >= Layout4 }
+
+// hidesWhole says the report shows the value of a change at a secret
+// position as *** whole. From layout 4 on, a value the redaction stage hid
+// leaf by leaf (PropertyChange.Leaves) is shown as the stage left it, its
+// public leaves visible; an older layout hid it whole.
+func (r *DiffReport) hidesWhole(p model.PropertyChange) bool {
+	return p.Secret != model.SecretNone && !(p.Leaves && r.layout() >= Layout4)
+}
 
 // codeSpansInNotes says the layout renders a note's `code spans` as code
 // (layout 3 on); an older one wrote their backticks as literal characters.

@@ -303,6 +303,7 @@ func (s *Finder) reviewOf(ctx context.Context, number int, commit string) (gate.
 		rv.Record = rec
 		sh = ShownAt(recs, h.SHA, h.Digest)
 	}
+	rv.Layout = max(h.Render, 1)
 	if why, edited := layout(h, rv.Record); why != "" {
 		if edited {
 			rv.Tampered = why

@@ -32,7 +32,7 @@ type Current struct {
 var _ gate.ChangeSets = (*Current)(nil)
 
 // ChangeSet is the change set being deployed, as the gate compares it.
-func (c *Current) ChangeSet(ctx context.Context) (gate.Current, error) {
+func (c *Current) ChangeSet(ctx context.Context, layout int) (gate.Current, error) {
 	st := c.Stage
 	before := stampAssembly(st.synthesizedPath())
 	d, version, err := st.Obtain(ctx)
@@ -41,7 +41,7 @@ func (c *Current) ChangeSet(ctx context.Context) (gate.Current, error) {
 		return gate.Current{}, err
 	}
 	c.pinAssembly(before)
-	_, unverifiable := st.Redact(ctx, &d)
+	_, unverifiable := st.Redact(ctx, &d, layout)
 	st.Security(ctx, &d) // as the diff does: the rows are in the digest
 	d.Sort()
 	return gate.Current{Diff: d, Digest: d.Digest(), Unverifiable: unverifiable, KeyID: st.Fingerprints.TokenKeyID(ctx), CdkdVersion: version}, nil

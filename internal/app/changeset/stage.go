@@ -24,6 +24,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/reason"
 	"github.com/cdkd-action/cdkd-action/internal/redact"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
 	"github.com/cdkd-action/cdkd-action/internal/workflow"
 )
 
@@ -58,13 +59,19 @@ func (st *Stage) Security(ctx context.Context, d *model.Diff) {
 // hidden-value tokens the digest covers. It
 // returns the notes for the report; unverifiable, when set, says why the
 // hidden values were not fingerprinted (it is among the notes).
-func (st *Stage) Redact(ctx context.Context, d *model.Diff) (notes []string, unverifiable string) {
+//
+// layout is the review layout the diff is redacted for (0: the latest): a
+// deploy checking a review redacts as that review's diff did.
+func (st *Stage) Redact(ctx context.Context, d *model.Diff, layout int) (notes []string, unverifiable string) {
 	notes = st.bindCreates(d)
-	red := redact.Diff(d, redact.Input{Set: st.Secrets.Set, Positions: st.Secrets.Positions()})
+	red := redact.Diff(d, redact.Input{Set: st.Secrets.Set, Positions: st.Secrets.Positions(), Leaves: reporters.LeafSecrecy(layout)})
 	st.learned()
 	_, unplaced := redact.UnplacedNotes(red.Unplaced, st.Secrets.Set, st.Secrets.Assembly != nil, "", "changed values")
 	notes = append(notes, unplaced...)
 	notes = append(notes, redact.NamedAfterNotes(red.NamedAfter, st.Secrets.Set)...)
+	if reporters.LeafSecrecy(layout) {
+		notes = append(notes, redact.OracleNotes(st.Secrets.Set, st.Secrets.SecretAssembly())...)
+	}
 	if unverifiable = st.fingerprintTokens(ctx, red.Hidden); unverifiable != "" {
 		note := UnverifiableNote(unverifiable)
 		st.Log.Warning(note)

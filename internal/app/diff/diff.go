@@ -105,7 +105,7 @@ func (r *run) diff(ctx context.Context) outcome.Outcome {
 		r.publish(ctx, report, nil, nil)
 		return outcome.Failed(outcome.CdkdReason(err, reason.CdkdFailed), err)
 	}
-	hidden, _ := r.ChangeSets.Redact(ctx, &d)
+	hidden, _ := r.ChangeSets.Redact(ctx, &d, reporters.LatestLayout)
 	r.ChangeSets.Security(ctx, &d)
 	r.secretValues(ctx, &d) // what cdkd cannot see: whether a secret value changed
 	// secretValues may have added to r.notes.

@@ -132,6 +132,9 @@ func (s *Session) discoverSecrets(ctx context.Context) []string {
 			warnings = append(warnings, warning)
 		}
 	}
+	// What the templates write in public is never a secret of its own:
+	// the Set is told before it learns anything (see secrets.Set.Public).
+	s.Set.Public(asm.PublicLiterals())
 	warnings = append(warnings, discover.Discover(ctx, s.Set, in, deps)...)
 	if s.LearnKey != nil {
 		// The key is a secret too: read (or created) now, so that its mask

@@ -1,0 +1,231 @@
+package main
+
+// Issue 45, items 1 and 2: each leaf of a value cdkd reports whole is
+// decided from the template, so the public settings beside a NoEcho value
+// stay visible and are never masked; and a secret that occurs inside a
+// literal the template writes in public is said to be no secret, not
+// redacted inside that literal.
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+)
+
+// The orders app's API keys: the new one is the NoEcho default, the old one
+// is what the deployed function holds (cdkd 0.284 prints both).
+const (
+	ordersKeyNew = "orders-api-key-7Qx9v2Lm"
+	ordersKeyOld = "orders-api-key-OLD-4f2c9d"
+)
+
+// ordersPublic are public values of the orders app that a reviewer needs
+// and that the whole-value rule used to mask everywhere.
+var ordersPublic = []string{"prod", "us-east-1", "orders-prod", "orders-prod-handler", "info", "warn"}
+
+// ordersApp writes the orders app's cloud assembly and the diff cdkd prints
+// for it: a Lambda function whose Environment.Variables hold public
+// settings and, withKey, the NoEcho ApiKey; cdkd reports Environment whole.
+func ordersApp(t *testing.T, withKey bool) (app, diff string) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "manifest.json"), `{"version":"55.0.0","artifacts":{"Orders":{"type":"aws:cloudformation:stack",
+"environment":"aws://123456789012/us-east-1","properties":{"templateFile":"Orders.template.json"},"displayName":"Orders"}}}`)
+	params, keyRef := `{}`, ``
+	if withKey {
+		params = `{"ApiKey": {"Type": "String", "NoEcho": true, "Default": "` + ordersKeyNew + `"}}`
+		keyRef = `, "API_KEY": {"Ref": "ApiKey"}`
+	}
+	writeFile(t, filepath.Join(dir, "Orders.template.json"), `{
+ "Parameters": `+params+`,
+ "Resources": {
+  "Handler": {"Type": "AWS::Lambda::Function", "Properties": {
+   "FunctionName": "orders-prod-handler", "Runtime": "nodejs20.x", "Handler": "index.handler", "MemorySize": 512, "Timeout": 30,
+   "Role": "arn:aws:iam::123456789012:role/orders-prod-handler-role", "Description": "Orders API handler (prod, us-east-1)",
+   "Environment": {"Variables": {"STAGE": "prod", "REGION": "us-east-1", "TABLE_NAME": "orders-prod", "LOG_LEVEL": "info",
+    "QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/orders-prod-events"`+keyRef+`}}}},
+  "Table": {"Type": "AWS::DynamoDB::Table", "Properties": {"TableName": "orders-prod", "BillingMode": "PAY_PER_REQUEST"}},
+  "Events": {"Type": "AWS::SQS::Queue", "Properties": {"QueueName": "orders-prod-events", "VisibilityTimeout": 60}},
+  "Errors": {"Type": "AWS::CloudWatch::Alarm", "Properties": {"AlarmName": "orders-prod-handler-errors", "AlarmDescription": "Errors of orders-prod-handler in us-east-1"}}
+ },
+ "Outputs": {"HandlerArn": {"Value": "arn:aws:lambda:us-east-1:123456789012:function:orders-prod-handler"}}
+}`)
+	env := func(level, key string) map[string]any {
+		v := map[string]any{"STAGE": "prod", "REGION": "us-east-1", "TABLE_NAME": "orders-prod", "LOG_LEVEL": level,
+			"QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/orders-prod-events"}
+		if withKey {
+			v["API_KEY"] = key
+		}
+		return map[string]any{"Variables": v}
+	}
+	prop := func(path string, old, new any) map[string]any {
+		return map[string]any{"path": path, "oldValue": old, "newValue": new, "requiresReplacement": false}
+	}
+	diff = filepath.Join(t.TempDir(), "diff.json")
+	writeFile(t, diff, mustJSON([]map[string]any{{
+		"stack": "Orders", "region": "us-east-1",
+		"changes": []map[string]any{
+			{"logicalId": "Handler", "changeType": "UPDATE", "resourceType": "AWS::Lambda::Function", "propertyChanges": []map[string]any{
+				prop("Environment", env("warn", ordersKeyOld), env("info", ordersKeyNew)),
+				prop("Description", "Orders API handler (prod)", "Orders API handler (prod, us-east-1)"),
+				prop("MemorySize", 256, 512),
+			}},
+			{"logicalId": "Table", "changeType": "UPDATE", "resourceType": "AWS::DynamoDB::Table", "propertyChanges": []map[string]any{
+				prop("BillingMode", "PROVISIONED", "PAY_PER_REQUEST")}},
+			{"logicalId": "Events", "changeType": "UPDATE", "resourceType": "AWS::SQS::Queue", "propertyChanges": []map[string]any{
+				prop("VisibilityTimeout", 30, 60)}},
+			{"logicalId": "Errors", "changeType": "CREATE", "resourceType": "AWS::CloudWatch::Alarm"},
+		},
+		"outputChanges": []map[string]any{{"name": "HandlerArn", "changeType": "ADD",
+			"newValue": "arn:aws:lambda:us-east-1:123456789012:function:orders-prod-handler", "export": false}},
+		"children": []any{},
+	}}))
+	return dir, diff
+}
+
+// runOrders runs the pull request's diff of the orders app and returns the
+// step and the comment's body.
+func runOrders(t *testing.T, withKey bool) (result, string, string) {
+	t.Helper()
+	w := newWorkspace(t)
+	if withKey {
+		w.secret(ordersKeyNew, ordersKeyOld)
+	}
+	app, diff := ordersApp(t, withKey)
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff})
+	res := w.run(map[string]string{"all": "true", "app": app, "resolve-secrets": "false"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	comments := w.gh.Comments(owner, repo, prNum)
+	assert.Assert(t, is.Len(comments, 1))
+	runs := reportRuns(w.gh)
+	assert.Assert(t, is.Len(runs, 1))
+	return res, comments[0].Body, runs[0].Output.Summary + runs[0].Output.Text
+}
+
+// hiddenParts are the parts of a comment a reader does not see, and the
+// parts of two runs' reports that differ whatever redaction does: the fake
+// GitHub's address, the digest, a line diff's hunk header (the secret's
+// line shifts it).
+var hiddenParts = regexp.MustCompile(`(?s)<!--.*?-->|http://127\.0\.0\.1:[0-9]+|v3:[0-9a-f]+|@@ [^@]* @@`)
+
+// lostShare is the share of the visible text of control (the same report
+// without the secret) that text lost: the characters of the words of
+// control that text does not hold as many times, over all of control's.
+// A word masked in part ("orders-***-handler") is lost whole.
+func lostShare(control, text string) float64 {
+	words := func(s string) []string {
+		return strings.FieldsFunc(hiddenParts.ReplaceAllString(s, ""), func(r rune) bool {
+			return unicode.IsSpace(r) || strings.ContainsRune("\"'`|(){}[],<>", r)
+		})
+	}
+	have := map[string]int{}
+	for _, w := range words(text) {
+		have[w]++
+	}
+	lost, total := 0, 0
+	for _, w := range words(control) {
+		total += len(w)
+		if have[w] > 0 {
+			have[w]--
+		} else {
+			lost += len(w)
+		}
+	}
+	return float64(lost) / float64(total)
+}
+
+// The public settings beside a NoEcho value in a Lambda function's
+// Environment stay visible in the comment, the check run and the job
+// summary, are never registered with ::add-mask::, and the comment loses
+// under 1% against the same comment without the secret; both API keys
+// stay hidden on every channel (the harness's leak check).
+func TestPublicLeavesBesideANoEchoValueStayVisible(t *testing.T) {
+	res, comment, check := runOrders(t, true)
+	control, controlComment, controlCheck := runOrders(t, false)
+
+	for _, l := range parseLog(res.stdout) {
+		if l.addMask {
+			for _, v := range ordersPublic {
+				assert.Assert(t, l.text != v && !strings.Contains(v, l.text), "::add-mask::%s masks the public %q in every later line of the job", l.text, v)
+			}
+		}
+	}
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+ordersKeyNew+"\n"), "the NoEcho default is masked")
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+ordersKeyOld+"\n"), "the old key, learned at its secret position, is masked")
+	for name, text := range map[string]string{"comment": comment, "check run": check, "job summary": res.summary} {
+		for _, v := range []string{"arn:aws:lambda:us-east-1:123456789012:function:orders-prod-handler", "orders-prod-handler", "STAGE", "us-east-1"} {
+			assert.Assert(t, is.Contains(text, v), "%s hides the public %q", name, v)
+		}
+		assert.Assert(t, !strings.Contains(text, "orders-***"), name)
+		assert.Assert(t, !strings.Contains(text, ":***:"), name)
+	}
+	for name, pair := range map[string][2]string{"comment": {controlComment, comment}, "check run": {controlCheck, check}, "job summary": {control.summary, res.summary}} {
+		share := lostShare(pair[0], pair[1])
+		t.Logf("%s: %.2f%% lost to the secret (%d characters without it)", name, 100*share, len(pair[0]))
+		assert.Assert(t, share < 0.01, "%s loses %.2f%% to over-redaction:\n%s\nwithout the secret:\n%s", name, 100*share, pair[1], pair[0])
+	}
+	assert.Assert(t, is.Contains(comment, "API_KEY"), "the secret's key is shown, its value hidden")
+}
+
+// A NoEcho value that occurs inside a literal the template writes in
+// public is not redacted there (***-v1 would tell it), and the report says
+// that it is not secret, naming the parameter and where the literal is,
+// never the value; it is still hidden at its own position.
+func TestSecretInsideAPublicLiteralIsSaid(t *testing.T) {
+	const value, literal = "fixture-queue", "fixture-queue-v1"
+	w := newWorkspace(t)
+	w.chance = append(w.chance, value) // checked below: only inside the literal
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "manifest.json"), `{"version":"55.0.0","artifacts":{"App":{"type":"aws:cloudformation:stack",
+"environment":"aws://123456789012/us-east-1","properties":{"templateFile":"App.template.json"},"displayName":"App"}}}`)
+	writeFile(t, filepath.Join(dir, "App.template.json"), `{
+ "Parameters": {"QueueParam": {"Type": "String", "NoEcho": true, "Default": "`+value+`"}},
+ "Resources": {
+  "Queue": {"Type": "AWS::SQS::Queue", "Properties": {"QueueName": "`+literal+`", "VisibilityTimeout": 60}},
+  "Param": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String", "Value": {"Ref": "QueueParam"}}}
+ }
+}`)
+	diff := filepath.Join(t.TempDir(), "diff.json")
+	writeFile(t, diff, mustJSON([]map[string]any{{
+		"stack": "App", "region": "us-east-1",
+		"changes": []map[string]any{
+			{"logicalId": "Queue", "changeType": "UPDATE", "resourceType": "AWS::SQS::Queue", "propertyChanges": []map[string]any{
+				{"path": "QueueName", "oldValue": "fixture-queue-v0", "newValue": literal, "requiresReplacement": true}}},
+			{"logicalId": "Param", "changeType": "UPDATE", "resourceType": "AWS::SSM::Parameter", "propertyChanges": []map[string]any{
+				{"path": "Value", "oldValue": "old-queue-param", "newValue": value, "requiresReplacement": false}}},
+		},
+		"outputChanges": []any{}, "children": []any{},
+	}}))
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff})
+	res := w.run(map[string]string{"all": "true", "app": dir, "resolve-secrets": "false"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	comment := w.gh.Comments(owner, repo, prNum)[0].Body
+	runs := reportRuns(w.gh)
+	assert.Assert(t, is.Len(runs, 1))
+	report := readFile(t, res.outputs["report-json"])
+	for name, text := range map[string]string{"comment": comment, "job summary": res.summary, "check run": runs[0].Output.Summary, "report JSON": report} {
+		assert.Assert(t, is.Contains(text, literal), "%s redacts inside the public literal", name)
+		assert.Assert(t, !strings.Contains(text, "***-v1"), name)
+		assert.Assert(t, is.Contains(text, "QueueParam"), "%s names the parameter", name)
+		assert.Assert(t, is.Contains(strings.ReplaceAll(strings.ReplaceAll(text, "<code>", "`"), "</code>", "`"), "`Queue`.`QueueName` in App"), "%s names where the literal is", name)
+		assert.Assert(t, is.Contains(text, "not secret and should be changed"), name)
+	}
+	// The value is hidden everywhere but inside the literal.
+	for _, c := range res.channels {
+		if strings.Contains(c.name, "as the runner shows it") {
+			continue // the runner masks it there too: ***-v1
+		}
+		rest := strings.ReplaceAll(c.text, literal, "")
+		assert.Assert(t, !strings.Contains(rest, value), "%s shows the secret outside the public literal: %s", c.name, fmt.Sprint(len(rest)))
+	}
+	// The runner still masks the registered value, in the literal too.
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+value+"\n"))
+}
