@@ -229,3 +229,37 @@ func TestSecretInsideAPublicLiteralIsSaid(t *testing.T) {
 	// The runner still masks the registered value, in the literal too.
 	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+value+"\n"))
 }
+
+// A review whose values were hidden leaf by leaf is the change set the
+// gate computes again: the deploy finds it reviewed (same digest, the
+// visible report rendered again to the byte) and runs cdkd deploy.
+func TestDeployOfALeafByLeafReview(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.secret(ordersKeyNew, ordersKeyOld)
+	app, diff := ordersApp(t, true)
+	in := map[string]string{"all": "true", "app": app, "resolve-secrets": "false"}
+	deployed := filepath.Join(t.TempDir(), "deploy.stdout")
+	writeFile(t, deployed, "Deploying stack: Orders\n")
+	stub := w.stub(
+		cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff}, // the review
+		cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff}, // the gate
+		cdkdtest.Invocation{ArgsContain: []string{"deploy"}, StdoutFile: deployed, Exit: 1},
+	)
+	reviewed := w.review(reviewedSHA, in)
+	body := prComment(t, w.gh).Body
+	assert.Assert(t, is.Contains(body, `"STAGE": "prod"`), "the review shows the public leaves")
+
+	deploy := map[string]string{"command": "deploy"}
+	for k, v := range in {
+		deploy[k] = v
+	}
+	res := w.run(deploy)
+	assert.Equal(t, res.outputs["digest"], reviewed.Digest, res.stdout)
+	assert.Assert(t, res.outputs["failure-reason"] != "diff-changed" && res.outputs["failure-reason"] != "diff-edited", res.stdout)
+	assert.Assert(t, is.Contains(res.summary, "reviewed at `8888888`"), res.summary)
+	ran := false
+	for _, c := range stub.Calls(t) {
+		ran = ran || (len(c.Args) > 0 && c.Args[0] == "deploy")
+	}
+	assert.Assert(t, ran, "cdkd deploy ran: %s", res.stdout)
+}
