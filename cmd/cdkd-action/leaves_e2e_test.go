@@ -263,3 +263,38 @@ func TestDeployOfALeafByLeafReview(t *testing.T) {
 	}
 	assert.Assert(t, ran, "cdkd deploy ran: %s", res.stdout)
 }
+
+// Drift decides each leaf too: a drifted Environment shows its public
+// settings (and the live region a person set by hand) in the check run, the
+// job summary and the tracking issue, and hides the live secret and the
+// leaf the state stores as "***"; nothing public is given to ::add-mask::.
+func TestDriftShowsPublicLeavesBesideANoEchoValue(t *testing.T) {
+	const live = "orders-live-key-b71e44"
+	w := newDriftWorkspace(t)
+	w.secret(live)
+	app, _ := ordersApp(t, true)
+	drift := filepath.Join(t.TempDir(), "drift.json")
+	writeFile(t, drift, mustJSON([]map[string]any{{"stack": "Orders", "region": "us-east-1",
+		"drifted": []map[string]any{{"logicalId": "Handler", "type": "AWS::Lambda::Function", "referencesUnresolved": false,
+			"changes": []map[string]any{{"path": "Environment",
+				"stateValue": map[string]any{"Variables": map[string]any{"STAGE": "prod", "REGION": "us-east-1", "API_KEY": "***"}},
+				"awsValue":   map[string]any{"Variables": map[string]any{"STAGE": "prod", "REGION": "us-west-2", "API_KEY": live}}}}}},
+		"clean": []any{}, "notSupported": []any{}, "skipped": []any{}, "notCompared": []any{}}}))
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"drift", "Orders", "--json"}, StdoutFile: drift, Exit: 1})
+	res := w.run(map[string]string{"stacks": "Orders", "app": app, "issue": "true", "resolve-secrets": "false"})
+	assert.Equal(t, res.code, 1, res.stdout)
+	for name, text := range map[string]string{"job summary": res.summary, "check run": onlyCheckRun(t, w.gh).Output.Summary + onlyCheckRun(t, w.gh).Output.Text,
+		"tracking issue": w.gh.Issues()[0].Body, "report JSON": readFile(t, res.outputs["report-json"])} {
+		for _, v := range []string{"STAGE", "prod", "us-west-2", "API_KEY"} {
+			assert.Assert(t, is.Contains(text, v), "%s hides the public %q: %s", name, v, text)
+		}
+	}
+	for _, l := range parseLog(res.stdout) {
+		if l.addMask {
+			for _, v := range ordersPublic {
+				assert.Assert(t, l.text != v, "::add-mask::%s masks a public value", l.text)
+			}
+		}
+	}
+	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+live+"\n"), "the live secret is learned")
+}

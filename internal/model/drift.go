@@ -39,6 +39,10 @@ type DriftChange struct {
 	State  Value      `json:"stateValue,omitzero"`
 	AWS    Value      `json:"awsValue,omitzero"`
 	Secret SecretKind `json:"secret,omitempty"`
+	// Leaves says the values at this secret position were hidden leaf by
+	// leaf: the leaves the template writes in public are shown, the others
+	// (and every leaf either side stores as "***") are "***".
+	Leaves bool `json:"secretLeaves,omitempty"`
 	// HiddenCase says, for a hidden position, whether it drifts by design or
 	// is real drift (see HiddenCase). Its JSON key, maskCase, is the report's.
 	HiddenCase HiddenCase `json:"maskCase,omitempty"`

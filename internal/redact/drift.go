@@ -23,33 +23,37 @@ import (
 func Drift(d *model.Drift, in Input) Report {
 	var rep Report
 	if in.Placed {
-		redactDrift(d, nil, in.Set)
+		redactDrift(d, nil, in.Set, false)
 		redactGroups(d, in.Set)
 		return rep
 	}
 	rep.Unplaced = placeDrift(d, in.Positions, in.State)
 	cases := hiddenCases(*d, in.Positions)
-	redactDrift(d, in.Positions, in.Set)
+	redactDrift(d, in.Positions, in.Set, in.Leaves)
 	applyHiddenCases(d, cases)
 	redactGroups(d, in.Set)
 	return rep
 }
 
 // redactDrift is Drift's redaction, after placement.
-func redactDrift(d *model.Drift, pos Positions, set *secrets.Set) {
-	learnDrift(d, pos, set)
+func redactDrift(d *model.Drift, pos Positions, set *secrets.Set, leaves bool) {
+	learnDrift(d, pos, set, leaves)
 	for i := range d.Stacks {
 		s := &d.Stacks[i]
+		st, known := lookup(pos, s.Stack, s.Region)
 		for r := range s.Drifted {
 			dr := &s.Drifted[r]
 			for c := range dr.Changes {
 				ch := &dr.Changes[c] // its Secret is learnDrift's, refined below
+				if state, aws, _, ok := leafDrift(leaves && known, st, dr.LogicalID, *ch); ok {
+					ch.State, ch.AWS, ch.Leaves = state, aws, true
+				}
 				ch.Path = set.Redact(ch.Path)
 				ch.State, ch.AWS = redactValue(ch.State, set), redactValue(ch.AWS, set)
 				if ch.Secret == model.SecretNone && (ch.State.IsHidden() || ch.AWS.IsHidden()) {
 					ch.Secret = hiddenKind(ch.Secret, ch.State, ch.AWS)
 				}
-				if ch.Secret != model.SecretNone {
+				if ch.Secret != model.SecretNone && !ch.Leaves {
 					ch.State, ch.AWS = hidePresent(ch.State), hidePresent(ch.AWS)
 				}
 			}
@@ -89,7 +93,7 @@ func redactResource(r *model.Resource, set *secrets.Set) {
 // learnDrift is redactDrift's first pass: it decides every change's secret
 // kind as the second pass will, and learns the values at secret positions
 // of the whole report before any of it is redacted by value.
-func learnDrift(d *model.Drift, pos Positions, set *secrets.Set) {
+func learnDrift(d *model.Drift, pos Positions, set *secrets.Set, leaves bool) {
 	for i := range d.Stacks {
 		s := &d.Stacks[i]
 		st, known := lookup(pos, s.Stack, s.Region)
@@ -105,6 +109,10 @@ func learnDrift(d *model.Drift, pos Positions, set *secrets.Set) {
 					ch.Secret = hiddenKind(ch.Secret, ch.State, ch.AWS)
 				}
 				if learns(ch.Secret) {
+					if _, _, ls, ok := leafDrift(leaves && known, st, dr.LogicalID, *ch); ok {
+						learnLeaves(set, ls, s.Stack+"/"+dr.LogicalID)
+						continue
+					}
 					where := s.Stack + "/" + dr.LogicalID + "." + ch.Path
 					learn(set, ch.State, ch.Secret, where)
 					learn(set, ch.AWS, ch.Secret, where)

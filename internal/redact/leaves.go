@@ -39,6 +39,12 @@ type leafValue struct {
 // leaf), the template does not hold the resource or writes nothing in
 // public in it, or every leaf is secret.
 func splitLeaves(st assembly.Stack, id, path string, v model.Value) (shown model.Value, leaves []leafValue, ok bool) {
+	return splitLeavesBut(st, id, path, v, nil)
+}
+
+// splitLeavesBut is splitLeaves that also hides the leaves at the paths
+// in stored, whatever the template says there (see storedHiddenLeaves).
+func splitLeavesBut(st assembly.Stack, id, path string, v model.Value, stored map[string]bool) (shown model.Value, leaves []leafValue, ok bool) {
 	if !hideable(v) || v.IsHidden() || !st.HasLiterals(id) {
 		return v, nil, false
 	}
@@ -57,6 +63,9 @@ func splitLeaves(st assembly.Stack, id, path string, v model.Value) (shown model
 			return x
 		}
 		leaf, kind := st.LeafAt(id, p)
+		if leaf == assembly.LeafPublic && stored[p] {
+			leaf, kind = assembly.LeafSecret, model.SecretNoEcho
+		}
 		leaves = append(leaves, leafValue{path: p, text: text, leaf: leaf, kind: kind})
 		if leaf == assembly.LeafPublic {
 			public = true
@@ -150,4 +159,61 @@ func hideAt(v model.Value, split func(model.Value) (model.Value, bool)) model.Va
 		}
 	}
 	return hidePresent(v)
+}
+
+// storedHiddenLeaves are the paths of the leaves that hold cdkd's NoEcho
+// "***" in any of values: in a drift, the stored side says so of a leaf
+// that was NoEcho when it was deployed, and the live side's leaf there is
+// the secret, whatever today's template writes.
+func storedHiddenLeaves(path string, values ...model.Value) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range values {
+		raw := bytes.TrimSpace(v.Raw)
+		if len(raw) == 0 || (raw[0] != '{' && raw[0] != '[') {
+			continue
+		}
+		tree, err := model.DecodeJSON(raw)
+		if err != nil {
+			continue
+		}
+		walkLeaves(tree, path, func(p string, x any) any {
+			if s, ok := x.(string); ok && s == model.Hidden {
+				out[p] = true
+			}
+			return x
+		})
+	}
+	return out
+}
+
+// splitDrift hides a drifted change's stored and live values leaf by leaf
+// when both split (see splitLeaves), the leaves either side stores as
+// "***" hidden in both; ok is false when the change is to be hidden whole.
+func splitDrift(st assembly.Stack, id string, ch model.DriftChange) (state, aws model.Value, leaves []leafValue, ok bool) {
+	if ch.Secret != model.SecretNoEcho && ch.Secret != model.SecretReference {
+		return ch.State, ch.AWS, nil, false
+	}
+	stored := storedHiddenLeaves(ch.Path, ch.State, ch.AWS)
+	state, aws = ch.State, ch.AWS
+	for _, side := range []*model.Value{&state, &aws} {
+		if !hideable(*side) {
+			continue
+		}
+		shown, ls, split := splitLeavesBut(st, id, ch.Path, *side, stored)
+		if !split {
+			return ch.State, ch.AWS, nil, false
+		}
+		*side = shown
+		leaves = append(leaves, ls...)
+	}
+	return state, aws, leaves, len(leaves) > 0
+}
+
+// leafDrift is splitDrift when per-leaf decisions are on and the stack's
+// positions are known.
+func leafDrift(on bool, st assembly.Stack, id string, ch model.DriftChange) (state, aws model.Value, leaves []leafValue, ok bool) {
+	if !on {
+		return ch.State, ch.AWS, nil, false
+	}
+	return splitDrift(st, id, ch)
 }

@@ -87,3 +87,27 @@ func TestDiffHidesLeafByLeaf(t *testing.T) {
 		})
 	}
 }
+
+// A drifted value at a secret position is hidden leaf by leaf too: the
+// live secret and every leaf the state stores as "***" are hidden, the
+// template's public leaves shown.
+func TestDriftHidesLeafByLeaf(t *testing.T) {
+	asm, err := assembly.Load("testdata/leaves")
+	assert.NilError(t, err)
+	set := secrets.NewSet()
+	set.Public(asm.PublicLiterals())
+	d := model.Drift{Stacks: []model.StackDrift{{Stack: "Orders", Region: "us-east-1", Drifted: []model.DriftedResource{{
+		Resource: model.Resource{LogicalID: "Handler", Type: "AWS::Lambda::Function"},
+		Changes: []model.DriftChange{{Path: "Environment",
+			State: model.JSONValue(`{"Variables":{"STAGE":"prod","REGION":"us-east-1","API_KEY":"***"}}`),
+			AWS:   model.JSONValue(`{"Variables":{"STAGE":"prod","REGION":"eu-west-1","API_KEY":"live-rotated-key-9c1d"}}`)}},
+	}}}}}
+	Drift(&d, Input{Set: set, Positions: asm, Leaves: true})
+	ch := d.Stacks[0].Drifted[0].Changes[0]
+	assert.Equal(t, string(ch.State.Raw), `{"Variables":{"API_KEY":"***","REGION":"us-east-1","STAGE":"prod"}}`)
+	assert.Equal(t, string(ch.AWS.Raw), `{"Variables":{"API_KEY":"***","REGION":"eu-west-1","STAGE":"prod"}}`)
+	assert.Assert(t, ch.Leaves)
+	assert.Equal(t, ch.Secret, model.SecretNoEcho)
+	assert.Assert(t, is.Contains(set.MaskCommands(), "live-rotated-key-9c1d"), "the live secret is learned")
+	assert.Assert(t, !set.Contains("prod") && !set.Contains("us-east-1"))
+}

@@ -415,7 +415,9 @@ func (x *driftWriter) drifted(s *model.StackDrift) {
 			if hidden && c.Secret != model.SecretUnknown {
 				cases[hiddenCaseOf(c)] = append(cases[hiddenCaseOf(c)], d.LogicalID+"."+c.Path)
 			}
-			x.change(c, hidden)
+			// A change hidden leaf by leaf shows its values as the
+			// redaction stage left them (its secret leaves ***).
+			x.change(c, hidden && !c.Leaves)
 		}
 	}) {
 		return

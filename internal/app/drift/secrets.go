@@ -127,7 +127,7 @@ func (r *run) stateLookup(ctx context.Context, aws *driftAWS) redact.StateLookup
 // hid by position, which it added to the redactor, and returns what it
 // could not place.
 func (r *run) redactDrift(ctx context.Context, aws *driftAWS, d *model.Drift) []redact.Unplaced {
-	red := redact.Drift(d, redact.Input{Set: r.Secrets.Set, Positions: r.Secrets.Positions(), State: r.stateLookup(ctx, aws)})
+	red := redact.Drift(d, redact.Input{Set: r.Secrets.Set, Positions: r.Secrets.Positions(), State: r.stateLookup(ctx, aws), Leaves: true})
 	r.Secrets.RegisterMasks()
 	r.Secrets.WarnDiscovery(discover.ShortWarnings(r.Secrets.Set))
 	return red.Unplaced
