@@ -25,8 +25,6 @@ type public struct {
 	// oracles are the literals that hold a registered value, with the
 	// sources of the values they hold.
 	oracles map[string][]string
-	// inside are those literals, longest first, for redaction to skip.
-	inside []string
 }
 
 // Public tells the set the strings the cloud assembly's templates write as
@@ -105,7 +103,7 @@ func (s *Set) notePublic(v string, sources []string) {
 			inside = append(inside, lit)
 		}
 		slices.SortFunc(inside, longerFirst)
-		s.pub.inside = inside
+		s.inside.Store(&inside)
 	}
 }
 
@@ -121,7 +119,18 @@ func (s *Set) inPublic(v string) bool {
 // and occurs in no public literal (see Public). It reports whether it was
 // registered.
 func (s *Set) AddUndecided(value, source string) bool {
-	if utf8.RuneCountInString(strings.TrimSpace(value)) < MinUndecidedRunes {
+	return s.addDerived(value, source, MinUndecidedRunes, true)
+}
+
+// addDerived is the one registration path of a value that no input, template
+// or state declares secret but that is derived from one (an undecided leaf;
+// a part of a secret around '&', which the runner masks itself): it is
+// registered only when it has minRunes or more (after trimming) and occurs
+// in no public literal (see Public), so that public text is never taken for
+// a secret. runner false leaves it out of MaskCommands, for a value the
+// runner derives itself. A value registered already keeps its registration.
+func (s *Set) addDerived(value, source string, minRunes int, runner bool) bool {
+	if utf8.RuneCountInString(strings.TrimSpace(value)) < minRunes {
 		return false
 	}
 	s.mu.Lock()
@@ -130,7 +139,22 @@ func (s *Set) AddUndecided(value, source string) bool {
 	if pub {
 		return false
 	}
-	return s.Add(value, source)
+	added, isNew := s.add(value, source, false)
+	if isNew {
+		if !runner {
+			s.mu.Lock()
+			s.entries[value].noRunner = true
+			s.mu.Unlock()
+		}
+		for _, d := range structuredForms(value, source) {
+			if d.whole {
+				s.add(d.value, d.source, true)
+			} else {
+				s.addDerived(d.value, d.source, minRunes, runner)
+			}
+		}
+	}
+	return added
 }
 
 // Oracle is a public literal that holds a secret: the literal (which the
@@ -155,11 +179,13 @@ func (s *Set) Oracles() []Oracle {
 	return out
 }
 
-// publicInside returns the literals redaction must not redact inside.
+// publicInside returns the literals redaction must not redact inside:
+// read on every redaction, so without taking the lock.
 func (s *Set) publicInside() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pub.inside
+	if p := s.inside.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // exemptPublic drops the spans that lie inside an occurrence, in text, of

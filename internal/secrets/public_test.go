@@ -70,3 +70,18 @@ func TestAddUndecided(t *testing.T) {
 		})
 	}
 }
+
+// A derived value the runner derives itself is redacted but never given to
+// ::add-mask::, until something declares it; one that occurs in a public
+// literal is not registered at all.
+func TestAddDerivedLeavesTheRunnerOut(t *testing.T) {
+	s := NewSet()
+	s.Public([]string{"orders-prod-handler"})
+	assert.Assert(t, s.addDerived("fragment-6x", "part of mask-values line 1", 6, false))
+	assert.Assert(t, !s.addDerived("orders-prod", "part of mask-values line 1", 6, false), "in a public literal")
+	assert.Equal(t, s.Redact("a fragment-6x b"), "a *** b")
+	assert.Assert(t, !s.Contains("orders-prod"))
+	assert.DeepEqual(t, s.MaskCommands(), []string{})
+	s.Add("fragment-6x", "mask-values line 2")
+	assert.DeepEqual(t, s.MaskCommands(), []string{"fragment-6x"})
+}

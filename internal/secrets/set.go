@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -55,8 +56,11 @@ type Set struct {
 	// form (RedactLoose), guarded by mm too.
 	ml *matcher
 
-	// pub is what the templates write in public (see Public), guarded by mu.
-	pub public
+	// pub is what the templates write in public (see Public), guarded by mu;
+	// inside are its literals that hold a value, longest first, for
+	// redaction to skip (see exemptPublic).
+	pub    public
+	inside atomic.Pointer[[]string]
 }
 
 type entry struct {
@@ -65,6 +69,10 @@ type entry struct {
 	// whole: a re-serialization of a structured secret, redacted and
 	// registered with the runner whole, never line by line.
 	whole bool
+	// noRunner: a value only derived (see addDerived) that the runner
+	// derives itself; MaskCommands leaves it out. Adding it otherwise
+	// clears it.
+	noRunner bool
 }
 
 // NewSet returns an empty Set.
@@ -79,6 +87,11 @@ func NewSet() *Set { return &Set{} }
 // registers its re-serializations and its leaves: see structuredForms.
 func (s *Set) Add(value, source string) bool {
 	added, isNew := s.add(value, source, false)
+	if added && !isNew {
+		s.mu.Lock()
+		s.entries[value].noRunner = false
+		s.mu.Unlock()
+	}
 	if isNew {
 		for _, d := range structuredForms(value, source) {
 			if d.whole {
@@ -186,6 +199,9 @@ func (s *Set) MaskCommands() []string {
 	values := make([]string, 0, len(s.entries))
 	whole := map[string]bool{}
 	for v, e := range s.entries {
+		if e.noRunner {
+			continue
+		}
 		values = append(values, strings.TrimSpace(v))
 		if e.whole {
 			whole[strings.TrimSpace(v)] = true
