@@ -217,6 +217,7 @@ func TestSecretInsideAPublicLiteralIsSaid(t *testing.T) {
 		assert.Assert(t, is.Contains(text, "QueueParam"), "%s names the parameter", name)
 		assert.Assert(t, is.Contains(strings.ReplaceAll(strings.ReplaceAll(text, "<code>", "`"), "</code>", "`"), "`Queue`.`QueueName` in App"), "%s names where the literal is", name)
 		assert.Assert(t, is.Contains(text, "not secret and should be changed"), name)
+		assert.Assert(t, is.Contains(strings.ReplaceAll(strings.ReplaceAll(text, "<code>", "`"), "</code>", "`"), "the literal `"+literal+"`"), "%s names the literal", name)
 	}
 	// The value is hidden everywhere but inside the literal.
 	for _, c := range res.channels {
