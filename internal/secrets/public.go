@@ -68,6 +68,17 @@ func (s *Set) Public(literals []string) {
 	}
 }
 
+// ForgetPublic forgets the public literals: every occurrence of a secret
+// is redacted again, inside them too, as before Public. A deploy checking a
+// review of a layout that redacted inside public literals (v1 to v3) calls
+// it, so that its change set and report are computed as that review's were.
+func (s *Set) ForgetPublic() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pub = public{}
+	s.inside.Store(nil)
+}
+
 // notePublic records the literals that hold value v as oracles. s.mu is held.
 func (s *Set) notePublic(v string, sources []string) {
 	v = strings.TrimSpace(v)

@@ -85,3 +85,17 @@ func TestAddDerivedLeavesTheRunnerOut(t *testing.T) {
 	s.Add("fragment-6x", "mask-values line 2")
 	assert.DeepEqual(t, s.MaskCommands(), []string{"fragment-6x"})
 }
+
+// ForgetPublic redacts inside the literals again, as a layout v1 to v3
+// review was redacted.
+func TestForgetPublic(t *testing.T) {
+	s := NewSet()
+	s.Add("fixture-queue", "NoEcho parameter QueueParam")
+	s.Public([]string{"fixture-queue-v1"})
+	assert.Equal(t, s.Redact("fixture-queue-v1"), "fixture-queue-v1")
+	s.ForgetPublic()
+	assert.Equal(t, s.Redact("fixture-queue-v1"), "***-v1")
+	assert.Assert(t, s.Contains("fixture-queue-v1"))
+	assert.Equal(t, len(s.Oracles()), 0)
+	assert.Assert(t, s.AddUndecided("old-token-1234", "x"), "no literal holds it any more")
+}

@@ -64,6 +64,11 @@ func (st *Stage) Security(ctx context.Context, d *model.Diff) {
 // deploy checking a review redacts as that review's diff did.
 func (st *Stage) Redact(ctx context.Context, d *model.Diff, layout int) (notes []string, unverifiable string) {
 	notes = st.bindCreates(d)
+	if !reporters.LeafSecrecy(layout) {
+		// That layout redacted inside public literals too (see
+		// secrets.Set.Public): so does the rest of this run.
+		st.Secrets.Set.ForgetPublic()
+	}
 	red := redact.Diff(d, redact.Input{Set: st.Secrets.Set, Positions: st.Secrets.Positions(), Leaves: reporters.LeafSecrecy(layout)})
 	st.learned()
 	_, unplaced := redact.UnplacedNotes(red.Unplaced, st.Secrets.Set, st.Secrets.Assembly != nil, "", "changed values")
