@@ -175,15 +175,15 @@ func TestPublicLeavesBesideANoEchoValueStayVisible(t *testing.T) {
 	assert.Assert(t, is.Contains(comment, "API_KEY"), "the secret's key is shown, its value hidden")
 }
 
-// A NoEcho value that occurs inside a literal the template writes in
-// public is not redacted there (***-v1 would tell it), and the report says
-// that it is not secret, naming the parameter and where the literal is,
-// never the value; it is still hidden at its own position.
-func TestSecretInsideAPublicLiteralIsSaid(t *testing.T) {
-	const value, literal = "fixture-queue", "fixture-queue-v1"
-	w := newWorkspace(t)
-	w.chance = append(w.chance, value) // checked below: only inside the literal
-	dir := t.TempDir()
+// The oracle app: a NoEcho parameter whose value occurs inside the name a
+// queue is given as a literal.
+const oracleValue, oracleLiteral = "fixture-queue", "fixture-queue-v1"
+
+// oracleApp writes the oracle app's cloud assembly and its diff.
+func oracleApp(t *testing.T) (dir, diff string) {
+	t.Helper()
+	const value, literal = oracleValue, oracleLiteral
+	dir = t.TempDir()
 	writeFile(t, filepath.Join(dir, "manifest.json"), `{"version":"55.0.0","artifacts":{"App":{"type":"aws:cloudformation:stack",
 "environment":"aws://123456789012/us-east-1","properties":{"templateFile":"App.template.json"},"displayName":"App"}}}`)
 	writeFile(t, filepath.Join(dir, "App.template.json"), `{
@@ -193,7 +193,7 @@ func TestSecretInsideAPublicLiteralIsSaid(t *testing.T) {
   "Param": {"Type": "AWS::SSM::Parameter", "Properties": {"Type": "String", "Value": {"Ref": "QueueParam"}}}
  }
 }`)
-	diff := filepath.Join(t.TempDir(), "diff.json")
+	diff = filepath.Join(t.TempDir(), "diff.json")
 	writeFile(t, diff, mustJSON([]map[string]any{{
 		"stack": "App", "region": "us-east-1",
 		"changes": []map[string]any{
@@ -204,6 +204,18 @@ func TestSecretInsideAPublicLiteralIsSaid(t *testing.T) {
 		},
 		"outputChanges": []any{}, "children": []any{},
 	}}))
+	return dir, diff
+}
+
+// A NoEcho value that occurs inside a literal the template writes in
+// public is not redacted there (***-v1 would tell it), and the report says
+// that it is not secret, naming the parameter and where the literal is,
+// never the value; it is still hidden at its own position.
+func TestSecretInsideAPublicLiteralIsSaid(t *testing.T) {
+	const value, literal = oracleValue, oracleLiteral
+	w := newWorkspace(t)
+	w.chance = append(w.chance, value) // checked below: only inside the literal
+	dir, diff := oracleApp(t)
 	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff})
 	res := w.run(map[string]string{"all": "true", "app": dir, "resolve-secrets": "false"})
 	assert.Equal(t, res.code, 0, res.stdout)
@@ -298,4 +310,35 @@ func TestDriftShowsPublicLeavesBesideANoEchoValue(t *testing.T) {
 		}
 	}
 	assert.Assert(t, is.Contains(res.stdout, "::add-mask::"+live+"\n"), "the live secret is learned")
+}
+
+// A review that shows a public literal holding a secret deploys: the gate
+// leaves the literal unredacted as the diff did, so the digest and the
+// visible report are the review's.
+func TestDeployOfAReviewWithASecretInAPublicLiteral(t *testing.T) {
+	w := newDeployWorkspace(t, reviewedSHA)
+	w.chance = append(w.chance, oracleValue)
+	app, diff := oracleApp(t)
+	in := map[string]string{"all": "true", "app": app, "resolve-secrets": "false", "allow-destructive": "true"}
+	deployed := filepath.Join(t.TempDir(), "deploy.stdout")
+	writeFile(t, deployed, "Deploying stack: App\n")
+	stub := w.stub(
+		cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff}, // the review
+		cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff}, // the gate
+		cdkdtest.Invocation{ArgsContain: []string{"deploy"}, StdoutFile: deployed, Exit: 1},
+	)
+	reviewed := w.review(reviewedSHA, in)
+	assert.Assert(t, is.Contains(prComment(t, w.gh).Body, `"`+oracleLiteral+`"`), "the review shows the literal")
+	deploy := map[string]string{"command": "deploy"}
+	for k, v := range in {
+		deploy[k] = v
+	}
+	res := w.run(deploy)
+	assert.Equal(t, res.outputs["digest"], reviewed.Digest, res.stdout)
+	assert.Assert(t, is.Contains(res.summary, "reviewed at `8888888`"), res.summary)
+	ran := false
+	for _, c := range stub.Calls(t) {
+		ran = ran || (len(c.Args) > 0 && c.Args[0] == "deploy")
+	}
+	assert.Assert(t, ran, "cdkd deploy ran: %s", res.stdout)
 }
