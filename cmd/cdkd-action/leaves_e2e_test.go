@@ -342,3 +342,19 @@ func TestDeployOfAReviewWithASecretInAPublicLiteral(t *testing.T) {
 	}
 	assert.Assert(t, ran, "cdkd deploy ran: %s", res.stdout)
 }
+
+// Without a cloud assembly nothing is decided per leaf: every changed value
+// is hidden whole, as before, and the report says so.
+func TestNoAssemblyHidesWholeAndSaysSo(t *testing.T) {
+	w := newWorkspace(t)
+	w.secret(ordersKeyNew, ordersKeyOld)
+	_, diff := ordersApp(t, true)
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json", "--app", "node app.js"}, StdoutFile: diff})
+	res := w.run(map[string]string{"all": "true", "app": "node app.js", "resolve-secrets": "false"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	comment := w.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Assert(t, is.Contains(comment, "`Environment`: `***` → `***` · 🔒 unknown position"), comment)
+	assert.Assert(t, is.Contains(comment, "> ℹ️ "+unknownPositionsNote))
+	assert.Assert(t, is.Contains(comment, "every changed value is hidden"))
+	assert.Assert(t, !strings.Contains(comment, `"STAGE"`), "nothing is shown per leaf")
+}
