@@ -55,8 +55,16 @@ func (s Stack) LeafAt(logicalID, path string) (Leaf, model.SecretKind) {
 	if k := s.SecretAt(logicalID, path); k != model.SecretNone {
 		return LeafSecret, k
 	}
+	lits := s.Literals[logicalID]
+	// The template's own path, or one above it, first: no allocation.
+	for _, l := range lits {
+		if l.Path == path || (len(path) > len(l.Path) && path[len(l.Path)] == '.' && strings.HasPrefix(path, l.Path)) {
+			return LeafPublic, model.SecretNone
+		}
+	}
+	// Then with any list index matching any other, as SecretAt matches.
 	want := splitPath(path)
-	for _, l := range s.Literals[logicalID] {
+	for _, l := range lits {
 		lp := splitPath(l.Path)
 		if len(lp) <= len(want) && overlaps(lp, want) {
 			return LeafPublic, model.SecretNone
