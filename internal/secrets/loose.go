@@ -200,7 +200,7 @@ func (s *Set) ContainsLoose(text string) bool {
 	var found bool
 	inside := s.publicInside()
 	s.withLoose(func(ml *matcher) {
-		found = len(exemptPublic(text, inside, ml.findLoose(text, len(inside) == 0, false))) > 0
+		found = len(exemptPublic(text, inside, ml.findLoose(text, inside == nil, false))) > 0
 	})
 	return found
 }

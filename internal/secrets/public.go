@@ -113,8 +113,11 @@ func (s *Set) notePublic(v string, sources []string) {
 		for lit := range s.pub.oracles {
 			inside = append(inside, lit)
 		}
-		slices.SortFunc(inside, longerFirst)
-		s.inside.Store(&inside)
+		// One matcher finds them all in one pass over a text, however
+		// many there are.
+		m := newMatcher()
+		m.add(inside)
+		s.inside.Store(m)
 	}
 }
 
@@ -190,38 +193,37 @@ func (s *Set) Oracles() []Oracle {
 	return out
 }
 
-// publicInside returns the literals redaction must not redact inside:
-// read on every redaction, so without taking the lock.
-func (s *Set) publicInside() []string {
-	if p := s.inside.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
+// publicInside returns the matcher of the literals redaction must not
+// redact inside (nil: none): read on every redaction, so without the lock.
+func (s *Set) publicInside() *matcher { return s.inside.Load() }
 
 // exemptPublic drops the spans that lie inside an occurrence, in text, of
-// a public literal holding a secret (see Public).
-func exemptPublic(text string, lits []string, spans []span) []span {
-	if len(lits) == 0 || len(spans) == 0 {
+// a public literal holding a secret (lits matches them; see Public).
+// Occurrences that overlap count as one: text made of public literals is
+// public.
+func exemptPublic(text string, lits *matcher, spans []span) []span {
+	if lits == nil || len(spans) == 0 {
 		return spans
 	}
-	var pub []span
-	for _, l := range lits {
-		for i := 0; i < len(text); {
-			j := strings.Index(text[i:], l)
-			if j < 0 {
-				break
-			}
-			pub = append(pub, span{i + j, i + j + len(l)})
-			i += j + 1
-		}
-	}
+	pub := lits.find(text, false) // sorted, merged
 	if len(pub) == 0 {
 		return spans
 	}
+	// One sweep, spans and occurrences by start: a span is inside an
+	// occurrence when the occurrences starting at or before it reach its
+	// end.
+	sorted := slices.IsSortedFunc(spans, func(a, b span) int { return a.start - b.start })
+	if !sorted {
+		spans = slices.Clone(spans)
+		slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	}
 	out := make([]span, 0, len(spans))
+	j, reach := 0, -1
 	for _, sp := range spans {
-		if !slices.ContainsFunc(pub, func(p span) bool { return p.start <= sp.start && sp.end <= p.end }) {
+		for ; j < len(pub) && pub[j].start <= sp.start; j++ {
+			reach = max(reach, pub[j].end)
+		}
+		if sp.end > reach {
 			out = append(out, sp)
 		}
 	}

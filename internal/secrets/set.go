@@ -60,7 +60,7 @@ type Set struct {
 	// inside are its literals that hold a value, longest first, for
 	// redaction to skip (see exemptPublic).
 	pub    public
-	inside atomic.Pointer[[]string]
+	inside atomic.Pointer[matcher]
 }
 
 type entry struct {
@@ -317,7 +317,7 @@ func (s *Set) Contains(text string) bool {
 	var found bool
 	inside := s.publicInside()
 	s.withMatcher(func(m *matcher) {
-		if len(inside) == 0 {
+		if inside == nil {
 			found = len(m.spans(text, true)) > 0
 			return
 		}
