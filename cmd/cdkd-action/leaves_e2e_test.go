@@ -358,3 +358,22 @@ func TestNoAssemblyHidesWholeAndSaysSo(t *testing.T) {
 	assert.Assert(t, is.Contains(comment, "every changed value is hidden"))
 	assert.Assert(t, !strings.Contains(comment, `"STAGE"`), "nothing is shown per leaf")
 }
+
+// A function being created is shown with the properties it is created
+// with (bound from the template): its Environment leaf by leaf too.
+func TestCreatedFunctionShowsItsPublicLeaves(t *testing.T) {
+	w := newWorkspace(t)
+	w.secret(ordersKeyNew)
+	app, _ := ordersApp(t, true)
+	diff := filepath.Join(t.TempDir(), "diff.json")
+	writeFile(t, diff, mustJSON([]map[string]any{{"stack": "Orders", "region": "us-east-1",
+		"changes":       []map[string]any{{"logicalId": "Handler", "changeType": "CREATE", "resourceType": "AWS::Lambda::Function"}},
+		"outputChanges": []any{}, "children": []any{}}}))
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"diff", "--json"}, StdoutFile: diff})
+	res := w.run(map[string]string{"all": "true", "app": app, "resolve-secrets": "false"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	comment := w.gh.Comments(owner, repo, prNum)[0].Body
+	for _, v := range []string{`"STAGE": "prod"`, `"REGION": "us-east-1"`, `"API_KEY": "***"`} {
+		assert.Assert(t, is.Contains(comment, v), comment)
+	}
+}

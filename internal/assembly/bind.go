@@ -30,8 +30,12 @@ const NoAssembly = "no cloud assembly to read its properties from (pass app: a s
 // assembly does not hold, or a template it cannot read) gets Unbound set to
 // why, and the deploy gate refuses it. It returns the number of creations
 // left unbound. The templates Load read are used, then released.
-func (a *Assembly) BindCreates(d *model.Diff) int {
-	b := binder{a: a}
+func (a *Assembly) BindCreates(d *model.Diff) int { return a.bindCreates(d, false) }
+
+// bindCreates is BindCreates; leaves stands in for a secret below a
+// top-level property only where it sits (see BindCreatesLeafByLeaf).
+func (a *Assembly) bindCreates(d *model.Diff, leaves bool) int {
+	b := binder{a: a, leaves: leaves}
 	if a != nil && a.templates != nil {
 		b.read = a.templates // read by Load: not read again
 		// A run binds one diff: the templates are let go now, not held
@@ -48,6 +52,8 @@ type binder struct {
 	// while binding.
 	read    map[string][]byte
 	unbound int
+	// leaves: see BindCreatesLeafByLeaf.
+	leaves bool
 }
 
 // unboundCreate reports a creation whose properties the diff does not
@@ -81,7 +87,7 @@ func (b *binder) stack(s *model.StackDiff, parent string) {
 		}
 		var props []model.PropertyChange
 		if why == "" {
-			props, ch.Unbound = properties(st, s.Stack, resources, ch.LogicalID)
+			props, ch.Unbound = properties(st, s.Stack, resources, ch.LogicalID, b.leaves)
 		} else {
 			ch.Unbound = why
 		}
@@ -128,7 +134,7 @@ func (b *binder) resources(stack, region, parent string) (Stack, map[string]any,
 
 // properties are the created resource's template properties, or why they
 // cannot be read; stack is the stack's name in the diff.
-func properties(st Stack, stack string, resources map[string]any, logicalID string) ([]model.PropertyChange, string) {
+func properties(st Stack, stack string, resources map[string]any, logicalID string, leaves bool) ([]model.PropertyChange, string) {
 	r, ok := resources[logicalID].(map[string]any)
 	if !ok {
 		return nil, fmt.Sprintf("resource %s is not in the template of stack %s", logicalID, stack)
@@ -148,7 +154,7 @@ func properties(st Stack, stack string, resources map[string]any, logicalID stri
 			return nil, fmt.Sprintf("property %s of resource %s in stack %s cannot be encoded: %v", k, logicalID, stack, err)
 		}
 		if st.SecretAt(logicalID, k) != model.SecretNone {
-			v = templateStandIn(v)
+			v = boundSecret(st, logicalID, k, props[k], v, leaves)
 		}
 		out = append(out, model.PropertyChange{Path: k, New: v})
 	}

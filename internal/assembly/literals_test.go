@@ -1,9 +1,11 @@
 package assembly
 
 import (
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/fs"
 
 	"github.com/cdkd-action/cdkd-action/internal/model"
 )
@@ -67,4 +69,36 @@ func TestPublicLiterals(t *testing.T) {
 		{Stack: "S", Output: "Name"},
 		{Stack: "S", LogicalID: "R", Path: "QueueName"},
 	})
+}
+
+// A created resource's property whose secret sits below it is bound leaf by
+// leaf for a layout that shows it so: only the node at the secret position
+// is a stand-in; BindCreates (older layouts) binds the property as one
+// stand-in, as before.
+func TestBindCreatesLeafByLeaf(t *testing.T) {
+	dir := fs.NewDir(t, "asm",
+		fs.WithFile("manifest.json", `{"version":"55.0.0","artifacts":{"S":{"type":"aws:cloudformation:stack","environment":"aws://1/us-east-1","properties":{"templateFile":"S.json"}}}}`),
+		fs.WithFile("S.json", `{"Parameters": {"Key": {"Type": "String", "NoEcho": true, "Default": "k-secret-value"}},
+ "Resources": {"Fn": {"Type": "AWS::Lambda::Function", "Properties": {
+  "Environment": {"Variables": {"STAGE": "prod", "API_KEY": {"Ref": "Key"}}},
+  "Picked": {"Fn::If": ["C", {"A": {"Ref": "Key"}}, {"A": "x"}]},
+  "Whole": {"Ref": "Key"}}}}}`))
+	asm, err := Load(dir.Path())
+	assert.NilError(t, err)
+	bound := func(bind func(*model.Diff) int) map[string]string {
+		d := model.Diff{Stacks: []model.StackDiff{{Stack: "S", Region: "us-east-1", Changes: []model.ResourceChange{{LogicalID: "Fn", ChangeType: model.ChangeCreate}}}}}
+		assert.Equal(t, bind(&d), 0)
+		out := map[string]string{}
+		for _, p := range d.Stacks[0].Changes[0].PropertyChanges {
+			out[p.Path] = string(p.New.Raw)
+		}
+		return out
+	}
+	leaves := bound(asm.BindCreatesLeafByLeaf)
+	assert.Assert(t, strings.HasPrefix(leaves["Environment"], `{"Variables":{"API_KEY":"template:`), leaves["Environment"])
+	assert.Assert(t, strings.HasSuffix(leaves["Environment"], `","STAGE":"prod"}}`), leaves["Environment"])
+	assert.Assert(t, strings.HasPrefix(leaves["Picked"], `"template:`), "a secret under Fn::If: one stand-in")
+	assert.Assert(t, strings.HasPrefix(leaves["Whole"], `"template:`))
+	whole := bound(asm.BindCreates)
+	assert.Assert(t, strings.HasPrefix(whole["Environment"], `"template:`), whole["Environment"])
 }

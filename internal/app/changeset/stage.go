@@ -63,7 +63,7 @@ func (st *Stage) Security(ctx context.Context, d *model.Diff) {
 // layout is the review layout the diff is redacted for (0: the latest): a
 // deploy checking a review redacts as that review's diff did.
 func (st *Stage) Redact(ctx context.Context, d *model.Diff, layout int) (notes []string, unverifiable string) {
-	notes = st.bindCreates(d)
+	notes = st.bindCreates(d, reporters.LeafSecrecy(layout))
 	if !reporters.LeafSecrecy(layout) {
 		// That layout redacted inside public literals too (see
 		// secrets.Set.Public): so does the rest of this run.
@@ -88,8 +88,15 @@ func (st *Stage) Redact(ctx context.Context, d *model.Diff, layout int) (notes [
 // bindCreates binds created resources' properties from the assembly, so
 // that they are redacted with the rest, and notes the creates it could not
 // bind.
-func (st *Stage) bindCreates(d *model.Diff) []string {
-	if st.Secrets.Assembly.BindCreates(d) == 0 {
+//
+// leaves binds a property whose secret sits below it leaf by leaf (see
+// assembly.Assembly.BindCreatesLeafByLeaf), for a layout that shows it so.
+func (st *Stage) bindCreates(d *model.Diff, leaves bool) []string {
+	bind := st.Secrets.Assembly.BindCreates
+	if leaves {
+		bind = st.Secrets.Assembly.BindCreatesLeafByLeaf
+	}
+	if bind(d) == 0 {
 		return nil
 	}
 	// No count: an aggregate merges its shards' notes by their words.
