@@ -377,3 +377,25 @@ func TestCreatedFunctionShowsItsPublicLeaves(t *testing.T) {
 		assert.Assert(t, is.Contains(comment, v), comment)
 	}
 }
+
+// Drift says it too, in the check run and the tracking issue, and shows the
+// literal unredacted.
+func TestDriftSaysASecretInsideAPublicLiteral(t *testing.T) {
+	w := newDriftWorkspace(t)
+	w.chance = append(w.chance, oracleValue)
+	app, _ := oracleApp(t)
+	drift := filepath.Join(t.TempDir(), "drift.json")
+	writeFile(t, drift, mustJSON([]map[string]any{{"stack": "App", "region": "us-east-1",
+		"drifted": []map[string]any{{"logicalId": "Queue", "type": "AWS::SQS::Queue", "referencesUnresolved": false,
+			"changes": []map[string]any{{"path": "VisibilityTimeout", "stateValue": 60, "awsValue": 90}}}},
+		"clean": []map[string]any{{"logicalId": "Param", "type": "AWS::SSM::Parameter"}}, "notSupported": []any{}, "skipped": []any{}, "notCompared": []any{}}}))
+	w.stub(cdkdtest.Invocation{ArgsContain: []string{"drift", "App", "--json"}, StdoutFile: drift, Exit: 1})
+	res := w.run(map[string]string{"stacks": "App", "app": app, "issue": "true", "resolve-secrets": "false"})
+	assert.Equal(t, res.code, 1, res.stdout)
+	for name, text := range map[string]string{"job summary": res.summary, "check run": onlyCheckRun(t, w.gh).Output.Summary, "tracking issue": w.gh.Issues()[0].Body} {
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "<code>", "`"), "</code>", "`")
+		assert.Assert(t, is.Contains(text, "the literal `"+oracleLiteral+"`"), "%s: %s", name, text)
+		assert.Assert(t, is.Contains(text, "not secret and should be changed"), name)
+		assert.Assert(t, !strings.Contains(text, "***-v1"), name)
+	}
+}

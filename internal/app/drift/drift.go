@@ -185,6 +185,8 @@ func (r *run) detectDrift(ctx context.Context, runner *cdkd.Runner, aws *driftAW
 		}
 	}
 	det.hidden, det.notes = redact.UnplacedNotes(unplaced, r.Secrets.Set, r.Secrets.Assembly != nil, noAssemblyDriftNote, "drifted values, in cdkd's state and in AWS,")
+	// A secret the template also writes in public is said here too.
+	det.notes = append(det.notes, redact.OracleNotes(r.Secrets.Set, r.Secrets.SecretAssembly())...)
 	return det, nil
 }
 
