@@ -37,7 +37,9 @@ type public struct {
 //     "fixture-queue-v1") would tell the secret by comparison with the
 //     template, and the literal is public anyway. Oracles lists them, for
 //     a notice that the value is not secret;
-//   - AddUndecided registers nothing that occurs in a literal.
+//   - a value only derived from a secret or undecided (AddUndecided, the
+//     runner's parts around '&': addDerived) is not registered when it
+//     occurs in a literal.
 //
 // The runner is not told: a value registered with ::add-mask:: stays
 // registered, and the runner masks it inside the literal in the log.
@@ -82,8 +84,8 @@ func (s *Set) ForgetPublic() {
 // notePublic records the literals that hold value v as oracles. s.mu is held.
 func (s *Set) notePublic(v string, sources []string) {
 	v = strings.TrimSpace(v)
-	if !redactable(v) || s.pub.joined == "" {
-		return
+	if !redactable(v) || s.pub.joined == "" || strings.IndexByte(v, 0) >= 0 {
+		return // (a NUL could match across two literals)
 	}
 	changed := false
 	for i := 0; i < len(s.pub.joined); {
@@ -123,7 +125,8 @@ func (s *Set) notePublic(v string, sources []string) {
 
 // inPublic reports whether v occurs in a public literal. s.mu is held.
 func (s *Set) inPublic(v string) bool {
-	return s.pub.joined != "" && strings.Contains(s.pub.joined, strings.TrimSpace(v))
+	v = strings.TrimSpace(v)
+	return s.pub.joined != "" && strings.IndexByte(v, 0) < 0 && strings.Contains(s.pub.joined, v)
 }
 
 // AddUndecided registers a value whose secrecy the template cannot decide
