@@ -55,6 +55,13 @@ func (s Stack) LeafAt(logicalID, path string) (Leaf, model.SecretKind) {
 	if k := s.SecretAt(logicalID, path); k != model.SecretNone {
 		return LeafSecret, k
 	}
+	// A plain {{resolve:ssm:...}} reference nobody confirmed a
+	// SecureString: a String parameter, public (see Position.Secure).
+	for _, p := range s.Positions {
+		if p.Kind == KindResource && p.LogicalID == logicalID && !p.Secure && p.Path == path {
+			return LeafPublic, model.SecretNone
+		}
+	}
 	lits := s.Literals[logicalID]
 	// The template's own path, or one above it, first: no allocation.
 	for _, l := range lits {

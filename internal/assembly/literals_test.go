@@ -32,7 +32,7 @@ func leafStack(t *testing.T, props string) Stack {
 // value's key) is undecided.
 func TestLeafAt(t *testing.T) {
 	s := leafStack(t, `{"Environment": {"Variables": {"STAGE": "prod", "REGION": {"Ref": "AWS::Region"}, "API_KEY": {"Ref": "Key"},
-		"URL": {"Fn::Sub": "https://x/${Key}"}, "LEVEL": {"Ref": "Stage"}}}, "Timeout": 30, "Layers": ["arn:aws:lambda:us-east-1:1:layer:l:1"]}`)
+		"URL": {"Fn::Sub": "https://x/${Key}"}, "LEVEL": {"Ref": "Stage"}, "PLAIN": "{{resolve:ssm:/orders/plain}}"}}, "Timeout": 30, "Layers": ["arn:aws:lambda:us-east-1:1:layer:l:1"]}`)
 	tests := []struct {
 		path string
 		want Leaf
@@ -44,6 +44,7 @@ func TestLeafAt(t *testing.T) {
 		{"Environment.Variables.API_KEY", LeafSecret, model.SecretNoEcho},
 		{"Environment.Variables.URL", LeafSecret, model.SecretNoEcho},
 		{"Environment.Variables.OLD_TOKEN", LeafUndecided, model.SecretNone},
+		{"Environment.Variables.PLAIN", LeafPublic, model.SecretNone}, // a String parameter, unless marked secure
 		{"Timeout", LeafPublic, model.SecretNone},
 		{"Layers.0", LeafPublic, model.SecretNone},
 		{"Environment", LeafSecret, model.SecretNoEcho}, // holds a secret leaf: whole, as before
