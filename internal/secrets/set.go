@@ -235,8 +235,23 @@ func (s *Set) MaskCommands() []string {
 // Redact is idempotent: Redact(Redact(x)) == Redact(x). Values are matched as
 // byte strings; a valid UTF-8 value only matches on character boundaries, so
 // valid UTF-8 text stays valid.
-func (s *Set) Redact(text string) string {
+//
+// A run of the base64 alphabet whose decoded form (base64, base32, gzip,
+// zlib, UTF-16LE, nested) holds a secret is replaced too: see blob.go.
+func (s *Set) Redact(text string) string { return s.redact(text, true) }
+
+// RedactExceptBlobs is Redact without looking inside encoded blobs: how
+// the sinks of review layouts 1 to 3 redacted, so that a review kept from
+// before blobs were decoded renders as it was written.
+func (s *Set) RedactExceptBlobs(text string) string { return s.redact(text, false) }
+
+func (s *Set) redact(text string, blobs bool) string {
 	s.withMatcher(func(m *matcher) {
+		if blobs {
+			// Before the values' own encodings, which would cut a
+			// blob into pieces that no longer decode.
+			text = m.replaceBlobs(text)
+		}
 		spans := m.spans(text, false)
 		if len(spans) == 0 {
 			return
@@ -289,7 +304,7 @@ func (s *Set) RedactBytes(b []byte) []byte {
 // would replace. It is the last-line guard before posting and a test oracle.
 func (s *Set) Contains(text string) bool {
 	var found bool
-	s.withMatcher(func(m *matcher) { found = len(m.spans(text, true)) > 0 })
+	s.withMatcher(func(m *matcher) { found = len(m.spans(text, true)) > 0 || len(m.findBlobs(text, true)) > 0 })
 	return found
 }
 
