@@ -175,17 +175,44 @@ func (sc *blobScan) holdingRuns(joined string, depth int) []span {
 }
 
 func (sc *blobScan) base64Holds(piece string, depth int) bool {
-	var buf []byte
 	for off := range 4 {
 		if len(piece)-off < minBlobRun {
 			break
 		}
-		buf = decodeBase64Lenient(buf[:0], piece[off:])
-		if sc.bytesHold(buf, depth) {
+		// Most runs are identifiers, and decode to noise at every
+		// alignment: their head says so before the whole is decoded.
+		var head [headBytes]byte
+		if !plausibleHead(decodeBase64Lenient(head[:0], piece[off:min(len(piece), off+headBytes*4/3)])) {
+			continue
+		}
+		if sc.bytesHold(decodeBase64Lenient(nil, piece[off:]), depth) {
 			return true
 		}
 	}
 	return false
+}
+
+// headBytes is how much of a decoded blob plausibleHead reads.
+const headBytes = 18
+
+// plausibleHead reports whether b, the start of what a run decodes to,
+// may be text, UTF-16 (it holds a zero byte) or start a compressed stream.
+func plausibleHead(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 || mostlyText(b) {
+		return true
+	}
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == 0x1f && b[i+1] == 0x8b || zlibHeader(b[i], b[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// zlibHeader reports whether c, f are a zlib stream's first two bytes
+// (deflate, a window of at most 32 KiB, no preset dictionary).
+func zlibHeader(c, f byte) bool {
+	return c&0x0f == 8 && c>>4 <= 7 && (uint16(c)<<8|uint16(f))%31 == 0 && f&0x20 == 0
 }
 
 // base32Holding returns the spans of piece, upper-case runs of the base32
@@ -203,6 +230,10 @@ func (sc *blobScan) base32Holding(piece string, depth int) []span {
 			j++
 		}
 		for off := 0; off < 8 && j-i-off >= minBlobRun; off++ {
+			var head [headBytes]byte
+			if !plausibleHead(decodeBase32(head[:0], piece[i+off:min(j, i+off+headBytes*8/5)])) {
+				continue
+			}
 			buf = decodeBase32(buf[:0], piece[i+off:j])
 			if sc.bytesHold(buf, depth) {
 				out = append(out, span{i, j})
@@ -251,7 +282,7 @@ func (sc *blobScan) compressedHolds(b []byte, depth int) bool {
 				}
 				return z, err
 			}
-		case b[i]&0x0f == 8 && b[i]>>4 <= 7 && (uint16(b[i])<<8|uint16(b[i+1]))%31 == 0 && b[i+1]&0x20 == 0:
+		case zlibHeader(b[i], b[i+1]):
 			open = func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }
 		default:
 			continue
