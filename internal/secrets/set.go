@@ -73,10 +73,15 @@ func NewSet() *Set { return &Set{} }
 // adding a value again only records the extra source.
 //
 // A value that is a JSON object or array (a structured secret) also
-// registers its re-serializations and its leaves: see structuredForms.
+// registers its re-serializations and its leaves: see structuredForms. A
+// value holding "&" also registers the sections the runner masks on
+// either side of it: see ampersandSections.
 func (s *Set) Add(value, source string) bool {
 	added, isNew := s.add(value, source, false)
 	if isNew {
+		for _, f := range ampersandSections(value) {
+			s.Add(f, source+" (a section around &, as the runner masks it)")
+		}
 		for _, d := range structuredForms(value, source) {
 			if d.whole {
 				s.add(d.value, d.source, true)
