@@ -294,3 +294,56 @@ func TestBlobsHoldingASecretInADriftDoNotLeak(t *testing.T) {
 		}
 	}
 }
+
+// blobLines is cdkd's output printing every blob, and a public one.
+func blobLines(secret, public []form) []cdkdtest.Line {
+	var lines []cdkdtest.Line
+	for _, b := range secret {
+		lines = append(lines, cdkdtest.Line{Text: "Error: user data " + b.text + " rejected"})
+	}
+	return append(lines, cdkdtest.Line{Text: "Error: also " + public[1].text})
+}
+
+// A failing deploy and a merge-queue verify whose cdkd prints the blobs:
+// neither the deploy nor the verify check run, the job summary,
+// the PR comment's deploy section, the deployment statuses, outputs,
+// report JSON or log shows one, and the public blob is shown.
+func TestBlobsHoldingASecretInDeployAndVerifyDoNotLeak(t *testing.T) {
+	secret, public := secretBlobs(t), publicBlobs(t)
+	in := func(base map[string]string) map[string]string {
+		base["mask-values"] += "\n" + blobE2ESecret
+		return base
+	}
+	t.Run("deploy", func(t *testing.T) {
+		w := newDeployWorkspace(t, reviewedSHA)
+		w.secret(blobE2ESecret)
+		declareBlobs(w, secret)
+		deploy := deployInvocation(t)
+		deploy.StderrLines, deploy.Exit = blobLines(secret, public), 1
+		w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/deploy/diff-safe.json"), gateDiff(t, "testdata/deploy/diff-safe.json"), deploy},
+			resultInvocations(t, "events-StackA-run.json")...)...)
+		w.review(reviewedSHA, in(diffInputs()))
+		res := w.run(in(deployInputs()))
+		assert.Equal(t, res.code, 3, res.stdout)
+		channels := res.channels
+		for _, c := range w.gh.Comments(owner, repo, deployPR) {
+			channels = append(channels, channel{"the PR comment's deploy section", c.Body})
+		}
+		assertNoBlobLeak(t, channels, blobE2ESecret)
+		check := deployCheck(t, w.gh)
+		assert.Check(t, is.Contains(check.Output.Summary+check.Output.Text, public[1].text), "the deploy check run shows the public blob")
+	})
+	t.Run("verify", func(t *testing.T) {
+		group := gateDiff(t, "testdata/deploy/diff-safe.json")
+		group.StderrLines, group.Exit = blobLines(secret, public), 1
+		w, _ := queueWorkspace(t, group)
+		w.secret(blobE2ESecret)
+		declareBlobs(w, secret)
+		w.onMergeGroup()
+		res := w.run(in(verifyInputs()))
+		runs := checkRunsOn(w.gh, "cdkd merge queue", groupHead)
+		assert.Assert(t, is.Len(runs, 1))
+		assertNoBlobLeak(t, res.channels, blobE2ESecret)
+		assert.Check(t, is.Contains(res.stdout, "Error: also "+public[1].text), "the log shows the public blob")
+	})
+}
