@@ -18,10 +18,10 @@ func TestAmpersandSectionsMatchTheRunner(t *testing.T) {
 	}{
 		{"secretpart1&secretpart2&secretpart3", []string{"secretpart1&secretpart2&", "secretpart3"}},
 		{"secretpart1&+secretpart2&secretpart3", []string{"secretpart1&+", "ecretpart2&secretpart3"}},
-		{"ab&cdefgh", []string{"cdefgh"}},              // "ab&" is under 6
-		{"abcdefg&hi", []string{"abcdefg&"}},           // "hi" is under 6
+		{"ab&cdefgh", []string{"cdefgh"}},                // "ab&" is under 6
+		{"abcdefg&hi", []string{"abcdefg&"}},             // "hi" is under 6
 		{"pässwörd&🔑🔑🔑🔑", []string{"pässwörd&", "🔑🔑🔑🔑"}}, // 🔑 is two UTF-16 units
-		{"abcdef&+🔑bcdefgh", []string{"abcdef&+"}},     // the runner would cut 🔑 in half
+		{"abcdef&+🔑bcdefgh", []string{"abcdef&+"}},       // the runner would cut 🔑 in half
 		{"no-ampersand-here", nil},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
