@@ -120,18 +120,22 @@ func (sc *blobScan) forEachRun(text string, depth int, fn func([]word, span) boo
 			}
 			continue
 		}
-		joined = joined[:0]
-		for _, w := range block {
-			joined = append(joined, text[w.start:w.end]...)
-		}
-		// The last word of a wrapped run may be the blob's last line
-		// or the next line's first word ("after"): without it first.
 		var spans []span
-		if last := block[len(block)-1]; len(block) > 1 {
+		if len(block) == 1 {
+			spans = sc.holdingRuns(text[block[0].start:block[0].end], depth)
+		} else {
+			joined = joined[:0]
+			for _, w := range block {
+				joined = append(joined, text[w.start:w.end]...)
+			}
+			// The last word of a wrapped run may be the blob's last
+			// line or the next line's first word ("after"): without it
+			// first.
+			last := block[len(block)-1]
 			spans = sc.holdingRuns(string(joined[:len(joined)-(last.end-last.start)]), depth)
-		}
-		if len(spans) == 0 {
-			spans = sc.holdingRuns(string(joined), depth)
+			if len(spans) == 0 {
+				spans = sc.holdingRuns(string(joined), depth)
+			}
 		}
 		for _, sp := range spans {
 			found = true
