@@ -22,8 +22,8 @@ import (
 //     may start with letters that are not part of the blob);
 //   - base32 (RFC 4648, upper case), from each of its first eight
 //     characters, for the upper-case runs of at least minBlobRun;
-//   - what those decode to, when it holds a gzip or zlib stream, is
-//     inflated; when a quarter or more of its bytes are zero, it is read as
+//   - what those decode to, when it holds a gzip stream (or starts a zlib
+//     one), is inflated; when a quarter or more of its bytes are zero, it is read as
 //     UTF-16LE at both byte offsets;
 //   - the text found so is searched for every value and encoding Redact
 //     knows, and for blobs again, down to maxBlobDepth encodings deep.
@@ -269,8 +269,9 @@ func (sc *blobScan) plainHolds(b []byte, depth int) bool {
 	return sc.textHolds(b, depth)
 }
 
-// compressedHolds inflates each gzip or zlib stream b holds (its header at
-// any byte: a run may start with characters that are not the blob's). It
+// compressedHolds inflates each gzip or zlib stream b holds (a gzip header
+// at any byte, a zlib one in the head: a run may start with characters
+// that are not the blob's). It
 // reports whether a stream's text holds a secret or a stream could not be
 // read whole (fail closed).
 func (sc *blobScan) compressedHolds(b []byte, depth int) bool {
@@ -286,7 +287,9 @@ func (sc *blobScan) compressedHolds(b []byte, depth int) bool {
 				}
 				return z, err
 			}
-		case zlibHeader(b[i], b[i+1]):
+		case i < headBytes && zlibHeader(b[i], b[i+1]):
+			// Two bytes that text holds by chance ("hC"): only in
+			// the head, where plausibleHead looked for it.
 			open = func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }
 		default:
 			continue
