@@ -272,6 +272,11 @@ func (s *Set) redact(text string, blobs bool) string {
 			}
 			text = m.replace(text, d)
 		}
+		if blobs {
+			// A Replacement cuts a run in two: each piece is a run
+			// of its own now, as a second Redact would read it.
+			text = m.replaceBlobs(text)
+		}
 	})
 	return text
 }
