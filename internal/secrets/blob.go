@@ -65,16 +65,25 @@ const (
 type blobScan struct {
 	m      *matcher
 	budget int // bytes still to inflate
+	// besideStars: only the runs of the text that touch a '*' (a
+	// Replacement just inserted may have cut them from a longer run).
+	besideStars bool
 }
 
 // findBlobs returns the spans of text (per line of a wrapped run) of each
 // run whose decoded form holds an occurrence, merged. With first set it
 // stops at the first.
 func (m *matcher) findBlobs(text string, first bool) []span {
+	return m.blobSpans(text, first, false)
+}
+
+// blobSpans is findBlobs, of only the runs beside a '*' when besideStars
+// is set.
+func (m *matcher) blobSpans(text string, first, besideStars bool) []span {
 	if len(m.byKey) == 0 || len(text) < minBlobRun {
 		return nil
 	}
-	sc := &blobScan{m: m, budget: max(minInflateBudget, inflateBudgetPerByte*len(text))}
+	sc := &blobScan{m: m, budget: max(minInflateBudget, inflateBudgetPerByte*len(text)), besideStars: besideStars}
 	var out []span
 	sc.forEachRun(text, 1, func(ws []word, sp span) bool {
 		out = appendRunPieces(out, ws, sp)
@@ -83,9 +92,10 @@ func (m *matcher) findBlobs(text string, first bool) []span {
 	return mergeSpans(out)
 }
 
-// replaceBlobs replaces each run of text that findBlobs finds.
-func (m *matcher) replaceBlobs(text string) string {
-	if spans := m.findBlobs(text, false); len(spans) > 0 {
+// replaceBlobs replaces each run of text that findBlobs finds; with
+// besideStars, of the runs beside a '*' only.
+func (m *matcher) replaceBlobs(text string, besideStars bool) string {
+	if spans := m.blobSpans(text, false, besideStars); len(spans) > 0 {
 		return m.replace(text, spans)
 	}
 	return text
@@ -112,6 +122,12 @@ func (sc *blobScan) forEachRun(text string, depth int, fn func([]word, span) boo
 		}
 		if n < minBlobRun {
 			continue
+		}
+		if sc.besideStars && depth == 1 {
+			first, last := block[0], block[len(block)-1]
+			if !(first.start > 0 && text[first.start-1] == '*' || last.end < len(text) && text[last.end] == '*') {
+				continue
+			}
 		}
 		if n > maxBlobRun {
 			found = true

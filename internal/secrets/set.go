@@ -255,7 +255,7 @@ func (s *Set) redact(text string, blobs bool) string {
 		if blobs {
 			// Before the values' own encodings, which would cut a
 			// blob into pieces that no longer decode.
-			text = m.replaceBlobs(text)
+			text = m.replaceBlobs(text, false)
 		}
 		spans := m.spans(text, false)
 		if len(spans) == 0 {
@@ -275,7 +275,7 @@ func (s *Set) redact(text string, blobs bool) string {
 		if blobs {
 			// A Replacement cuts a run in two: each piece is a run
 			// of its own now, as a second Redact would read it.
-			text = m.replaceBlobs(text)
+			text = m.replaceBlobs(text, true)
 		}
 	})
 	return text
