@@ -158,6 +158,9 @@ func (c Comment) WithDeploy(section string) Comment {
 // Redactor redacts secrets in text (*secrets.Set implements it).
 type Redactor interface {
 	Redact(string) string
+	// RedactExceptBlobs is Redact without looking inside encoded blobs:
+	// the redaction of review layouts 1 to 3 (see renderers).
+	RedactExceptBlobs(string) string
 	// Contains reports whether text holds a secret Redact would hide.
 	Contains(string) bool
 }

@@ -48,13 +48,20 @@ func (v Renderer) Report(h marker.Header, changeSetLine string, d model.Diff, wh
 // renderers are the layouts this release renders, oldest first; the last
 // is RendererVersion.
 var renderers = []Renderer{
-	{Version: reporters.Layout1, Redact: redactText},
-	{Version: reporters.Layout2, Redact: redactText},
-	{Version: reporters.Layout3, Redact: redactText},
+	{Version: reporters.Layout1, Redact: redactExceptBlobs},
+	{Version: reporters.Layout2, Redact: redactExceptBlobs},
+	{Version: reporters.Layout3, Redact: redactExceptBlobs},
 	{Version: reporters.Layout4, Redact: redactText},
 }
 
+// redactText is layout 4's: every value, in every encoding, and every
+// encoded blob (base64, base32, gzip, zlib, UTF-16LE, nested) whose
+// decoded text holds one.
 func redactText(r Redactor, text string) string { return r.Redact(text) }
+
+// redactExceptBlobs is layouts 1 to 3's: their sinks did not look inside
+// encoded blobs, so a review they wrote renders as it was posted.
+func redactExceptBlobs(r Redactor, text string) string { return r.RedactExceptBlobs(text) }
 
 // ErrUnknownRenderer means a review's report was laid out by a version
 // this release does not render: not an edit, the diff must be run again.

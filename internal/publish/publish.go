@@ -155,6 +155,9 @@ type Redactor interface {
 	OneLine(string) string
 	// Contains reports whether text holds a secret Redact would hide.
 	Contains(string) bool
+	// RedactExceptBlobs is Redact as review layouts 1 to 3 redacted:
+	// without looking inside encoded blobs.
+	RedactExceptBlobs(string) string
 }
 
 // Publisher runs the targets of a publication in order.

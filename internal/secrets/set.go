@@ -84,7 +84,9 @@ func NewSet() *Set { return &Set{} }
 // adding a value again only records the extra source.
 //
 // A value that is a JSON object or array (a structured secret) also
-// registers its re-serializations and its leaves: see structuredForms.
+// registers its re-serializations and its leaves: see structuredForms. A
+// value holding "&" also registers the sections the runner masks on
+// either side of it: see ampersandSections.
 func (s *Set) Add(value, source string) bool {
 	added, isNew := s.add(value, source, false)
 	if added && !isNew {
@@ -93,6 +95,9 @@ func (s *Set) Add(value, source string) bool {
 		s.mu.Unlock()
 	}
 	if isNew {
+		for _, f := range ampersandSections(value) {
+			s.Add(f, source+" (a section around &, as the runner masks it)")
+		}
 		for _, d := range structuredForms(value, source) {
 			if d.whole {
 				s.add(d.value, d.source, true)
@@ -260,9 +265,24 @@ func (s *Set) MaskCommands() []string {
 // Redact is idempotent: Redact(Redact(x)) == Redact(x). Values are matched as
 // byte strings; a valid UTF-8 value only matches on character boundaries, so
 // valid UTF-8 text stays valid.
-func (s *Set) Redact(text string) string {
+//
+// A run of the base64 alphabet whose decoded form (base64, base32, gzip,
+// zlib, UTF-16LE, nested) holds a secret is replaced too: see blob.go.
+func (s *Set) Redact(text string) string { return s.redact(text, true) }
+
+// RedactExceptBlobs is Redact without looking inside encoded blobs: how
+// the sinks of review layouts 1 to 3 redacted, so that a review kept from
+// before blobs were decoded renders as it was written.
+func (s *Set) RedactExceptBlobs(text string) string { return s.redact(text, false) }
+
+func (s *Set) redact(text string, blobs bool) string {
 	inside := s.publicInside()
 	s.withMatcher(func(m *matcher) {
+		if blobs {
+			// Before the values' own encodings, which would cut a
+			// blob into pieces that no longer decode.
+			text = m.replaceBlobs(text, false)
+		}
 		spans := exemptPublic(text, inside, m.spans(text, false))
 		if len(spans) == 0 {
 			return
@@ -277,6 +297,11 @@ func (s *Set) Redact(text string) string {
 				break
 			}
 			text = m.replace(text, d)
+		}
+		if blobs {
+			// A Replacement cuts a run in two: each piece is a run
+			// of its own now, as a second Redact would read it.
+			text = m.replaceBlobs(text, true)
 		}
 	})
 	return text
@@ -317,6 +342,10 @@ func (s *Set) Contains(text string) bool {
 	var found bool
 	inside := s.publicInside()
 	s.withMatcher(func(m *matcher) {
+		if len(m.findBlobs(text, true)) > 0 {
+			found = true
+			return
+		}
 		if inside == nil {
 			found = len(m.spans(text, true)) > 0
 			return
