@@ -15,8 +15,10 @@ import (
 // deleted resource is no longer in the templates: deployed (may be nil)
 // says what referenced it where it was deployed (cdkd's state), in its
 // stack. An error names the stacks whose templates could not be read; the
-// picture is still drawn, without their referrers.
-func (a *Assembly) Picture(d model.Diff, deployed Deployed) (*blast.Graph, error) {
+// picture is still drawn, without their referrers. redact (nil: none) is
+// applied to every name before it is recorded (blast.Build): the
+// dependents are found by the names as they are.
+func (a *Assembly) Picture(d model.Diff, deployed Deployed, redact func(string) string) (*blast.Graph, error) {
 	// What the change set does to each resource, by stack Name, so that a
 	// dependent in another stack shows its own change.
 	changes := map[string]map[string]blast.Kind{}
@@ -51,8 +53,9 @@ func (a *Assembly) Picture(d model.Diff, deployed Deployed) (*blast.Graph, error
 			return
 		}
 		st := blast.Input{Stack: path, Changed: focus}
-		if len(in) >= blast.MaxStacks {
-			// Not pictured, only counted: nothing more is read for it.
+		if len(in) >= blast.MaxReduced {
+			// Neither in the full picture nor in the reduced one, only
+			// counted: nothing more is read for it.
 			in = append(in, st)
 			return
 		}
@@ -92,7 +95,7 @@ func (a *Assembly) Picture(d model.Diff, deployed Deployed) (*blast.Graph, error
 		}
 		in = append(in, st)
 	})
-	return blast.Build(in), errors.Join(errs...)
+	return blast.Build(in, redact), errors.Join(errs...)
 }
 
 // Deployed returns the resources of a stack, as deployed, that reference

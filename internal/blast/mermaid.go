@@ -66,15 +66,20 @@ func Mermaid(st Stack) string {
 	for _, e := range st.Edges {
 		b.WriteString("  n" + strconv.Itoa(e[0]) + " --> n" + strconv.Itoa(e[1]) + "\n")
 	}
+	writeLegend(&b, st.Nodes)
+	return b.String()
+}
+
+// writeLegend names the shape of each kind that nodes have.
+func writeLegend(b *strings.Builder, nodes []Node) {
 	b.WriteString("  subgraph legend[\"Legend\"]\n")
 	for i, l := range legend {
-		if kindIn(st.Nodes, l.kind) {
+		if kindIn(nodes, l.kind) {
 			s := shapes[l.kind]
 			b.WriteString("    k" + strconv.Itoa(i) + s[0] + l.text + s[1] + "\n")
 		}
 	}
 	b.WriteString("  end\n")
-	return b.String()
 }
 
 func kindIn(nodes []Node, k Kind) bool {
@@ -138,4 +143,53 @@ func Label(s string) string {
 		b.WriteString("#8230;")
 	}
 	return b.String()
+}
+
+// MermaidReduced is the flowchart of the reduced picture: one node per
+// stack, labelled with its stack name and the counts of what changes in it
+// and what references that, shaped by the most destructive of its changes,
+// and an arrow from each stack that depends on a change to its stack.
+// Node IDs are generated as Mermaid's are; at most MaxReduced stacks and
+// one "and N more stacks" node, so it keeps within MaxEdges and MaxText.
+func MermaidReduced(r *Reduced) string {
+	var b strings.Builder
+	b.WriteString("flowchart LR\n")
+	nodes := make([]Node, 0, len(r.Stacks)+1)
+	for i, c := range r.Stacks {
+		text := Label("stack " + c.Stack)
+		var counts []string
+		for _, n := range []struct {
+			n    int
+			what string
+		}{{c.Replace, "replaced"}, {c.Delete, "deleted"}, {c.Broaden, "broadening access"}} {
+			if n.n > 0 {
+				counts = append(counts, strconv.Itoa(n.n)+" "+n.what)
+			}
+		}
+		if len(counts) > 0 {
+			text += "<br/>" + strings.Join(counts, ", ")
+		}
+		if c.Dependents > 0 {
+			text += "<br/>referenced by " + strconv.Itoa(c.Dependents) + " resource" + plural(c.Dependents)
+		}
+		s := shapes[c.Kind()]
+		b.WriteString("  n" + strconv.Itoa(i) + s[0] + text + s[1] + "\n")
+		nodes = append(nodes, Node{Kind: c.Kind()})
+	}
+	if r.More > 0 {
+		s := shapes[Unchanged]
+		b.WriteString("  n" + strconv.Itoa(len(r.Stacks)) + s[0] + "and " + strconv.Itoa(r.More) + " more stack" + plural(r.More) + s[1] + "\n")
+	}
+	for _, e := range r.Edges {
+		b.WriteString("  n" + strconv.Itoa(e[0]) + " --> n" + strconv.Itoa(e[1]) + "\n")
+	}
+	writeLegend(&b, nodes)
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

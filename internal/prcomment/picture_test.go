@@ -30,7 +30,7 @@ func widest() *blast.Graph {
 		}
 		in = append(in, st)
 	}
-	return blast.Build(in)
+	return blast.Build(in, nil)
 }
 
 // The picture's record is bounded whatever the names, comes off the
@@ -40,7 +40,7 @@ func TestPictureRecordWithinTheComment(t *testing.T) {
 	g := FitPicture(widest())
 	assert.Assert(t, g == nil || len(g.Stacks) < blast.MaxStacks, "the widest picture does not fit whole")
 	small := blast.Build([]blast.Input{{Stack: "S", Changed: []blast.Changed{{ID: "Bucket", Type: "AWS::S3::Bucket", Kind: blast.Replace}},
-		Dependents: []blast.Dependent{{ID: "Policy", Type: "AWS::S3::BucketPolicy", Kind: blast.Unchanged, On: []string{"Bucket"}}}}})
+		Dependents: []blast.Dependent{{ID: "Policy", Type: "AWS::S3::BucketPolicy", Kind: blast.Unchanged, On: []string{"Bucket"}}}}}, nil)
 	assert.DeepEqual(t, FitPicture(small), small)
 
 	// A picture of many stacks keeps those that fit, and says how many more.
@@ -52,7 +52,7 @@ func TestPictureRecordWithinTheComment(t *testing.T) {
 		}
 		in = append(in, st)
 	}
-	many := FitPicture(blast.Build(in))
+	many := FitPicture(blast.Build(in, nil))
 	assert.Assert(t, len(many.Stacks) > 0 && len(many.Stacks) < blast.MaxStacks)
 	assert.Equal(t, len(many.Stacks)+many.More, blast.MaxStacks)
 

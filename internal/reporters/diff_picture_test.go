@@ -35,7 +35,7 @@ func pictured() (model.Diff, *blast.Graph) {
 			{ID: "Reader", Type: "AWS::Lambda::Function", Kind: blast.Update, On: []string{"Bucket", "Queue"}},
 			{Stack: "Api", ID: "Handler", Type: "AWS::Lambda::Function", Kind: blast.Unchanged, On: []string{"Bucket"}},
 		},
-	}})
+	}}, nil)
 	return d, g
 }
 

@@ -3,7 +3,10 @@
 // Beyond parsing, it checks what a hostile name must never achieve: every
 // node and box has a generated id (n0, k0, s0, legend), no node has a
 // class, a style, a link, a click callback or a tooltip, and no class is
-// defined. A NAME.expect.json beside NAME.mmd ({"vertices": N, "texts":
+// defined. It measures each picture against the limits Mermaid renders
+// within: its length against maxTextSize (50,000 characters: parsing does
+// not check it, rendering shows an error instead) and its edges against
+// maxEdges (500). A NAME.expect.json beside NAME.mmd ({"vertices": N, "texts":
 // [...]}) pins the node count and labels that must read as plain text.
 // Usage: node check.mjs DIR...   (exit 1 on the first kind of failure)
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
@@ -16,6 +19,8 @@ globalThis.window = dom.window;
 globalThis.document = dom.window.document;
 const { default: mermaid } = await import('mermaid');
 mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+// The limits GitHub's renderer keeps to: Mermaid's defaults.
+const { maxTextSize, maxEdges } = mermaid.mermaidAPI.getConfig();
 const version = JSON.parse(readFileSync(new URL('./node_modules/mermaid/package.json', import.meta.url))).version;
 
 function files(dir) {
@@ -35,7 +40,9 @@ async function check(path) {
   const src = readFileSync(path, 'utf8');
   const errs = [];
   if (src.includes('%%')) errs.push('holds %% (a comment or directive)');
-  await mermaid.parse(src); // throws on a diagram Mermaid cannot read
+  // Mermaid measures the source in UTF-16 code units, as String.length does.
+  if (src.length > maxTextSize) errs.push(`is ${src.length} characters long, more than maxTextSize (${maxTextSize}): Mermaid renders an error instead`);
+  await mermaid.parse(src); // throws on a diagram Mermaid cannot read (past maxEdges too)
   const { db, type } = await mermaid.mermaidAPI.getDiagramFromText(src);
   if (!String(type).startsWith('flowchart')) errs.push(`is a ${type}, not a flowchart`);
   const vmap = db.getVertices();
@@ -49,6 +56,8 @@ async function check(path) {
   for (const s of db.getSubGraphs()) {
     if (!/^(s\d+|legend)$/.test(s.id)) errs.push(`box id ${JSON.stringify(s.id)} is not generated`);
   }
+  const edges = db.getEdges().length;
+  if (edges > maxEdges) errs.push(`has ${edges} edges, more than maxEdges (${maxEdges})`);
   const classes = db.getClasses();
   if ((classes instanceof Map ? classes.size : Object.keys(classes).length) > 0) errs.push('defines a class');
   const expect = path.replace(/\.mmd$/, '.expect.json');
@@ -58,6 +67,7 @@ async function check(path) {
     if (want.vertices !== undefined && vertices.length !== want.vertices) {
       errs.push(`has ${vertices.length} nodes, want ${want.vertices}`);
     }
+    if (want.edges !== undefined && edges !== want.edges) errs.push(`has ${edges} edges, want ${want.edges}`);
     for (const t of want.texts ?? []) {
       if (!texts.some((x) => x.includes(t))) errs.push(`no label reads ${JSON.stringify(t)} as text; labels: ${JSON.stringify(texts)}`);
     }
@@ -89,5 +99,5 @@ if (n === 0) {
   console.error(`mermaid-check: no .mmd file under ${dirs.join(', ')}`);
   process.exit(1);
 }
-console.log(`mermaid-check: ${n - failed} of ${n} pictures pass (mermaid ${version})`);
+console.log(`mermaid-check: ${n - failed} of ${n} pictures pass (mermaid ${version}, at most ${maxTextSize} characters and ${maxEdges} edges each)`);
 process.exit(failed ? 1 : 0);

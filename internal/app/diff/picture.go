@@ -15,13 +15,13 @@ import (
 // for a deleted resource from its stack's state record in the state
 // bucket (when AWS is configured; one read per stack with a deletion, no
 // cdkd process), its names redacted as the change set's are (before they
-// are recorded).
+// are recorded, and before they are cut).
 func (r *run) picture(ctx context.Context, d model.Diff) *blast.Graph {
-	g, err := r.Secrets.Assembly.Picture(d, r.deletedReferrers(ctx))
+	g, err := r.Secrets.Assembly.Picture(d, r.deletedReferrers(ctx), r.Secrets.Set.Redact)
 	if err != nil {
 		r.Log.Warning(r.Secrets.Set.Redact("the picture of what the changes touch has no referrers for some stacks: " + err.Error()))
 	}
-	return g.MapNames(r.Secrets.Set.Redact)
+	return g
 }
 
 // deletedReferrers answers, from a stack's state record (cdkd's
