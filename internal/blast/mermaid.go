@@ -66,17 +66,21 @@ func Mermaid(st Stack) string {
 	for _, e := range st.Edges {
 		b.WriteString("  n" + strconv.Itoa(e[0]) + " --> n" + strconv.Itoa(e[1]) + "\n")
 	}
-	writeLegend(&b, st.Nodes)
+	writeLegend(&b, st.Nodes, false)
 	return b.String()
 }
 
-// writeLegend names the shape of each kind that nodes have.
-func writeLegend(b *strings.Builder, nodes []Node) {
+// writeLegend names the shape of each kind that nodes have; in the
+// reduced picture (stacks) a plain box is a stack that depends on a change.
+func writeLegend(b *strings.Builder, nodes []Node, stacks bool) {
 	b.WriteString("  subgraph legend[\"Legend\"]\n")
 	for i, l := range legend {
 		if kindIn(nodes, l.kind) {
-			s := shapes[l.kind]
-			b.WriteString("    k" + strconv.Itoa(i) + s[0] + l.text + s[1] + "\n")
+			s, text := shapes[l.kind], l.text
+			if stacks && l.kind == Unchanged {
+				text = "unchanged stack, depends on a change"
+			}
+			b.WriteString("    k" + strconv.Itoa(i) + s[0] + text + s[1] + "\n")
 		}
 	}
 	b.WriteString("  end\n")
@@ -156,7 +160,7 @@ func MermaidReduced(r *Reduced) string {
 	b.WriteString("flowchart LR\n")
 	nodes := make([]Node, 0, len(r.Stacks)+1)
 	for i, c := range r.Stacks {
-		text := Label("stack " + c.Stack)
+		text := "stack " + Label(c.Stack)
 		var counts []string
 		for _, n := range []struct {
 			n    int
@@ -183,7 +187,7 @@ func MermaidReduced(r *Reduced) string {
 	for _, e := range r.Edges {
 		b.WriteString("  n" + strconv.Itoa(e[0]) + " --> n" + strconv.Itoa(e[1]) + "\n")
 	}
-	writeLegend(&b, nodes)
+	writeLegend(&b, nodes, true)
 	return b.String()
 }
 

@@ -171,13 +171,14 @@ func (d *diffData) collapseCannotFit(b Budget) bool {
 		return false
 	}
 	saved := 5 * strings.Count(d.full.String(), "<details open>")
-	// Level 1 writes one line where level 0 drew the picture (layout 2 on).
-	pictureLine := 0
+	// Level 1 writes one line where level 0 drew the picture (layout 2 on),
+	// or the reduced picture (layout 4 on).
+	lineBytes, lineChars := 0, 0
 	if d.r.drawsPicture() {
-		pictureLine = 80
+		lineBytes, lineChars = d.reducedSize()
 	}
-	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved-d.pictureBytes+pictureLine > b.MaxBytes) ||
-		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved-d.pictureChars+pictureLine > b.MaxChars)
+	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved-d.pictureBytes+lineBytes > b.MaxBytes) ||
+		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved-d.pictureChars+lineChars > b.MaxChars)
 }
 
 type located struct {
