@@ -127,8 +127,13 @@ type DiffResult struct {
 	// Notes are sentences on how far the report can be trusted.
 	Notes []string `json:"notes,omitempty"`
 	// PictureIn names where the picture of what the changes touch is
-	// ("the PR comment"), which the other channels point to.
+	// drawn ("the PR comment"), which the other channels point to, and
+	// Picture what the comment this run renders shows of it: "drawn",
+	// "reduced" (one node per stack) or "left out" (to fit). The report is
+	// written before the comment: whether the comment could be written is
+	// said in the log, the check run and the job summary.
 	PictureIn string `json:"pictureIn,omitempty"`
+	Picture   string `json:"picture,omitempty"`
 	// Missing says which part of the change set is not in Stacks (a shard
 	// that did not report); such a result has no digest.
 	Missing string      `json:"missing,omitempty"`

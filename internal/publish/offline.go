@@ -232,6 +232,28 @@ func (t *Summary) Write(pub *Publisher, markdown redacted.Text) {
 	}
 }
 
+// SummaryNote appends the publication's SummaryNote to the job summary: a
+// line that can be true only once the targets before it wrote (where the
+// diff's picture is, after the comment). The summary itself is written
+// first, so that every run has one whatever the API does.
+type SummaryNote struct {
+	Summary *Summary
+}
+
+func (t *SummaryNote) Policy(*View) Policy {
+	return Policy{What: "the job summary", Optional: true}
+}
+
+func (t *SummaryNote) Publish(_ context.Context, pub *Publisher, v *View, w *Written) error {
+	if v.SummaryNote == nil {
+		return nil
+	}
+	if text := v.SummaryNote(w); text.String() != "" {
+		t.Summary.Write(pub, redacted.Lines(redacted.Text{}, text))
+	}
+	return nil
+}
+
 // Stdout prints the whole report, redacted, for a local run: to Path
 // (--output) when set, else to W.
 type Stdout struct {

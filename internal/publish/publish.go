@@ -39,6 +39,10 @@ type Publication struct {
 	// Outputs are the result's step outputs (counts, digest, status).
 	Outputs map[string]string
 
+	// SummaryNote, when set, is a line the SummaryNote target appends to
+	// the job summary from what the targets before it wrote ("": none).
+	SummaryNote func(w *Written) string
+
 	CheckRun   *CheckRunFields
 	Comment    *CommentFields
 	Issue      *IssueFields
@@ -54,6 +58,10 @@ type CheckRunFields struct {
 	// ExternalID, when set, vouches for what the targets before the check
 	// run wrote (the comment holding the review).
 	ExternalID func(w *Written) string
+	// Summary, when set, is the check run's summary in place of the
+	// publication's Render: a report that says what the targets before it
+	// wrote (where the diff's picture is, once the comment was written).
+	Summary func(b reporters.Budget, w *Written) string
 }
 
 // CommentFields are the sticky PR comment's: its hidden header and the

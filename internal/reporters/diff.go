@@ -51,8 +51,12 @@ type DiffReport struct {
 	// deploy draws it again from the review alone.
 	Picture *blast.Graph
 	// PictureIn, when Picture is nil, is trusted Markdown naming where the
-	// picture is ("the PR comment"), for a channel that does not show it.
-	PictureIn string
+	// picture is drawn ("the PR comment"), for a channel that does not
+	// show it; PictureShown says what that place shows of it
+	// (PictureDrawn, PictureReduced, PictureLeftOut, PictureNotWritten).
+	// The pointer is written only with both, so it says where the picture
+	// is only where it is.
+	PictureIn, PictureShown string
 	// Layout is the layout to render in (layout.go); 0 is LatestLayout.
 	// Only the deploy, rendering a kept review again, names an older one.
 	Layout int

@@ -23,7 +23,28 @@ const (
 	PictureReduced = "reduced"
 	PictureLeftOut = "left out"
 	PictureNone    = ""
+	// PictureNotWritten: the place that would show it was not written (a
+	// token without write access, a pull request that moved on).
+	PictureNotWritten = "not written"
 )
+
+// PicturePointer is the line a channel that does not show the picture
+// writes about where it is: where names the place (trusted Markdown),
+// shown what it shows ("" for none: no line).
+func PicturePointer(where, shown string) string {
+	switch shown {
+	case PictureDrawn:
+		return "🗺️ The picture of what the changes touch is in " + where + ".\n"
+	case PictureReduced:
+		return "🗺️ The picture of what the changes touch is in " + where + ", reduced to one node per stack to fit.\n"
+	case PictureLeftOut:
+		return "🗺️ The picture of what the changes touch was left out of " + where + " to fit: it is shown nowhere.\n"
+	case PictureNotWritten:
+		return "🗺️ The picture of what the changes touch is shown nowhere: " + where + " could not be written (the log says why).\n"
+	}
+	return ""
+}
+
 
 // PictureShown says what a rendered diff report md shows of the picture
 // of what the changes touch: the full picture, the reduced one (one node
@@ -59,9 +80,9 @@ func (x *diffWriter) picture() {
 		g = nil // a record of the reduced picture alone, which older layouts never drew
 	}
 	if g == nil {
-		if x.r.PictureIn != "" && x.rung.picture {
+		if line := PicturePointer(x.r.PictureIn, x.r.PictureShown); x.r.PictureIn != "" && line != "" && x.rung.picture {
 			x.w.Block()
-			x.w.Write("🗺️ The picture of what the changes touch is in ", x.r.PictureIn, ".\n")
+			x.w.WriteString(line)
 		}
 		return
 	}

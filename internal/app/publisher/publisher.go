@@ -137,6 +137,16 @@ func (c *Channels) summaryTarget() *publish.Summary {
 	}}
 }
 
+// SummaryNote appends the publication's SummaryNote to the job summary
+// after the targets before it (publish.SummaryNote); nothing when no
+// summary is written.
+func (c *Channels) SummaryNote() []publish.Target {
+	if c.Local && c.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		return nil
+	}
+	return []publish.Target{&publish.SummaryNote{Summary: c.summaryTarget()}}
+}
+
 // keepsReportJSON: a run in a workspace (or a runner's temporary folder)
 // writes the report JSON for later steps; a local run outside both writes
 // it only where --report-json asks, or for a shard, whose product it is.
