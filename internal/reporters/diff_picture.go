@@ -80,7 +80,9 @@ func (x *diffWriter) picture() {
 		g = nil // a record of the reduced picture alone, which older layouts never drew
 	}
 	if g == nil {
-		if line := PicturePointer(x.r.PictureIn, x.r.PictureShown); x.r.PictureIn != "" && line != "" && x.rung.picture {
+		// From layout 4 on, every level says where the picture is: a
+		// shortened check run still points to it.
+		if line := PicturePointer(x.r.PictureIn, x.r.PictureShown); x.r.PictureIn != "" && line != "" && (x.rung.picture || x.r.reducesPicture()) {
 			x.w.Block()
 			x.w.WriteString(line)
 		}

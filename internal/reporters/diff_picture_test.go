@@ -51,7 +51,7 @@ func TestDiffPicture(t *testing.T) {
 	assert.Assert(t, strings.Index(md, "🗺️") > strings.Index(md, "Destructive changes"))
 	assert.Assert(t, strings.Index(md, "🗺️") < strings.Index(md, "<details"))
 	// A channel that does not show it says where it is.
-	r.Picture, r.PictureIn = nil, "the PR comment"
+	r.Picture, r.PictureIn, r.PictureShown = nil, "the PR comment", PictureDrawn
 	other := DiffMarkdown(r, CheckRunBudget)
 	assert.Assert(t, is.Contains(other, "🗺️ The picture of what the changes touch is in the PR comment.\n"))
 	assert.Assert(t, !strings.Contains(other, "```mermaid"))

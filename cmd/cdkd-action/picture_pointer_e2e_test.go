@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/cdkd-action/cdkd-action/internal/blast/blasttest"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd/cdkdtest"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// The job summary and the check run say where the picture of what the
+// changes touch is only where it is: in the comment as drawn, reduced to
+// one node per stack (5,000 changes), left out to fit (a change set whose
+// comment is only a headline), or nowhere when the comment could not be
+// written (a token without write access). Every picture the comment posts
+// keeps within Mermaid's limits, as the real parser measures them.
+func TestPicturePointers(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		stacks   int
+		perStack int
+		deny     bool
+		shown    string
+		pointer  string
+	}{
+		{name: "reduced at 5,000 changes", stacks: 50, perStack: 100, shown: reporters.PictureReduced, pointer: ", reduced to one node per stack to fit."},
+		{name: "left out", stacks: 1500, perStack: 4, shown: reporters.PictureLeftOut, pointer: " to fit: it is shown nowhere."},
+		{name: "comment not written", stacks: 2, perStack: 4, deny: true, shown: reporters.PictureNotWritten, pointer: " could not be written (the log says why)."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorkspace(t)
+			w.gh.DenyWrites = tc.deny
+			path := filepath.Join(w.dir, "diff.json")
+			writeFile(t, path, cdkdtest.DiffJSON(tc.stacks, tc.perStack))
+			res := w.run(map[string]string{"from-json": path})
+			assert.Equal(t, res.code, 0, res.stdout)
+			where := fmt.Sprintf("the PR comment on [#%d](%s/%s/pull/%d)", prNum, w.vars["GITHUB_SERVER_URL"], w.vars["GITHUB_REPOSITORY"], prNum)
+			channels := map[string]string{"summary": res.summary}
+			if tc.deny {
+				assert.Equal(t, len(w.gh.Comments(owner, repo, prNum)), 0)
+				assert.Assert(t, is.Contains(res.stdout, "::warning::cannot write the pull request comment"))
+			} else {
+				body := w.gh.Comments(owner, repo, prNum)[0].Body
+				assert.Equal(t, reporters.PictureShown(body), tc.shown)
+				check := w.gh.CheckRuns()[0]
+				channels["check run"] = check.Output.Summary
+				n := blasttest.Check(t, map[string]string{"comment": body}, nil)
+				assert.Equal(t, n, map[string]int{reporters.PictureReduced: 1, reporters.PictureLeftOut: 0}[tc.shown])
+				var report struct{ Picture, PictureIn string }
+				assert.NilError(t, json.Unmarshal([]byte(readFile(t, res.outputs["report-json"])), &report))
+				assert.Equal(t, report.Picture, tc.shown)
+				assert.Equal(t, report.PictureIn, where)
+			}
+			for name, text := range channels {
+				assert.Assert(t, is.Contains(text, where+tc.pointer), name)
+				assert.Assert(t, !strings.Contains(text, "```mermaid"), name)
+				assert.Equal(t, strings.Count(text, "🗺️"), 1, name)
+			}
+		})
+	}
+}
