@@ -45,7 +45,6 @@ func PicturePointer(where, shown string) string {
 	return ""
 }
 
-
 // PictureShown says what a rendered diff report md shows of the picture
 // of what the changes touch: the full picture, the reduced one (one node
 // per stack), a line saying it was left out, or none of these. The check
