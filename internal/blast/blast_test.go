@@ -197,3 +197,24 @@ func TestLongNamesAreRecordedCut(t *testing.T) {
 	assert.Equal(t, g.Stacks[0].Nodes[0].ID, want)
 	assert.Assert(t, is.Contains(blast.Mermaid(g.Stacks[0]), strings.Repeat("#233;", 64)+"#8230;<br/>T"))
 }
+
+// Names are redacted before they are cut: a secret that starts before the
+// 64th character and ends after it leaves no fragment in the label or in
+// the record. The dependents of a resource whose logical ID holds a secret
+// are found by its ID as it is, and drawn.
+func TestRedactedBeforeCut(t *testing.T) {
+	secret := "Hunter2Hunter2Hunter2"
+	id := strings.Repeat("A", 55) + secret + "Tail"
+	redact := func(s string) string { return strings.ReplaceAll(s, secret, "***") }
+	g := blast.Build([]blast.Input{{Stack: "S" + secret, Changed: []blast.Changed{{ID: id, Type: "AWS::SNS::Topic", Kind: blast.Replace}},
+		Dependents: []blast.Dependent{{ID: "Subscription", Type: "AWS::SNS::Subscription", Kind: blast.Unchanged, On: []string{id}}}}}, redact)
+	st := g.Stacks[0]
+	assert.DeepEqual(t, st.Nodes[0], blast.Node{ID: strings.Repeat("A", 55) + "***Tail", Type: "AWS::SNS::Topic", Kind: blast.Replace})
+	assert.DeepEqual(t, st.Nodes[1], blast.Node{ID: "Subscription", Type: "AWS::SNS::Subscription", Kind: blast.Unchanged})
+	assert.DeepEqual(t, st.Edges, [][2]int{{1, 0}})
+	assert.Equal(t, st.Stack, "S***")
+	assert.Equal(t, g.Reduced.Stacks[0], blast.Count{Stack: "S***", Replace: 1, Dependents: 1})
+	for _, frag := range []string{"Hunt", "er2"} {
+		assert.Assert(t, !strings.Contains(fmt.Sprint(g)+blast.Mermaid(st)+blast.MermaidReduced(g.Reduced), frag), frag)
+	}
+}
