@@ -66,3 +66,14 @@ func TestPicturePointers(t *testing.T) {
 		})
 	}
 }
+
+// README's one command, a local run, prints the picture of what its
+// replacement and deletion touch with the report, as the comment would
+// draw it, and the parser accepts it.
+func TestLocalPrintsThePicture(t *testing.T) {
+	res := runCLI(t, t.TempDir(), []string{"AWS_REGION="}, "--local", "--from-json="+abs(t, "../../testdata/fixtures/diff-v2.json"), "--app="+abs(t, "../../testdata/fixtures/assembly-v2"))
+	assert.Equal(t, res.code, 0, res.stderr)
+	assert.Assert(t, is.Contains(res.stdout, "### 🗺️ What the changes touch"))
+	assert.Assert(t, !strings.Contains(res.stdout, "is in the PR comment"))
+	assert.Equal(t, blasttest.Check(t, map[string]string{"stdout": res.stdout}, nil), 1)
+}

@@ -223,6 +223,10 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 	// picture in a line added once the comment was written (below).
 	summary := rep
 	summary.PictureShown = ""
+	if r.Channels.Local && rep.Error == "" && rep.Missing == "" && d != nil {
+		// A local run has no comment: it prints the picture with the report.
+		summary.Picture = r.picture(ctx, *d)
+	}
 	p := &publish.Publication{
 		Kind:    "diff",
 		Result:  rep.Result(),

@@ -28,6 +28,9 @@ func (r *run) picture(ctx context.Context, d model.Diff) *blast.Graph {
 // dependencies), which deployed resources reference the deleted ones.
 func (r *run) deletedReferrers(ctx context.Context) assembly.Deployed {
 	return func(stack, region string, deleted []string) []assembly.Referrer {
+		if r.AWS.Offline() != "" {
+			return nil // a local run makes no AWS call unless asked
+		}
 		bucket := r.AWS.StateBucket(ctx)
 		if bucket == "" {
 			return nil
