@@ -221,9 +221,10 @@ func Build(in []Input, redact func(string) string) *Graph {
 	return g
 }
 
-// Fits says whether the stack's flowchart keeps within Mermaid's limits.
+// Fits says whether the stack's flowchart keeps within Mermaid's limits,
+// drawn with the options that write the most (Latest).
 func (st Stack) Fits() bool {
-	return len(st.Edges) <= MaxEdges && len(Mermaid(st)) <= MaxText
+	return len(st.Edges) <= MaxEdges && len(Draw(st, Latest)) <= MaxText && len(Mermaid(st)) <= MaxText
 }
 
 // reduce is the picture of every stack with a focus change at one node

@@ -108,7 +108,7 @@ func (x *diffWriter) picture() {
 		}
 		x.w.Block()
 		x.w.Write("#### ", nameCode(st.Stack), "\n\n")
-		x.w.Fence(blast.Mermaid(st), "mermaid", "")
+		x.w.Fence(blast.Draw(st, x.r.pictureOptions()), "mermaid", "")
 	}
 	if g.More > 0 {
 		x.w.Block()

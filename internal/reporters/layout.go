@@ -1,6 +1,9 @@
 package reporters
 
-import "github.com/cdkd-action/cdkd-action/internal/security"
+import (
+	"github.com/cdkd-action/cdkd-action/internal/blast"
+	"github.com/cdkd-action/cdkd-action/internal/security"
+)
 
 // The diff report's layouts. A review comment records the layout it was
 // written in, and the deploy renders it again in that layout to compare it
@@ -65,3 +68,14 @@ func (r *DiffReport) codeSpansInNotes() bool { return r.layout() >= Layout3 }
 // says so (layout 4 on); an older layout wrote only that the picture was
 // left out, or nothing.
 func (r *DiffReport) reducesPicture() bool { return r.layout() >= Layout4 }
+
+// pictureOptions are how the layout draws a stack's flowchart: from layout
+// 4 on, replaced and deleted nodes in fixed colours and labels that
+// survive Mermaid's stripping of a style-like line's last ';'; before, as
+// those layouts drew it.
+func (r *DiffReport) pictureOptions() blast.Options {
+	if r.layout() >= Layout4 {
+		return blast.Latest
+	}
+	return blast.Options{}
+}
