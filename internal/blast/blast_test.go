@@ -184,7 +184,7 @@ func TestREADMEPicture(t *testing.T) {
 	blocks := blasttest.Blocks(string(b))
 	assert.Equal(t, len(blocks), 1, "README shows one picture")
 	g := blast.Build([]blast.Input{bucketStack()}, nil)
-	assert.Equal(t, blocks[0], blast.Mermaid(g.Stacks[0]), "README's picture is what the renderer draws")
+	assert.Equal(t, blocks[0], blast.Draw(g.Stacks[0], blast.Latest), "README's picture is what the renderer draws")
 	assert.Equal(t, blasttest.Check(t, map[string]string{"README": string(b)}, nil), 1)
 }
 
