@@ -71,7 +71,7 @@ func TestPictureReadsOnlyWhatItShows(t *testing.T) {
 			{LogicalID: "Q", ChangeType: model.ChangeDelete, ResourceType: "AWS::SQS::Queue"}}})
 	}
 	var read []string
-	g, err := (*Assembly)(nil).Picture(d, func(stack, _ string, deleted []string) []Referrer {
+	g, _, err := (*Assembly)(nil).Picture(d, nil, func(stack, _ string, deleted []string) []Referrer {
 		read = append(read, stack)
 		return []Referrer{{ID: "Policy", Type: "AWS::SQS::QueuePolicy", On: deleted}}
 	}, nil)
@@ -91,11 +91,11 @@ func TestPictureFocus(t *testing.T) {
 		{LogicalID: "Role", ChangeType: model.ChangeUpdate, ResourceType: "AWS::IAM::Role"},
 		{LogicalID: "New", ChangeType: model.ChangeCreate, ResourceType: "AWS::SNS::Topic"},
 	}}}}
-	g, err := (*Assembly)(nil).Picture(d, nil, nil)
+	g, _, err := (*Assembly)(nil).Picture(d, nil, nil, nil)
 	assert.NilError(t, err)
 	assert.Assert(t, g == nil)
 	d.Stacks[0].Security = []model.SecurityChange{{LogicalID: "Role", ResourceType: "AWS::IAM::Role", Status: model.SecurityBroadening}}
-	g, err = (*Assembly)(nil).Picture(d, nil, nil)
+	g, _, err = (*Assembly)(nil).Picture(d, nil, nil, nil)
 	assert.NilError(t, err)
 	assert.DeepEqual(t, g.Stacks[0].Nodes, []blast.Node{{ID: "Role", Type: "AWS::IAM::Role", Kind: blast.Broaden}})
 }

@@ -17,8 +17,13 @@ import (
 // stack. An error names the stacks whose templates could not be read; the
 // picture is still drawn, without their referrers. redact (nil: none) is
 // applied to every name before it is recorded (blast.Build): the
-// dependents are found by the names as they are.
-func (a *Assembly) Picture(d model.Diff, deployed Deployed, redact func(string) string) (*blast.Graph, error) {
+// dependents are found by the names as they are. base (may be nil: no
+// base-app) is the assembly before the change: the resources that still
+// import an export a deleted resource fed, which no stack exports any
+// more, are read from it (FormerImporters), drawn, and returned so that
+// the review warns of them.
+func (a *Assembly) Picture(d model.Diff, base *Assembly, deployed Deployed, redact func(string) string) (*blast.Graph, []FormerImporter, error) {
+	var former []FormerImporter
 	// What the change set does to each resource, by stack Name, so that a
 	// dependent in another stack shows its own change.
 	changes := map[string]map[string]blast.Kind{}
@@ -74,6 +79,20 @@ func (a *Assembly) Picture(d model.Diff, deployed Deployed, redact func(string) 
 				st.Dependents = append(st.Dependents, blast.Dependent{ID: r.ID, Type: r.Type, Kind: kind, On: r.On})
 			}
 		}
+		if len(deleted) > 0 && a != nil && base != nil {
+			refs, err := a.FormerImporters(base, Stack{Name: s.Stack, Region: s.Region}, deleted)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			for _, r := range refs {
+				kind, changed := changes[r.Stack][r.ID]
+				if !changed {
+					kind = blast.Unchanged
+				}
+				st.Dependents = append(st.Dependents, blast.Dependent{Stack: r.Stack, ID: r.ID, Type: r.Type, Kind: kind, On: r.On})
+			}
+			former = append(former, refs...)
+		}
 		if a != nil {
 			if stack, ok := a.StackIn(s.Stack, s.Region); ok {
 				refs, err := a.Referrers(stack, ids)
@@ -95,7 +114,7 @@ func (a *Assembly) Picture(d model.Diff, deployed Deployed, redact func(string) 
 		}
 		in = append(in, st)
 	})
-	return blast.Build(in, redact), errors.Join(errs...)
+	return blast.Build(in, redact), former, errors.Join(errs...)
 }
 
 // Deployed returns the resources of a stack, as deployed, that reference

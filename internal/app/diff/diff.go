@@ -187,7 +187,9 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 	var picture *blast.Graph
 	where := ""
 	if rep.Error == "" && rep.Missing == "" && d != nil && r.Channels.PublishesToAPI() && r.Config.Comment != config.CommentOff && r.GitHub.PR != nil {
-		if picture = prcomment.FitPicture(r.picture(ctx, *d)); picture != nil {
+		g, notes := r.picture(ctx, *d)
+		rep.Notes = append(slices.Clone(rep.Notes), notes...)
+		if picture = prcomment.FitPicture(g); picture != nil {
 			// A link to the pull request's conversation, where the comment
 			// is: its own URL is known only once it is written.
 			where = fmt.Sprintf("the PR comment on [#%d](%s/%s/%s/pull/%d)", r.GitHub.PR.Number,
@@ -225,7 +227,9 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 	summary.PictureShown = ""
 	if r.Channels.Local && rep.Error == "" && rep.Missing == "" && d != nil {
 		// A local run has no comment: it prints the picture with the report.
-		summary.Picture = r.picture(ctx, *d)
+		var notes []string
+		summary.Picture, notes = r.picture(ctx, *d)
+		summary.Notes = append(slices.Clone(summary.Notes), notes...)
 	}
 	p := &publish.Publication{
 		Kind:    "diff",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/assembly"
 	"github.com/cdkd-action/cdkd-action/internal/blast"
@@ -14,19 +15,45 @@ import (
 // picture draws what the changes of d touch from the cloud assembly, and
 // for a deleted resource from its stack's state record in the state
 // bucket (when AWS is configured; one read per stack with a deletion, no
-// cdkd process), its names redacted as the change set's are (before they
-// are recorded, and before they are cut).
-func (r *run) picture(ctx context.Context, d model.Diff) *blast.Graph {
-	g, err := r.Secrets.Assembly.Picture(d, r.deletedReferrers(ctx), r.Secrets.Set.Redact)
+// cdkd process) and from the assembly before the change (base-app: what
+// still imports an export it fed), its names redacted as the change set's
+// are (before they are recorded, and before they are cut). notes warn of
+// what the picture cannot show or what the deploy will break: a state
+// record that could not be read, a former export still imported.
+func (r *run) picture(ctx context.Context, d model.Diff) (g *blast.Graph, notes []string) {
+	var unread []string
+	g, former, err := r.Secrets.Assembly.Picture(d, r.Secrets.BaseAssembly, r.deletedReferrers(ctx, &unread), r.Secrets.Set.Redact)
 	if err != nil {
 		r.Log.Warning(r.Secrets.Set.Redact("the picture of what the changes touch has no referrers for some stacks: " + err.Error()))
 	}
-	return g
+	for _, stack := range unread {
+		notes = append(notes, "The state record of "+noteName(stack)+" could not be read: what referenced its deleted resources "+
+			"where they were deployed is unknown, and the picture does not show it (the log says why).")
+	}
+	for _, f := range former {
+		notes = append(notes, noteName(f.ID)+" in "+noteName(f.Stack)+" still imports the export "+noteName(f.Export)+
+			", which the deleted "+strings.Join(noteNames(f.On), ", ")+" of "+noteName(f.Exporter)+
+			" fed and no stack exports any more: deploying "+noteName(f.Exporter)+" will fail, or break "+noteName(f.Stack)+".")
+	}
+	return g, notes
+}
+
+// noteName is a name as a note's code span: a backtick in it would end the
+// span, so it reads as a quote.
+func noteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+
+func noteNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = noteName(n)
+	}
+	return out
 }
 
 // deletedReferrers answers, from a stack's state record (cdkd's
 // dependencies), which deployed resources reference the deleted ones.
-func (r *run) deletedReferrers(ctx context.Context) assembly.Deployed {
+// A stack whose record could not be read is added to unread.
+func (r *run) deletedReferrers(ctx context.Context, unread *[]string) assembly.Deployed {
 	return func(stack, region string, deleted []string) []assembly.Referrer {
 		if r.AWS.Offline() != "" {
 			return nil // a local run makes no AWS call unless asked
@@ -43,6 +70,7 @@ func (r *run) deletedReferrers(ctx context.Context) assembly.Deployed {
 		if err != nil {
 			r.Log.Warning(r.Secrets.Set.Redact("the picture of what the changes touch: the state record of " + stack +
 				" could not be read, so what referenced its deleted resources is not shown: " + err.Error()))
+			*unread = append(*unread, stack)
 			return nil
 		}
 		if st == nil {

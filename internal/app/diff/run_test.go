@@ -297,9 +297,11 @@ func TestDeletedReferrers(t *testing.T) {
 			x.AWS.BuildClients = func(context.Context, awsx.Settings) (discover.Deps, error) {
 				return discover.Deps{State: tc.state}, tc.clients
 			}
-			got := x.deletedReferrers(context.Background())("StackA", "", []string{"Bucket", "Queue"})
+			var unread []string
+			got := x.deletedReferrers(context.Background(), &unread)("StackA", "", []string{"Bucket", "Queue"})
 			assert.DeepEqual(t, got, tc.want)
 			assert.Assert(t, is.Contains(x.log.String(), tc.log))
+			assert.Equal(t, len(unread) == 1, tc.name == "unreadable", "a record that could not be read is named for the review's note")
 		})
 	}
 }
