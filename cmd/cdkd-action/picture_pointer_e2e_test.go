@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,4 +77,34 @@ func TestLocalPrintsThePicture(t *testing.T) {
 	assert.Assert(t, is.Contains(res.stdout, "### 🗺️ What the changes touch"))
 	assert.Assert(t, !strings.Contains(res.stdout, "is in the PR comment"))
 	assert.Equal(t, blasttest.Check(t, map[string]string{"stdout": res.stdout}, nil), 1)
+}
+
+// A deleted queue's export is gone from the new templates, but Api still
+// imports it: with base-app, the review draws Api's importer as what the
+// deletion touches and warns that deploying Storage fails or breaks Api.
+func TestPictureFormerImporters(t *testing.T) {
+	w := newWorkspace(t)
+	manifest := `{"artifacts": {
+	  "Storage": {"type": "aws:cloudformation:stack", "environment": "aws://unknown-account/us-east-1", "properties": {"templateFile": "Storage.template.json"}},
+	  "Api": {"type": "aws:cloudformation:stack", "environment": "aws://unknown-account/us-east-1", "properties": {"templateFile": "Api.template.json"}}}}`
+	api := `{"Resources": {"Worker": {"Type": "AWS::Lambda::Function", "Properties": {"Environment": {"Variables": {"Q": {"Fn::ImportValue": "Storage-QueueUrl"}}}}}}}`
+	for dir, storage := range map[string]string{
+		"base": `{"Resources": {"Queue": {"Type": "AWS::SQS::Queue"}}, "Outputs": {"QueueUrl": {"Value": {"Ref": "Queue"}, "Export": {"Name": "Storage-QueueUrl"}}}}`,
+		"new":  `{"Resources": {"Topic": {"Type": "AWS::SNS::Topic"}}}`,
+	} {
+		assert.NilError(t, os.MkdirAll(filepath.Join(w.dir, dir), 0o755))
+		writeFile(t, filepath.Join(w.dir, dir, "manifest.json"), manifest)
+		writeFile(t, filepath.Join(w.dir, dir, "Api.template.json"), api)
+		writeFile(t, filepath.Join(w.dir, dir, "Storage.template.json"), storage)
+	}
+	path := filepath.Join(w.dir, "diff.json")
+	writeFile(t, path, `[{"stack": "Storage", "region": "us-east-1", "changes": [{"logicalId": "Queue", "changeType": "DELETE", "resourceType": "AWS::SQS::Queue"}], "outputChanges": [], "children": []},
+	  {"stack": "Api", "region": "us-east-1", "changes": [], "outputChanges": [], "children": []}]`)
+	res := w.run(map[string]string{"from-json": path, "app": "new", "base-app": "base"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	body := w.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Assert(t, is.Contains(body, "<code>Worker</code> in <code>Api</code> still imports the export <code>Storage-QueueUrl</code>, which the deleted <code>Queue</code> of <code>Storage</code> fed"), body)
+	assert.Equal(t, blasttest.Check(t, map[string]string{"comment": body}, map[string]blasttest.Expect{
+		"comment#0": {Vertices: 2 + 2, Texts: []string{"Queue", "Worker", "stack Api"}},
+	}), 1)
 }
