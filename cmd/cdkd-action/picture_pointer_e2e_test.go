@@ -108,3 +108,40 @@ func TestPictureFormerImporters(t *testing.T) {
 		"comment#0": {Vertices: 2 + 2, Texts: []string{"Queue", "Worker", "stack Api"}},
 	}), 1)
 }
+
+// 20 replaced subnets that 30 functions each reference are 600 edges, more
+// than Mermaid draws: the comment's picture names fewer subnets, keeps
+// within 500 edges and 50,000 characters (the real parser measures it),
+// and counts the rest.
+func TestPictureDenseWithinMermaidsLimits(t *testing.T) {
+	w := newWorkspace(t)
+	var resources, changes []string
+	var refs []string
+	for i := range 20 {
+		id := fmt.Sprintf("Subnet%02d", i)
+		resources = append(resources, fmt.Sprintf(`"%s": {"Type": "AWS::EC2::Subnet", "Properties": {"CidrBlock": "10.0.%d.0/24"}}`, id, i))
+		changes = append(changes, fmt.Sprintf(`{"logicalId": "%s", "changeType": "UPDATE", "resourceType": "AWS::EC2::Subnet", "propertyChanges": [{"path": "CidrBlock", "oldValue": "10.0.%d.0/24", "newValue": "10.1.%d.0/24", "requiresReplacement": true}]}`, id, i, i))
+		refs = append(refs, fmt.Sprintf(`{"Ref": "%s"}`, id))
+	}
+	for i := range 30 {
+		resources = append(resources, fmt.Sprintf(`"Function%02d": {"Type": "AWS::Lambda::Function", "Properties": {"VpcConfig": {"SubnetIds": [%s]}}}`, i, strings.Join(refs, ", ")))
+	}
+	asm := filepath.Join(w.dir, "cdk.out")
+	assert.NilError(t, os.MkdirAll(asm, 0o755))
+	writeFile(t, filepath.Join(asm, "manifest.json"), `{"artifacts": {"Network": {"type": "aws:cloudformation:stack", "environment": "aws://unknown-account/us-east-1", "properties": {"templateFile": "Network.template.json"}}}}`)
+	writeFile(t, filepath.Join(asm, "Network.template.json"), `{"Resources": {`+strings.Join(resources, ",\n")+`}}`)
+	path := filepath.Join(w.dir, "diff.json")
+	writeFile(t, path, `[{"stack": "Network", "region": "us-east-1", "changes": [`+strings.Join(changes, ",\n")+`], "outputChanges": [], "children": []}]`)
+	res := w.run(map[string]string{"from-json": path, "app": "cdk.out"})
+	assert.Equal(t, res.code, 0, res.stdout)
+	body := w.gh.Comments(owner, repo, prNum)[0].Body
+	assert.Equal(t, reporters.PictureShown(body), reporters.PictureDrawn)
+	blocks := blasttest.Blocks(body)
+	assert.Equal(t, len(blocks), 1)
+	edges := strings.Count(blocks[0], " --> ")
+	assert.Assert(t, edges <= 500 && edges >= 200, "%d edges", edges)
+	assert.Assert(t, is.Contains(blocks[0], `"and 10 more"`))
+	assert.Equal(t, blasttest.Check(t, map[string]string{"comment": body}, map[string]blasttest.Expect{
+		"comment#0": {Vertices: -1, Texts: []string{"Subnet00", "Function29"}},
+	}), 1)
+}
