@@ -129,9 +129,10 @@ type DiffResult struct {
 	// PictureIn names where the picture of what the changes touch is
 	// drawn ("the PR comment"), which the other channels point to, and
 	// Picture what the comment this run renders shows of it: "drawn",
-	// "reduced" (one node per stack) or "left out" (to fit). The report is
-	// written before the comment: whether the comment could be written is
-	// said in the log, the check run and the job summary.
+	// "reduced" (one node per stack), "left out" (to fit) or "not written"
+	// (the comment could not be written). The report is written before the
+	// comment, with what the comment renders, and written again once the
+	// comment was (or could not be) written.
 	PictureIn string `json:"pictureIn,omitempty"`
 	Picture   string `json:"picture,omitempty"`
 	// Missing says which part of the change set is not in Stacks (a shard

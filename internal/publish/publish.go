@@ -40,8 +40,11 @@ type Publication struct {
 	Outputs map[string]string
 
 	// SummaryNote, when set, is a line the SummaryNote target appends to
-	// the job summary from what the targets before it wrote ("": none).
+	// the job summary from what the targets before it wrote ("": none);
+	// ResultAfter, when set, is the typed result as it reads once they
+	// wrote, which the same target writes over the report JSON.
 	SummaryNote func(w *Written) string
+	ResultAfter func(w *Written) any
 
 	CheckRun   *CheckRunFields
 	Comment    *CommentFields

@@ -31,6 +31,8 @@ type View struct {
 
 	// SummaryNote is Publication.SummaryNote, redacted; nil when none.
 	SummaryNote func(w *Written) redacted.Text
+	// WriteResultAfter writes Publication.ResultAfter as WriteResult does.
+	WriteResultAfter func(w *Written) func(io.Writer) error
 
 	CheckRun   *CheckRunView
 	Comment    *CommentView
@@ -120,6 +122,17 @@ func (pub *Publisher) view(p *Publication) *View {
 		v.Outputs = make(map[string]redacted.Text, len(p.Outputs))
 		for name, value := range p.Outputs {
 			v.Outputs[name] = red(value)
+		}
+	}
+	if f := p.ResultAfter; f != nil {
+		v.WriteResultAfter = func(w *Written) func(io.Writer) error {
+			return func(out io.Writer) error {
+				encode := pub.Encode
+				if encode == nil {
+					encode = encodeJSON
+				}
+				return encode(out, f(w), pub.Secrets.RedactBytes)
+			}
 		}
 	}
 	if f := p.SummaryNote; f != nil {

@@ -285,9 +285,17 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 	if r.Config.MergeQueue && len(api) > len(comment) && r.GitHub.PR != nil && rep.Shard == nil {
 		api = append(api, r.queueCheckOnHead(rep))
 	}
+	targets := r.Channels.Targets(api...)
 	if where != "" {
+		// Once the comment was written: where the picture is, at the
+		// summary's end and in the report JSON.
 		p.SummaryNote = func(w *publish.Written) string { return reporters.PicturePointer(where, shownIn(w)) }
-		api = append(api, r.Channels.SummaryNote()...)
+		p.ResultAfter = func(w *publish.Written) any {
+			res := rep.Result()
+			res.Picture = shownIn(w)
+			return res
+		}
+		targets = append(targets, r.Channels.SummaryNote()...)
 	}
-	return r.Channels.Publisher().Publish(ctx, p, r.Channels.Targets(api...)...)
+	return r.Channels.Publisher().Publish(ctx, p, targets...)
 }
