@@ -112,8 +112,13 @@ func (x *diffWriter) picture() {
 	}
 	if g.More > 0 {
 		x.w.Block()
-		x.w.Write("And ", strconv.Itoa(g.More), " more stack", plural(g.More),
-			" with such changes, not pictured (at most ", strconv.Itoa(blast.MaxStacks), ").\n")
+		if reduced {
+			x.w.Write("And ", strconv.Itoa(g.More), " more stack", plural(g.More),
+				" with such changes, not pictured in full (at most ", strconv.Itoa(blast.MaxStacks), ", as many as the comment's record holds).\n")
+		} else {
+			x.w.Write("And ", strconv.Itoa(g.More), " more stack", plural(g.More),
+				" with such changes, not pictured (at most ", strconv.Itoa(blast.MaxStacks), ").\n")
+		}
 		if reduced {
 			x.w.Block()
 			x.w.WriteString("Every stack with such changes, one node each:\n\n")
