@@ -147,22 +147,33 @@ func TestPictureDenseWithinMermaidsLimits(t *testing.T) {
 	}), 1)
 }
 
-// When the state record of a stack with a deletion cannot be read, the
-// review says that what referenced the deleted resources there is unknown.
+// When the state record of a stack with a deletion cannot be read, or is
+// not in the state bucket, the review says that what referenced the
+// deleted resources there is unknown.
 func TestPictureStateRecordUnreadable(t *testing.T) {
-	w := newDeployWorkspace(t, reviewedSHA)
-	useAssembly(t, w, "testdata/picture/assembly")
-	aws := startAWS(t)
-	key := w.vars["INPUT_FINGERPRINT-KEY"]
-	w.useAWS(aws)
-	w.vars["INPUT_FINGERPRINT-KEY"] = key
-	bucket := "unreadable-" + unique(t)
-	aws.createBucket(t, bucket, map[string]string{"cdkd/Storage/us-east-1/state.json": "{not a state record"})
-	w.stub(gateDiff(t, "testdata/picture/diff.json"))
-	w.onPullRequest(reviewedSHA)
-	res := w.run(diffInputs(), "CDKD_STATE_BUCKET="+bucket)
-	assert.Equal(t, res.code, 0, res.stdout)
-	body := prComment(t, w.gh).Body
-	assert.Assert(t, is.Contains(body, "The state record of <code>Storage</code> could not be read: what referenced its deleted resources where they were deployed is unknown"))
-	assert.Assert(t, !strings.Contains(body, "QueuePolicy3A4B5C6D"), "nothing from the record is drawn")
+	for name, tc := range map[string]struct {
+		objects map[string]string
+		note    string
+	}{
+		"unreadable": {map[string]string{"cdkd/Storage/us-east-1/state.json": "{not a state record"}, "The state record of <code>Storage</code> could not be read (the log says why)"},
+		"missing":    {map[string]string{"cdkd/Other/us-east-1/state.json": "{}"}, "No state record of <code>Storage</code> was found in the state bucket"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := newDeployWorkspace(t, reviewedSHA)
+			useAssembly(t, w, "testdata/picture/assembly")
+			aws := startAWS(t)
+			key := w.vars["INPUT_FINGERPRINT-KEY"]
+			w.useAWS(aws)
+			w.vars["INPUT_FINGERPRINT-KEY"] = key
+			bucket := "unreadable-" + unique(t)
+			aws.createBucket(t, bucket, tc.objects)
+			w.stub(gateDiff(t, "testdata/picture/diff.json"))
+			w.onPullRequest(reviewedSHA)
+			res := w.run(diffInputs(), "CDKD_STATE_BUCKET="+bucket)
+			assert.Equal(t, res.code, 0, res.stdout)
+			body := prComment(t, w.gh).Body
+			assert.Assert(t, is.Contains(body, tc.note+": what referenced its deleted resources where they were deployed is unknown, and the picture does not show it."))
+			assert.Assert(t, !strings.Contains(body, "QueuePolicy3A4B5C6D"), "nothing from the record is drawn")
+		})
+	}
 }

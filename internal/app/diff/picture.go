@@ -21,14 +21,18 @@ import (
 // what the picture cannot show or what the deploy will break: a state
 // record that could not be read, a former export still imported.
 func (r *run) picture(ctx context.Context, d model.Diff) (g *blast.Graph, notes []string) {
-	var unread []string
+	var unread []unreadRecord
 	g, former, err := r.Secrets.Assembly.Picture(d, r.Secrets.BaseAssembly, r.deletedReferrers(ctx, &unread), r.Secrets.Set.Redact)
 	if err != nil {
 		r.Log.Warning(r.Secrets.Set.Redact("the picture of what the changes touch has no referrers for some stacks: " + err.Error()))
 	}
-	for _, stack := range unread {
-		notes = append(notes, "The state record of "+noteName(stack)+" could not be read: what referenced its deleted resources "+
-			"where they were deployed is unknown, and the picture does not show it (the log says why).")
+	for _, u := range unread {
+		what := "The state record of " + noteName(u.stack) + " could not be read (the log says why)"
+		if u.missing {
+			what = "No state record of " + noteName(u.stack) + " was found in the state bucket"
+		}
+		notes = append(notes, what+": what referenced its deleted resources where they were deployed is unknown, "+
+			"and the picture does not show it.")
 	}
 	for _, f := range former {
 		notes = append(notes, noteName(f.ID)+" in "+noteName(f.Stack)+" still imports the export "+noteName(f.Export)+
@@ -52,8 +56,16 @@ func noteNames(names []string) []string {
 
 // deletedReferrers answers, from a stack's state record (cdkd's
 // dependencies), which deployed resources reference the deleted ones.
-// A stack whose record could not be read is added to unread.
-func (r *run) deletedReferrers(ctx context.Context, unread *[]string) assembly.Deployed {
+// unreadRecord is a stack with a deletion whose state record was looked
+// for and could not be read, or was not there.
+type unreadRecord struct {
+	stack   string
+	missing bool
+}
+
+// A stack whose record could not be read, or was not found, is added to
+// unread.
+func (r *run) deletedReferrers(ctx context.Context, unread *[]unreadRecord) assembly.Deployed {
 	return func(stack, region string, deleted []string) []assembly.Referrer {
 		if r.AWS.Offline() != "" {
 			return nil // a local run makes no AWS call unless asked
@@ -70,10 +82,13 @@ func (r *run) deletedReferrers(ctx context.Context, unread *[]string) assembly.D
 		if err != nil {
 			r.Log.Warning(r.Secrets.Set.Redact("the picture of what the changes touch: the state record of " + stack +
 				" could not be read, so what referenced its deleted resources is not shown: " + err.Error()))
-			*unread = append(*unread, stack)
+			*unread = append(*unread, unreadRecord{stack: stack})
 			return nil
 		}
 		if st == nil {
+			// A stack with a deletion was deployed: its record is elsewhere
+			// (another bucket or prefix), or gone.
+			*unread = append(*unread, unreadRecord{stack: stack, missing: true})
 			return nil
 		}
 		var out []assembly.Referrer

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -297,11 +298,12 @@ func TestDeletedReferrers(t *testing.T) {
 			x.AWS.BuildClients = func(context.Context, awsx.Settings) (discover.Deps, error) {
 				return discover.Deps{State: tc.state}, tc.clients
 			}
-			var unread []string
+			var unread []unreadRecord
 			got := x.deletedReferrers(context.Background(), &unread)("StackA", "", []string{"Bucket", "Queue"})
 			assert.DeepEqual(t, got, tc.want)
 			assert.Assert(t, is.Contains(x.log.String(), tc.log))
-			assert.Equal(t, len(unread) == 1, tc.name == "unreadable", "a record that could not be read is named for the review's note")
+			want := map[string][]unreadRecord{"unreadable": {{stack: "StackA"}}, "no record": {{stack: "StackA", missing: true}}}[tc.name]
+			assert.DeepEqual(t, unread, want, cmp.AllowUnexported(unreadRecord{}))
 		})
 	}
 }
