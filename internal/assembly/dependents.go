@@ -45,7 +45,16 @@ func (a *Assembly) Referrers(st Stack, ids []string) ([]Referrer, error) {
 			out = append(out, Referrer{ID: id, Type: tpl.types()[id], On: on})
 		}
 	}
-	// Exports the changed resources feed, by export name.
+	refs, err := a.importersOf(st, exportFeeds(tpl, st, want))
+	if err != nil {
+		return nil, fmt.Errorf("read what references the changes of %s: %w", st.Name, err)
+	}
+	return append(out, refs...), nil
+}
+
+// exportFeeds are the exports of st (template tpl) whose value reads one
+// of the resources want, by export name, each with those resources sorted.
+func exportFeeds(tpl *template, st Stack, want map[string]bool) map[string][]string {
 	feeds := map[string][]string{}
 	tr := newTracer(tpl, st, nil)
 	for _, name := range slices.Sorted(maps.Keys(tpl.Outputs)) {
@@ -61,9 +70,16 @@ func (a *Assembly) Referrers(st Stack, ids []string) ([]Referrer, error) {
 			feeds[export] = slices.Sorted(maps.Keys(on))
 		}
 	}
+	return feeds
+}
+
+// importersOf are the resources of a's stacks other than st that import
+// one of the exports feeds names (importers).
+func (a *Assembly) importersOf(st Stack, feeds map[string][]string) ([]Referrer, error) {
 	if len(feeds) == 0 {
-		return out, nil
+		return nil, nil
 	}
+	var out []Referrer
 	for _, other := range a.Stacks {
 		if other.Name == st.Name && other.Region == st.Region || other.Unknown != "" || other.TemplateFile == "" {
 			continue
@@ -73,7 +89,7 @@ func (a *Assembly) Referrers(st Stack, ids []string) ([]Referrer, error) {
 		}
 		refs, err := importers(other, feeds)
 		if err != nil {
-			return nil, fmt.Errorf("read what references the changes of %s: %w", st.Name, err)
+			return nil, err
 		}
 		out = append(out, refs...)
 	}

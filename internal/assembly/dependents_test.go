@@ -62,23 +62,25 @@ func TestReferrers(t *testing.T) {
 	assert.Equal(t, got[0].ID, "Alarm")
 }
 
-// Past the stacks a picture shows, nothing more is read: a stack beyond
-// them is only counted.
+// Past the stacks the reduced picture shows, nothing more is read: a
+// stack beyond them is only counted.
 func TestPictureReadsOnlyWhatItShows(t *testing.T) {
 	var d model.Diff
-	for i := range blast.MaxStacks + 2 {
+	for i := range blast.MaxReduced + 2 {
 		d.Stacks = append(d.Stacks, model.StackDiff{Stack: fmt.Sprintf("S%02d", i), Changes: []model.ResourceChange{
 			{LogicalID: "Q", ChangeType: model.ChangeDelete, ResourceType: "AWS::SQS::Queue"}}})
 	}
 	var read []string
-	g, err := (*Assembly)(nil).Picture(d, func(stack, _ string, deleted []string) []Referrer {
+	g, _, err := (*Assembly)(nil).Picture(d, nil, func(stack, _ string, deleted []string) []Referrer {
 		read = append(read, stack)
 		return []Referrer{{ID: "Policy", Type: "AWS::SQS::QueuePolicy", On: deleted}}
-	})
+	}, nil)
 	assert.NilError(t, err)
-	assert.Equal(t, len(read), blast.MaxStacks)
+	assert.Equal(t, len(read), blast.MaxReduced, "the reduced picture's stacks are read, no more")
 	assert.Equal(t, len(g.Stacks), blast.MaxStacks)
-	assert.Equal(t, g.More, 2)
+	assert.Equal(t, g.More, blast.MaxReduced+2-blast.MaxStacks)
+	assert.Equal(t, len(g.Reduced.Stacks), blast.MaxReduced)
+	assert.Equal(t, g.Reduced.More, 2)
 	assert.DeepEqual(t, g.Stacks[0].Nodes[1], blast.Node{ID: "Policy", Type: "AWS::SQS::QueuePolicy", Kind: blast.Unchanged})
 }
 
@@ -89,11 +91,11 @@ func TestPictureFocus(t *testing.T) {
 		{LogicalID: "Role", ChangeType: model.ChangeUpdate, ResourceType: "AWS::IAM::Role"},
 		{LogicalID: "New", ChangeType: model.ChangeCreate, ResourceType: "AWS::SNS::Topic"},
 	}}}}
-	g, err := (*Assembly)(nil).Picture(d, nil)
+	g, _, err := (*Assembly)(nil).Picture(d, nil, nil, nil)
 	assert.NilError(t, err)
 	assert.Assert(t, g == nil)
 	d.Stacks[0].Security = []model.SecurityChange{{LogicalID: "Role", ResourceType: "AWS::IAM::Role", Status: model.SecurityBroadening}}
-	g, err = (*Assembly)(nil).Picture(d, nil)
+	g, _, err = (*Assembly)(nil).Picture(d, nil, nil, nil)
 	assert.NilError(t, err)
 	assert.DeepEqual(t, g.Stacks[0].Nodes, []blast.Node{{ID: "Role", Type: "AWS::IAM::Role", Kind: blast.Broaden}})
 }

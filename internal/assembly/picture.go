@@ -15,8 +15,15 @@ import (
 // deleted resource is no longer in the templates: deployed (may be nil)
 // says what referenced it where it was deployed (cdkd's state), in its
 // stack. An error names the stacks whose templates could not be read; the
-// picture is still drawn, without their referrers.
-func (a *Assembly) Picture(d model.Diff, deployed Deployed) (*blast.Graph, error) {
+// picture is still drawn, without their referrers. redact (nil: none) is
+// applied to every name before it is recorded (blast.Build): the
+// dependents are found by the names as they are. base (may be nil: no
+// base-app) is the assembly before the change: the resources that still
+// import an export a deleted resource fed, which no stack exports any
+// more, are read from it (FormerImporters), drawn, and returned so that
+// the review warns of them.
+func (a *Assembly) Picture(d model.Diff, base *Assembly, deployed Deployed, redact func(string) string) (*blast.Graph, []FormerImporter, error) {
+	var former []FormerImporter
 	// What the change set does to each resource, by stack Name, so that a
 	// dependent in another stack shows its own change.
 	changes := map[string]map[string]blast.Kind{}
@@ -51,8 +58,9 @@ func (a *Assembly) Picture(d model.Diff, deployed Deployed) (*blast.Graph, error
 			return
 		}
 		st := blast.Input{Stack: path, Changed: focus}
-		if len(in) >= blast.MaxStacks {
-			// Not pictured, only counted: nothing more is read for it.
+		if len(in) >= blast.MaxReduced {
+			// Neither in the full picture nor in the reduced one, only
+			// counted: nothing more is read for it.
 			in = append(in, st)
 			return
 		}
@@ -70,6 +78,20 @@ func (a *Assembly) Picture(d model.Diff, deployed Deployed) (*blast.Graph, error
 				}
 				st.Dependents = append(st.Dependents, blast.Dependent{ID: r.ID, Type: r.Type, Kind: kind, On: r.On})
 			}
+		}
+		if len(deleted) > 0 && a != nil && base != nil {
+			refs, err := a.FormerImporters(base, Stack{Name: s.Stack, Region: s.Region}, deleted)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			for _, r := range refs {
+				kind, changed := changes[r.Stack][r.ID]
+				if !changed {
+					kind = blast.Unchanged
+				}
+				st.Dependents = append(st.Dependents, blast.Dependent{Stack: r.Stack, ID: r.ID, Type: r.Type, Kind: kind, On: r.On})
+			}
+			former = append(former, refs...)
 		}
 		if a != nil {
 			if stack, ok := a.StackIn(s.Stack, s.Region); ok {
@@ -92,7 +114,7 @@ func (a *Assembly) Picture(d model.Diff, deployed Deployed) (*blast.Graph, error
 		}
 		in = append(in, st)
 	})
-	return blast.Build(in), errors.Join(errs...)
+	return blast.Build(in, redact), former, errors.Join(errs...)
 }
 
 // Deployed returns the resources of a stack, as deployed, that reference

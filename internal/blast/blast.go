@@ -11,6 +11,7 @@ package blast
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"unicode/utf8"
 )
@@ -54,7 +55,29 @@ const (
 	// labelMax is the most characters of a logical ID, type or stack name
 	// a label shows.
 	labelMax = 64
+	// MaxEdges is the most edges one flowchart has: Mermaid refuses a
+	// diagram with more than 500 ("Edge limit exceeded"), and GitHub then
+	// shows an error box instead of the picture.
+	MaxEdges = 500
+	// MaxText is the most bytes of one flowchart's source: Mermaid's
+	// maxTextSize (50,000 characters, never fewer than the bytes) refuses
+	// a longer one the same way.
+	MaxText = 50000
+	// MaxReduced is the most stacks the reduced picture names (changed
+	// and depending stacks together); the rest are "and N more stacks".
+	// At 20 nodes it has at most 380 edges, within MaxEdges.
+	MaxReduced = 20
 )
+
+// limits are one attempt's collapse limits: a stack that does not fit
+// Mermaid's limits at one attempt is built again at the next, smaller one.
+type limits struct{ focus, dependents int }
+
+// attempts are the collapse limits tried in order. The last names one
+// changed resource and groups every dependent: at most 1 + 1 + 1 nodes
+// and 2 edges, of labels of at most 64 escaped characters, so it fits
+// MaxEdges and MaxText whatever the names.
+var attempts = []limits{{MaxFocus, MaxDependents}, {10, MaxDependents}, {10, 15}, {5, 10}, {2, 5}, {1, 1}}
 
 // Graph is the picture of a diff: one flowchart per stack with a focus
 // change. It is what the review records (in the comment's hidden header),
@@ -63,6 +86,48 @@ type Graph struct {
 	Stacks []Stack `json:"stacks"`
 	// More is the number of stacks with a focus change left out.
 	More int `json:"more,omitempty"`
+	// Reduced is the picture of every stack at once, one node per stack:
+	// what a report draws when the full picture does not fit (nil in a
+	// record written before it existed).
+	Reduced *Reduced `json:"reduced,omitempty"`
+}
+
+// Reduced is the picture cut to one node per stack: the counts of its
+// replaced, deleted and access-broadening resources and of what references
+// them, and an edge from each stack that depends on one of them (it imports
+// an export they feed) to that stack.
+type Reduced struct {
+	Stacks []Count `json:"stacks"`
+	// Edges go from a depending stack to the changed one (indexes into
+	// Stacks).
+	Edges [][2]int `json:"edges,omitempty"`
+	// More is the number of stacks left out (past MaxReduced).
+	More int `json:"more,omitempty"`
+}
+
+// Count is one stack of the reduced picture. A stack that only depends on
+// another's change has every count 0.
+type Count struct {
+	Stack   string `json:"stack"`
+	Replace int    `json:"replace,omitempty"`
+	Delete  int    `json:"delete,omitempty"`
+	Broaden int    `json:"broaden,omitempty"`
+	// Dependents is the number of resources, in this stack and others,
+	// that reference its changed ones.
+	Dependents int `json:"dependents,omitempty"`
+}
+
+// Kind is the kind a count's node shows: the most destructive it has.
+func (c Count) Kind() Kind {
+	switch {
+	case c.Replace > 0:
+		return Replace
+	case c.Delete > 0:
+		return Delete
+	case c.Broaden > 0:
+		return Broaden
+	}
+	return Unchanged
 }
 
 // Stack is one stack's flowchart.
@@ -113,25 +178,126 @@ type Input struct {
 }
 
 // Build makes the picture of the stacks in order, keeping those with a
-// focus change, and collapses it above the limits. It returns nil when no
-// stack has a focus change: such a diff gets no picture.
-func Build(in []Input) *Graph {
+// focus change, and collapses it above the limits and until each stack's
+// flowchart keeps within Mermaid's (MaxEdges, MaxText). It returns nil when
+// no stack has a focus change: such a diff gets no picture.
+//
+// redact (nil: none) is applied to every name before it is cut at 64
+// characters, so that no fragment of a secret past the cut survives; the
+// picture is built on the names as they are (a dependent is found by the
+// changed resource's own logical ID), and only recorded redacted.
+func Build(in []Input, redact func(string) string) *Graph {
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
+	name := func(s string) string { return short(mapName(redact, s)) }
 	g := &Graph{}
 	for _, s := range in {
-		st, ok := buildStack(s)
-		if !ok {
-			continue
-		}
 		if len(g.Stacks) == MaxStacks {
-			g.More++
+			if _, ok := buildStack(s, attempts[len(attempts)-1]); ok {
+				g.More++
+			}
 			continue
 		}
-		g.Stacks = append(g.Stacks, st.shortNames())
+		for _, l := range attempts {
+			st, ok := buildStack(s, l)
+			if !ok {
+				break
+			}
+			st = st.names(name)
+			if st.Fits() {
+				g.Stacks = append(g.Stacks, st)
+				break
+			}
+			if l == attempts[len(attempts)-1] {
+				g.More++ // cannot happen (see attempts); never drawn over the limits
+			}
+		}
 	}
-	if len(g.Stacks) == 0 {
+	if len(g.Stacks) == 0 && g.More == 0 {
 		return nil
 	}
+	g.Reduced = reduce(in, name)
 	return g
+}
+
+// Fits says whether the stack's flowchart keeps within Mermaid's limits,
+// drawn with the options that write the most (Latest).
+func (st Stack) Fits() bool {
+	return len(st.Edges) <= MaxEdges && len(Draw(st, Latest)) <= MaxText && len(Mermaid(st)) <= MaxText
+}
+
+// reduce is the picture of every stack with a focus change at one node
+// per stack, with the stacks that depend on them, names through name.
+func reduce(in []Input, name func(string) string) *Reduced {
+	r := &Reduced{}
+	at := map[string]int{}
+	index := func(stack string) (int, bool) {
+		if i, ok := at[stack]; ok {
+			return i, true
+		}
+		if len(r.Stacks) == MaxReduced {
+			return 0, false
+		}
+		at[stack] = len(r.Stacks)
+		r.Stacks = append(r.Stacks, Count{Stack: name(stack)})
+		return at[stack], true
+	}
+	counted := map[string]bool{}
+	for _, s := range in {
+		c := Count{}
+		focus := map[string]bool{}
+		for _, ch := range s.Changed {
+			switch ch.Kind {
+			case Replace:
+				c.Replace++
+			case Delete:
+				c.Delete++
+			case Broaden:
+				c.Broaden++
+			default:
+				continue
+			}
+			focus[ch.ID] = true
+		}
+		if len(focus) == 0 {
+			continue
+		}
+		i, ok := index(s.Stack)
+		if !ok {
+			if !counted[s.Stack] {
+				counted[s.Stack] = true
+				r.More++
+			}
+			continue
+		}
+		from := map[int]bool{}
+		for _, d := range merged(s.Dependents) {
+			if d.Stack == "" && focus[d.ID] {
+				continue
+			}
+			if !slices.ContainsFunc(d.On, func(id string) bool { return focus[id] }) {
+				continue
+			}
+			c.Dependents++
+			if d.Stack != "" && d.Stack != s.Stack {
+				if j, ok := index(d.Stack); ok {
+					from[j] = true
+				} else if !counted[d.Stack] {
+					counted[d.Stack] = true
+					r.More++
+				}
+			}
+		}
+		c.Stack = r.Stacks[i].Stack
+		r.Stacks[i] = c
+		for _, j := range slices.Sorted(maps.Keys(from)) {
+			r.Edges = append(r.Edges, [2]int{j, i})
+		}
+	}
+	slices.SortFunc(r.Edges, func(a, b [2]int) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	r.Edges = slices.Compact(r.Edges)
+	return r
 }
 
 // short is a name as the picture records it: cut after labelMax
@@ -150,7 +316,7 @@ func short(s string) string {
 	return s
 }
 
-func buildStack(in Input) (Stack, bool) {
+func buildStack(in Input, l limits) (Stack, bool) {
 	focus := make([]Changed, 0, len(in.Changed))
 	for _, c := range in.Changed {
 		if c.Kind.Focus() {
@@ -164,8 +330,8 @@ func buildStack(in Input) (Stack, bool) {
 	st := Stack{Stack: in.Stack}
 	index := map[string]int{} // a pictured focus resource's node
 	for i, c := range focus {
-		if i == MaxFocus {
-			st.Nodes = append(st.Nodes, Node{Kind: c.Kind, N: len(focus) - MaxFocus})
+		if i == l.focus {
+			st.Nodes = append(st.Nodes, Node{Kind: c.Kind, N: len(focus) - l.focus})
 			break
 		}
 		index[c.ID] = len(st.Nodes)
@@ -183,13 +349,13 @@ func buildStack(in Input) (Stack, bool) {
 		}
 	}
 	slices.SortFunc(deps, func(a, b Dependent) int { return cmp.Or(cmp.Compare(a.Stack, b.Stack), cmp.Compare(a.ID, b.ID)) })
-	if len(deps) <= MaxDependents {
+	if len(deps) <= l.dependents {
 		for _, d := range deps {
 			st.edges(len(st.Nodes), d.On, index)
 			st.Nodes = append(st.Nodes, Node{ID: d.ID, Type: d.Type, Kind: d.Kind, Stack: d.Stack})
 		}
 	} else {
-		st.groups(deps, index)
+		st.groups(deps, index, l.dependents)
 	}
 	// Focus resources that reference each other (a replaced role's policy).
 	for _, d := range in.Dependents {
@@ -222,11 +388,11 @@ func merged(deps []Dependent) []Dependent {
 	return out
 }
 
-// shortNames is st with every name cut as the picture records it.
-func (st Stack) shortNames() Stack {
-	st.Stack = short(st.Stack)
+// names is st with every name as the picture records it (name of it).
+func (st Stack) names(name func(string) string) Stack {
+	st.Stack = name(st.Stack)
 	for i, n := range st.Nodes {
-		n.ID, n.Type, n.Stack = short(n.ID), short(n.Type), short(n.Stack)
+		n.ID, n.Type, n.Stack = name(n.ID), name(n.Type), name(n.Stack)
 		st.Nodes[i] = n
 	}
 	return st
@@ -242,8 +408,8 @@ func (st *Stack) edges(from int, on []string, index map[string]int) {
 }
 
 // groups adds deps (sorted) as one node per stack, type and kind, the
-// largest first; above MaxDependents, the last is "and N more".
-func (st *Stack) groups(deps []Dependent, index map[string]int) {
+// largest first; above max, the last is "and N more".
+func (st *Stack) groups(deps []Dependent, index map[string]int, max int) {
 	type key struct {
 		stack, typ string
 		kind       Kind
@@ -268,7 +434,7 @@ func (st *Stack) groups(deps []Dependent, index map[string]int) {
 	}
 	slices.SortStableFunc(gs, func(a, b *group) int { return cmp.Compare(b.n, a.n) })
 	for i, g := range gs {
-		if i == MaxDependents-1 && len(gs) > MaxDependents {
+		if i == max-1 && len(gs) > max {
 			rest := 0
 			var on []string
 			for _, r := range gs[i:] {
@@ -299,6 +465,13 @@ func (g *Graph) MapNames(f func(string) string) *Graph {
 			nodes[j] = n
 		}
 		out.Stacks[i] = Stack{Stack: mapName(f, st.Stack), Nodes: nodes, Edges: slices.Clone(st.Edges)}
+	}
+	if r := g.Reduced; r != nil {
+		counts := slices.Clone(r.Stacks)
+		for i := range counts {
+			counts[i].Stack = mapName(f, counts[i].Stack)
+		}
+		out.Reduced = &Reduced{Stacks: counts, Edges: slices.Clone(r.Edges), More: r.More}
 	}
 	return out
 }

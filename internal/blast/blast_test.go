@@ -33,7 +33,7 @@ func bucketStack() blast.Input {
 }
 
 func TestBuild(t *testing.T) {
-	g := blast.Build([]blast.Input{bucketStack()})
+	g := blast.Build([]blast.Input{bucketStack()}, nil)
 	assert.DeepEqual(t, g, &blast.Graph{Stacks: []blast.Stack{{
 		Stack: "Storage",
 		Nodes: []blast.Node{
@@ -44,7 +44,10 @@ func TestBuild(t *testing.T) {
 			{ID: "Handler", Type: "AWS::Lambda::Function", Kind: blast.Unchanged, Stack: "Api"},
 		},
 		Edges: [][2]int{{2, 0}, {3, 0}, {3, 1}, {4, 0}},
-	}}})
+	}}, Reduced: &blast.Reduced{
+		Stacks: []blast.Count{{Stack: "Storage", Replace: 1, Delete: 1, Dependents: 3}, {Stack: "Api"}},
+		Edges:  [][2]int{{1, 0}},
+	}})
 	golden.Assert(t, blast.Mermaid(g.Stacks[0]), "storage.mmd.golden")
 }
 
@@ -53,9 +56,9 @@ func TestBuild(t *testing.T) {
 func TestNoPictureWithoutAFocusChange(t *testing.T) {
 	in := blast.Input{Stack: "S", Changed: []blast.Changed{{ID: "A", Type: "T", Kind: blast.Update}, {ID: "B", Type: "T", Kind: blast.Create}},
 		Dependents: []blast.Dependent{{ID: "C", Type: "T", Kind: blast.Unchanged, On: []string{"A"}}}}
-	assert.Assert(t, is.Nil(blast.Build([]blast.Input{in})))
+	assert.Assert(t, is.Nil(blast.Build([]blast.Input{in}, nil)))
 	in.Changed = append(in.Changed, blast.Changed{ID: "Role", Type: "AWS::IAM::Role", Kind: blast.Broaden})
-	g := blast.Build([]blast.Input{in})
+	g := blast.Build([]blast.Input{in}, nil)
 	assert.Equal(t, len(g.Stacks[0].Nodes), 1, "a broadening change alone, with no dependent of its own")
 }
 
@@ -73,7 +76,7 @@ func TestCollapse(t *testing.T) {
 	in.Dependents = append(in.Dependents, blast.Dependent{ID: "Alarm", Type: "AWS::CloudWatch::Alarm", Kind: blast.Unchanged, On: []string{"Old01"}})
 	// Referencing only a collapsed focus resource: not pictured.
 	in.Dependents = append(in.Dependents, blast.Dependent{ID: "Late", Type: "AWS::SNS::Subscription", Kind: blast.Unchanged, On: []string{"Old24"}})
-	g := blast.Build([]blast.Input{in})
+	g := blast.Build([]blast.Input{in}, nil)
 	nodes := g.Stacks[0].Nodes
 	assert.Equal(t, len(nodes), blast.MaxFocus+1+2)
 	assert.DeepEqual(t, nodes[blast.MaxFocus], blast.Node{Kind: blast.Delete, N: 5})
@@ -92,7 +95,7 @@ func TestCollapse(t *testing.T) {
 			in.Dependents = append(in.Dependents, blast.Dependent{ID: fmt.Sprintf("R%02d%d", i, j), Type: fmt.Sprintf("Custom::T%02d", i), Kind: blast.Unchanged, On: []string{"Key"}})
 		}
 	}
-	g = blast.Build([]blast.Input{in})
+	g = blast.Build([]blast.Input{in}, nil)
 	nodes = g.Stacks[0].Nodes
 	assert.Equal(t, len(nodes), 1+blast.MaxDependents)
 	assert.DeepEqual(t, nodes[len(nodes)-1], blast.Node{Kind: blast.Unchanged, N: 22})
@@ -101,7 +104,7 @@ func TestCollapse(t *testing.T) {
 	for i := range blast.MaxStacks + 3 {
 		many = append(many, blast.Input{Stack: fmt.Sprint("S", i), Changed: []blast.Changed{{ID: "A", Type: "T", Kind: blast.Replace}}})
 	}
-	g = blast.Build(many)
+	g = blast.Build(many, nil)
 	assert.Equal(t, len(g.Stacks), blast.MaxStacks)
 	assert.Equal(t, g.More, 3)
 }
@@ -135,7 +138,7 @@ func TestHostileNamesRenderAsText(t *testing.T) {
 			texts = append(texts, h)
 		}
 	}
-	g := blast.Build([]blast.Input{in})
+	g := blast.Build([]blast.Input{in}, nil)
 	src := blast.Mermaid(g.Stacks[0])
 	for _, line := range strings.Split(strings.TrimSpace(src), "\n") {
 		line = strings.TrimSpace(line)
@@ -180,17 +183,38 @@ func TestREADMEPicture(t *testing.T) {
 	assert.NilError(t, err)
 	blocks := blasttest.Blocks(string(b))
 	assert.Equal(t, len(blocks), 1, "README shows one picture")
-	g := blast.Build([]blast.Input{bucketStack()})
-	assert.Equal(t, blocks[0], blast.Mermaid(g.Stacks[0]), "README's picture is what the renderer draws")
+	g := blast.Build([]blast.Input{bucketStack()}, nil)
+	assert.Equal(t, blocks[0], blast.Draw(g.Stacks[0], blast.Latest), "README's picture is what the renderer draws")
 	assert.Equal(t, blasttest.Check(t, map[string]string{"README": string(b)}, nil), 1)
 }
 
 // The picture records names as it draws them: cut after 64 characters.
 func TestLongNamesAreRecordedCut(t *testing.T) {
 	long := strings.Repeat("é", 100)
-	g := blast.Build([]blast.Input{{Stack: long, Changed: []blast.Changed{{ID: long, Type: "T", Kind: blast.Delete}}}})
+	g := blast.Build([]blast.Input{{Stack: long, Changed: []blast.Changed{{ID: long, Type: "T", Kind: blast.Delete}}}}, nil)
 	want := strings.Repeat("é", 64) + "…"
 	assert.Equal(t, g.Stacks[0].Stack, want)
 	assert.Equal(t, g.Stacks[0].Nodes[0].ID, want)
 	assert.Assert(t, is.Contains(blast.Mermaid(g.Stacks[0]), strings.Repeat("#233;", 64)+"#8230;<br/>T"))
+}
+
+// Names are redacted before they are cut: a secret that starts before the
+// 64th character and ends after it leaves no fragment in the label or in
+// the record. The dependents of a resource whose logical ID holds a secret
+// are found by its ID as it is, and drawn.
+func TestRedactedBeforeCut(t *testing.T) {
+	secret := "Hunter2Hunter2Hunter2"
+	id := strings.Repeat("A", 55) + secret + "Tail"
+	redact := func(s string) string { return strings.ReplaceAll(s, secret, "***") }
+	g := blast.Build([]blast.Input{{Stack: "S" + secret, Changed: []blast.Changed{{ID: id, Type: "AWS::SNS::Topic", Kind: blast.Replace}},
+		Dependents: []blast.Dependent{{ID: "Subscription", Type: "AWS::SNS::Subscription", Kind: blast.Unchanged, On: []string{id}}}}}, redact)
+	st := g.Stacks[0]
+	assert.DeepEqual(t, st.Nodes[0], blast.Node{ID: strings.Repeat("A", 55) + "***Tail", Type: "AWS::SNS::Topic", Kind: blast.Replace})
+	assert.DeepEqual(t, st.Nodes[1], blast.Node{ID: "Subscription", Type: "AWS::SNS::Subscription", Kind: blast.Unchanged})
+	assert.DeepEqual(t, st.Edges, [][2]int{{1, 0}})
+	assert.Equal(t, st.Stack, "S***")
+	assert.Equal(t, g.Reduced.Stacks[0], blast.Count{Stack: "S***", Replace: 1, Dependents: 1})
+	for _, frag := range []string{"Hunt", "er2"} {
+		assert.Assert(t, !strings.Contains(fmt.Sprint(g)+blast.Mermaid(st)+blast.MermaidReduced(g.Reduced), frag), frag)
+	}
 }

@@ -127,8 +127,14 @@ type DiffResult struct {
 	// Notes are sentences on how far the report can be trusted.
 	Notes []string `json:"notes,omitempty"`
 	// PictureIn names where the picture of what the changes touch is
-	// ("the PR comment"), which the other channels point to.
+	// drawn ("the PR comment"), which the other channels point to, and
+	// Picture what the comment this run renders shows of it: "drawn",
+	// "reduced" (one node per stack), "left out" (to fit) or "not written"
+	// (the comment could not be written). The report is written before the
+	// comment, with what the comment renders, and written again once the
+	// comment was (or could not be) written.
 	PictureIn string `json:"pictureIn,omitempty"`
+	Picture   string `json:"picture,omitempty"`
 	// Missing says which part of the change set is not in Stacks (a shard
 	// that did not report); such a result has no digest.
 	Missing string      `json:"missing,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/blast"
@@ -39,7 +40,7 @@ func Picture(h marker.Header) *blast.Graph {
 		return nil
 	}
 	var g blast.Graph
-	if json.Unmarshal(h.Picture, &g) != nil || len(g.Stacks) == 0 {
+	if json.Unmarshal(h.Picture, &g) != nil || len(g.Stacks) == 0 && g.Reduced == nil {
 		return nil
 	}
 	return &g
@@ -51,20 +52,55 @@ func Picture(h marker.Header) *blast.Graph {
 const pictureRecordMax = 12000
 
 // FitPicture is g with as many of its stacks as fit the header's record
-// (pictureRecordMax), the others counted in More; nil when none fits.
+// (pictureRecordMax), the others counted in More; the reduced picture
+// (one node per stack) goes first, so that a picture whose first stack
+// does not fit still shows every stack at one node each. It is nil when
+// not even one node of the reduced picture fits.
 func FitPicture(g *blast.Graph) *blast.Graph {
 	if g == nil {
 		return nil
 	}
-	out := *g
-	for len(out.Stacks) > 0 {
-		if b, err := json.Marshal(&out); err == nil && len(b) <= pictureRecordMax {
-			return &out
-		}
-		out.Stacks = out.Stacks[:len(out.Stacks)-1]
-		out.More++
+	fits := func(g *blast.Graph) bool {
+		b, err := json.Marshal(g)
+		return err == nil && len(b) <= pictureRecordMax
 	}
-	return nil
+	out := blast.Graph{More: g.More + len(g.Stacks)}
+	if g.Reduced != nil {
+		r := *g.Reduced
+		out.Reduced = &r
+		for len(r.Stacks) > 0 && !fits(&out) {
+			r = dropLastStack(r)
+			out.Reduced = &r
+		}
+		if len(r.Stacks) == 0 {
+			out.Reduced = nil
+		}
+	}
+	for _, st := range g.Stacks {
+		next := out
+		next.Stacks = append(slices.Clip(out.Stacks), st)
+		next.More--
+		if !fits(&next) {
+			break
+		}
+		out = next
+	}
+	if len(out.Stacks) == 0 && out.Reduced == nil {
+		return nil
+	}
+	return &out
+}
+
+// dropLastStack is r without its last stack, counted in More.
+func dropLastStack(r blast.Reduced) blast.Reduced {
+	last := len(r.Stacks) - 1
+	out := blast.Reduced{Stacks: r.Stacks[:last:last], More: r.More + 1}
+	for _, e := range r.Edges {
+		if e[0] != last && e[1] != last {
+			out.Edges = append(out.Edges, e)
+		}
+	}
+	return out
 }
 
 // WithPicture records picture g in header h (nil: none).

@@ -44,7 +44,11 @@ func (t *CheckRun) Publish(ctx context.Context, pub *Publisher, v *View, w *Writ
 		Conclusion: f.Conclusion,
 		DetailsURL: t.DetailsURL,
 		Title:      f.Title.String(),
-		Summary:    v.Render(reporters.CheckRunBudget).String(),
+	}
+	if f.Summary != nil {
+		cr.Summary = f.Summary(reporters.CheckRunBudget, w).String()
+	} else {
+		cr.Summary = v.Render(reporters.CheckRunBudget).String()
 	}
 	vouches := f.ExternalID != nil && w.Reread != nil
 	if vouches {

@@ -44,6 +44,17 @@ type ReportJSON struct {
 	Files Files
 
 	folder string // the run's own folder outside a workspace
+	// wrote is the file last written ("" when none), which Rewrite writes
+	// over.
+	wrote string
+}
+
+// Rewrite writes result over the file Publish wrote, when it wrote one.
+func (t *ReportJSON) Rewrite(result func(io.Writer) error) error {
+	if t.wrote == "" {
+		return nil
+	}
+	return t.writeFile(t.wrote, result)
 }
 
 // ErrReportNotWritten is wrapped by the error of a Required report JSON
@@ -116,6 +127,7 @@ func (t *ReportJSON) write(kind string, result func(io.Writer) error) (string, e
 		if err := t.writeFile(t.Path, result); err != nil {
 			return "", fmt.Errorf("write %s report %s: %w", kind, t.Path, err)
 		}
+		t.wrote = t.Path
 		return t.Path, nil
 	}
 	dir, shown, err := t.dir()
@@ -135,6 +147,7 @@ func (t *ReportJSON) write(kind string, result func(io.Writer) error) (string, e
 	if err := t.writeFile(path, result); err != nil {
 		return "", fmt.Errorf("write %s report %s: %w", kind, path, err)
 	}
+	t.wrote = path
 	return filepath.Join(shown, name+".json"), nil
 }
 
@@ -230,6 +243,36 @@ func (t *Summary) Write(pub *Publisher, markdown redacted.Text) {
 	if err := t.Append(markdown.String()); err != nil {
 		pub.warn(fmt.Sprintf("write job summary: %v", err))
 	}
+}
+
+// SummaryNote appends the publication's SummaryNote to the job summary: a
+// line that can be true only once the targets before it wrote (where the
+// diff's picture is, after the comment). The summary itself is written
+// first, so that every run has one whatever the API does.
+type SummaryNote struct {
+	Summary *Summary
+	// Report, when set, is the report JSON target: the publication's
+	// ResultAfter is written over the file it wrote.
+	Report *ReportJSON
+}
+
+func (t *SummaryNote) Policy(*View) Policy {
+	return Policy{What: "the job summary", Optional: true}
+}
+
+func (t *SummaryNote) Publish(_ context.Context, pub *Publisher, v *View, w *Written) error {
+	if v.SummaryNote == nil {
+		return nil
+	}
+	if text := v.SummaryNote(w); text.String() != "" {
+		t.Summary.Write(pub, redacted.Lines(redacted.Text{}, text))
+	}
+	if v.WriteResultAfter != nil && t.Report != nil && w.ReportJSON != "" {
+		if err := t.Report.Rewrite(v.WriteResultAfter(w)); err != nil {
+			pub.warn(fmt.Sprintf("write report JSON %s again with what the comment shows: %v", w.ReportJSON, err))
+		}
+	}
+	return nil
 }
 
 // Stdout prints the whole report, redacted, for a local run: to Path

@@ -39,6 +39,13 @@ type Publication struct {
 	// Outputs are the result's step outputs (counts, digest, status).
 	Outputs map[string]string
 
+	// SummaryNote, when set, is a line the SummaryNote target appends to
+	// the job summary from what the targets before it wrote ("": none);
+	// ResultAfter, when set, is the typed result as it reads once they
+	// wrote, which the same target writes over the report JSON.
+	SummaryNote func(w *Written) string
+	ResultAfter func(w *Written) any
+
 	CheckRun   *CheckRunFields
 	Comment    *CommentFields
 	Issue      *IssueFields
@@ -54,6 +61,10 @@ type CheckRunFields struct {
 	// ExternalID, when set, vouches for what the targets before the check
 	// run wrote (the comment holding the review).
 	ExternalID func(w *Written) string
+	// Summary, when set, is the check run's summary in place of the
+	// publication's Render: a report that says what the targets before it
+	// wrote (where the diff's picture is, once the comment was written).
+	Summary func(b reporters.Budget, w *Written) string
 }
 
 // CommentFields are the sticky PR comment's: its hidden header and the

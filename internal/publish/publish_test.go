@@ -182,3 +182,42 @@ func (bucketErrors) Status(err error) string {
 	}
 	return ""
 }
+
+// A check run's Summary and the SummaryNote are written from what the
+// targets before them wrote: the comment, or no comment when its write was
+// denied. Both pass the redactor, and the report JSON is written again.
+func TestWrittenAfterTheComment(t *testing.T) {
+	for _, deny := range []bool{false, true} {
+		h := newHarness(t)
+		api := &fakeAPI{prHead: headSHA}
+		if deny {
+			api.fail = map[string]error{"create comment": apiError(403)}
+		}
+		said := func(w *Written) string {
+			if w.Comment.ID == 0 {
+				return "no comment " + secret
+			}
+			return "comment " + itoa(w.Comment.ID)
+		}
+		var summary []string
+		dir := t.TempDir()
+		report := &ReportJSON{Workspace: dir}
+		p := &Publication{Kind: "diff", Render: render, Result: map[string]string{"picture": "before"},
+			Comment:     &CommentFields{Header: marker.Header{V: 1, Kind: prcomment.KindDiff, SHA: headSHA}, Render: commentRender},
+			CheckRun:    &CheckRunFields{Name: "cdkd diff", HeadSHA: headSHA, Conclusion: "neutral", Summary: func(_ reporters.Budget, w *Written) string { return said(w) }},
+			SummaryNote: said,
+			ResultAfter: func(w *Written) any { return map[string]string{"picture": said(w)} }}
+		note := &SummaryNote{Summary: &Summary{Append: func(md string) error { summary = append(summary, md); return nil }}, Report: report}
+		assert.NilError(t, h.pub.Publish(context.Background(), p, report, commentTarget(api), &CheckRun{API: api, Owner: owner, Repo: repo}, note))
+		want := "comment " + itoa(101)
+		if deny {
+			want = "no comment ***"
+		} else {
+			assert.Equal(t, api.checkRuns[0].Summary, want)
+		}
+		assert.DeepEqual(t, summary, []string{"\n" + want})
+		b, err := os.ReadFile(filepath.Join(dir, ".cdkd-action", "diff.json"))
+		assert.NilError(t, err)
+		assert.Assert(t, is.Contains(string(b), want), "deny %v", deny)
+	}
+}

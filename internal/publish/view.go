@@ -29,6 +29,11 @@ type View struct {
 	// Outputs are the result's step outputs.
 	Outputs map[string]redacted.Text
 
+	// SummaryNote is Publication.SummaryNote, redacted; nil when none.
+	SummaryNote func(w *Written) redacted.Text
+	// WriteResultAfter writes Publication.ResultAfter as WriteResult does.
+	WriteResultAfter func(w *Written) func(io.Writer) error
+
 	CheckRun   *CheckRunView
 	Comment    *CommentView
 	Issue      *IssueView
@@ -44,6 +49,8 @@ type CheckRunView struct {
 	// never redacted (a hex-like short secret inside it would make the
 	// deploy refuse its own review). nil: none.
 	ExternalID func(w *Written) string
+	// Summary, when set, is the summary in place of the View's Render.
+	Summary func(b reporters.Budget, w *Written) redacted.Text
 }
 
 // CommentView is CommentFields, redacted.
@@ -117,8 +124,25 @@ func (pub *Publisher) view(p *Publication) *View {
 			v.Outputs[name] = red(value)
 		}
 	}
+	if f := p.ResultAfter; f != nil {
+		v.WriteResultAfter = func(w *Written) func(io.Writer) error {
+			return func(out io.Writer) error {
+				encode := pub.Encode
+				if encode == nil {
+					encode = encodeJSON
+				}
+				return encode(out, f(w), pub.Secrets.RedactBytes)
+			}
+		}
+	}
+	if f := p.SummaryNote; f != nil {
+		v.SummaryNote = func(w *Written) redacted.Text { return red(f(w)) }
+	}
 	if f := p.CheckRun; f != nil {
 		v.CheckRun = &CheckRunView{Name: red(f.Name), Title: red(f.Title), HeadSHA: f.HeadSHA, Conclusion: f.Conclusion, ExternalID: f.ExternalID}
+		if f.Summary != nil {
+			v.CheckRun.Summary = func(b reporters.Budget, w *Written) redacted.Text { return red(f.Summary(b, w)) }
+		}
 	}
 	if f := p.Comment; f != nil {
 		v.Comment = &CommentView{Render: func(b reporters.Budget) RenderedComment {

@@ -51,8 +51,12 @@ type DiffReport struct {
 	// deploy draws it again from the review alone.
 	Picture *blast.Graph
 	// PictureIn, when Picture is nil, is trusted Markdown naming where the
-	// picture is ("the PR comment"), for a channel that does not show it.
-	PictureIn string
+	// picture is drawn ("the PR comment"), for a channel that does not
+	// show it; PictureShown says what that place shows of it
+	// (PictureDrawn, PictureReduced, PictureLeftOut, PictureNotWritten).
+	// The pointer is written only with both, so it says where the picture
+	// is only where it is.
+	PictureIn, PictureShown string
 	// Layout is the layout to render in (layout.go); 0 is LatestLayout.
 	// Only the deploy, rendering a kept review again, names an older one.
 	Layout int
@@ -171,13 +175,14 @@ func (d *diffData) collapseCannotFit(b Budget) bool {
 		return false
 	}
 	saved := 5 * strings.Count(d.full.String(), "<details open>")
-	// Level 1 writes one line where level 0 drew the picture (layout 2 on).
-	pictureLine := 0
+	// Level 1 writes one line where level 0 drew the picture (layout 2 on),
+	// or the reduced picture (layout 4 on).
+	lineBytes, lineChars := 0, 0
 	if d.r.drawsPicture() {
-		pictureLine = 80
+		lineBytes, lineChars = d.reducedSize()
 	}
-	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved-d.pictureBytes+pictureLine > b.MaxBytes) ||
-		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved-d.pictureChars+pictureLine > b.MaxChars)
+	return (b.MaxBytes > 0 && d.full.Len()+len(d.note)-saved-d.pictureBytes+lineBytes > b.MaxBytes) ||
+		(b.MaxChars > 0 && d.full.Chars()+utf8.RuneCountInString(d.note)-saved-d.pictureChars+lineChars > b.MaxChars)
 }
 
 type located struct {

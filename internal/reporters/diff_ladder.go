@@ -9,6 +9,9 @@ type diffRung struct {
 	// picture shows the picture of what the changes touch (a view: the
 	// first thing a shorter level drops, before any change line).
 	picture bool
+	// reducedPicture shows the reduced picture (one node per stack) where
+	// the full one is not shown (layout 4 on).
+	reducedPicture bool
 	// openDetails opens a stack's <details> when it has few changes.
 	openDetails bool
 	// values is how much of each changed value shows (valuesFull, ...).
@@ -44,13 +47,13 @@ const (
 
 // diffLadder is indexed by the diff levels (levelFull, ...).
 var diffLadder = [diffLevels]diffRung{
-	levelFull:        {picture: true, openDetails: true, values: valuesFull, calloutCap: calloutMax, noEchoCap: -1},
-	levelCollapsed:   {shortenedNote: true, values: valuesCollapsed, calloutCap: calloutMax, noEchoCap: -1},
-	levelShortValues: {shortenedNote: true, values: valuesShort, calloutCap: calloutMax, noEchoCap: -1},
-	levelPaths:       {shortenedNote: true, values: valuesPaths, calloutCap: calloutMax, noEchoCap: -1},
-	levelResources: {shortenedNote: true, values: valuesPaths, resourceLines: true, calloutCap: 20,
+	levelFull:        {picture: true, reducedPicture: true, openDetails: true, values: valuesFull, calloutCap: calloutMax, noEchoCap: -1},
+	levelCollapsed:   {shortenedNote: true, reducedPicture: true, values: valuesCollapsed, calloutCap: calloutMax, noEchoCap: -1},
+	levelShortValues: {shortenedNote: true, reducedPicture: true, values: valuesShort, calloutCap: calloutMax, noEchoCap: -1},
+	levelPaths:       {shortenedNote: true, reducedPicture: true, values: valuesPaths, calloutCap: calloutMax, noEchoCap: -1},
+	levelResources: {shortenedNote: true, reducedPicture: true, values: valuesPaths, resourceLines: true, calloutCap: 20,
 		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20, security: securityBroadList},
-	levelStackCounts: {shortenedNote: true, values: valuesPaths, body: bodyStackCounts, calloutCap: 10,
+	levelStackCounts: {shortenedNote: true, reducedPicture: true, values: valuesPaths, body: bodyStackCounts, calloutCap: 10,
 		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20, security: securityCount},
 	levelTotals: {shortenedNote: true, values: valuesPaths, body: bodyHeadline, calloutCap: 0,
 		changedSecretsOnly: true, secretCalloutCap: 10, noEchoCap: 20, security: securityCount},

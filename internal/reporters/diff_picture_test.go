@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -35,7 +36,7 @@ func pictured() (model.Diff, *blast.Graph) {
 			{ID: "Reader", Type: "AWS::Lambda::Function", Kind: blast.Update, On: []string{"Bucket", "Queue"}},
 			{Stack: "Api", ID: "Handler", Type: "AWS::Lambda::Function", Kind: blast.Unchanged, On: []string{"Bucket"}},
 		},
-	}})
+	}}, nil)
 	return d, g
 }
 
@@ -50,7 +51,7 @@ func TestDiffPicture(t *testing.T) {
 	assert.Assert(t, strings.Index(md, "🗺️") > strings.Index(md, "Destructive changes"))
 	assert.Assert(t, strings.Index(md, "🗺️") < strings.Index(md, "<details"))
 	// A channel that does not show it says where it is.
-	r.Picture, r.PictureIn = nil, "the PR comment"
+	r.Picture, r.PictureIn, r.PictureShown = nil, "the PR comment", PictureDrawn
 	other := DiffMarkdown(r, CheckRunBudget)
 	assert.Assert(t, is.Contains(other, "🗺️ The picture of what the changes touch is in the PR comment.\n"))
 	assert.Assert(t, !strings.Contains(other, "```mermaid"))
@@ -58,10 +59,12 @@ func TestDiffPicture(t *testing.T) {
 }
 
 // The picture is a view: it goes before any change line does. A budget
-// the report fits without it gets every change line and no picture.
+// the report fits without it gets every change line and no picture (as
+// layout 3 wrote it; layout 4 draws the reduced picture there).
 func TestDiffPictureDroppedFirst(t *testing.T) {
 	d, g := pictured()
 	r := report(d)
+	r.Layout = Layout3
 	without := DiffMarkdown(r, Unlimited)
 	r.Picture = g
 	with := DiffMarkdown(r, Unlimited)
@@ -83,4 +86,30 @@ func TestDiffPictureDroppedFirst(t *testing.T) {
 		render(w, level)
 		assert.Equal(t, strings.Contains(w.String(), "```mermaid"), level == levelFull, fmt.Sprint("level ", level))
 	}
+}
+
+// From layout 4 on, a report too long for the full picture draws the
+// reduced one, one node per stack, with every change line; only the last
+// level, a headline, says the picture was left out. The parser draws it.
+func TestDiffReducedPicture(t *testing.T) {
+	d, g := pictured()
+	r := report(d)
+	r.Picture = g
+	full := DiffMarkdown(r, Unlimited)
+	assert.Equal(t, PictureShown(full), PictureDrawn)
+	b := Budget{MaxChars: utf8.RuneCountInString(full) - 1, Channel: "the PR comment"}
+	md := DiffMarkdown(r, b)
+	assert.Assert(t, b.Fits(md))
+	assert.Equal(t, PictureShown(md), PictureReduced)
+	assert.Assert(t, is.Contains(md, "one node per stack:** the full picture does not fit this report"))
+	for _, line := range []string{"`Bucket`", "`Queue`", "`Reader`", "Timeout", "BucketName"} {
+		assert.Assert(t, is.Contains(md, line))
+	}
+	levels, render, _ := diffRenderer(r, CommentBudget)
+	w := NewWriter(Unlimited)
+	render(w, levels-1)
+	assert.Equal(t, PictureShown(w.String()), PictureLeftOut)
+	assert.Equal(t, blasttest.Check(t, map[string]string{"comment": md}, map[string]blasttest.Expect{
+		"comment#0": {Vertices: 2 + 2, Texts: []string{"stack Storage", "1 replaced, 1 deleted", "referenced by 3 resources", "stack Api", "depends on a change"}},
+	}), 1)
 }

@@ -2,6 +2,7 @@ package reporters
 
 import (
 	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/blast"
 	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 
@@ -21,7 +22,10 @@ const (
 	// Layout3 marks an unresolved security row as broadening and shows a
 	// note's code spans as code.
 	Layout3 = 3
-	// Layout4 is this round's layout: see docs/versions.md's list of layouts.
+	// Layout4 keeps every flowchart within Mermaid's limits, draws a
+	// reduced picture (one node per stack) where the full one does not
+	// fit, and gives replaced and deleted nodes fixed colours: see
+	// docs/versions.md's list of layouts.
 	Layout4 = 4
 	// LatestLayout is the layout this release writes.
 	LatestLayout = Layout4
@@ -73,3 +77,20 @@ func (r *DiffReport) hidesWhole(p model.PropertyChange) bool {
 // codeSpansInNotes says the layout renders a note's `code spans` as code
 // (layout 3 on); an older one wrote their backticks as literal characters.
 func (r *DiffReport) codeSpansInNotes() bool { return r.layout() >= Layout3 }
+
+// reducesPicture says the layout draws the reduced picture (one node per
+// stack) where the full one does not fit the record or the budget, and
+// says so (layout 4 on); an older layout wrote only that the picture was
+// left out, or nothing.
+func (r *DiffReport) reducesPicture() bool { return r.layout() >= Layout4 }
+
+// pictureOptions are how the layout draws a stack's flowchart: from layout
+// 4 on, replaced and deleted nodes in fixed colours and labels that
+// survive Mermaid's stripping of a style-like line's last ';'; before, as
+// those layouts drew it.
+func (r *DiffReport) pictureOptions() blast.Options {
+	if r.layout() >= Layout4 {
+		return blast.Latest
+	}
+	return blast.Options{}
+}

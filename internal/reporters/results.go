@@ -17,7 +17,7 @@ func (r DiffReport) Result() model.DiffResult {
 		return res
 	}
 	res := model.NewDiffResult(o, r.HeadSHA, r.Digest, r.Diff)
-	res.Notes, res.Missing, res.FingerprintKeyID, res.PictureIn = r.Notes, r.Missing, r.FingerprintKeyID, r.PictureIn
+	res.Notes, res.Missing, res.FingerprintKeyID, res.PictureIn, res.Picture = r.Notes, r.Missing, r.FingerprintKeyID, r.PictureIn, r.PictureShown
 	return res
 }
 
@@ -26,7 +26,7 @@ func DiffReportOf(res model.DiffResult, hint string) DiffReport {
 	return DiffReport{
 		Diff: res.Diff(), Label: res.Label, HeadSHA: res.HeadSHA, RunURL: res.RunURL, CdkdVersion: res.CdkdVersion, CdkdSource: res.CdkdSource,
 		Digest: res.Digest, FullReportHint: hint, Error: res.Error, StderrTail: res.StderrTail, Notes: res.Notes,
-		Missing: res.Missing, Shard: res.Shard, FingerprintKeyID: res.FingerprintKeyID, PictureIn: res.PictureIn,
+		Missing: res.Missing, Shard: res.Shard, FingerprintKeyID: res.FingerprintKeyID, PictureIn: res.PictureIn, PictureShown: res.Picture,
 	}
 }
 

@@ -51,7 +51,7 @@ func TestReportsSurviveTheirJSON(t *testing.T) {
 			{LogicalID: "Q", ChangeType: model.ChangeUpdate, ResourceType: "AWS::SQS::Queue",
 				PropertyChanges: []model.PropertyChange{{Path: "Name", Old: model.StringValue("a"), New: model.StringValue("b")}}}}}}}
 		rep := DiffReport{Diff: d, Label: "prod", HeadSHA: "1111111", RunURL: "https://x/run", CdkdVersion: "1.0", CdkdSource: "bundled", Digest: d.Digest(), FingerprintKeyID: "k2:abc", Shard: &model.ShardRef{ID: "1-of-2", Plan: "0123456789ab"}, Missing: "shard 2-of-2 has no report",
-			FullReportHint: hint, Notes: []string{"a note"}, PictureIn: "the PR comment"}
+			FullReportHint: hint, Notes: []string{"a note"}, PictureIn: "the PR comment", PictureShown: PictureReduced}
 		// The picture is a view, drawn by the run that posts the comment from
 		// the assembly it has, and never part of the report JSON; where it
 		// is, is. The layout is the latest for everything but a kept review,

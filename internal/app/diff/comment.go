@@ -20,6 +20,24 @@ const maxChangeSetChars = 20000
 // or the state bucket (stored) keeps it whole, else from what its digest
 // covers. A failed diff (d nil), or one missing part of its change set (a
 // shard that did not report), records nothing.
+// commentOnce is comment, rendered once per header and budget: the diff
+// reads what the comment shows of the picture before the comment target
+// renders it to write.
+func (r *run) commentOnce(rep reporters.DiffReport, d *model.Diff, stored bool) func(marker.Header, reporters.Budget) prcomment.Comment {
+	var last struct {
+		header string
+		budget reporters.Budget
+		c      prcomment.Comment
+		ok     bool
+	}
+	return func(h marker.Header, b reporters.Budget) prcomment.Comment {
+		if key := h.String(); !last.ok || last.header != key || last.budget != b {
+			last.header, last.budget, last.c, last.ok = key, b, r.comment(h, rep, d, stored, b), true
+		}
+		return last.c
+	}
+}
+
 func (r *run) comment(h marker.Header, rep reporters.DiffReport, d *model.Diff, stored bool, b reporters.Budget) prcomment.Comment {
 	if d == nil || rep.Error != "" || rep.Missing != "" {
 		return prcomment.Body(h, "", b, func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) })

@@ -182,23 +182,69 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 		}
 	}
 	// The picture of what the changes touch is drawn in the PR comment;
-	// the check run, the job summary and the report JSON point to it.
+	// the check run and the job summary point to it as the comment shows
+	// it, once it was written (a token without write access writes none).
 	var picture *blast.Graph
+	where := ""
 	if rep.Error == "" && rep.Missing == "" && d != nil && r.Channels.PublishesToAPI() && r.Config.Comment != config.CommentOff && r.GitHub.PR != nil {
-		if picture = prcomment.FitPicture(r.picture(ctx, *d)); picture != nil {
+		g, notes := r.picture(ctx, *d)
+		rep.Notes = append(slices.Clone(rep.Notes), notes...)
+		if picture = prcomment.FitPicture(g); picture != nil {
 			// A link to the pull request's conversation, where the comment
 			// is: its own URL is known only once it is written.
-			rep.PictureIn = fmt.Sprintf("the PR comment on [#%d](%s/%s/%s/pull/%d)", r.GitHub.PR.Number,
+			where = fmt.Sprintf("the PR comment on [#%d](%s/%s/%s/pull/%d)", r.GitHub.PR.Number,
 				strings.TrimRight(r.GitHub.ServerURL, "/"), r.GitHub.Owner, r.GitHub.Repo, r.GitHub.PR.Number)
 		}
+	}
+	// shownIn is what the comment as written shows of the picture.
+	shownIn := func(w *publish.Written) string {
+		if w.Comment.ID == 0 {
+			return reporters.PictureNotWritten
+		}
+		return reporters.PictureShown(w.Wrote)
+	}
+	var header marker.Header
+	var renderComment func(marker.Header, reporters.Budget) prcomment.Comment
+	if r.Channels.PublishesToAPI() && r.Config.Comment != config.CommentOff && r.GitHub.PR != nil {
+		header = marker.Header{V: 1, Kind: prcomment.KindDiff, Label: r.Config.Label, SHA: r.GitHub.HeadSHA, Cdkd: rep.CdkdVersion}
+		if rep.Error == "" && rep.Missing == "" {
+			header.Digest = rep.Digest
+		}
+		header.Extra = r.Fingerprints.Header(ctx)
+		// The picture is recorded in the header, outside the digested
+		// change set.
+		header = prcomment.WithPicture(header, picture)
+		renderComment = r.commentOnce(rep, d, kept == gate.KeptStored)
+		if where != "" {
+			// The report JSON, written before the comment, says what the
+			// comment shows of the picture.
+			rep.PictureIn, rep.PictureShown = where, reporters.PictureShown(renderComment(header, reporters.CommentBudget).Report)
+		}
+	}
+	// The job summary is written before the comment: it points to the
+	// picture in a line added once the comment was written (below).
+	summary := rep
+	summary.PictureShown = ""
+	if r.Channels.Local && rep.Error == "" && rep.Missing == "" && d != nil {
+		// A local run has no comment: it prints the picture with the report.
+		var notes []string
+		summary.Picture, notes = r.picture(ctx, *d)
+		summary.Notes = append(slices.Clone(summary.Notes), notes...)
 	}
 	p := &publish.Publication{
 		Kind:    "diff",
 		Result:  rep.Result(),
-		Render:  func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) },
+		Render:  func(b reporters.Budget) string { return reporters.DiffMarkdown(summary, b) },
 		Outputs: outputs,
 	}
 	cr := &publish.CheckRunFields{Name: publisher.CheckName("cdkd diff", r.Config.Label), HeadSHA: r.GitHub.HeadSHA}
+	if where != "" {
+		cr.Summary = func(b reporters.Budget, w *publish.Written) string {
+			shown := rep
+			shown.PictureShown = shownIn(w)
+			return reporters.DiffMarkdown(shown, b)
+		}
+	}
 	cr.Conclusion, cr.Title = reporters.DiffConclusion(rep, d, r.Config.FailOnChanges)
 	if rep.Error == "" && rep.Missing == "" && d != nil {
 		// The review, where no one can edit it, written after the comments
@@ -230,18 +276,8 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 	}
 	p.CheckRun = cr
 	var comment []publish.Target
-	if r.Channels.PublishesToAPI() && r.Config.Comment != config.CommentOff && r.GitHub.PR != nil {
-		header := marker.Header{V: 1, Kind: prcomment.KindDiff, Label: r.Config.Label, SHA: r.GitHub.HeadSHA, Cdkd: rep.CdkdVersion}
-		if rep.Error == "" && rep.Missing == "" {
-			header.Digest = rep.Digest
-		}
-		header.Extra = r.Fingerprints.Header(ctx)
-		// The picture is recorded in the header, outside the digested
-		// change set.
-		header = prcomment.WithPicture(header, picture)
-		p.Comment = &publish.CommentFields{Header: header, Render: func(h marker.Header, b reporters.Budget) prcomment.Comment {
-			return r.comment(h, rep, d, kept == gate.KeptStored, b)
-		}}
+	if renderComment != nil {
+		p.Comment = &publish.CommentFields{Header: header, Render: renderComment}
 		comment = append(comment, &publish.Comment{API: r.Channels.API, Owner: r.GitHub.Owner, Repo: r.GitHub.Repo, PR: r.GitHub.PR.Number, HeadSHA: r.GitHub.HeadSHA,
 			RunURL: r.GitHub.RunURL, Identity: r.Channels.Ident(), Mode: r.Channels.CommentMode(), Output: publisher.OutputCommentURL})
 	}
@@ -249,5 +285,17 @@ func (r *run) publish(ctx context.Context, rep reporters.DiffReport, d *model.Di
 	if r.Config.MergeQueue && len(api) > len(comment) && r.GitHub.PR != nil && rep.Shard == nil {
 		api = append(api, r.queueCheckOnHead(rep))
 	}
-	return r.Channels.Publisher().Publish(ctx, p, r.Channels.Targets(api...)...)
+	targets := r.Channels.Targets(api...)
+	if where != "" {
+		// Once the comment was written: where the picture is, at the
+		// summary's end and in the report JSON.
+		p.SummaryNote = func(w *publish.Written) string { return reporters.PicturePointer(where, shownIn(w)) }
+		p.ResultAfter = func(w *publish.Written) any {
+			res := rep.Result()
+			res.Picture = shownIn(w)
+			return res
+		}
+		targets = append(targets, r.Channels.SummaryNote()...)
+	}
+	return r.Channels.Publisher().Publish(ctx, p, targets...)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -297,9 +298,12 @@ func TestDeletedReferrers(t *testing.T) {
 			x.AWS.BuildClients = func(context.Context, awsx.Settings) (discover.Deps, error) {
 				return discover.Deps{State: tc.state}, tc.clients
 			}
-			got := x.deletedReferrers(context.Background())("StackA", "", []string{"Bucket", "Queue"})
+			var unread []unreadRecord
+			got := x.deletedReferrers(context.Background(), &unread)("StackA", "", []string{"Bucket", "Queue"})
 			assert.DeepEqual(t, got, tc.want)
 			assert.Assert(t, is.Contains(x.log.String(), tc.log))
+			want := map[string][]unreadRecord{"unreadable": {{stack: "StackA"}}, "no record": {{stack: "StackA", missing: true}}}[tc.name]
+			assert.DeepEqual(t, unread, want, cmp.AllowUnexported(unreadRecord{}))
 		})
 	}
 }

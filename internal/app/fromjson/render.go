@@ -63,7 +63,14 @@ func renderReport(b []byte, kind model.Kind, set *secrets.Set, channels *publish
 		redact.Diff(&d, redact.Input{Set: set, Placed: true})
 		res.Stacks = d.Stacks
 		rep := reporters.DiffReportOf(res, prcomment.FullReportHint(res.RunURL))
-		p := &publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DiffMarkdown(rep, b) }}
+		// The run's summary said where the picture is at its end, once the
+		// comment was written; the report records what it said.
+		summary := rep
+		summary.PictureShown = ""
+		p := &publish.Publication{Kind: string(kind), Result: res, Render: func(b reporters.Budget) string { return reporters.DiffMarkdown(summary, b) }}
+		if rep.PictureIn != "" && rep.PictureShown != "" {
+			p.SummaryNote = func(*publish.Written) string { return reporters.PicturePointer(rep.PictureIn, rep.PictureShown) }
+		}
 		if res.Error == "" && res.Totals != nil {
 			p.Outputs = reporters.DiffOutputs(*res.Totals, res.HasChanges, d.SecurityTally())
 		}

@@ -137,6 +137,17 @@ func (c *Channels) summaryTarget() *publish.Summary {
 	}}
 }
 
+// SummaryNote appends the publication's SummaryNote to the job summary
+// after the targets before it, and writes its ResultAfter over the report
+// JSON (publish.SummaryNote); nothing when no summary is written. Call it
+// after Targets, which makes the report JSON target.
+func (c *Channels) SummaryNote() []publish.Target {
+	if c.Local && c.Getenv("GITHUB_STEP_SUMMARY") == "" {
+		return nil
+	}
+	return []publish.Target{&publish.SummaryNote{Summary: c.summaryTarget(), Report: c.reportJSON}}
+}
+
 // keepsReportJSON: a run in a workspace (or a runner's temporary folder)
 // writes the report JSON for later steps; a local run outside both writes
 // it only where --report-json asks, or for a shard, whose product it is.
@@ -221,7 +232,11 @@ func (c *Channels) LostFiles() []error { return c.lostFiles }
 // API: a view is not a review.
 func (c *Channels) PublishView(p *publish.Publication) {
 	// Only API targets return errors, and there are none.
-	_ = c.Publisher().Publish(context.Background(), p, c.Targets()...)
+	ts := c.Targets()
+	if p.SummaryNote != nil {
+		ts = append(ts, c.SummaryNote()...)
+	}
+	_ = c.Publisher().Publish(context.Background(), p, ts...)
 }
 
 // Output is an output set so far ("" when none).

@@ -101,6 +101,41 @@ func Check(t *testing.T, texts map[string]string, expect map[string]Expect) int 
 	return n
 }
 
+// Verdicts runs the real parser over each picture source (name → the
+// source of one flowchart) and returns what it says of each that it
+// refuses (name → its complaints), so that a test can show the checker
+// refuses what Mermaid would not render. It skips the test when the
+// parser cannot run, unless RequireEnv is set.
+func Verdicts(t *testing.T, srcs map[string]string) map[string]string {
+	t.Helper()
+	tool, why := checker()
+	if why != "" {
+		if os.Getenv(RequireEnv) == "1" {
+			t.Fatalf("the Mermaid parser cannot run (%s): run npm ci in tools/mermaid-check", why)
+		}
+		t.Skipf("the Mermaid parser cannot run: %s (run npm ci in tools/mermaid-check)", why)
+	}
+	dir := t.TempDir()
+	for name, src := range srcs {
+		if err := os.WriteFile(filepath.Join(dir, sanitize(name)+".mmd"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _ := exec.Command("node", tool, dir).CombinedOutput()
+	got := map[string]string{}
+	for line := range strings.Lines(string(out)) {
+		for name := range srcs {
+			if prefix := filepath.Join(dir, sanitize(name)+".mmd") + ": "; strings.HasPrefix(line, prefix) {
+				got[name] += strings.TrimPrefix(line, prefix)
+			}
+		}
+	}
+	if !strings.Contains(string(out), "mermaid-check: ") {
+		t.Fatalf("the Mermaid parser did not run: %s", out)
+	}
+	return got
+}
+
 // checker finds tools/mermaid-check/check.mjs above the working directory,
 // or says why it cannot run.
 func checker() (string, string) {
