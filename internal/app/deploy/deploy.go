@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cdkd-action/cdkd-action/internal/app/changeset"
 	"github.com/cdkd-action/cdkd-action/internal/app/gatecheck"
 	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -35,6 +36,11 @@ type run struct {
 	// deployment is the GitHub deployment started before cdkd deploy ran
 	// (nil: none).
 	deployment *publish.Deployment
+
+	// sel is what cdkd deploy is given: the stacks the verified change
+	// set changes and the importers deployed with them (nil: the gate did
+	// not let the deploy through).
+	sel *changeset.Selection
 
 	// maskMu serialises registering masks while stacks are read back in
 	// parallel.

@@ -72,8 +72,8 @@ func TestEnvironmentURL(t *testing.T) {
 // so that what the timeout stops is the hung deploy.)
 func TestDeployTimeout(t *testing.T) {
 	stub := cdkdtest.New(t,
-		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stdout: "[]"},
-		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stdout: `[{"stack":"StackA","region":"us-east-1","changes":[{"logicalId":"Topic","changeType":"CREATE","resourceType":"AWS::SNS::Topic"}],"outputChanges":[]}]`},
+		cdkdtest.Invocation{Args: []string{"deploy", "StackA", "--exclusively", "-y"}, Stdout: "Deploying stack: StackA\n",
 			StderrLines: []cdkdtest.Line{{Text: "hung", DelayMs: 120000}},
 			OnSigint:    &cdkdtest.Sigint{Stdout: "Interrupted: released the lock\n", Exit: 1}},
 	)
@@ -92,6 +92,6 @@ func TestDeployTimeout(t *testing.T) {
 	assert.Equal(t, end.Reason, reason.Timeout)
 	assert.Equal(t, o.Channels.Output("deployed"), "false")
 	assert.Assert(t, is.Contains(said, "ran longer than timeout-minutes (2s) and was interrupted (SIGINT)"))
-	assert.Assert(t, is.Contains(said, "said it released its lock"), "cdkd said so, and only then is it claimed")
+	assert.Assert(t, is.Contains(said, "cdkd said it released the lock of StackA"), "cdkd said so, and only then is it claimed")
 	stub.AssertAllUsed(t)
 }

@@ -1,0 +1,90 @@
+package deploy
+
+import (
+	"strings"
+
+	"github.com/cdkd-action/cdkd-action/internal/app/changeset"
+	"github.com/cdkd-action/cdkd-action/internal/cdkd"
+	"github.com/cdkd-action/cdkd-action/internal/gate"
+	"github.com/cdkd-action/cdkd-action/internal/model"
+	"github.com/cdkd-action/cdkd-action/internal/reporters"
+)
+
+// selection is what cdkd deploy is given for the verified change set d:
+// the stacks it changes and the importers deployed with them
+// (changeset.Select), said in the report and the log. When a changed
+// stack cannot be named, the deploy falls back to the inputs' selection
+// and warns: every stack the diff covered is then deployed, as cdkd deploy
+// --all (or the stacks input) does.
+func (d *run) selection(diff model.Diff) *changeset.Selection {
+	r := d.Opts
+	sel := changeset.Select(r.Secrets.Assembly, diff)
+	if sel.Unnamed != "" {
+		w := "cdkd deploy is given the stacks input's selection, not the list of changed stacks: " + sel.Unnamed + "; stacks without changes are deployed too."
+		d.Rep.Warnings = append(d.Rep.Warnings, w)
+		r.Log.Warning(w)
+		return &sel
+	}
+	if note := sel.Names(); note != "" {
+		d.Rep.Message = strings.TrimSpace(d.Rep.Message + " " + note)
+		r.Log.Notice(note)
+	}
+	if w := sel.NotDeployed(); w != "" {
+		d.Rep.Warnings = append(d.Rep.Warnings, w)
+		r.Log.Warning(w)
+	}
+	return &sel
+}
+
+// deploys reports whether cdkd deploy was given the stack: every stack when
+// the deploy fell back to the inputs' selection.
+func (d *run) deploys(stack string) bool {
+	if d.sel == nil || d.sel.Unnamed != "" {
+		return true
+	}
+	for _, s := range d.sel.Stacks {
+		if s == stack {
+			return true
+		}
+	}
+	return false
+}
+
+// nothingToDeploy reports a verified change set that changes no stack: no
+// cdkd deploy runs (it would only write a run into each stack's history),
+// and every stack is reported unchanged.
+func (d *run) nothingToDeploy(cur *gate.Current) {
+	msg := "Nothing to deploy: the change set changes no stack, so cdkd deploy did not run."
+	d.Rep.Outcome = reporters.OutcomeDeployed
+	d.Rep.Message = strings.TrimSpace(d.Rep.Message + " " + msg)
+	d.Opts.Log.Notice(msg)
+	for _, t := range targets(cur, nil) {
+		d.Rep.Stacks = append(d.Rep.Stacks, reporters.DeployedStack{Stack: t.name, Region: t.region, Note: unchangedNote})
+	}
+}
+
+// unchangedNote is what the report says of a stack the deploy left alone.
+const unchangedNote = "Unchanged: no changes in the reviewed change set, so not deployed."
+
+// selectedTargets are the stacks cdkd deploy was given, for what is said
+// of their locks.
+func (d *run) selectedTargets(cur *gate.Current) []cdkd.Target {
+	var out []cdkd.Target
+	for _, t := range deployTargets(cur) {
+		if d.deploys(t.Stack) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// urlMayBeIn reports whether environment-url-output may name an output of
+// stack: "Stack.Key" names one stack, "Key" any.
+func (d *run) urlMayBeIn(stack string) bool {
+	name := d.Opts.Config.EnvironmentURLOutput
+	if name == "" {
+		return false
+	}
+	s, _, ok := strings.Cut(name, ".")
+	return !ok || s == stack || d.Opts.Secrets.Assembly == nil
+}
