@@ -209,8 +209,8 @@ func (sel Selection) Names() string {
 	for _, s := range stacks {
 		parts = append(parts, fmt.Sprintf("%s (imports %s)", s, strings.Join(by[s], ", ")))
 	}
-	return "Deployed with the change set although its own diff is empty, because it imports an export of a stack that deploys, and an import takes the export's new value only when the importing stack deploys: " +
-		strings.Join(parts, "; ") + "."
+	return "Deployed with this change set, its own diff empty: " + strings.Join(parts, "; ") +
+		". cdkd reads an Fn::ImportValue only when the importing stack deploys, so an export that takes a new value (a replaced resource's name or URL) reaches an importer only then, and cdkd's diff cannot show it before the exporter deploys."
 }
 
 // NotDeployed warns of the importers a deploy leaves alone because the

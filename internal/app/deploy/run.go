@@ -49,7 +49,7 @@ func (d *run) apply(ctx context.Context, dec gate.Decision) {
 		}
 	}
 	if dec.Current != nil {
-		d.sel = d.selection(dec.Current.Diff)
+		d.sel = d.selection(ctx, dec.Current.Diff)
 		switch {
 		case d.sel.Unnamed != "":
 			// The inputs' selection, as the diff ran it: no name to pass.

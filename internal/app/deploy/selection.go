@@ -1,6 +1,8 @@
 package deploy
 
 import (
+	"context"
+	"slices"
 	"strings"
 
 	"github.com/cdkd-action/cdkd-action/internal/app/changeset"
@@ -8,6 +10,7 @@ import (
 	"github.com/cdkd-action/cdkd-action/internal/gate"
 	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/reporters"
+	"github.com/cdkd-action/cdkd-action/internal/secrets"
 )
 
 // selection is what cdkd deploy is given for the verified change set d:
@@ -16,9 +19,25 @@ import (
 // stack cannot be named, the deploy falls back to the inputs' selection
 // and warns: every stack the diff covered is then deployed, as cdkd deploy
 // --all (or the stacks input) does.
-func (d *run) selection(diff model.Diff) *changeset.Selection {
+func (d *run) selection(ctx context.Context, diff model.Diff) *changeset.Selection {
 	r := d.Opts
 	sel := changeset.Select(r.Secrets.Assembly, diff)
+	var secret []string
+	for _, s := range diff.Stacks {
+		// cdkd's diff cannot show every change of a secret value (a
+		// NoEcho value its state stores as ***): a stack with secret
+		// positions is deployed, so that the values reach AWS and their
+		// fingerprints are recorded from its events.
+		if !slices.Contains(sel.Stacks, s.Stack) && !strings.Contains(s.Stack, secrets.Replacement) && d.hasSecretPositions(ctx, s.Stack, s.Region) {
+			secret = append(secret, s.Stack)
+		}
+	}
+	if len(secret) > 0 {
+		sel.Stacks = slices.Sorted(slices.Values(append(sel.Stacks, secret...)))
+		note := "Deployed although cdkd's diff shows no change in it, since a secret value it holds may have changed where that diff cannot show it: " + strings.Join(secret, ", ") + "."
+		d.Rep.Message = strings.TrimSpace(d.Rep.Message + " " + note)
+		r.Log.Notice(note)
+	}
 	if sel.Unnamed != "" {
 		w := "cdkd deploy is given the stacks input's selection, not the list of changed stacks: " + sel.Unnamed + "; stacks without changes are deployed too."
 		d.Rep.Warnings = append(d.Rep.Warnings, w)
