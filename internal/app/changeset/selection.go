@@ -21,21 +21,31 @@ type Selection struct {
 	Stacks []string
 	// Changed are the stacks the change set holds changes in.
 	Changed []string
-	// With are the stacks deployed although their own diff is empty: each
-	// imports an export of a deployed stack, and reads its value only when
-	// it is deployed itself (cdkd resolves Fn::ImportValue at deploy time).
-	With []assembly.Import
-	// Exporters names, per export in With, the deployed stack that exports
-	// it (absent when the export's name is known only after deploying).
-	Exporters map[string]string
-	// Outside are importers of a deployed stack's exports that the change
-	// set does not hold (stacks names fewer stacks): never deployed, since
-	// nobody saw their diff.
-	Outside []assembly.Import
+	// With are the imports that take a new value, of stacks whose own
+	// diff is empty: such a stack is deployed with its exporter, since
+	// cdkd resolves Fn::ImportValue only when the importing stack deploys.
+	With []Imported
+	// Outside are such imports of stacks the change set does not hold
+	// (stacks names fewer stacks): never deployed, since nobody saw their
+	// diff.
+	Outside []Imported
 	// Unnamed says why no explicit list can be given ("" when it can): a
 	// changed stack's name is hidden (it holds a secret), so the deploy
 	// passes cdkd the inputs' selection, as the diff did.
 	Unnamed string
+}
+
+// Imported is one import that takes a new value when the change set
+// deploys.
+type Imported struct {
+	// Stack is the importing stack (the top-level stack it deploys with);
+	// Exporter the stack whose export changes.
+	Stack, Exporter string
+	// Export is the export's name ("" when the import cannot be spelled
+	// before deploying).
+	Export string
+	// Because says why its value changes.
+	Because string
 }
 
 // Changes reports whether a top-level stack of a change set is one a
@@ -60,11 +70,14 @@ func Changes(s model.StackDiff) bool {
 }
 
 // Select is the Selection of change set d: its changed stacks, and the
-// stacks of d that import an export of a selected stack (so read a value
-// that may change when it deploys), found with the assembly's importer
-// detection (assembly.Importers), to a fixed point: an importer deployed
-// may export a value in turn. Without an assembly only the changed stacks
-// are selected, and nothing can say who imports what.
+// stacks of d that import an export whose value the change set changes
+// (assembly.NewValueImports), to a fixed point: a stack deployed for its
+// imports may pass a new value on through its own exports, so every export
+// of such a stack counts as changing. When the exports' values cannot be
+// told (a template that cannot be read), every export of a changed stack
+// counts: deploying an importer whose value stays is only one more run in
+// its history, leaving one behind whose value moves is a dangling
+// reference. Without an assembly only the changed stacks are selected.
 func Select(asm *assembly.Assembly, d model.Diff) Selection {
 	var sel Selection
 	inDiff := map[string]bool{}
@@ -83,46 +96,39 @@ func Select(asm *assembly.Assembly, d model.Diff) Selection {
 		}
 	}
 	slices.Sort(sel.Changed)
-	sel.Exporters = map[string]string{}
-	declared, _ := asm.Exports()
-	seenWith, seenOutside := map[string]bool{}, map[string]bool{}
-	for frontier := sel.Changed; len(frontier) > 0; {
-		var exports []string
-		for _, name := range frontier {
-			for _, e := range exportsOf(asm, name) {
-				if e.Export == "" {
-					// An export whose name is known only once deployed: any
-					// import of a name no spelled export declares may read it.
-					exports = append(exports, undeclaredImports(asm, declared)...)
-					continue
-				}
-				exports = append(exports, e.Export)
-				if _, ok := sel.Exporters[e.Export]; !ok {
-					sel.Exporters[e.Export] = name
-				}
+	seen := map[string]bool{}
+	var frontier []string
+	add := func(imp Imported) {
+		key := imp.Stack + "\x00" + imp.Export + "\x00" + imp.Exporter
+		switch {
+		case seen[key] || slices.Contains(sel.Changed, imp.Stack):
+			// Named already, or changed itself: deployed, its diff reviewed.
+		case !inDiff[imp.Stack]:
+			seen[key] = true
+			sel.Outside = append(sel.Outside, imp)
+		default:
+			seen[key] = true
+			sel.With = append(sel.With, imp)
+			if !selected[imp.Stack] {
+				selected[imp.Stack] = true
+				frontier = append(frontier, imp.Stack)
 			}
 		}
-		slices.Sort(exports)
+	}
+	imps, err := asm.NewValueImports(d)
+	if err != nil {
+		for _, name := range sel.Changed {
+			importersOf(asm, name, "what it exports cannot be told ("+err.Error()+")", add)
+		}
+	}
+	for _, imp := range imps {
+		add(Imported{Stack: topLevel(asm, imp.Importer), Exporter: imp.Exporter, Export: imp.Export, Because: imp.Because})
+	}
+	for len(frontier) > 0 {
+		next := frontier
 		frontier = nil
-		for _, imp := range asm.Importers(slices.Compact(exports)) {
-			top := topLevel(asm, imp.Stack)
-			key := top + "\x00" + imp.Export
-			switch {
-			case !inDiff[top]:
-				if !seenOutside[key] {
-					seenOutside[key] = true
-					sel.Outside = append(sel.Outside, imp)
-				}
-			case slices.Contains(sel.Changed, top):
-				// Changed itself: deployed, and its diff is reviewed.
-			case !seenWith[key]:
-				seenWith[key] = true
-				sel.With = append(sel.With, imp)
-				if !selected[top] {
-					selected[top] = true
-					frontier = append(frontier, top)
-				}
-			}
+		for _, name := range next {
+			importersOf(asm, name, name+" is deployed for an import that takes a new value", add)
 		}
 	}
 	for name := range selected {
@@ -130,6 +136,28 @@ func Select(asm *assembly.Assembly, d model.Diff) Selection {
 	}
 	slices.Sort(sel.Stacks)
 	return sel
+}
+
+// importersOf passes add every import of an export of stack name (and of
+// the stacks nested in it), because of why.
+func importersOf(asm *assembly.Assembly, name, why string, add func(Imported)) {
+	declared, _ := asm.Exports()
+	var exports []string
+	for _, e := range exportsOf(asm, name) {
+		if e.Export == "" {
+			// Known only once deployed: any import of a name no spelled
+			// export declares may read it.
+			exports = append(exports, undeclaredImports(asm, declared)...)
+			continue
+		}
+		exports = append(exports, e.Export)
+	}
+	slices.Sort(exports)
+	for _, imp := range asm.Importers(slices.Compact(exports)) {
+		if top := topLevel(asm, imp.Stack); top != name {
+			add(Imported{Stack: top, Exporter: name, Export: imp.Export, Because: why})
+		}
+	}
 }
 
 // exportedOutput is an output of a deployed stack that is exported.
@@ -183,34 +211,13 @@ func topLevel(asm *assembly.Assembly, s assembly.Stack) string {
 }
 
 // Names lists the stacks deployed with the change set and why, one
-// sentence for the review and the deploy report ("" when there are none):
-// "Deployed with the change set, its own diff empty: B (imports `QueueUrl`
-// from A)".
+// sentence for the review and the deploy report ("" when there are none).
 func (sel Selection) Names() string {
 	if len(sel.With) == 0 {
 		return ""
 	}
-	by := map[string][]string{}
-	var stacks []string
-	for _, w := range sel.With {
-		if _, ok := by[w.Stack.Name]; !ok {
-			stacks = append(stacks, w.Stack.Name)
-		}
-		what := "an export whose name is known only once deployed"
-		if w.Export != "" {
-			what = "`" + w.Export + "`"
-			if from := sel.Exporters[w.Export]; from != "" {
-				what += " from " + from
-			}
-		}
-		by[w.Stack.Name] = append(by[w.Stack.Name], what)
-	}
-	var parts []string
-	for _, s := range stacks {
-		parts = append(parts, fmt.Sprintf("%s (imports %s)", s, strings.Join(by[s], ", ")))
-	}
-	return "Deployed with this change set, its own diff empty: " + strings.Join(parts, "; ") +
-		". cdkd reads an Fn::ImportValue only when the importing stack deploys, so an export that takes a new value (a replaced resource's name or URL) reaches an importer only then, and cdkd's diff cannot show it before the exporter deploys."
+	return "Deployed with this change set, its own diff empty: " + describe(sel.With) +
+		". cdkd reads an Fn::ImportValue only when the importing stack deploys: deployed alone, the exporter would leave it holding the old value, and its change would show in no review."
 }
 
 // NotDeployed warns of the importers a deploy leaves alone because the
@@ -220,17 +227,34 @@ func (sel Selection) NotDeployed() string {
 	if len(sel.Outside) == 0 {
 		return ""
 	}
-	var parts []string
-	for _, o := range sel.Outside {
-		what := "an export whose name is known only once deployed"
-		if o.Export != "" {
-			what = "`" + o.Export + "`"
-			if from := sel.Exporters[o.Export]; from != "" {
-				what += " from " + from
-			}
+	return "Not deployed, although an import takes a new value: " + describe(sel.Outside) +
+		". It is not in this change set (stacks names fewer stacks), so nobody reviewed its diff; it keeps the old value until it is deployed itself."
+}
+
+// describe names each importing stack with its imports that take a new
+// value: "B (imports `QueueUrl` from A: it reads Queue, which is
+// replaced)".
+func describe(imps []Imported) string {
+	by := map[string][]string{}
+	var stacks []string
+	for _, w := range imps {
+		if _, ok := by[w.Stack]; !ok {
+			stacks = append(stacks, w.Stack)
 		}
-		parts = append(parts, fmt.Sprintf("%s (imports %s)", o.Stack.Name, what))
+		what := "an export whose name is known only once deployed"
+		if w.Export != "" {
+			what = "`" + w.Export + "`"
+		}
+		what += " from " + w.Exporter
+		if w.Because != "" {
+			what += ": " + w.Because
+		}
+		by[w.Stack] = append(by[w.Stack], what)
 	}
-	return "Not deployed, although it imports an export of a stack that deploys: " + strings.Join(parts, "; ") +
-		". It is not in this change set (stacks names fewer stacks), so nobody reviewed its diff; it keeps the export's old value until it is deployed itself."
+	slices.Sort(stacks)
+	var parts []string
+	for _, s := range stacks {
+		parts = append(parts, fmt.Sprintf("%s (imports %s)", s, strings.Join(by[s], "; ")))
+	}
+	return strings.Join(parts, ", ")
 }
