@@ -41,6 +41,9 @@ type run struct {
 	// set changes and the importers deployed with them (nil: the gate did
 	// not let the deploy through).
 	sel *changeset.Selection
+	// nothing is set when the change set changes no stack: no cdkd deploy
+	// runs (nor would a --dry-run's).
+	nothing bool
 
 	// maskMu serialises registering masks while stacks are read back in
 	// parallel.

@@ -74,6 +74,10 @@ func (d *run) deploys(stack string) bool {
 // and every stack is reported unchanged.
 func (d *run) nothingToDeploy(cur *gate.Current) {
 	msg := "Nothing to deploy: the change set changes no stack, so cdkd deploy did not run."
+	d.nothing = true
+	if d.Opts.Config.CLI.DryRun {
+		msg = "Nothing to deploy: the change set changes no stack, so cdkd deploy would not run."
+	}
 	d.Rep.Outcome = reporters.OutcomeDeployed
 	d.Rep.Message = strings.TrimSpace(d.Rep.Message + " " + msg)
 	d.Opts.Log.Notice(msg)
