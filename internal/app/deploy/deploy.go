@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cdkd-action/cdkd-action/internal/app/changeset"
 	"github.com/cdkd-action/cdkd-action/internal/app/gatecheck"
 	"github.com/cdkd-action/cdkd-action/internal/app/outcome"
 	"github.com/cdkd-action/cdkd-action/internal/cdkd"
@@ -37,13 +36,8 @@ type run struct {
 	// (nil: none).
 	deployment *publish.Deployment
 
-	// sel is what cdkd deploy is given: the stacks the verified change
-	// set changes and the importers deployed with them (nil: the gate did
-	// not let the deploy through).
-	sel *changeset.Selection
-	// nothing is set when the change set changes no stack: no cdkd deploy
-	// runs (nor would a --dry-run's).
-	nothing bool
+	// plan is which stacks cdkd deploy is given.
+	plan plan
 
 	// maskMu serialises registering masks while stacks are read back in
 	// parallel.

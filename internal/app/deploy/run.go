@@ -49,15 +49,15 @@ func (d *run) apply(ctx context.Context, dec gate.Decision) {
 		}
 	}
 	if dec.Current != nil {
-		d.sel = d.selection(ctx, dec.Current.Diff)
+		d.plan.sel = d.selection(ctx, dec.Current.Diff)
 		switch {
-		case d.sel.Unnamed != "":
+		case d.plan.sel.Unnamed != "":
 			// The inputs' selection, as the diff ran it: no name to pass.
-		case len(d.sel.Stacks) == 0:
+		case len(d.plan.sel.Stacks) == 0:
 			d.nothingToDeploy(dec.Current)
 			return
 		default:
-			common.All, common.Stacks = false, d.sel.Stacks // with --exclusively
+			common.All, common.Stacks = false, d.plan.sel.Stacks // with --exclusively
 		}
 	}
 	args, err := cdkd.DeployArgs(common)
@@ -80,14 +80,14 @@ func (d *run) apply(ctx context.Context, dec gate.Decision) {
 	case res.TimedOut || res.Cancelled || run.Cancelled:
 		// No results: a cancelled job has seconds left, and they go to
 		// the report.
-		d.Stopped(res, d.selectedTargets(dec.Current))
+		d.Stopped(res, d.plan.targets(dec.Current))
 		d.Rep.StderrTail = res.StderrTail
 		d.Rep.Stacks = inFlight(res, dec.Current)
 		return
 	case res.Signal != "":
 		// Killed (OOM, a crash): the lock was left as it was.
 		d.Rep.Outcome, d.Rep.Reason, d.Rep.Title = reporters.OutcomeFailed, reason.DeployFailed.String(), "cdkd deploy was killed"
-		d.Rep.Message = run.Reason + ". " + cdkd.LockState(res, d.selectedTargets(dec.Current))
+		d.Rep.Message = run.Reason + ". " + cdkd.LockState(res, d.plan.targets(dec.Current))
 		d.Rep.StderrTail = res.StderrTail
 		d.Rep.Stacks = inFlight(res, dec.Current)
 		d.Reason = reason.DeployFailed
@@ -237,12 +237,12 @@ func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
 // to read is a warning: the deploy itself is already over.
 func (d *run) results(ctx context.Context, cur *gate.Current, run cdkd.DeployRun, started time.Time) []reporters.DeployedStack {
 	ts := targets(cur, run.Summaries)
-	if d.sel != nil && d.sel.Unnamed == "" {
+	if d.plan.sel != nil && d.plan.sel.Unnamed == "" {
 		for i := range ts {
 			// Read back exactly the stacks cdkd deploy was given: an
 			// importer deployed with its exporter changes, its empty diff
 			// notwithstanding.
-			ts[i].changed = d.deploys(ts[i].name)
+			ts[i].changed = d.plan.deploys(ts[i].name)
 		}
 	}
 	out := make([]reporters.DeployedStack, len(ts))
@@ -254,11 +254,11 @@ func (d *run) results(ctx context.Context, cur *gate.Current, run cdkd.DeployRun
 			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
 		}
 		switch {
-		case !d.deploys(t.name):
+		case !d.plan.deploys(t.name):
 			// Not deployed: no run to read, and its outputs are what they
 			// were, read only when environment-url-output may name one.
 			ds.Note = unchangedNote
-			if d.urlMayBeIn(t.name) {
+			if urlMayBeIn(d.Opts.Config.EnvironmentURLOutput, t.name) {
 				ds.Outputs = d.stackOutputs(ctx, t)
 			}
 		case t.changed || d.hasSecretPositions(ctx, t.name, t.region):

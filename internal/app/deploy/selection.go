@@ -55,13 +55,23 @@ func (d *run) selection(ctx context.Context, diff model.Diff) *changeset.Selecti
 	return &sel
 }
 
+// plan is which stacks cdkd deploy is given.
+type plan struct {
+	// sel is the stacks the verified change set changes and the importers
+	// deployed with them (nil: the gate did not let the deploy through).
+	sel *changeset.Selection
+	// nothing is set when the change set changes no stack: no cdkd deploy
+	// runs (nor would a --dry-run's).
+	nothing bool
+}
+
 // deploys reports whether cdkd deploy was given the stack: every stack when
 // the deploy fell back to the inputs' selection.
-func (d *run) deploys(stack string) bool {
-	if d.sel == nil || d.sel.Unnamed != "" {
+func (p plan) deploys(stack string) bool {
+	if p.sel == nil || p.sel.Unnamed != "" {
 		return true
 	}
-	for _, s := range d.sel.Stacks {
+	for _, s := range p.sel.Stacks {
 		if s == stack {
 			return true
 		}
@@ -74,7 +84,7 @@ func (d *run) deploys(stack string) bool {
 // and every stack is reported unchanged.
 func (d *run) nothingToDeploy(cur *gate.Current) {
 	msg := "Nothing to deploy: the change set changes no stack, so cdkd deploy did not run."
-	d.nothing = true
+	d.plan.nothing = true
 	if d.Opts.Config.CLI.DryRun {
 		msg = "Nothing to deploy: the change set changes no stack, so cdkd deploy would not run."
 	}
@@ -89,25 +99,24 @@ func (d *run) nothingToDeploy(cur *gate.Current) {
 // unchangedNote is what the report says of a stack the deploy left alone.
 const unchangedNote = "Unchanged: no changes in the reviewed change set, so not deployed."
 
-// selectedTargets are the stacks cdkd deploy was given, for what is said
+// targets are the stacks of cur cdkd deploy was given, for what is said
 // of their locks.
-func (d *run) selectedTargets(cur *gate.Current) []cdkd.Target {
+func (p plan) targets(cur *gate.Current) []cdkd.Target {
 	var out []cdkd.Target
 	for _, t := range deployTargets(cur) {
-		if d.deploys(t.Stack) {
+		if p.deploys(t.Stack) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// urlMayBeIn reports whether environment-url-output may name an output of
-// stack: "Stack.Key" names one stack, "Key" any.
-func (d *run) urlMayBeIn(stack string) bool {
-	name := d.Opts.Config.EnvironmentURLOutput
+// urlMayBeIn reports whether environment-url-output (name) may name an
+// output of stack: "Stack.Key" names one stack, "Key" any.
+func urlMayBeIn(name, stack string) bool {
 	if name == "" {
 		return false
 	}
 	s, _, ok := strings.Cut(name, ".")
-	return !ok || s == stack || d.Opts.Secrets.Assembly == nil
+	return !ok || s == stack
 }
