@@ -52,6 +52,11 @@ const (
 	benchRoundsEnv = "CDKD_BENCH_ROUNDS"
 	benchLayoutEnv = "CDKD_BENCH_LAYOUT"
 	benchLogEnv    = "CDKD_BENCH_LOG"
+	// CDKD_BENCH_STACKS and CDKD_BENCH_CHANGED ask for an app of that many
+	// small stacks of which that many change between the two versions
+	// (selectionApp), instead of the two-stack app.
+	benchStacksEnv  = "CDKD_BENCH_STACKS"
+	benchChangedEnv = "CDKD_BENCH_CHANGED"
 )
 
 // timedLog keeps a step's log with each line's time since the step began:
@@ -186,6 +191,23 @@ func TestCdkdWaitBenchmark(t *testing.T) {
 	e, u, bucket, password := realWorld(t, "rc-bench-")
 	noecho := map[int]string{1: "noecho-v1-" + u, 2: "noecho-v2-" + u}
 	apps := map[int]string{1: benchAssembly(t, u, 1, noecho[1]), 2: benchAssembly(t, u, 2, noecho[2])}
+	appDesc := "two stacks"
+	// changedStacks are the stacks v1 and v2 differ in, as the deploy
+	// names them (cdkd alone's floor deploys exactly those).
+	changedStacks := []string{"StackA", "StackB"}
+	if ns := os.Getenv(benchStacksEnv); ns != "" {
+		n, err := strconv.Atoi(ns)
+		assert.NilError(t, err, benchStacksEnv)
+		changed, err := strconv.Atoi(cmp.Or(os.Getenv(benchChangedEnv), "1"))
+		assert.NilError(t, err, benchChangedEnv)
+		assert.Assert(t, n > 0 && changed > 0 && changed <= n, "%s=%d, %s=%d: expected 0 < changed <= stacks", benchStacksEnv, n, benchChangedEnv, changed)
+		apps = map[int]string{1: selectionApp(t, u, n, 0, 1, 0), 2: selectionApp(t, u, n, changed, 2, 0)}
+		appDesc = fmt.Sprintf("%d stacks, %d changed", n, changed)
+		changedStacks = nil
+		for i := range changed {
+			changedStacks = append(changedStacks, fmt.Sprintf("S%03d", i))
+		}
+	}
 
 	w := newDeployWorkspace(t, reviewedSHA, "cdkd:allow-destructive")
 	w.useAWS(e)
@@ -255,6 +277,13 @@ func TestCdkdWaitBenchmark(t *testing.T) {
 		deploy = alone(cdkd.DeployArgs(common(app)))
 		return diff, deploy
 	}
+	// aloneFloor is what the gated deploy cannot go below: cdkd deploy of
+	// exactly the changed stacks (the gate's diff is measured apart).
+	aloneFloor := func(app int) benchSample {
+		c := common(app)
+		c.All, c.Stacks = false, changedStacks
+		return alone(cdkd.DeployArgs(c))
+	}
 	actionDiff := func(app int) benchSample {
 		w.onPullRequest(reviewedSHA)
 		s, res := action("diff", inputs(app))
@@ -288,7 +317,8 @@ func TestCdkdWaitBenchmark(t *testing.T) {
 
 	var (
 		aDiff, cDiff, aDrift, cDrift, aDeploy []benchSample
-		cGate, cDeploy                        []benchSample // cdkd alone's diff and deploy of a gated deploy
+		cGate, cDeploy                        []benchSample // cdkd alone's diff and deploy --all of a gated deploy
+		cFloor                                []benchSample // cdkd alone's deploy of the changed stacks, --exclusively
 	)
 	state := 1
 	other := func(v int) int { return 3 - v }
@@ -313,6 +343,8 @@ func TestCdkdWaitBenchmark(t *testing.T) {
 		pair(func() { aDrift = append(aDrift, actionDrift(state)) }, func() { cDrift = append(cDrift, alone(cdkd.DriftArgs(common(state), "", cdkd.ResolutionNone))) })
 		aDeploy = append(aDeploy, actionDeploy(target))
 		state = target
+		cFloor = append(cFloor, aloneFloor(other(state)))
+		state = other(state)
 		if r%2 == 0 {
 			d, p := aloneDeploy(other(state))
 			cGate, cDeploy = append(cGate, d), append(cDeploy, p)
@@ -349,7 +381,7 @@ func TestCdkdWaitBenchmark(t *testing.T) {
 	}
 	sec := func(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "\ncdkd-action beside cdkd alone: real cdkd %s (%s layout), kumo, two stacks, %d rounds; medians\n", filepath.Base(real), layout, rounds)
+	fmt.Fprintf(&b, "\ncdkd-action beside cdkd alone: real cdkd %s (%s layout), kumo, %s, %d rounds; medians\n", filepath.Base(real), layout, appDesc, rounds)
 	fmt.Fprintf(&b, "load average before %s, after %s; %d cores\n\n", loadBefore, load(), runtime.NumCPU())
 	fmt.Fprintf(&b, "| command | cdkd alone | the action | ratio | ratio, round by round | target | cdkd processes (action / alone) | |\n|---|---|---|---|---|---|---|---|\n")
 	row := func(name string, alone, act []benchSample, slack time.Duration) {
@@ -391,7 +423,11 @@ func TestCdkdWaitBenchmark(t *testing.T) {
 	cpuRow("diff", cDiff, aDiff)
 	cpuRow("drift", cDrift, aDrift)
 	cpuRow("gated deploy", sum, aDeploy)
-	fmt.Fprintf(&b, "\ncdkd alone, gated deploy = diff %s + deploy %s (medians)\n", sec(med(cGate)), sec(med(cDeploy)))
+	fmt.Fprintf(&b, "\ncdkd alone, gated deploy = diff %s + deploy --all %s (medians)\n", sec(med(cGate)), sec(med(cDeploy)))
+	fmt.Fprintf(&b, "the gated deploy vs cdkd deploy --all alone: %s vs %s, %.2fx\n", sec(med(aDeploy)), sec(med(cDeploy)), med(aDeploy).Seconds()/med(cDeploy).Seconds())
+	floor := med(cGate) + med(cFloor)
+	fmt.Fprintf(&b, "its floor, cdkd diff + cdkd deploy of the %d changed stacks --exclusively (%s): %s; the gated deploy %.2fx of it (target ≤ 1.15x + 0.5 s = %s)\n",
+		len(changedStacks), sec(med(cFloor)), sec(floor), med(aDeploy).Seconds()/floor.Seconds(), sec(time.Duration(float64(floor)*1.15)+500*time.Millisecond))
 	each := func(name string, ss []benchSample) {
 		fmt.Fprintf(&b, "%-22s", name)
 		for _, s := range ss {
@@ -406,6 +442,7 @@ func TestCdkdWaitBenchmark(t *testing.T) {
 	each("drift, action", aDrift)
 	each("deploy, cdkd diff", cGate)
 	each("deploy, cdkd deploy", cDeploy)
+	each("deploy, changed only", cFloor)
 	each("deploy, action", aDeploy)
 	fmt.Print(b.String())
 }

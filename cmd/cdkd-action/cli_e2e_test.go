@@ -231,7 +231,7 @@ func TestLocalDeployNeedsYesAndDryRunShowsTheGate(t *testing.T) {
 	res = runCLI(t, dir, env, "deploy", "--all", "--dry-run", "--require-reviewed-diff=false")
 	assert.Equal(t, res.code, 0, res.stderr)
 	assert.Assert(t, is.Contains(res.stdout, "The gate would deploy"), res.stdout)
-	assert.Assert(t, is.Contains(res.stdout, "cdkd deploy --all -y"), res.stdout)
+	assert.Assert(t, is.Contains(res.stdout, "cdkd deploy StackA StackB --exclusively -y"), res.stdout)
 	for _, c := range stub.Calls(t) {
 		assert.Assert(t, c.Args[0] != "deploy", "a dry run deploys nothing: %q", c.Args)
 	}

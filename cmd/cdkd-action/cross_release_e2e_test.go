@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,7 +155,14 @@ func deployCrossRelease(t *testing.T, dir string) {
 	assert.NilError(t, err)
 
 	diff := abs(t, filepath.Join(dir, kept.Diff))
-	invs := append([]cdkdtest.Invocation{gateDiff(t, diff), deployInvocation(t)}, resultInvocations(t, "events-StackA-run.json")...)
+	// The deploy is given the stacks the change set changes, and the
+	// picture's Api, which imports an export of Storage.
+	stacks := changedStacks(t, diff)
+	if kept.Assembly != "" {
+		stacks = append(stacks, "Api")
+		slices.Sort(stacks)
+	}
+	invs := append([]cdkdtest.Invocation{gateDiff(t, diff), deployInvocation(t, stacks...)}, resultInvocationsOf(t, "events-StackA-run.json", stacks...)...)
 	inputs := deployInputs()
 	if kept.Assembly != "" {
 		useAssembly(t, w, filepath.Join(dir, kept.Assembly))

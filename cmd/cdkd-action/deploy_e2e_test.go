@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,9 +97,15 @@ func gateDiff(t *testing.T, file string) cdkdtest.Invocation {
 	return cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Env: map[string]string{"CDKD_NO_LIVE": "1"}, StdoutFile: abs(t, file)}
 }
 
-func deployInvocation(t *testing.T) cdkdtest.Invocation {
+// deployInvocation is the deploy of the stacks the deploy fixtures' change
+// set changes (StackA and StackB, unless stacks names others): exactly
+// those, with --exclusively, whatever the inputs' selection.
+func deployInvocation(t *testing.T, stacks ...string) cdkdtest.Invocation {
 	t.Helper()
-	return cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Env: map[string]string{"CDKD_NO_LIVE": "1"},
+	if len(stacks) == 0 {
+		stacks = []string{"StackA", "StackB"}
+	}
+	return cdkdtest.Invocation{Args: append(append([]string{"deploy"}, stacks...), "--exclusively", "-y"), Env: map[string]string{"CDKD_NO_LIVE": "1"},
 		StdoutFile: abs(t, "testdata/deploy/deploy.stdout"), StderrLines: []cdkdtest.Line{{Text: "QueueUrl=http://localhost:4566/000000000000/s3cr3t-pw-from-sm differs from SQSClient resolved endpoint"}}}
 }
 
@@ -111,13 +118,47 @@ func fileInvocation(t *testing.T, file string, args ...string) cdkdtest.Invocati
 // StackB with no run since the deploy started, and both states.
 func resultInvocations(t *testing.T, runFile string) []cdkdtest.Invocation {
 	t.Helper()
-	return []cdkdtest.Invocation{
-		fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
-		fileInvocation(t, runFile, "events", "StackA", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
-		fileInvocation(t, "state-StackA.json", "state", "show", "StackA", "--json"),
-		fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
-		fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"),
+	return resultInvocationsOf(t, runFile, "StackA", "StackB")
+}
+
+// resultInvocationsOf read back a deploy of the stacks named, of StackA
+// and StackB: nothing is read of a stack the deploy was not given.
+func resultInvocationsOf(t *testing.T, runFile string, stacks ...string) []cdkdtest.Invocation {
+	t.Helper()
+	var out []cdkdtest.Invocation
+	if slices.Contains(stacks, "StackA") {
+		out = append(out,
+			fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
+			fileInvocation(t, runFile, "events", "StackA", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
+			fileInvocation(t, "state-StackA.json", "state", "show", "StackA", "--json"))
 	}
+	if slices.Contains(stacks, "StackB") {
+		out = append(out,
+			fileInvocation(t, "events-StackB.json", "events", "StackB", "--json"),
+			fileInvocation(t, "state-StackB.json", "state", "show", "StackB", "--json"))
+	}
+	return out
+}
+
+// changedStacks are the stacks a cdkd diff JSON shows changes in, sorted:
+// what a gated deploy of it passes cdkd (with the importers of their
+// exports, which the caller adds).
+func changedStacks(t *testing.T, diffFile string) []string {
+	t.Helper()
+	var nodes []struct {
+		Stack         string            `json:"stack"`
+		Changes       []json.RawMessage `json:"changes"`
+		OutputChanges []json.RawMessage `json:"outputChanges"`
+	}
+	assert.NilError(t, json.Unmarshal([]byte(readFile(t, diffFile)), &nodes))
+	var out []string
+	for _, n := range nodes {
+		if len(n.Changes)+len(n.OutputChanges) > 0 {
+			out = append(out, n.Stack)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // review runs the diff command on #8 at head: the reviewed comment.
@@ -700,7 +741,7 @@ func TestDeployStateLocked(t *testing.T) {
 	stub := w.stub(
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
-		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"},
+		cdkdtest.Invocation{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"},
 			StdoutFile: abs(t, "../../testdata/cdkd-samples/31-deploy-stackA-locked.stdout"),
 			StderrFile: abs(t, "../../testdata/cdkd-samples/31-deploy-stackA-locked.stderr"), Exit: 1},
 	)
@@ -722,7 +763,7 @@ func TestDeployPartialFailure(t *testing.T) {
 	stub := w.stub(append([]cdkdtest.Invocation{
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
-		{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+		{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, Stdout: "Deploying stack: StackA\n",
 			Stderr: "PartialFailureError: 1 resource(s) were left unaddressed; re-run cdkd deploy to finish\n", Exit: 2},
 	}, resultInvocations(t, "events-StackA-run-partial.json")...)...)
 	w.review(reviewedSHA, diffInputs())
@@ -745,7 +786,7 @@ func TestDeployCancelled(t *testing.T) {
 	stub := w.stub(
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
-		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+		cdkdtest.Invocation{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, Stdout: "Deploying stack: StackA\n",
 			StderrLines: []cdkdtest.Line{{Text: "still deploying", DelayMs: 120000}},
 			OnSigint:    &cdkdtest.Sigint{Stdout: "Interrupted: released the lock for StackA\n", Exit: 1}},
 	)
@@ -808,7 +849,7 @@ func TestDeployPartialWithUnreadableEvents(t *testing.T) {
 	stub := w.stub(append([]cdkdtest.Invocation{
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
-		{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+		{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, Stdout: "Deploying stack: StackA\n",
 			Stderr: "PartialFailureError: 1 resource(s) were left unaddressed; re-run cdkd deploy to finish\n", Exit: 2},
 	}, invs...)...)
 	w.review(reviewedSHA, diffInputs())

@@ -78,8 +78,8 @@ func TestDeploySameHiddenValuesDeploys(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
 	copyDir(t, "testdata/deploy/assembly", filepath.Join(w.dir, "cdk.out"))
 	diff := noEchoDiff(t, w, "diff.json", "hunter2-noecho-v1", "hunter2-noecho-v2")
-	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), gateDiff(t, diff), deployInvocation(t)},
-		resultInvocations(t, "events-StackA-run.json")...)...)
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), gateDiff(t, diff), deployInvocation(t, changedStacks(t, diff)...)},
+		resultInvocationsOf(t, "events-StackA-run.json", changedStacks(t, diff)...)...)...)
 	w.onPullRequest(reviewedSHA)
 	review := w.run(diffInputs())
 	assert.Equal(t, review.code, 0, review.stdout)

@@ -107,7 +107,7 @@ func fpDeploy(t *testing.T, w *workspace, b *fpBucket, asm, diff, op string) res
 	w.onPush()
 	stub := w.stub(
 		fpInvocation(t, diff, "diff", "--all", "--json"),
-		fpInvocation(t, "deploy.stdout", "deploy", "--all", "-y"),
+		fpInvocation(t, "deploy.stdout", "deploy", "FpStack", "--exclusively", "-y"),
 		fpInvocation(t, "events.json", "events", "FpStack", "--json"),
 		fpInvocation(t, "events-run-"+op+".json", "events", "FpStack", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
 		fpInvocation(t, "state.json", "state", "show", "FpStack", "--json"),

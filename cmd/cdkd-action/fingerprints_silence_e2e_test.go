@@ -39,7 +39,7 @@ func TestFingerprintsUnrecordedAreSaid(t *testing.T) {
 			w.onPush()
 			stub := w.stub(
 				fpInvocation(t, "diff-create.json", "diff", "--all", "--json"),
-				fpInvocation(t, "deploy.stdout", "deploy", "--all", "-y"),
+				fpInvocation(t, "deploy.stdout", "deploy", "FpStack", "--exclusively", "-y"),
 				tc.events,
 				fpInvocation(t, "state.json", "state", "show", "FpStack", "--json"),
 			)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,17 +69,15 @@ func TestDeployTwoPullRequestsBackToBack(t *testing.T) {
 	onlyA := diffPart(t, w.dir, "a.json", func(stack, _ string) bool { return stack == "StackA" })
 	onlyB := diffPart(t, w.dir, "b.json", func(stack, _ string) bool { return stack == "StackB" })
 	both := abs(t, "testdata/deploy/diff-safe.json")
-	stub := w.stub(append(append([]cdkdtest.Invocation{
+	stub := w.stub(slices.Concat([]cdkdtest.Invocation{
 		gateDiff(t, onlyA), // A's review
 		gateDiff(t, both),  // B's review, on a base holding A
 		gateDiff(t, onlyA), // A's deploy
-		deployInvocation(t),
-	}, resultInvocations(t, "events-StackA-run.json")...), []cdkdtest.Invocation{
+		deployInvocation(t, changedStacks(t, onlyA)...),
+	}, resultInvocationsOf(t, "events-StackA-run.json", changedStacks(t, onlyA)...), []cdkdtest.Invocation{
 		gateDiff(t, onlyB), // B's deploy: A's changes are in place
-		deployInvocation(t),
-		// Nothing is read back: no stack changed, and the deploy printed
-		// their outputs.
-	}...)...)
+		deployInvocation(t, changedStacks(t, onlyB)...),
+	}, resultInvocationsOf(t, "events-StackA-run.json", changedStacks(t, onlyB)...))...)
 	w.reviewPR(deployPR, "main", reviewedSHA, diffInputs())
 	w.reviewPR(9, "main", headB, diffInputs())
 

@@ -205,7 +205,7 @@ func deployLeakCase(t *testing.T, exit int) {
 	w.stub(
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
 		gateDiff(t, "testdata/deploy/diff-safe.json"),
-		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"},
+		cdkdtest.Invocation{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"},
 			Stdout: "Deploying stack: StackA\nOutputs:\n  StackA.Token = " + sOutput + "\n  StackA.Creds = " + structured + "\n",
 			Stderr: "Error: 1 resource(s) failed: " + sTab + " / " + sNBSP + "\n", Exit: exit},
 		invocation("testdata/deploy/events-StackA.json", "events", "StackA", "--json"),

@@ -29,6 +29,7 @@ func pictureResultInvocations(t *testing.T) []cdkdtest.Invocation {
 		fileInvocation(t, "events-StackA.json", "events", "Storage", "--json"),
 		fileInvocation(t, "events-StackA-run.json", "events", "Storage", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
 		fileInvocation(t, "state-StackA.json", "state", "show", "Storage", "--json"),
+		fileInvocation(t, "events-StackB.json", "events", "Api", "--json"), // deployed with Storage: it imports its export
 		fileInvocation(t, "state-StackB.json", "state", "show", "Api", "--json"),
 	}
 }
@@ -80,8 +81,9 @@ func TestPictureInTheReview(t *testing.T) {
 	w := newDeployWorkspace(t, reviewedSHA)
 	useAssembly(t, w, "testdata/picture/assembly")
 	env := pictureBucket(t, w)
-	stub := w.stub(append(append([]cdkdtest.Invocation{gateDiff(t, "testdata/picture/diff.json"), gateDiff(t, "testdata/picture/diff.json"), deployInvocation(t)},
-		resultInvocations(t, "events-StackA-run.json")...), pictureBucketResultInvocations(t)...)...)
+	// Api is deployed with Storage: it imports Storage's export.
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, "testdata/picture/diff.json"), gateDiff(t, "testdata/picture/diff.json"),
+		deployInvocation(t, "Api", "Storage")}, pictureBucketResultInvocations(t)...)...)
 
 	w.onPullRequest(reviewedSHA)
 	res := w.run(diffInputs(), env...)

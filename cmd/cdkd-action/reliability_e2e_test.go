@@ -71,7 +71,7 @@ func TestTimeoutBoundsEveryCommand(t *testing.T) {
 			invs: func(t *testing.T) []cdkdtest.Invocation {
 				return []cdkdtest.Invocation{
 					gateDiff(t, "testdata/deploy/diff-safe.json"),
-					{Args: []string{"deploy", "--all", "-y"}, StderrLines: []cdkdtest.Line{{Text: "Deploying stack: StackA"}}, DelayMs: 10 * 60 * 1000,
+					{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, StderrLines: []cdkdtest.Line{{Text: "Deploying stack: StackA"}}, DelayMs: 10 * 60 * 1000,
 						OnSigint: &cdkdtest.Sigint{Ignore: true}},
 				}
 			},
@@ -132,7 +132,7 @@ func TestKilledCdkdIsNamed(t *testing.T) {
 		w := newWorkspace(t)
 		w.onPush()
 		w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
-			cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n", Signal: "SIGKILL"})
+			cdkdtest.Invocation{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, Stdout: "Deploying stack: StackA\n", Signal: "SIGKILL"})
 		res := w.run(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"})
 		assert.Equal(t, res.code, 3, res.stdout)
 		assert.Equal(t, res.outputs["failure-reason"], "deploy-failed")
@@ -151,7 +151,7 @@ func TestDeployFailureSaysItOnce(t *testing.T) {
 	w := newWorkspace(t)
 	w.onPush()
 	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
-		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stderr: "Error: cdkd deploy failed: 1 node(s) failed\n", Exit: 1},
+		cdkdtest.Invocation{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, Stderr: "Error: cdkd deploy failed: 1 node(s) failed\n", Exit: 1},
 		fileInvocation(t, "events-StackA.json", "events", "StackA", "--json"),
 		fileInvocation(t, "events-StackA-run-partial.json", "events", "StackA", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
 		fileInvocation(t, "state-StackA.json", "state", "show", "StackA", "--json"),
@@ -210,7 +210,7 @@ func TestCancelledDeployReportRunsOutLoudly(t *testing.T) {
 	w := newWorkspace(t)
 	w.onPush()
 	w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
-		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n", DelayMs: 10 * 60 * 1000,
+		cdkdtest.Invocation{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, Stdout: "Deploying stack: StackA\n", DelayMs: 10 * 60 * 1000,
 			OnSigint: &cdkdtest.Sigint{Stderr: "Interrupted\n", Exit: 130}})
 	w.gh.Inject(githubtest.Fault{Times: 100, Operation: githubtest.OpCreateCheckRun, Delay: time.Minute, Status: 201})
 	p := w.start(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false"})
@@ -344,7 +344,7 @@ func TestDeployLastWordsAreTrue(t *testing.T) {
 			w := newWorkspace(t)
 			w.onPush()
 			w.stub(gateDiff(t, "testdata/deploy/diff-safe.json"),
-				cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: progress, DelayMs: 10 * 60 * 1000, OnSigint: tc.sigint})
+				cdkdtest.Invocation{Args: []string{"deploy", "StackA", "StackB", "--exclusively", "-y"}, Stdout: progress, DelayMs: 10 * 60 * 1000, OnSigint: tc.sigint})
 			res := w.run(map[string]string{"command": "deploy", "all": "true", "require-reviewed-diff": "false", "timeout-minutes": "0.01"})
 			assert.Equal(t, res.code, 3, res.stdout)
 			assert.Equal(t, res.outputs["failure-reason"], "timeout")

@@ -62,8 +62,8 @@ func largeReviewWorkspace(t *testing.T) (w *workspace, aws *awsEmulator, bucket,
 // so, and the gate fetches it, checks it and deploys.
 func TestDeployOfAChangeSetTooLargeForTheComment(t *testing.T) {
 	w, aws, bucket, diff := largeReviewWorkspace(t)
-	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), gateDiff(t, diff), deployInvocation(t)},
-		resultInvocations(t, "events-StackA-run.json")...)...)
+	stub := w.stub(append([]cdkdtest.Invocation{gateDiff(t, diff), gateDiff(t, diff), deployInvocation(t, changedStacks(t, diff)...)},
+		resultInvocationsOf(t, "events-StackA-run.json", changedStacks(t, diff)...)...)...)
 	h := w.review(reviewedSHA, diffInputs(), "CDKD_STATE_BUCKET="+bucket)
 	comment := prComment(t, w.gh).Body
 	assert.Assert(t, !strings.Contains(comment, "cdkd-action-changeset:"), "the line does not fit")
@@ -146,7 +146,7 @@ func TestLargeReviewNotStoredIsNoEdit(t *testing.T) {
 	missing := "no-such-bucket-" + unique(t)
 	cdkdDiff := cdkdtest.Invocation{ArgsContain: []string{"diff", "--all", "--json"}, StdoutFile: diff}
 	stub := w.stub(cdkdDiff, cdkdDiff,
-		fpInvocation(t, "deploy.stdout", "deploy", "--all", "-y"),
+		fpInvocation(t, "deploy.stdout", "deploy", "FpStack", "--exclusively", "-y"),
 		fpInvocation(t, "events.json", "events", "FpStack", "--json"),
 		fpInvocation(t, "events-run-UPDATE.json", "events", "FpStack", "--json", "--run", "2999-01-01T00-00-00-000Z-deploy"),
 		fpInvocation(t, "state.json", "state", "show", "FpStack", "--json"))
@@ -266,8 +266,8 @@ func TestReviewStoreFaultsSayWhatHappened(t *testing.T) {
 			w, aws, bucket, diff := largeReviewWorkspace(t)
 			invocations := []cdkdtest.Invocation{gateDiff(t, diff)}
 			if tc.stored && tc.refusal == nil {
-				invocations = append(invocations, gateDiff(t, diff), deployInvocation(t))
-				invocations = append(invocations, resultInvocations(t, "events-StackA-run.json")...)
+				invocations = append(invocations, gateDiff(t, diff), deployInvocation(t, changedStacks(t, diff)...))
+				invocations = append(invocations, resultInvocationsOf(t, "events-StackA-run.json", changedStacks(t, diff)...)...)
 			}
 			stub := w.stub(invocations...)
 			aws.answerInstead(tc.diffFault)

@@ -122,7 +122,7 @@ func TestRotatedReferenceDeployWarns(t *testing.T) {
 	}
 	w.stub(
 		inv("02-diff-rotated-json.stdout", "diff", "--all", "--json"),
-		inv("16-deploy-rotated.stdout", "deploy", "--all", "-y"),
+		inv("16-deploy-rotated.stdout", "deploy", "StackA", "--exclusively", "-y"),
 		inv("17-events-StackA-json.stdout", "events", "StackA", "--json"),
 		inv("17-events-StackB-json.stdout", "events", "StackB", "--json"),
 		inv("19-state-show-StackA-json.stdout", "state", "show", "StackA", "--json"),

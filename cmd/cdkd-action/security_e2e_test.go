@@ -159,7 +159,7 @@ func TestUnresolvedSecurityRowNeedsApproval(t *testing.T) {
 	// The positive control: approved after the review, before the merge.
 	w.mergeLater()
 	w.gh.ReviewPullRequest(owner, repo, deployPR, githubtest.Review{Login: "alice", State: "APPROVED"})
-	w.stub(append([]cdkdtest.Invocation{gateDiff(t, fixture), deployInvocation(t)}, resultInvocations(t, "events-StackA-run.json")...)...)
+	w.stub(append([]cdkdtest.Invocation{gateDiff(t, fixture), deployInvocation(t, changedStacks(t, fixture)...)}, resultInvocationsOf(t, "events-StackA-run.json", changedStacks(t, fixture)...)...)...)
 	res = w.run(deployInputs("require-approval", "broadening"))
 	assert.Equal(t, res.code, 0, res.stdout)
 	assert.Equal(t, res.outputs["deployed"], "true")

@@ -1,8 +1,8 @@
 package reporters
 
 import (
-	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/blast"
+	"github.com/cdkd-action/cdkd-action/internal/model"
 	"github.com/cdkd-action/cdkd-action/internal/security"
 )
 

@@ -36,6 +36,9 @@ type run struct {
 	// (nil: none).
 	deployment *publish.Deployment
 
+	// plan is which stacks cdkd deploy is given.
+	plan plan
+
 	// maskMu serialises registering masks while stacks are read back in
 	// parallel.
 	maskMu sync.Mutex

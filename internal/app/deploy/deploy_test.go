@@ -72,8 +72,8 @@ func TestEnvironmentURL(t *testing.T) {
 // so that what the timeout stops is the hung deploy.)
 func TestDeployTimeout(t *testing.T) {
 	stub := cdkdtest.New(t,
-		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stdout: "[]"},
-		cdkdtest.Invocation{Args: []string{"deploy", "--all", "-y"}, Stdout: "Deploying stack: StackA\n",
+		cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"}, Stdout: `[{"stack":"StackA","region":"us-east-1","changes":[{"logicalId":"Topic","changeType":"CREATE","resourceType":"AWS::SNS::Topic"}],"outputChanges":[]}]`},
+		cdkdtest.Invocation{Args: []string{"deploy", "StackA", "--exclusively", "-y"}, Stdout: "Deploying stack: StackA\n",
 			StderrLines: []cdkdtest.Line{{Text: "hung", DelayMs: 120000}},
 			OnSigint:    &cdkdtest.Sigint{Stdout: "Interrupted: released the lock\n", Exit: 1}},
 	)
@@ -92,6 +92,42 @@ func TestDeployTimeout(t *testing.T) {
 	assert.Equal(t, end.Reason, reason.Timeout)
 	assert.Equal(t, o.Channels.Output("deployed"), "false")
 	assert.Assert(t, is.Contains(said, "ran longer than timeout-minutes (2s) and was interrupted (SIGINT)"))
-	assert.Assert(t, is.Contains(said, "said it released its lock"), "cdkd said so, and only then is it claimed")
+	assert.Assert(t, is.Contains(said, "cdkd said it released the lock of StackA"), "cdkd said so, and only then is it claimed")
 	stub.AssertAllUsed(t)
+}
+
+// A change set that changes no stack starts no cdkd deploy (the stub
+// fails on any call it was not given), says so, and reports each stack
+// unchanged; a dry run says no cdkd deploy would run.
+func TestEmptyChangeSetStartsNoDeploy(t *testing.T) {
+	for _, dry := range []bool{false, true} {
+		t.Run(map[bool]string{false: "deploy", true: "dry run"}[dry], func(t *testing.T) {
+			stub := cdkdtest.New(t, cdkdtest.Invocation{Args: []string{"diff", "--all", "--json", "--recursive"},
+				Stdout: `[{"stack":"StackA","region":"us-east-1","changes":[],"outputChanges":[]},{"stack":"StackB","region":"us-east-1","changes":[],"outputChanges":[]}]`})
+			for _, kv := range stub.Env() {
+				k, v, _ := strings.Cut(kv, "=")
+				t.Setenv(k, v)
+			}
+			var out bytes.Buffer
+			cfg := config.Config{Command: config.CommandDeploy, All: true, CdkdPath: stub.Path, WorkingDirectory: t.TempDir(),
+				StatePrefix: "cdkd", DestructiveLabel: "cdkd:allow-destructive", Timeout: time.Minute}
+			cfg.CLI.DryRun = dry
+			o := testOptions(&out, cfg)
+			end := Run(context.Background(), o)
+			o.Cdkd.Out.Close()
+			said := out.String()
+			assert.Equal(t, end.Code, reason.ExitOK, said)
+			stub.AssertAllUsed(t)
+			for _, c := range stub.Calls(t) {
+				assert.Assert(t, c.Args[0] != "deploy", "no cdkd deploy: %q", c.Args)
+			}
+			if dry {
+				assert.Assert(t, is.Contains(said, "there is nothing to deploy"), said)
+				return
+			}
+			assert.Assert(t, is.Contains(said, "Nothing to deploy: the change set changes no stack, so cdkd deploy did not run."), said)
+			assert.Equal(t, o.Channels.Output("deployed"), "true")
+			assert.Equal(t, strings.Count(said, "Unchanged: no changes in the reviewed change set, so not deployed."), 2, said)
+		})
+	}
 }

@@ -28,6 +28,8 @@ func (d *run) dryRun(ctx context.Context) (outcome.Outcome, bool) {
 		}
 		b.WriteString(" Nothing was run. The command it would run:\n\n")
 		b.WriteString("```\ncdkd " + strings.Join(quoteArgs(d.dryRunArgs), " ") + "\n```\n")
+	case d.plan.nothing:
+		b.WriteString("✅ **The gate would deploy, and there is nothing to deploy.** Nothing was run; no cdkd deploy would run.\n")
 	case d.Rep.Outcome == reporters.OutcomeRefused:
 		fmt.Fprintf(&b, "⛔ **The gate would refuse** (%s): %s\n", reporters.Code(d.Rep.Reason), reporters.Text(d.Rep.Title))
 		refused = true

@@ -50,6 +50,9 @@ func (d *run) recordFingerprints(ctx context.Context, cur *gate.Current) {
 	ctx, cancel := context.WithTimeout(ctx, fingerprintTimeout)
 	defer cancel()
 	for _, ds := range d.Rep.Stacks {
+		if !d.plan.deploys(ds.Stack) {
+			continue // not deployed: its fingerprints stand
+		}
 		region := r.Secrets.Region(ds.Stack, ds.Region)
 		st, ok := r.Secrets.Assembly.StackIn(ds.Stack, region)
 		if !ok {

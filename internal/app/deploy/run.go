@@ -48,6 +48,18 @@ func (d *run) apply(ctx context.Context, dec gate.Decision) {
 			r.Log.Notice(scope)
 		}
 	}
+	if dec.Current != nil {
+		d.plan.sel = d.selection(ctx, dec.Current.Diff)
+		switch {
+		case d.plan.sel.Unnamed != "":
+			// The inputs' selection, as the diff ran it: no name to pass.
+		case len(d.plan.sel.Stacks) == 0:
+			d.nothingToDeploy(dec.Current)
+			return
+		default:
+			common.All, common.Stacks = false, d.plan.sel.Stacks // with --exclusively
+		}
+	}
 	args, err := cdkd.DeployArgs(common)
 	if err != nil {
 		d.Failed(reason.DeployFailed, "cdkd deploy could not start", err.Error(), nil)
@@ -68,14 +80,14 @@ func (d *run) apply(ctx context.Context, dec gate.Decision) {
 	case res.TimedOut || res.Cancelled || run.Cancelled:
 		// No results: a cancelled job has seconds left, and they go to
 		// the report.
-		d.Stopped(res, deployTargets(dec.Current))
+		d.Stopped(res, d.plan.targets(dec.Current))
 		d.Rep.StderrTail = res.StderrTail
 		d.Rep.Stacks = inFlight(res, dec.Current)
 		return
 	case res.Signal != "":
 		// Killed (OOM, a crash): the lock was left as it was.
 		d.Rep.Outcome, d.Rep.Reason, d.Rep.Title = reporters.OutcomeFailed, reason.DeployFailed.String(), "cdkd deploy was killed"
-		d.Rep.Message = run.Reason + ". " + cdkd.LockState(res, deployTargets(dec.Current))
+		d.Rep.Message = run.Reason + ". " + cdkd.LockState(res, d.plan.targets(dec.Current))
 		d.Rep.StderrTail = res.StderrTail
 		d.Rep.Stacks = inFlight(res, dec.Current)
 		d.Reason = reason.DeployFailed
@@ -196,7 +208,7 @@ func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
 				continue
 			}
 			seen[s.Stack] = true
-			out = append(out, target{name: s.Stack, region: s.Region, changed: s.Counts().Any()})
+			out = append(out, target{name: s.Stack, region: s.Region, changed: changeset.Changes(s)})
 		}
 	}
 	for i := range summaries {
@@ -225,6 +237,14 @@ func targets(cur *gate.Current, summaries []cdkd.StackSummary) []target {
 // to read is a warning: the deploy itself is already over.
 func (d *run) results(ctx context.Context, cur *gate.Current, run cdkd.DeployRun, started time.Time) []reporters.DeployedStack {
 	ts := targets(cur, run.Summaries)
+	if d.plan.sel != nil && d.plan.sel.Unnamed == "" {
+		for i := range ts {
+			// Read back exactly the stacks cdkd deploy was given: an
+			// importer deployed with its exporter changes, its empty diff
+			// notwithstanding.
+			ts[i].changed = d.plan.deploys(ts[i].name)
+		}
+	}
 	out := make([]reporters.DeployedStack, len(ts))
 	read := make([]bool, len(ts))
 	par.Bounded(ctx, len(ts), readBackParallelism(), func(i int) {
@@ -233,14 +253,22 @@ func (d *run) results(ctx context.Context, cur *gate.Current, run cdkd.DeployRun
 		if s := t.summary; s != nil {
 			ds.Created, ds.Updated, ds.Deleted, ds.Unchanged, ds.Duration = s.Created, s.Updated, s.Deleted, s.Unchanged, s.Duration
 		}
-		if t.changed || d.hasSecretPositions(ctx, t.name, t.region) {
+		switch {
+		case !d.plan.deploys(t.name):
+			// Not deployed: no run to read, and its outputs are what they
+			// were, read only when environment-url-output may name one.
+			ds.Note = unchangedNote
+			if urlMayBeIn(d.Opts.Config.EnvironmentURLOutput, t.name) {
+				ds.Outputs = d.stackOutputs(ctx, t)
+			}
+		case t.changed || d.hasSecretPositions(ctx, t.name, t.region):
 			if !d.events(ctx, t, started, &ds) {
 				// Never "no resource changed" for a fact not known.
 				ds.ChangesUnknown = true
 				ds.Note = strings.TrimSpace(ds.Note + " What this run changed in " + t.name + " could not be read; " + findOut(t.name, t.region))
 			}
 			ds.Outputs = d.stackOutputs(ctx, t)
-		} else {
+		default:
 			ds.Note = "No changes in the reviewed change set."
 			ds.Outputs = d.unchangedOutputs(ctx, t)
 		}

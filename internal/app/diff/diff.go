@@ -142,6 +142,16 @@ func (r *run) report(ctx context.Context, report reporters.DiffReport, d model.D
 	if scope := changeset.DeployScope(r.Config, r.Secrets.Assembly, d); scope != "" {
 		report.Notes = append(slices.Clone(report.Notes), scope)
 	}
+	if report.Missing == "" && r.Config.Shard == nil {
+		// Before the merge, the stacks a gated deploy adds to the changed
+		// ones (a shard's are the aggregate's to say, for the whole).
+		sel := changeset.Select(r.Secrets.Assembly, d)
+		for _, n := range []string{sel.Names(), sel.NotDeployed()} {
+			if n != "" {
+				report.Notes = append(slices.Clone(report.Notes), n)
+			}
+		}
+	}
 	if report.Missing == "" {
 		if early := r.earlyApprovals(ctx, report.Digest); early != "" {
 			report.Notes = append(slices.Clone(report.Notes), early)
