@@ -44,15 +44,27 @@ const (
 )
 
 // LeafAt decides the leaf at path of a resource (path is the full path,
-// "Environment.Variables.STAGE"): secret when a secret position reaches it,
-// public when the template writes a literal or a secret-free intrinsic at
-// it or above it, undecided otherwise. A template that was not found, or a
-// resource it does not hold, decides nothing.
-func (s Stack) LeafAt(logicalID, path string) (Leaf, model.SecretKind) {
+// "Environment.Variables.STAGE"), holding value (its text): secret when a
+// secret position reaches it, public when the template writes a literal or
+// a secret-free intrinsic at it or above it, undecided otherwise. A
+// template that was not found, or a resource it does not hold, decides
+// nothing.
+//
+// A secret position in a list reaches every index (see SecretAt: AWS and
+// cdkd may reorder lists), which would hide, and learn as secrets, every
+// public entry of an ECS container's Environment beside a secret one. So a
+// leaf whose index no secret position names exactly is public after all
+// when the template writes that very value there, at any index (an entry
+// moved when another was added before it): a value the template does not
+// write (an old secret, moved) stays secret.
+func (s Stack) LeafAt(logicalID, path, value string) (Leaf, model.SecretKind) {
 	if !s.Placed(logicalID) {
 		return LeafUndecided, model.SecretNone
 	}
 	if k := s.SecretAt(logicalID, path); k != model.SecretNone {
+		if !s.secretAtIndex(logicalID, path) && s.LiteralIs(logicalID, path, value) {
+			return LeafPublic, model.SecretNone
+		}
 		return LeafSecret, k
 	}
 	// A plain {{resolve:ssm:...}} reference nobody confirmed a
@@ -173,4 +185,40 @@ func (t *tracer) literal(at site, path []string, v any) {
 	}
 	l.Path = strings.Join(path, ".")
 	t.literals[at.logicalID] = append(t.literals[at.logicalID], l)
+}
+
+// secretAtIndex reports a secret position that reaches path with every list
+// index as written.
+func (s Stack) secretAtIndex(logicalID, path string) bool {
+	for _, p := range s.Positions {
+		if p.Kind != KindResource || p.LogicalID != logicalID || !p.Secure {
+			continue
+		}
+		if p.Path == path || strings.HasPrefix(path, p.Path+".") || strings.HasPrefix(p.Path, path+".") || p.Path == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// literalIs reports that the template writes value as a literal at path,
+// at any index of its lists: that text is the template's, public (an entry
+// that moved when another was added before it keeps its value).
+func (s Stack) LiteralIs(logicalID, path, value string) bool {
+	var want []string
+	for _, l := range s.Literals[logicalID] {
+		if l.Computed || l.Value != value {
+			continue
+		}
+		if l.Path == path {
+			return true
+		}
+		if want == nil {
+			want = splitPath(path)
+		}
+		if lp := splitPath(l.Path); len(lp) == len(want) && overlaps(lp, want) {
+			return true
+		}
+	}
+	return false
 }

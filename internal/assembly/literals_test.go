@@ -32,31 +32,43 @@ func leafStack(t *testing.T, props string) Stack {
 // value's key) is undecided.
 func TestLeafAt(t *testing.T) {
 	s := leafStack(t, `{"Environment": {"Variables": {"STAGE": "prod", "REGION": {"Ref": "AWS::Region"}, "API_KEY": {"Ref": "Key"},
-		"URL": {"Fn::Sub": "https://x/${Key}"}, "LEVEL": {"Ref": "Stage"}, "PLAIN": "{{resolve:ssm:/orders/plain}}"}}, "Timeout": 30, "Layers": ["arn:aws:lambda:us-east-1:1:layer:l:1"]}`)
+		"URL": {"Fn::Sub": "https://x/${Key}"}, "LEVEL": {"Ref": "Stage"}, "PLAIN": "{{resolve:ssm:/orders/plain}}"}}, "Timeout": 30, "Layers": ["arn:aws:lambda:us-east-1:1:layer:l:1"],
+		"ContainerDefinitions": [{"Environment": [{"Name": "STAGE", "Value": "prod"}, {"Name": "API_KEY", "Value": {"Ref": "Key"}}]}]}`)
 	tests := []struct {
-		path string
-		want Leaf
-		kind model.SecretKind
+		path, value string
+		want        Leaf
+		kind        model.SecretKind
 	}{
-		{"Environment.Variables.STAGE", LeafPublic, model.SecretNone},
-		{"Environment.Variables.REGION", LeafPublic, model.SecretNone},
-		{"Environment.Variables.LEVEL", LeafPublic, model.SecretNone},
-		{"Environment.Variables.API_KEY", LeafSecret, model.SecretNoEcho},
-		{"Environment.Variables.URL", LeafSecret, model.SecretNoEcho},
-		{"Environment.Variables.OLD_TOKEN", LeafUndecided, model.SecretNone},
-		{"Environment.Variables.PLAIN", LeafPublic, model.SecretNone}, // a String parameter, unless marked secure
-		{"Timeout", LeafPublic, model.SecretNone},
-		{"Layers.0", LeafPublic, model.SecretNone},
-		{"Environment", LeafSecret, model.SecretNoEcho}, // holds a secret leaf: whole, as before
+		{"Environment.Variables.STAGE", "prod", LeafPublic, model.SecretNone},
+		{"Environment.Variables.STAGE", "staging", LeafPublic, model.SecretNone}, // an old value at a public position
+		{"Environment.Variables.REGION", "us-east-1", LeafPublic, model.SecretNone},
+		{"Environment.Variables.LEVEL", "prod", LeafPublic, model.SecretNone},
+		{"Environment.Variables.API_KEY", "k-secret-value", LeafSecret, model.SecretNoEcho},
+		{"Environment.Variables.API_KEY", "prod", LeafSecret, model.SecretNoEcho},
+		{"Environment.Variables.URL", "https://x/k", LeafSecret, model.SecretNoEcho},
+		{"Environment.Variables.OLD_TOKEN", "old-token", LeafUndecided, model.SecretNone},
+		{"Environment.Variables.PLAIN", "plain", LeafPublic, model.SecretNone}, // a String parameter, unless marked secure
+		{"Timeout", "30", LeafPublic, model.SecretNone},
+		{"Layers.0", "arn:aws:lambda:us-east-1:1:layer:l:1", LeafPublic, model.SecretNone},
+		{"Environment", "", LeafSecret, model.SecretNoEcho}, // holds a secret leaf: whole, as before
+		// A list: a secret at one index reaches every index, unless the
+		// template writes that very value at that very index.
+		{"ContainerDefinitions.0.Environment.0.Name", "STAGE", LeafPublic, model.SecretNone},
+		{"ContainerDefinitions.0.Environment.0.Value", "prod", LeafPublic, model.SecretNone},
+		{"ContainerDefinitions.0.Environment.0.Value", "old-secret-moved", LeafSecret, model.SecretNoEcho},
+		{"ContainerDefinitions.0.Environment.1.Value", "k-secret-value", LeafSecret, model.SecretNoEcho},
+		{"ContainerDefinitions.0.Environment.1.Value", "prod", LeafSecret, model.SecretNoEcho}, // the secret's own index
+		{"ContainerDefinitions.0.Environment.2.Value", "prod", LeafPublic, model.SecretNone},   // moved
+		{"ContainerDefinitions.0.Environment.2.Value", "other", LeafSecret, model.SecretNoEcho},
 	}
 	for _, tc := range tests {
-		t.Run(tc.path, func(t *testing.T) {
-			got, kind := s.LeafAt("R", tc.path)
+		t.Run(tc.path+"="+tc.value, func(t *testing.T) {
+			got, kind := s.LeafAt("R", tc.path, tc.value)
 			assert.Equal(t, got, tc.want)
 			assert.Equal(t, kind, tc.kind)
 		})
 	}
-	got, _ := s.LeafAt("Gone", "Environment.Variables.STAGE")
+	got, _ := s.LeafAt("Gone", "Environment.Variables.STAGE", "prod")
 	assert.Equal(t, got, LeafUndecided, "a resource the template lacks decides nothing")
 }
 

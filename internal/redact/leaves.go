@@ -30,6 +30,10 @@ type leafValue struct {
 	text string
 	leaf assembly.Leaf
 	kind model.SecretKind
+	// written: the template writes this very text at this path (another
+	// list index): hidden at a secret position, but public text, never
+	// learned as a secret.
+	written bool
 }
 
 // splitLeaves decides each scalar leaf of v, reported at path of resource
@@ -62,11 +66,12 @@ func splitLeavesBut(st assembly.Stack, id, path string, v model.Value, stored ma
 		if !scalar {
 			return x
 		}
-		leaf, kind := st.LeafAt(id, p)
+		leaf, kind := st.LeafAt(id, p, text)
 		if leaf == assembly.LeafPublic && stored[p] {
 			leaf, kind = assembly.LeafSecret, model.SecretNoEcho
 		}
-		leaves = append(leaves, leafValue{path: p, text: text, leaf: leaf, kind: kind})
+		written := leaf == assembly.LeafSecret && st.LiteralIs(id, p, text)
+		leaves = append(leaves, leafValue{path: p, text: text, leaf: leaf, kind: kind, written: written})
 		if leaf == assembly.LeafPublic {
 			public = true
 			return x
@@ -131,7 +136,9 @@ func learnLeaves(set *secrets.Set, leaves []leafValue, where string) {
 	for _, l := range leaves {
 		switch l.leaf {
 		case assembly.LeafSecret:
-			learn(set, model.StringValue(l.text), l.kind, where+" "+l.path)
+			if !l.written {
+				learn(set, model.StringValue(l.text), l.kind, where+" "+l.path)
+			}
 		case assembly.LeafUndecided:
 			if l.text == model.Hidden || strings.Contains(l.text, "{{resolve:") || covered(set, l.text) {
 				continue

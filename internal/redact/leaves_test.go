@@ -46,6 +46,22 @@ func TestDiffHidesLeafByLeaf(t *testing.T) {
 			learned: []string{"old-token-4f2c9d"}, not: []string{"prod", "on", "orders-prod-handler"},
 		},
 		{
+			name: "an ECS container's Environment list", leaves: true, logicalID: "Task", path: "ContainerDefinitions",
+			old:     `[{"Name":"api","Image":"orders:1","Environment":[{"Name":"STAGE","Value":"prod"},{"Name":"API_KEY","Value":"orders-api-key-old"},{"Name":"REGION","Value":"us-east-1"}]}]`,
+			new:     `[{"Name":"api","Image":"orders:1","Environment":[{"Name":"STAGE","Value":"prod"},{"Name":"API_KEY","Value":"orders-api-key-new"},{"Name":"REGION","Value":"us-east-1"}]}]`,
+			wantOld: `[{"Environment":[{"Name":"STAGE","Value":"prod"},{"Name":"API_KEY","Value":"***"},{"Name":"REGION","Value":"us-east-1"}],"Image":"orders:1","Name":"api"}]`,
+			wantNew: `[{"Environment":[{"Name":"STAGE","Value":"prod"},{"Name":"API_KEY","Value":"***"},{"Name":"REGION","Value":"us-east-1"}],"Image":"orders:1","Name":"api"}]`, wantLeaves: true,
+			learned: []string{"orders-api-key-old"}, not: []string{"prod", "us-east-1", "orders:1"},
+		},
+		{
+			name: "a reordered list: the old secret at a public index stays hidden; a public value at the secret's index is hidden, not learned", leaves: true, logicalID: "Task", path: "ContainerDefinitions",
+			old:     `[{"Name":"api","Image":"orders:1","Environment":[{"Name":"API_KEY","Value":"orders-api-key-old"},{"Name":"STAGE","Value":"prod"},{"Name":"REGION","Value":"us-east-1"}]}]`,
+			new:     `[{"Name":"api","Image":"orders:1","Environment":[{"Name":"STAGE","Value":"prod"},{"Name":"API_KEY","Value":"orders-api-key-new"},{"Name":"REGION","Value":"us-east-1"}]}]`,
+			wantOld: `[{"Environment":[{"Name":"API_KEY","Value":"***"},{"Name":"STAGE","Value":"***"},{"Name":"REGION","Value":"us-east-1"}],"Image":"orders:1","Name":"api"}]`,
+			wantNew: `[{"Environment":[{"Name":"STAGE","Value":"prod"},{"Name":"API_KEY","Value":"***"},{"Name":"REGION","Value":"us-east-1"}],"Image":"orders:1","Name":"api"}]`, wantLeaves: true,
+			learned: []string{"orders-api-key-old"}, not: []string{"prod", "us-east-1"},
+		},
+		{
 			name: "layout 3: hidden whole", leaves: false, logicalID: "Handler", path: "Environment",
 			old:     `{"Variables":{"STAGE":"prod","API_KEY":"orders-api-key-old"}}`,
 			new:     `{"Variables":{"STAGE":"prod","API_KEY":"orders-api-key-new"}}`,
