@@ -203,24 +203,13 @@ func mayWrap(text string) bool {
 }
 
 // appendPieces appends the parts of ws that the joined-text span sp covers,
-// when it covers more than one word.
+// when it covers more than one word (appendRunPieces, kept only then).
 func appendPieces(out []span, ws []word, sp span) []span {
-	var pieces []span
-	at := 0 // offset of the current word in the joined text
-	for _, w := range ws {
-		n := w.end - w.start
-		if from, to := max(sp.start, at), min(sp.end, at+n); from < to {
-			pieces = append(pieces, span{w.start + from - at, w.start + to - at})
-		}
-		at += n
-		if at >= sp.end {
-			break
-		}
+	n := len(out)
+	if out = appendRunPieces(out, ws, sp); len(out)-n < 2 {
+		return out[:n]
 	}
-	if len(pieces) < 2 {
-		return out
-	}
-	return append(out, pieces...)
+	return out
 }
 
 // mergeSpans sorts spans and merges overlapping and adjacent ones, as find
